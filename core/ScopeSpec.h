@@ -1,0 +1,59 @@
+// What an engine is asked to compute for a frame: which scopes, their modes, display
+// scale and gain, and which filtered preview.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "Color.h"
+
+namespace cs {
+
+enum class ParadeMode : uint8_t { Rgb, Ycbcr };
+enum class HistogramScale : uint8_t { Linear, Log };
+enum class WaveformScale : uint8_t { Ire, CodeValue };   // graticule labels
+enum class PreviewFilter : uint8_t { None, BoxBlur, Gaussian, Edges, FocusPeaking, Median3, Zebra, FalseColour };
+
+std::string_view previewName(PreviewFilter f);                    // "none", "blur", "gaussian", "edges", "peaking", "median", "zebra", "falsecolour"
+std::optional<PreviewFilter> previewFromName(std::string_view s);
+
+struct FilterParams {
+    int blurRadius = 8;             // box blur: window is (2r+1)^2, cost independent of r
+    float gaussianSigma = 3.0f;     // separable Gaussian, kernel radius ceil(3 sigma)
+    float peakingThreshold = 0.12f; // Sobel magnitude over full scale (0..1) that counts as "in focus"
+    uint32_t peakingColour = 0xff2020ffu;   // RGBA, little-endian bytes R,G,B,A
+    float zebraIre = 95.0f;         // luma at or above this IRE is striped
+    float zebraLowIre = -1.0f;      // optional second zebra at or above this (disabled when < 0)... and below zebraIre
+};
+
+struct ScopeSpec {
+    // What to count (raw results).
+    bool histogram = true;          // luma at native depth + R,G,B at 256 levels
+    bool waveform = true;           // luma waveform, levels x width
+    bool parade = true;             // 3 x levels x width
+    ParadeMode paradeMode = ParadeMode::Rgb;
+    bool vectorscope = true;        // levels x levels, [Cr][Cb]
+    bool stats = true;
+
+    // What to draw (display images, RGBA, graticule included).
+    bool displayImages = true;
+    bool picture = true;            // the frame as R'G'B' for display
+    PreviewFilter preview = PreviewFilter::None;
+    FilterParams filter;
+    HistogramScale histogramScale = HistogramScale::Linear;
+    WaveformScale waveformScale = WaveformScale::Ire;
+    int vectorscopeZoom = 1;        // 1 or 2
+    bool vectorscopeTargets75 = true;   // 75% targets (100% targets always drawn too)
+    bool skinToneLine = true;
+    float histogramGain = 1.0f;
+    float waveformGain = 1.0f;
+    float vectorscopeGain = 1.0f;
+    int scopeWidth = 1024;          // display image size of the waveform/parade/histogram
+    int scopeHeight = 540;
+    int vectorscopeSize = 540;      // square
+
+    ColorOverride colorOverride;    // over the stream's matrix/range tags
+};
+
+}  // namespace cs

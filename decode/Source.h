@@ -1,0 +1,71 @@
+// Sources of frames: a file, the built-in test patterns (and later cameras and network
+// streams). One source is driven by one thread at a time.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/Frame.h"
+#include "core/Status.h"
+
+struct AVFrame;
+
+namespace cs {
+
+// One decoded frame. `view` points into `holder` (an FFmpeg frame, host or device memory);
+// the frame's surface returns to the decoder's pool when the last copy is dropped.
+struct VideoFrame {
+    std::shared_ptr<AVFrame> holder;
+    FrameView view;
+    int64_t index = 0;          // decode order number from the start (or from the last seek)
+    bool onDevice = false;      // planes are CUDA device pointers (NVDEC)
+};
+
+struct SourceInfo {
+    std::string input;          // what the user gave: a path, "pattern:bars", a URL
+    std::string container;      // "matroska,webm", "pattern"
+    std::string codec;          // "h264", "hevc", "rawvideo"
+    std::string decoder;        // "h264 (software)", "hevc_cuvid"..., "pattern"
+    std::string sourcePixFmt;   // the stream's own pixel format name (may differ from `format` when converted)
+    int width = 0, height = 0;
+    PixelFormat format = PixelFormat::Yuv420p;   // what frames arrive as
+    ColorInfo color;
+    double frameRate = 0.0;     // frames per second (0 when unknown)
+    double duration = 0.0;      // seconds (0 when unknown or live)
+    int64_t frameCount = 0;     // 0 when unknown
+    bool seekable = false;
+    bool live = false;
+};
+
+enum class ReadStatus { Frame, EndOfStream, Error };
+
+struct ReadResult {
+    ReadStatus status = ReadStatus::Error;
+    std::string message;        // for Error: one sentence naming the input and the reason
+};
+
+enum class HwDecode { Auto, Nvdec, None };
+
+struct OpenOptions {
+    HwDecode hwdec = HwDecode::None;
+    int decoderThreads = 0;     // 0: FFmpeg picks
+};
+
+class Source {
+public:
+    virtual ~Source() = default;
+    virtual const SourceInfo& info() const = 0;
+    // Next frame in presentation order. Damage that the decoder survives is not an
+    // error: it is reported through takeWarnings() and decoding goes on.
+    virtual ReadResult read(VideoFrame& out) = 0;
+    // Seek so that the next read returns the frame at or just after `seconds`.
+    virtual Status seek(double seconds) = 0;
+    // Warnings collected since the last call (damaged packets, conversions, size changes).
+    virtual std::vector<std::string> takeWarnings() = 0;
+};
+
+// "pattern:bars[:10bit]", "pattern:ramp", "pattern:zoneplate", or a file path.
+// Errors name the input and the reason: "missing.mp4: No such file or directory".
+Result<std::unique_ptr<Source>> openSource(const std::string& input, const OpenOptions& options = {});
+
+}  // namespace cs
