@@ -43,7 +43,6 @@ void storeSample(uint8_t* row, int index, int bytesPerSample, int shift, int val
 Frame::Frame(PixelFormat format, int width, int height, ColorInfo color)
     : format_(format), width_(width), height_(height), color_(color) {
     const auto& info = formatInfo(format);
-    if (info.isRgb && !color.rangeTagged) color_.range = Range::Full;
     for (int i = 0; i < info.planeCount; ++i) {
         // Pad rows to 64 bytes, as decoders do, so that pitch != row bytes is always exercised.
         const std::ptrdiff_t bytes = rowBytes(format, width, i);

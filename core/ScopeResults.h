@@ -6,6 +6,7 @@
 
 #include "Color.h"
 #include "PixelFormat.h"
+#include "ScopeSpec.h"
 
 namespace cs {
 

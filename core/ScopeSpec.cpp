@@ -1,0 +1,32 @@
+#include "ScopeSpec.h"
+
+#include <array>
+#include <utility>
+
+namespace cs {
+namespace {
+constexpr std::array<std::pair<PreviewFilter, std::string_view>, 8> kPreviewNames{{
+    {PreviewFilter::None, "none"},
+    {PreviewFilter::BoxBlur, "blur"},
+    {PreviewFilter::Gaussian, "gaussian"},
+    {PreviewFilter::Edges, "edges"},
+    {PreviewFilter::FocusPeaking, "peaking"},
+    {PreviewFilter::Median3, "median"},
+    {PreviewFilter::Zebra, "zebra"},
+    {PreviewFilter::FalseColour, "falsecolour"},
+}};
+}  // namespace
+
+std::string_view previewName(PreviewFilter f) {
+    for (const auto& [v, n] : kPreviewNames)
+        if (v == f) return n;
+    return "none";
+}
+std::optional<PreviewFilter> previewFromName(std::string_view s) {
+    for (const auto& [v, n] : kPreviewNames)
+        if (n == s) return v;
+    if (s == "false-colour" || s == "falsecolor") return PreviewFilter::FalseColour;
+    return std::nullopt;
+}
+
+}  // namespace cs
