@@ -1,0 +1,12 @@
+// The command-line subcommands. Each returns the process exit code:
+// 0 success, 1 runtime failure, 2 usage error.
+#pragma once
+
+namespace cs {
+
+constexpr int kExitOk = 0, kExitFailure = 1, kExitUsage = 2;
+
+int runExport(int argc, char** argv);   // cudascope export INPUT --out DIR ...
+int runProbe(int argc, char** argv);    // cudascope probe INPUT
+
+}  // namespace cs

@@ -1,0 +1,67 @@
+// `cudascope probe INPUT`: prints what the source is and how cudascope will read it.
+#include <cstdio>
+#include <string>
+
+#include "Commands.h"
+#include "decode/Source.h"
+
+namespace cs {
+
+int runProbe(int argc, char** argv) {
+    std::string input;
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "-h" || arg == "--help") {
+            std::puts("usage: cudascope probe INPUT\n  prints the video stream's properties (a file or pattern:...)");
+            return kExitOk;
+        }
+        if (arg.rfind("--", 0) == 0 || !input.empty()) {
+            std::fprintf(stderr, "cudascope probe: unexpected argument '%s'\nusage: cudascope probe INPUT\n", arg.c_str());
+            return kExitUsage;
+        }
+        input = arg;
+    }
+    if (input.empty()) {
+        std::fputs("cudascope probe: missing INPUT\nusage: cudascope probe INPUT\n", stderr);
+        return kExitUsage;
+    }
+    auto opened = openSource(input);
+    if (!opened) {
+        std::fprintf(stderr, "cudascope probe: %s\n", opened.message().c_str());
+        return kExitFailure;
+    }
+    Source& source = *opened.value();
+    // Decode the first frame so that what is printed is what frames really carry.
+    VideoFrame first;
+    const ReadResult rr = source.read(first);
+    const SourceInfo& info = source.info();
+    const auto tagged = [](bool t) { return t ? "" : " (untagged, assumed)"; };
+    std::printf("input:       %s\n", info.input.c_str());
+    std::printf("container:   %s\n", info.container.c_str());
+    std::printf("codec:       %s\n", info.codec.c_str());
+    std::printf("decoder:     %s\n", info.decoder.c_str());
+    std::printf("size:        %dx%d\n", info.width, info.height);
+    std::printf("pix_fmt:     %s", std::string(formatInfo(info.format).name).c_str());
+    if (!info.sourcePixFmt.empty() && info.sourcePixFmt != formatInfo(info.format).name)
+        std::printf(" (converted from %s)", info.sourcePixFmt.c_str());
+    std::printf("\nbit_depth:   %d\n", formatInfo(info.format).bitDepth);
+    std::printf("matrix:      %s%s\n", std::string(matrixName(info.color.matrix)).c_str(), tagged(info.color.matrixTagged));
+    std::printf("range:       %s%s\n", std::string(rangeName(info.color.range)).c_str(), tagged(info.color.rangeTagged));
+    std::printf("transfer:    %s\n", std::string(transferName(info.color.transfer)).c_str());
+    std::printf("frame_rate:  %.3f\n", info.frameRate);
+    std::printf("duration:    %.3f s\n", info.duration);
+    if (info.frameCount > 0) std::printf("frames:      %lld\n", static_cast<long long>(info.frameCount));
+    std::printf("seekable:    %s\n", info.seekable ? "yes" : "no");
+    for (const auto& w : source.takeWarnings()) std::fprintf(stderr, "cudascope probe: warning: %s\n", w.c_str());
+    if (rr.status == ReadStatus::Error) {
+        std::fprintf(stderr, "cudascope probe: %s\n", rr.message.c_str());
+        return kExitFailure;
+    }
+    if (rr.status == ReadStatus::EndOfStream) {
+        std::fprintf(stderr, "cudascope probe: %s: no frame could be decoded\n", input.c_str());
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+}  // namespace cs

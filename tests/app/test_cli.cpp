@@ -1,0 +1,157 @@
+// The command line: exit codes (0 ok, 1 runtime failure, 2 usage), one-line errors that
+// name the input and the reason, damaged input exported as far as it decodes.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QJsonArray>
+
+#include "tests/app/CliRunner.h"
+
+using namespace cs::testing;
+
+namespace {
+
+int lineCount(const std::string& s) {
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+void writeBytes(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+}  // namespace
+
+TEST(Cli, HelpAndVersion) {
+    auto r = cudascope({"--help"});
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_NE(r.out.find("export"), std::string::npos);
+    r = cudascope({"export", "--help"});
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_NE(r.out.find("--max-frames"), std::string::npos);
+    EXPECT_EQ(cudascope({"--version"}).exitCode, 0);
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+    QTemporaryDir dir;
+    EXPECT_EQ(cudascope({"export"}).exitCode, 2);
+    EXPECT_EQ(cudascope({"export", "pattern:bars"}).exitCode, 2);                              // no --out
+    EXPECT_EQ(cudascope({"export", "pattern:bars", "--out", dir.path(), "--every", "0"}).exitCode, 2);
+    EXPECT_EQ(cudascope({"export", "pattern:bars", "--out", dir.path(), "--scopes", "histo"}).exitCode, 2);
+    EXPECT_EQ(cudascope({"export", "pattern:bars", "--out", dir.path(), "--bogus", "1"}).exitCode, 2);
+    EXPECT_EQ(cudascope({"export", "pattern:bars", "--out", dir.path(), "--matrix", "999"}).exitCode, 2);
+    EXPECT_EQ(cudascope({"probe"}).exitCode, 2);
+    EXPECT_EQ(cudascope({"--frobnicate"}).exitCode, 2);
+}
+
+TEST(Cli, MissingFileIsOneLineNamingIt) {
+    QTemporaryDir dir;
+    const auto r = cudascope({"export", "/nonexistent/clip.mp4", "--out", dir.path()});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("/nonexistent/clip.mp4"), std::string::npos) << r.err;
+    const auto p = cudascope({"probe", "/nonexistent/clip.mp4"});
+    EXPECT_EQ(p.exitCode, 1);
+    EXPECT_EQ(lineCount(p.err), 1) << p.err;
+}
+
+TEST(Cli, NotMediaAndNoVideoStreamFail) {
+    QTemporaryDir dir;
+    const QString text = dir.path() + "/notes.txt", audio = dir.path() + "/tone.wav", empty = dir.path() + "/empty.mp4";
+    writeBytes(text, "these are not the frames you are looking for\n");
+    writeBytes(empty, "");
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "sine=duration=0.2", audio}).exitCode, 0);
+    for (const QString& input : {text, audio, empty}) {
+        const auto r = cudascope({"export", input, "--out", dir.path() + "/out"});
+        EXPECT_EQ(r.exitCode, 1) << input.toStdString();
+        EXPECT_EQ(lineCount(r.err), 1) << r.err;
+        EXPECT_NE(r.err.find(input.toStdString()), std::string::npos) << r.err;
+    }
+    const auto r = cudascope({"export", audio, "--out", dir.path() + "/out"});
+    EXPECT_NE(r.err.find("no video stream"), std::string::npos) << r.err;
+}
+
+TEST(Cli, UnknownPatternAndUnavailableEngineFail) {
+    QTemporaryDir dir;
+    auto r = cudascope({"export", "pattern:plaid", "--out", dir.path()});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("pattern:plaid"), std::string::npos) << r.err;
+    r = cudascope({"export", "pattern:bars", "--out", dir.path(), "--engine", "warp"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("warp"), std::string::npos) << r.err;
+}
+
+TEST(Cli, UnwritableOutputFails) {
+    QTemporaryDir dir;
+    writeBytes(dir.path() + "/file", "x");
+    const auto r = cudascope({"export", "pattern:bars", "--out", dir.path() + "/file/sub", "--max-frames", "1"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("file/sub"), std::string::npos) << r.err;
+}
+
+TEST(Cli, TruncatedFileExportsWhatDecodesAndWarns) {
+    QTemporaryDir dir;
+    const QString clip = dir.path() + "/clip.ts", cut = dir.path() + "/cut.ts", out = dir.path() + "/out";
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "50", "-c:v", "libx264",
+                      "-g", "10", "-pix_fmt", "yuv420p", clip})
+                  .exitCode,
+              0);
+    QFile in(clip);
+    ASSERT_TRUE(in.open(QIODevice::ReadOnly));
+    const QByteArray bytes = in.readAll();
+    writeBytes(cut, bytes.left(bytes.size() / 2 + 1234));   // mid-packet
+    const auto r = cudascope({"export", cut, "--out", out, "--engine", "cpu", "--scopes", "stats"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    const auto report = readJson(out.toStdString() + "/report.json");
+    const int frames = int(report["frames"].toArray().size());
+    EXPECT_GT(frames, 10);
+    EXPECT_LT(frames, 50);
+    EXPECT_FALSE(report["warnings"].toArray().isEmpty());
+    EXPECT_NE(r.err.find("warning"), std::string::npos);
+}
+
+TEST(Cli, CorruptMiddleKeepsDecoding) {
+    QTemporaryDir dir;
+    const QString clip = dir.path() + "/clip.ts", bad = dir.path() + "/bad.ts", out = dir.path() + "/out";
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "50", "-c:v", "libx264",
+                      "-g", "10", clip})
+                  .exitCode,
+              0);
+    QFile in(clip);
+    ASSERT_TRUE(in.open(QIODevice::ReadOnly));
+    QByteArray bytes = in.readAll();
+    for (qsizetype i = bytes.size() / 3; i < bytes.size() / 3 + 4000; ++i) bytes[i] = char((i * 7919) & 0xff);
+    writeBytes(bad, bytes);
+    const auto r = cudascope({"export", bad, "--out", out, "--engine", "cpu", "--scopes", "stats"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    const auto report = readJson(out.toStdString() + "/report.json");
+    EXPECT_GT(report["frames"].toArray().size(), 30);
+    EXPECT_FALSE(report["warnings"].toArray().isEmpty());
+}
+
+TEST(Cli, EveryAndMaxFramesSelectFrames) {
+    QTemporaryDir dir;
+    const auto r = cudascope({"export", "pattern:zoneplate:320x180", "--out", dir.path(), "--every", "5",
+                              "--max-frames", "3", "--engine", "cpu", "--scopes", "waveform,stats"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto frames = readJson(dir.path().toStdString() + "/report.json")["frames"].toArray();
+    ASSERT_EQ(frames.size(), 3);
+    EXPECT_EQ(frames[0].toObject()["index"].toInt(), 0);
+    EXPECT_EQ(frames[1].toObject()["index"].toInt(), 5);
+    EXPECT_EQ(frames[2].toObject()["index"].toInt(), 10);
+    EXPECT_NEAR(frames[1].toObject()["pts"].toDouble(), 0.2, 1e-6);   // 25 fps
+    EXPECT_TRUE(QFile::exists(dir.path() + "/000010-waveform.npy"));
+    EXPECT_FALSE(QFile::exists(dir.path() + "/000010-vectorscope.npy"));
+    EXPECT_FALSE(QFile::exists(dir.path() + "/000001-waveform.npy"));
+}
+
+TEST(Cli, ProbePrintsTheStream) {
+    const auto r = cudascope({"probe", "pattern:bars:10bit"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("1920x1080"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("bt709"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("bit_depth:   10"), std::string::npos) << r.out;
+}
