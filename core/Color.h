@@ -77,13 +77,15 @@ CS_HD Rgb yuvToRgb(const YuvToRgb& k, int32_t y, int32_t cb, int32_t cr) {
             clampCode((yy + k.bCb * u) >> kFixedShift, k.outMax)};
 }
 
-// True when the unclamped R'G'B' of a Y'CbCr triple falls outside 0..outMax (out of gamut).
+// True when the unclamped R'G'B' of a Y'CbCr triple leaves EBU R 103's preferred gamut,
+// -5% .. 105% of full scale: rounding at the edge of legal colours (100% bars) never counts.
 CS_HD bool yuvOutOfGamut(const YuvToRgb& k, int32_t y, int32_t cb, int32_t cr) {
     const int32_t yy = k.yMul * (y - k.yOffset) + (1 << (kFixedShift - 1));
     const int32_t u = cb - k.cOffset, v = cr - k.cOffset;
     const int32_t r = (yy + k.rCr * v) >> kFixedShift, g = (yy - k.gCb * u - k.gCr * v) >> kFixedShift,
                   b = (yy + k.bCb * u) >> kFixedShift;
-    return r < 0 || g < 0 || b < 0 || r > k.outMax || g > k.outMax || b > k.outMax;
+    const int32_t lo = -(k.outMax + 10) / 20, hi = k.outMax + (k.outMax + 10) / 20;
+    return r < lo || g < lo || b < lo || r > hi || g > hi || b > hi;
 }
 
 // R'G'B' full range 8-bit -> Y'CbCr at outDepth in the given range (for RGB sources).

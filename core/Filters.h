@@ -3,6 +3,7 @@
 // and writes an RGBA preview the size of the picture. Threaded across rows.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "ScopeResults.h"
@@ -27,14 +28,43 @@ void gaussianBlur(const RgbaImage& in, float sigma, RgbaImage& out, ThreadPool* 
 // 3x3 median of each colour channel, edges clamped.
 void median3x3(const RgbaImage& in, RgbaImage& out, ThreadPool* pool = nullptr);
 // Sobel gradient magnitude of luma, normalised to full scale, as grey (the edge view).
+// Codes are divided by 2^d - 1, so 8- and 10-bit planes of one picture give one image;
+// a full-scale step edge gives 255 on both sides of the edge (magnitude 4 full scales / 4).
 void sobelEdges(const LumaPlane& luma, RgbaImage& out, ThreadPool* pool = nullptr);
-// The picture with pixels whose Sobel magnitude exceeds `threshold` (0..1 of full scale) painted `colour`.
+// The picture with pixels whose Sobel magnitude exceeds `threshold` (0..1 of full scale) painted `colour`
+// (blended by the colour's alpha; the default is opaque).
 void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float threshold, uint32_t colour, RgbaImage& out,
                   ThreadPool* pool = nullptr);
 // The picture with diagonal stripes where luma is at or above `ire` (IRE of the luma's range).
+// Stripes run at 45 degrees (down-left to up-right), period 8 px: pixels with
+// (x + y) mod 8 < 4 are painted black, the others keep the picture.
 void zebra(const RgbaImage& picture, const LumaPlane& luma, float ire, RgbaImage& out, ThreadPool* pool = nullptr);
-// Luma mapped to exposure bands (IRE): under, shadows ... clipped, each band its own colour.
+// Two zebras: as above for luma >= `ire`, and where `lowIre` >= 0, luma in [lowIre, ire)
+// (e.g. skin at 70 IRE) gets stripes the other way ((x - y) mod 8 < 4) painted white.
+void zebra(const RgbaImage& picture, const LumaPlane& luma, float ire, float lowIre, RgbaImage& out,
+           ThreadPool* pool = nullptr);
+// Luma mapped to exposure bands (IRE, per codeToIre with the plane's range), each band
+// its own colour; the grey bands show the luma itself as grey so the picture stays
+// readable. Bands are half-open [lo, hi) except "100 <= IRE" (see falseColourBands):
+//     IRE <   0     purple      below black (sub-black codes)
+//     0   .. 2.5    blue        crushed black
+//     2.5 .. 10     teal        deep shadows
+//     10  .. 40     grey        shadows to lower mids
+//     40  .. 48     green       middle grey (18% grey card)
+//     48  .. 60     grey        upper mids
+//     60  .. 70     pink        skin (Caucasian key-lit skin)
+//     70  .. 95     light grey  highlights
+//     95  .. 100    yellow      near clip (100 IRE itself included)
+//     IRE >  100    red         above white (super-white codes)
 void falseColour(const LumaPlane& luma, RgbaImage& out, ThreadPool* pool = nullptr);
+
+// The false-colour bands, in ascending order, for legends in the UI.
+struct FalseColourBand {
+    float loIre, hiIre;     // the band is loIre <= IRE < hiIre (the yellow band includes 100)
+    uint32_t rgba;          // its colour (grey bands: 0, the luma itself is shown)
+    const char* name;       // "below black", "crushed", ... "above white"
+};
+std::span<const FalseColourBand> falseColourBands();
 
 // Dispatches spec.preview (None: `out` is cleared to empty).
 void applyPreview(const RgbaImage& picture, const LumaPlane& luma, const ScopeSpec& spec, RgbaImage& out,

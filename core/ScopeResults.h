@@ -25,7 +25,7 @@ struct ChannelStats { int32_t min = 0, max = 0; double avg = 0.0; };
 struct FrameStats {
     ChannelStats y, u, v;
     double outOfLegal = 0.0;   // share of pixels with Y outside 16..235 or Cb/Cr outside 16..240 (scaled to depth), as signalstats BRNG / pixels
-    double outOfGamut = 0.0;   // share of pixels whose R'G'B' falls outside 0..1 before clamping
+    double outOfGamut = 0.0;   // share of pixels whose R'G'B' falls outside EBU R 103's -5%..105% before clamping
 };
 
 struct ScopeResults {

@@ -102,6 +102,8 @@ TEST(Color, GamutFlagsOnlyImpossibleColours) {
     const auto k = makeYuvToRgb(Matrix::Bt709, Range::Limited, 8, 8);
     EXPECT_FALSE(yuvOutOfGamut(k, 180, 128, 128));
     EXPECT_FALSE(yuvOutOfGamut(k, 51, 109, 212));   // 75% red is inside
+    EXPECT_FALSE(yuvOutOfGamut(k, 188, 154, 16));   // 100% cyan: R' rounds to -1, inside R 103's -5%
+    EXPECT_FALSE(yuvOutOfGamut(k, 240, 128, 128));  // 102% white: inside 105%
     EXPECT_TRUE(yuvOutOfGamut(k, 235, 16, 16));     // bright + saturated green-ish: R, B below 0
     EXPECT_TRUE(yuvOutOfGamut(k, 16, 240, 240));
 }

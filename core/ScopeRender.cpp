@@ -1,0 +1,529 @@
+// Display images of the scopes from raw counts (see ScopeRender.h): resampling of the
+// counts onto the plot, a log-like brightness curve, trace colours, and the graticule
+// (core/Graticule.h) drawn over the trace with anti-aliased lines and the bitmap font.
+#include "ScopeRender.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "BitmapFont.h"
+#include "Frame.h"
+
+namespace cs {
+
+namespace {
+
+// ---- Pixels ------------------------------------------------------------------------
+
+struct Rgbf { float r, g, b; };
+
+uint8_t toByte(float v) { return uint8_t(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); }
+
+// Source-over blend of `rgba` at `coverage` (0..1) times its own alpha.
+void blendPixel(RgbaImage& img, int x, int y, uint32_t rgba, float coverage) {
+    if (x < 0 || y < 0 || x >= img.width || y >= img.height || !(coverage > 0.0f)) return;
+    const float a = std::min(coverage, 1.0f) * float(rgba >> 24) / 255.0f;
+    uint8_t* p = img.at(x, y);
+    for (int c = 0; c < 3; ++c) {
+        const float src = float((rgba >> (8 * c)) & 0xffu);
+        p[c] = uint8_t(std::lround(float(p[c]) + (src - float(p[c])) * a));
+    }
+    p[3] = uint8_t(std::lround(float(p[3]) + (255.0f - float(p[3])) * a));
+}
+
+void setPixel(RgbaImage& img, int x, int y, Rgbf c) {
+    uint8_t* p = img.at(x, y);
+    p[0] = toByte(c.r);
+    p[1] = toByte(c.g);
+    p[2] = toByte(c.b);
+    p[3] = 255;
+}
+
+// Adds light (saturating), for translucent overlays that mix towards white.
+void addPixel(RgbaImage& img, int x, int y, Rgbf c) {
+    uint8_t* p = img.at(x, y);
+    p[0] = toByte(float(p[0]) / 255.0f + c.r);
+    p[1] = toByte(float(p[1]) / 255.0f + c.g);
+    p[2] = toByte(float(p[2]) / 255.0f + c.b);
+    p[3] = 255;
+}
+
+void clearBlack(RgbaImage& img) {
+    for (size_t i = 0; i < img.pixels.size(); i += 4) {
+        img.pixels[i] = img.pixels[i + 1] = img.pixels[i + 2] = 0;
+        img.pixels[i + 3] = 255;
+    }
+}
+
+// Scope images are sized from the spec, bounded like frames so a bad spec cannot ask
+// for gigabytes; a size <= 0 gives an empty image.
+void sizeImage(RgbaImage& out, int width, int height) {
+    if (width <= 0 || height <= 0) {
+        out.resize(0, 0);
+        return;
+    }
+    out.resize(std::min(width, kMaxDimension), std::min(height, kMaxDimension));
+    clearBlack(out);
+}
+
+// ---- Graticule drawing ---------------------------------------------------------------
+
+void drawBox(RgbaImage& img, const PlotRect& plot, const GraticuleBox& b) {
+    const int x0 = int(std::lround(plot.toPixelX(b.cx - b.halfWidth))), x1 = int(std::lround(plot.toPixelX(b.cx + b.halfWidth)));
+    const int y0 = int(std::lround(plot.toPixelY(b.cy + b.halfHeight))), y1 = int(std::lround(plot.toPixelY(b.cy - b.halfHeight)));
+    const uint32_t c = graticuleRgba(b.emphasis);
+    // Every outline pixel once, so the corners are not blended twice.
+    for (int x = x0; x <= x1; ++x) {
+        blendPixel(img, x, y0, c, 1.0f);
+        if (y1 != y0) blendPixel(img, x, y1, c, 1.0f);
+    }
+    for (int y = y0 + 1; y < y1; ++y) {
+        blendPixel(img, x0, y, c, 1.0f);
+        if (x1 != x0) blendPixel(img, x1, y, c, 1.0f);
+    }
+}
+
+// Anti-aliased ring one pixel wide: coverage falls off with the distance from the radius.
+void drawCircle(RgbaImage& img, const PlotRect& plot, const GraticuleCircle& c) {
+    const double cx = plot.toPixelX(c.cx), cy = plot.toPixelY(c.cy), r = c.radius * double(plot.width - 1);
+    if (!std::isfinite(cx) || !std::isfinite(cy) || !(r > 0.0)) return;
+    const uint32_t rgba = graticuleRgba(c.emphasis);
+    const int xa = std::max(0, int(std::floor(cx - r - 1))), xb = std::min(img.width - 1, int(std::ceil(cx + r + 1)));
+    const int ya = std::max(0, int(std::floor(cy - r - 1))), yb = std::min(img.height - 1, int(std::ceil(cy + r + 1)));
+    for (int y = ya; y <= yb; ++y)
+        for (int x = xa; x <= xb; ++x) {
+            const double d = std::hypot(double(x) - cx, double(y) - cy);
+            blendPixel(img, x, y, rgba, float(1.0 - std::abs(d - r)));
+        }
+}
+
+struct TextRect { int x, y, w, h; };
+bool overlaps(const TextRect& a, const TextRect& b) {
+    return a.x < b.x + b.w + 2 && b.x < a.x + a.w + 2 && a.y < b.y + b.h + 1 && b.y < a.y + a.h + 1;
+}
+
+void drawLabel(RgbaImage& img, const PlotRect& plot, const GraticuleLabel& l, int scale, std::vector<TextRect>& placed) {
+    const int w = font::textWidth(l.text, scale), h = font::textHeight(l.text, scale);
+    if (w == 0 || w > img.width || h > img.height) return;
+    const int gap = 3 * scale;
+    const double px = plot.toPixelX(l.x), py = plot.toPixelY(l.y);
+    double left = px, top = py;
+    switch (l.hAlign) {
+        case HAlign::Left: left = px + gap; break;
+        case HAlign::Center: left = px - w / 2.0; break;
+        case HAlign::Right: left = px - gap - w; break;
+    }
+    switch (l.vAlign) {
+        case VAlign::Top: top = py + gap; break;
+        case VAlign::Middle: top = py - h / 2.0; break;
+        case VAlign::Bottom: top = py - gap - h; break;
+    }
+    if (!std::isfinite(left) || !std::isfinite(top)) return;
+    // Kept inside the image; a label that would overlap one already drawn is dropped
+    // (small images cannot hold every label legibly).
+    const TextRect r{std::clamp(int(std::lround(left)), 0, img.width - w), std::clamp(int(std::lround(top)), 0, img.height - h), w, h};
+    for (const TextRect& other : placed)
+        if (overlaps(r, other)) return;
+    placed.push_back(r);
+    drawText(img, r.x + scale, r.y + scale, l.text.c_str(), 0xb0000000u, scale);   // shadow, legible over the trace
+    drawText(img, r.x, r.y, l.text.c_str(), graticuleLabelRgba(l.emphasis), scale);
+}
+
+void drawGraticule(RgbaImage& img, const PlotRect& plot, const Graticule& g, int textScale, bool labels,
+                   std::vector<TextRect>& placed) {
+    if (plot.empty()) return;
+    for (const GraticuleCircle& c : g.circles) drawCircle(img, plot, c);
+    for (const GraticuleLine& l : g.lines)
+        drawLine(img, plot.toPixelX(l.x0), plot.toPixelY(l.y0), plot.toPixelX(l.x1), plot.toPixelY(l.y1),
+                 graticuleRgba(l.emphasis));
+    for (const GraticuleBox& b : g.boxes) drawBox(img, plot, b);
+    if (labels)
+        for (const GraticuleLabel& l : g.labels) drawLabel(img, plot, l, textScale, placed);
+}
+
+// ---- Resampling ------------------------------------------------------------------------
+
+// For each display index, the inclusive range of source bins it shows (lo > hi: none).
+struct Span { int lo, hi; };
+
+// Nearest mapping: bin c sits at display coordinate pos(c); each bin lands in exactly one
+// display index (nothing is lost when the source is deeper than the display), and a
+// display index no bin lands in repeats its nearest bin (no gaps when it is shallower).
+template <typename Pos, typename Inv>
+std::vector<Span> nearestSpans(int bins, int display, Pos pos, Inv inv) {
+    std::vector<Span> spans(size_t(std::max(display, 0)), Span{std::numeric_limits<int>::max(), -1});
+    for (int c = 0; c < bins; ++c) {
+        const double p = pos(c);
+        if (!(p > -0.5 && p < double(display) - 0.5)) continue;
+        Span& s = spans[size_t(std::lround(p))];
+        s.lo = std::min(s.lo, c);
+        s.hi = std::max(s.hi, c);
+    }
+    for (int d = 0; d < display; ++d) {
+        Span& s = spans[size_t(d)];
+        if (s.hi >= 0) continue;
+        const double c = inv(double(d));
+        if (!(c > -0.5 && c < double(bins) - 0.5)) continue;
+        s.lo = s.hi = int(std::lround(c));
+    }
+    return spans;
+}
+
+// A linear axis: bin 0 at display 0, bin bins-1 at display-1 (pixel centres, as PlotRect),
+// or the other way round for a vertical axis indexed from the top (`topDown`), so a bin
+// lands on exactly the pixel PlotRect::toPixelY rounds its graticule position to.
+std::vector<Span> linearSpans(int bins, int display, bool topDown) {
+    if (display <= 1 || bins <= 1) return std::vector<Span>(size_t(std::max(display, 0)), Span{0, bins - 1});
+    const double k = double(display - 1) / double(bins - 1), last = double(display - 1);
+    if (topDown)
+        return nearestSpans(bins, display, [k, last](int c) { return last - c * k; }, [k, last](double d) { return (last - d) / k; });
+    return nearestSpans(bins, display, [k](int c) { return c * k; }, [k](double d) { return d / k; });
+}
+
+// Area mapping for frame columns: display column d covers the source columns under it.
+std::vector<Span> areaSpans(int columns, int display) {
+    std::vector<Span> spans(size_t(std::max(display, 0)));
+    for (int d = 0; d < display; ++d) {
+        const int lo = int(int64_t(d) * columns / display), hi = int(int64_t(d + 1) * columns / display) - 1;
+        spans[size_t(d)] = {lo, std::max(lo, hi)};
+    }
+    return spans;
+}
+
+// ---- Trace brightness ------------------------------------------------------------------
+
+// Brightness of a display pixel from its count density `v` (1 = the density of counts
+// spread evenly over the whole scale). Log-like: a lone count stays visible at the
+// floor, dense areas approach full brightness only near `saturation` times the mean.
+float traceBrightness(double v, double gain, double saturation) {
+    constexpr double kFloor = 0.22;
+    if (!(v > 0.0)) return 0.0f;
+    const double t = std::log1p(gain * v) / std::log1p(saturation);
+    return float(std::min(1.0, kFloor + (1.0 - kFloor) * t));
+}
+
+double sanitiseGain(float gain) {
+    if (!std::isfinite(gain)) return 1.0;
+    return std::clamp(double(gain), 0.0, 1000.0);
+}
+
+// Trace colour: the channel's hue, washing towards white where the trace is dense.
+Rgbf traceColour(Rgbf hue, float b) {
+    const float w = b * b * 0.6f;
+    return {b * (hue.r + (1.0f - hue.r) * w), b * (hue.g + (1.0f - hue.g) * w), b * (hue.b + (1.0f - hue.b) * w)};
+}
+
+// One waveform-style trace (levels x columns counts) into a plot rectangle.
+void drawWaveTrace(RgbaImage& img, const PlotRect& plot, const uint32_t* counts, int levels, int columns, double gain,
+                   Rgbf hue) {
+    if (plot.empty() || counts == nullptr || levels <= 0 || columns <= 0) return;
+    const std::vector<Span> cols = areaSpans(columns, plot.width);
+    const std::vector<Span> rows = linearSpans(levels, plot.height, true);   // index 0: top row
+    // Each count read once: acc[level][display column] gathers the columns under it.
+    std::vector<uint32_t> acc(size_t(levels) * size_t(plot.width), 0);
+    std::vector<uint64_t> columnTotal(size_t(plot.width), 0);
+    for (int c = 0; c < levels; ++c) {
+        const uint32_t* src = counts + size_t(c) * size_t(columns);
+        uint32_t* dst = acc.data() + size_t(c) * size_t(plot.width);
+        for (int d = 0; d < plot.width; ++d) {
+            uint32_t sum = 0;
+            for (int x = cols[size_t(d)].lo; x <= cols[size_t(d)].hi; ++x) sum += src[x];
+            dst[d] = sum;
+            columnTotal[size_t(d)] += sum;
+        }
+    }
+    constexpr double kSaturation = 100.0;
+    for (int e = 0; e < plot.height; ++e) {
+        const Span s = rows[size_t(e)];
+        if (s.hi < s.lo) continue;
+        const int y = plot.top + e;
+        const double share = double(s.hi - s.lo + 1) / double(levels);   // of the scale this row shows
+        for (int d = 0; d < plot.width; ++d) {
+            uint64_t n = 0;
+            for (int c = s.lo; c <= s.hi; ++c) n += acc[size_t(c) * size_t(plot.width) + size_t(d)];
+            if (n == 0) continue;
+            const double v = double(n) / (double(columnTotal[size_t(d)]) * share);
+            setPixel(img, plot.left + d, y, traceColour(hue, traceBrightness(v, gain, kSaturation)));
+        }
+    }
+}
+
+struct ResultsShape {
+    int levels = 0, depth = 8;
+    bool valid = false;
+};
+ResultsShape shapeOf(const ScopeResults& r) {
+    ResultsShape s;
+    s.depth = std::clamp(r.bitDepth, 8, 16);
+    s.levels = r.levels;
+    s.valid = r.width > 0 && r.height > 0 && r.bitDepth >= 8 && r.bitDepth <= 16 && r.levels == (1 << r.bitDepth);
+    return s;
+}
+
+constexpr Rgbf kLumaHue{0.55f, 1.0f, 0.62f};
+constexpr Rgbf kRedHue{1.0f, 0.22f, 0.18f};
+constexpr Rgbf kGreenHue{0.25f, 1.0f, 0.3f};
+constexpr Rgbf kBlueHue{0.3f, 0.5f, 1.0f};
+constexpr Rgbf kWhiteHue{0.9f, 0.9f, 0.9f};
+
+}  // namespace
+
+// ---- Public drawing primitives ---------------------------------------------------------
+
+void drawText(RgbaImage& img, int x, int y, const char* text, uint32_t rgba, int scale) {
+    if (text == nullptr || img.empty()) return;
+    scale = std::clamp(scale, 1, 64);
+    int penX = x, penY = y;
+    for (const char* p = text; *p != '\0'; ++p) {
+        if (penY >= img.height) break;   // lines only move down: the rest is below the image
+        if (*p == '\n') {
+            penX = x;
+            penY += font::kLineHeight * scale;
+            continue;
+        }
+        if (penX >= img.width) continue;   // the rest of this line is right of the image
+        const font::Glyph& g = font::glyph(*p);
+        for (int row = 0; row < font::kGlyphHeight; ++row)
+            for (int col = 0; col < font::kGlyphWidth; ++col) {
+                if (!(g[size_t(row)] & (1u << (font::kGlyphWidth - 1 - col)))) continue;
+                for (int sy = 0; sy < scale; ++sy)
+                    for (int sx = 0; sx < scale; ++sx)
+                        blendPixel(img, penX + col * scale + sx, penY + row * scale + sy, rgba, 1.0f);
+            }
+        penX += font::kAdvance * scale;
+    }
+}
+
+// Anti-aliased line between pixel centres (pixel (x, y) has its centre at (x, y)): one
+// sample per whole step of the major axis, its coverage split between the two nearest
+// pixels of the minor axis, so axis-aligned lines on whole pixels stay one pixel sharp.
+void drawLine(RgbaImage& img, double x0, double y0, double x1, double y1, uint32_t rgba) {
+    if (img.empty() || !std::isfinite(x0) || !std::isfinite(y0) || !std::isfinite(x1) || !std::isfinite(y1)) return;
+    const bool steep = std::abs(y1 - y0) > std::abs(x1 - x0);
+    if (steep) {
+        std::swap(x0, y0);
+        std::swap(x1, y1);
+    }
+    if (x0 > x1) {
+        std::swap(x0, x1);
+        std::swap(y0, y1);
+    }
+    const int majorLimit = (steep ? img.height : img.width) - 1;
+    auto plot = [&](int major, int minor, double coverage) {
+        if (steep) blendPixel(img, minor, major, rgba, float(coverage));
+        else blendPixel(img, major, minor, rgba, float(coverage));
+    };
+    const double dx = x1 - x0;
+    if (dx < 1e-9) {   // a point
+        const double m = std::round(x0);
+        if (m < 0 || m > majorLimit) return;
+        const double yi = std::floor(y0), f = y0 - yi;
+        if (!(std::abs(yi) <= 1e9)) return;
+        plot(int(m), int(yi), 1.0 - f);
+        plot(int(m), int(yi) + 1, f);
+        return;
+    }
+    const double grad = (y1 - y0) / dx;
+    const double start = std::max(std::ceil(x0), 0.0), end = std::min(std::floor(x1), double(majorLimit));
+    for (double x = start; x <= end; x += 1.0) {
+        const double y = y0 + grad * (x - x0);
+        const double yi = std::floor(y), f = y - yi;
+        if (!(std::abs(yi) <= 1e9)) continue;   // far outside, or NaN from infinite input
+        plot(int(x), int(yi), 1.0 - f);
+        plot(int(x), int(yi) + 1, f);
+    }
+}
+
+// ---- Scopes ------------------------------------------------------------------------------
+
+void renderWaveform(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) {
+    sizeImage(out, spec.scopeWidth, spec.scopeHeight);
+    if (out.empty()) return;
+    const ResultsShape shape = shapeOf(r);
+    const PlotRect plot = waveformPlotRect(out.width, out.height);
+    const int textScale = graticuleTextScale(out.width, out.height);
+    if (shape.valid && r.waveform.size() == size_t(shape.levels) * size_t(r.width))
+        drawWaveTrace(out, plot, r.waveform.data(), shape.levels, r.width, sanitiseGain(spec.waveformGain), kLumaHue);
+    std::vector<TextRect> placed;
+    drawGraticule(out, plot, waveformGraticule(shape.depth, r.color.range, spec.waveformScale), textScale, true, placed);
+}
+
+void renderParade(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) {
+    sizeImage(out, spec.scopeWidth, spec.scopeHeight);
+    if (out.empty()) return;
+    const ResultsShape shape = shapeOf(r);
+    const PlotRect plot = waveformPlotRect(out.width, out.height);
+    const int textScale = graticuleTextScale(out.width, out.height);
+    const bool rgb = r.paradeMode == ParadeMode::Rgb;
+    const size_t panelCounts = size_t(shape.levels) * size_t(std::max(r.width, 0));
+    const bool haveCounts = shape.valid && r.parade.size() == 3 * panelCounts;
+    static constexpr const char* kRgbNames[3] = {"R", "G", "B"};
+    static constexpr const char* kYcbcrNames[3] = {"Y", "Cb", "Cr"};
+    const Rgbf hues[3] = {rgb ? kRedHue : kWhiteHue, rgb ? kGreenHue : kBlueHue, rgb ? kBlueHue : kRedHue};
+    // R'G'B' is full range whatever the stream's Y'CbCr range is.
+    const Graticule g = waveformGraticule(shape.depth, rgb ? Range::Full : r.color.range, spec.waveformScale);
+    std::vector<TextRect> placed;
+    for (int c = 0; c < 3; ++c) {
+        const PlotRect panel = paradePanelRect(plot, c, textScale);
+        if (panel.empty()) continue;
+        if (haveCounts)
+            drawWaveTrace(out, panel, r.parade.data() + size_t(c) * panelCounts, shape.levels, r.width,
+                          sanitiseGain(spec.waveformGain), hues[c]);
+        drawGraticule(out, panel, g, textScale, c == 0, placed);
+        const Rgbf h = hues[c];
+        const uint32_t nameColour = uint32_t(toByte(h.r)) | uint32_t(toByte(h.g)) << 8 | uint32_t(toByte(h.b)) << 16 | 0xff000000u;
+        const char* name = rgb ? kRgbNames[c] : kYcbcrNames[c];
+        if (font::textWidth(name, textScale) + 8 * textScale < panel.width) {
+            drawText(out, panel.left + 4 * textScale + textScale, panel.top + 3 * textScale + textScale, name, 0xb0000000u, textScale);
+            drawText(out, panel.left + 4 * textScale, panel.top + 3 * textScale, name, nameColour, textScale);
+        }
+    }
+}
+
+void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) {
+    sizeImage(out, spec.vectorscopeSize, spec.vectorscopeSize);
+    if (out.empty()) return;
+    const ResultsShape shape = shapeOf(r);
+    const PlotRect plot = vectorscopePlotRect(out.width);
+    const int textScale = graticuleTextScale(out.width, out.height);
+    const int zoom = spec.vectorscopeZoom >= 2 ? 2 : 1;
+    const int levels = shape.levels;
+    if (shape.valid && r.vectorscope.size() == size_t(levels) * size_t(levels) && !plot.empty()) {
+        // Both axes: code c at display (0.5 + zoom (c - mid) / levels) of the plot, as
+        // vectorscopePoint; codes outside the (zoomed) plot are cropped.
+        // Rows are indexed from the top (Cr up), so each code rounds to the very pixel
+        // that PlotRect::toPixelY rounds its graticule position to.
+        const double span = double(plot.width - 1), mid = levels / 2.0;
+        auto pos = [&](int c) { return (0.5 + zoom * (c - mid) / levels) * span; };
+        auto inv = [&](double d) { return mid + (d / span - 0.5) * levels / zoom; };
+        auto posDown = [&](int c) { return span - pos(c); };
+        auto invDown = [&](double d) { return inv(span - d); };
+        const std::vector<Span> spans = plot.width > 1 ? nearestSpans(levels, plot.width, pos, inv)
+                                                       : std::vector<Span>{Span{0, levels - 1}};
+        const std::vector<Span> rowSpans = plot.width > 1 ? nearestSpans(levels, plot.width, posDown, invDown)
+                                                          : std::vector<Span>{Span{0, levels - 1}};
+        // Collapse Cb per display column for every Cr, then Cr per display row.
+        std::vector<uint32_t> perCr(size_t(levels) * size_t(plot.width), 0);
+        uint64_t total = 0;
+        for (int cr = 0; cr < levels; ++cr) {
+            const uint32_t* src = r.vectorscope.data() + size_t(cr) * size_t(levels);
+            uint32_t* dst = perCr.data() + size_t(cr) * size_t(plot.width);
+            for (int cb = 0; cb < levels; ++cb) total += src[cb];
+            for (int d = 0; d < plot.width; ++d) {
+                uint32_t sum = 0;
+                for (int cb = spans[size_t(d)].lo; cb <= spans[size_t(d)].hi; ++cb) sum += src[cb];
+                dst[d] = sum;
+            }
+        }
+        const double gain = sanitiseGain(spec.vectorscopeGain);
+        const LumaWeights w = lumaWeights(r.color.matrix);
+        const double cScale = r.color.range == Range::Limited ? 224.0 * double(1 << (shape.depth - 8)) : double(levels - 1);
+        // Density against counts spread over a disc of 1/16 of the plane: chroma clusters
+        // near the centre, so this keeps typical pictures in the middle of the curve.
+        constexpr double kSaturation = 400.0;
+        for (int e = 0; e < plot.height && total > 0; ++e) {
+            const Span crs = rowSpans[size_t(e)];
+            if (crs.hi < crs.lo) continue;
+            const int y = plot.top + e;
+            for (int d = 0; d < plot.width; ++d) {
+                const Span cbs = spans[size_t(d)];
+                if (cbs.hi < cbs.lo) continue;
+                uint64_t n = 0;
+                for (int cr = crs.lo; cr <= crs.hi; ++cr) n += perCr[size_t(cr) * size_t(plot.width) + size_t(d)];
+                if (n == 0) continue;
+                const double cells = double(crs.hi - crs.lo + 1) * double(cbs.hi - cbs.lo + 1);
+                const double v = double(n) / double(total) / (cells / (double(levels) * levels / 16.0));
+                const float b = traceBrightness(v, gain, kSaturation);
+                // Hue of the position: R'G'B' of a mid grey pushed by this Cb/Cr, at full
+                // brightness, washed towards white near the centre where the hue is weak.
+                const double u = ((cbs.lo + cbs.hi) / 2.0 - mid) / cScale, vv = ((crs.lo + crs.hi) / 2.0 - mid) / cScale;
+                const double rr = 0.5 + 2.0 * (1.0 - w.kr) * vv, bb = 0.5 + 2.0 * (1.0 - w.kb) * u;
+                const double gg = (0.5 - w.kr * rr - w.kb * bb) / w.kg;
+                const double lo = std::min({rr, gg, bb}), hi = std::max({rr, gg, bb});
+                const double sat = std::min(1.0, std::hypot(u, vv) / 0.12);
+                Rgbf hue{1.0f, 1.0f, 1.0f};
+                if (hi - lo > 1e-9) {
+                    auto channel = [&](double ch) { return float(1.0 - sat * 0.75 * (1.0 - (ch - lo) / (hi - lo))); };
+                    hue = {channel(rr), channel(gg), channel(bb)};
+                }
+                setPixel(out, plot.left + d, y, traceColour(hue, b));
+            }
+        }
+    }
+    std::vector<TextRect> placed;
+    drawGraticule(out, plot,
+                  vectorscopeGraticule(r.color.matrix, r.color.range, shape.depth, zoom, spec.vectorscopeTargets75,
+                                       spec.skinToneLine),
+                  textScale, true, placed);
+}
+
+void renderHistogram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) {
+    sizeImage(out, spec.scopeWidth, spec.scopeHeight);
+    if (out.empty()) return;
+    const ResultsShape shape = shapeOf(r);
+    const PlotRect plot = histogramPlotRect(out.width, out.height);
+    const int textScale = graticuleTextScale(out.width, out.height);
+    const bool log = spec.histogramScale == HistogramScale::Log;
+    const double gain = sanitiseGain(spec.histogramGain);
+
+    if (!plot.empty()) {
+        // Bins summed per display column (nearest mapping: every bin in exactly one column).
+        auto columnSums = [&](const std::vector<uint32_t>& bins, int count) {
+            std::vector<uint64_t> sums;
+            if (bins.size() != size_t(count) || count <= 0) return sums;
+            const std::vector<Span> spans = linearSpans(count, plot.width, false);
+            sums.assign(size_t(plot.width), 0);
+            for (int d = 0; d < plot.width; ++d)
+                for (int c = spans[size_t(d)].lo; c <= spans[size_t(d)].hi; ++c) sums[size_t(d)] += bins[size_t(c)];
+            return sums;
+        };
+        const std::vector<uint64_t> y = shape.valid ? columnSums(r.histY, shape.levels) : std::vector<uint64_t>{};
+        const std::vector<uint64_t> rgb[3] = {columnSums(r.histR, 256), columnSums(r.histG, 256), columnSums(r.histB, 256)};
+        auto maxOf = [](const std::vector<uint64_t>& v) { return v.empty() ? uint64_t(0) : *std::max_element(v.begin(), v.end()); };
+        const uint64_t yMax = maxOf(y), rgbMax = std::max({maxOf(rgb[0]), maxOf(rgb[1]), maxOf(rgb[2])});
+        // Bar height in rows above the bottom row (-1: no bar). A non-empty column always
+        // shows at least one row.
+        auto barTop = [&](uint64_t n, uint64_t max) {
+            if (n == 0 || max == 0) return -1;
+            double h = log ? std::log1p(double(n)) / std::log1p(double(max)) : double(n) / double(max);
+            h = std::clamp(h * gain, 0.0, 1.0);
+            return int(std::lround(h * double(plot.height - 1)));
+        };
+        auto fill = [&](const std::vector<uint64_t>& sums, uint64_t max, Rgbf light, bool additive) {
+            for (int d = 0; d < int(sums.size()); ++d) {
+                const int top = barTop(sums[size_t(d)], max);
+                for (int e = 0; e <= top; ++e) {
+                    const int py = plot.top + plot.height - 1 - e;
+                    if (additive) addPixel(out, plot.left + d, py, light);
+                    else setPixel(out, plot.left + d, py, light);
+                }
+            }
+        };
+        // The envelope: each column's top, joined to the neighbour's top (or to the
+        // baseline where a bar starts or ends) so steps stay continuous lines.
+        auto outline = [&](const std::vector<uint64_t>& sums, uint64_t max, uint32_t rgba) {
+            int prev = -1;
+            for (int d = 0; d < int(sums.size()); ++d) {
+                const int top = barTop(sums[size_t(d)], max);
+                if (top >= 0 || prev >= 0) {
+                    const int lo = (top >= 0 && prev >= 0) ? std::min(top, prev) : 0, hi = std::max(top, prev);
+                    for (int e = lo; e <= hi; ++e) blendPixel(out, plot.left + d, plot.top + plot.height - 1 - e, rgba, 1.0f);
+                }
+                prev = top;
+            }
+        };
+        fill(y, yMax, Rgbf{0.42f, 0.42f, 0.42f}, false);
+        fill(rgb[0], rgbMax, Rgbf{0.36f, 0.0f, 0.0f}, true);
+        fill(rgb[1], rgbMax, Rgbf{0.0f, 0.36f, 0.0f}, true);
+        fill(rgb[2], rgbMax, Rgbf{0.0f, 0.0f, 0.36f}, true);
+        outline(rgb[0], rgbMax, 0xe04646ffu);
+        outline(rgb[1], rgbMax, 0xe050ff50u);
+        outline(rgb[2], rgbMax, 0xe0ff8a5au);
+        outline(y, yMax, 0xf0f0f0f0u);
+    }
+    std::vector<TextRect> placed;
+    drawGraticule(out, plot, histogramGraticule(shape.depth, r.color.range, spec.histogramScale), textScale, true, placed);
+}
+
+}  // namespace cs
