@@ -14,6 +14,8 @@ namespace cs {
 
 // One decoded frame. `view` points into `holder` (an FFmpeg frame, host or device memory);
 // the frame's surface returns to the decoder's pool when the last copy is dropped.
+// NVDEC frames are decoder surfaces: hold at most 8 of them at once (queue included),
+// or the decoder runs out of surfaces and frames are lost (with warnings).
 struct VideoFrame {
     std::shared_ptr<AVFrame> holder;
     FrameView view;
@@ -49,6 +51,7 @@ enum class HwDecode { Auto, Nvdec, None };
 struct OpenOptions {
     HwDecode hwdec = HwDecode::None;
     int decoderThreads = 0;     // 0: FFmpeg picks
+    void* cudaStream = nullptr; // opaque CUstream owned by the CUDA engine: NVDEC decodes on it (null: default stream)
 };
 
 class Source {
@@ -57,6 +60,7 @@ public:
     virtual const SourceInfo& info() const = 0;
     // Next frame in presentation order. Damage that the decoder survives is not an
     // error: it is reported through takeWarnings() and decoding goes on.
+    // view.pts is in seconds from the stream's start (a file's first frame is at about 0).
     virtual ReadResult read(VideoFrame& out) = 0;
     // Seek so that the next read returns the frame at or just after `seconds`.
     virtual Status seek(double seconds) = 0;

@@ -1,0 +1,389 @@
+// File decoding against an independent reference: every frame equals the raw frame the
+// ffmpeg CLI writes for the same clip (`-f rawvideo`), for every supported pixel format
+// (odd sizes and 10-bit included); conversions of other formats; colour tags; seeking;
+// draining at the end of the stream; the software fallback when NVDEC is asked for.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "DecodeTestUtil.h"
+
+extern "C" {
+#include <libavutil/log.h>
+#include <libavutil/pixdesc.h>
+}
+
+namespace cs {
+namespace {
+
+using test::openOrFail;
+using test::runFfmpeg;
+using test::TempDir;
+
+// FFmpeg's own complaints about the damaged clips would drown the test output.
+const int kQuietFfmpeg = [] {
+    av_log_set_level(AV_LOG_FATAL);
+    return 0;
+}();
+
+// testsrc2 makes even sizes only: odd ones are cropped (in 4:4:4, so the crop is exact)
+// from the next even size.
+std::string testsrc(int width, int height, int frames) {
+    std::string args = "-f lavfi -i testsrc2=s=" + std::to_string((width + 1) & ~1) + "x" +
+                       std::to_string((height + 1) & ~1) + ":r=25 -frames:v " + std::to_string(frames);
+    if ((width | height) & 1)
+        args += " -vf format=yuv444p,crop=" + std::to_string(width) + ":" + std::to_string(height) + ":0:0";
+    return args;
+}
+
+// Frame i of a raw file of packed frames.
+std::vector<uint8_t> rawFrame(const std::vector<uint8_t>& raw, size_t frameSize, size_t i) {
+    if ((i + 1) * frameSize > raw.size()) return {};
+    return std::vector<uint8_t>(raw.begin() + std::ptrdiff_t(i * frameSize),
+                                raw.begin() + std::ptrdiff_t((i + 1) * frameSize));
+}
+
+// ---- every supported pixel format, decoded in place, equals the CLI's raw frames ----------
+
+struct FormatCase {
+    const char* pixFmt;     // FFmpeg's name, as written and as expected back
+    const char* codec;
+    const char* container;
+    int width, height, frames;
+    PixelFormat expected;
+    bool fullRange;         // yuvj formats
+};
+
+std::string caseName(const testing::TestParamInfo<FormatCase>& info) {
+    std::string name = std::string(info.param.pixFmt) + "_" + info.param.codec + "_" + std::to_string(info.param.width) +
+                       "x" + std::to_string(info.param.height);
+    std::replace_if(name.begin(), name.end(), [](char ch) { return !std::isalnum(static_cast<unsigned char>(ch)); }, '_');
+    return name;
+}
+
+class SupportedFormat : public testing::TestWithParam<FormatCase> {};
+
+TEST_P(SupportedFormat, DecodesInPlaceAndEqualsTheCliRawFrames) {
+    const FormatCase& c = GetParam();
+    TempDir dir;
+    const std::string clip = dir.file(std::string("clip.") + c.container), raw = dir.file("clip.raw");
+    ASSERT_TRUE(runFfmpeg(testsrc(c.width, c.height, c.frames) + " -pix_fmt " + c.pixFmt + " -c:v " + c.codec + " " + clip));
+    ASSERT_TRUE(runFfmpeg("-i " + clip + " -f rawvideo -pix_fmt " + c.pixFmt + " " + raw));
+    const auto reference = test::readFile(raw);
+    const size_t frameSize = test::packedFrameSize(c.pixFmt, c.width, c.height);
+    ASSERT_GT(frameSize, 0u);
+    ASSERT_EQ(reference.size(), frameSize * size_t(c.frames));
+
+    auto source = openOrFail(clip);
+    ASSERT_TRUE(source);
+    const SourceInfo& info = source->info();
+    EXPECT_EQ(info.width, c.width);
+    EXPECT_EQ(info.height, c.height);
+    EXPECT_EQ(info.format, c.expected);
+    EXPECT_EQ(info.sourcePixFmt, c.pixFmt);
+    EXPECT_EQ(info.codec, c.codec);
+    EXPECT_NEAR(info.frameRate, 25.0, 1e-9);
+    EXPECT_TRUE(info.seekable);
+    if (c.fullRange) {   // the JPEG formats imply full range whatever the tags say
+        EXPECT_EQ(info.color.range, Range::Full);
+        EXPECT_TRUE(info.color.rangeTagged);
+    }
+
+    const auto frames = test::readAll(*source);
+    ASSERT_EQ(frames.size(), size_t(c.frames));
+    for (size_t i = 0; i < frames.size(); ++i) {
+        SCOPED_TRACE("frame " + std::to_string(i));
+        const VideoFrame& f = frames[i];
+        ASSERT_TRUE(f.view.valid());
+        EXPECT_EQ(f.view.format, c.expected);
+        EXPECT_EQ(f.index, int64_t(i));
+        EXPECT_NEAR(f.view.pts, double(i) / 25.0, 1e-3);
+        EXPECT_FALSE(f.onDevice);
+        ASSERT_TRUE(f.holder);
+        for (int p = 0; p < formatInfo(c.expected).planeCount; ++p) {
+            EXPECT_EQ(f.view.data[size_t(p)], f.holder->data[p]) << "plane " << p << " is not viewed in place";
+            EXPECT_EQ(f.view.pitch[size_t(p)], f.holder->linesize[p]);
+        }
+        EXPECT_TRUE(test::packFrame(f.view, c.pixFmt) == rawFrame(reference, frameSize, i)) << "pixels differ";
+    }
+    EXPECT_TRUE(source->takeWarnings().empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllNativeFormats, SupportedFormat,
+    testing::Values(FormatCase{"yuv420p", "ffv1", "mkv", 64, 48, 3, PixelFormat::Yuv420p, false},
+                    FormatCase{"yuv422p", "ffv1", "mkv", 64, 48, 3, PixelFormat::Yuv422p, false},
+                    FormatCase{"yuv444p", "ffv1", "mkv", 64, 48, 3, PixelFormat::Yuv444p, false},
+                    FormatCase{"yuv420p10le", "ffv1", "mkv", 64, 48, 3, PixelFormat::Yuv420p10, false},
+                    FormatCase{"yuv422p10le", "ffv1", "mkv", 64, 48, 3, PixelFormat::Yuv422p10, false},
+                    FormatCase{"yuv444p10le", "ffv1", "mkv", 64, 48, 3, PixelFormat::Yuv444p10, false},
+                    FormatCase{"yuv420p", "ffv1", "mkv", 1921, 1081, 2, PixelFormat::Yuv420p, false},
+                    FormatCase{"yuv420p10le", "ffv1", "mkv", 1921, 1081, 1, PixelFormat::Yuv420p10, false},
+                    FormatCase{"yuv422p", "ffv1", "mkv", 65, 47, 3, PixelFormat::Yuv422p, false},
+                    FormatCase{"yuv444p10le", "ffv1", "mkv", 67, 45, 3, PixelFormat::Yuv444p10, false},
+                    FormatCase{"nv12", "rawvideo", "nut", 66, 46, 3, PixelFormat::Nv12, false},
+                    FormatCase{"uyvy422", "rawvideo", "nut", 64, 48, 3, PixelFormat::Uyvy422, false},
+                    FormatCase{"yuyv422", "rawvideo", "nut", 64, 48, 3, PixelFormat::Yuyv422, false},
+                    FormatCase{"rgb24", "rawvideo", "nut", 65, 47, 3, PixelFormat::Rgb24, false},
+                    FormatCase{"bgr24", "rawvideo", "nut", 64, 48, 3, PixelFormat::Bgr24, false},
+                    FormatCase{"rgba", "rawvideo", "nut", 64, 48, 3, PixelFormat::Rgba, false},
+                    FormatCase{"bgra", "rawvideo", "nut", 64, 48, 3, PixelFormat::Bgra, false},
+                    FormatCase{"argb", "rawvideo", "nut", 64, 48, 3, PixelFormat::Argb, false},
+                    FormatCase{"gray", "ffv1", "mkv", 64, 48, 3, PixelFormat::Gray8, false},
+                    FormatCase{"gray10le", "ffv1", "mkv", 63, 49, 3, PixelFormat::Gray10, false},
+                    FormatCase{"yuvj420p", "mjpeg", "avi", 64, 48, 3, PixelFormat::Yuv420p, true},
+                    FormatCase{"yuvj422p", "mjpeg", "avi", 64, 48, 3, PixelFormat::Yuv422p, true},
+                    FormatCase{"yuvj444p", "mjpeg", "avi", 64, 48, 3, PixelFormat::Yuv444p, true}),
+    caseName);
+
+// ---- other formats are converted to the nearest supported one, with a warning ------------
+
+struct ConversionCase {
+    const char* pixFmt;
+    const char* codec;
+    const char* container;
+    PixelFormat expected;
+};
+
+class ConvertedFormat : public testing::TestWithParam<ConversionCase> {};
+
+// Largest difference between two packed frames, sample by sample (16-bit little-endian
+// samples for 10-bit formats).
+int largestDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, int bytesPerSample) {
+    if (a.size() != b.size()) return 1 << 20;
+    int largest = 0;
+    for (size_t i = 0; i + size_t(bytesPerSample) <= a.size(); i += size_t(bytesPerSample)) {
+        const int va = bytesPerSample == 1 ? a[i] : a[i] | (a[i + 1] << 8);
+        const int vb = bytesPerSample == 1 ? b[i] : b[i] | (b[i + 1] << 8);
+        largest = std::max(largest, std::abs(va - vb));
+    }
+    return largest;
+}
+
+TEST_P(ConvertedFormat, ArrivesInTheNearestSupportedFormat) {
+    const ConversionCase& c = GetParam();
+    const int width = 64, height = 48, frames = 3;
+    TempDir dir;
+    const std::string clip = dir.file(std::string("clip.") + c.container), raw = dir.file("clip.raw");
+    const std::string target(formatInfo(c.expected).name);
+    ASSERT_TRUE(runFfmpeg(testsrc(width, height, frames) + " -pix_fmt " + c.pixFmt + " -c:v " + c.codec + " " + clip));
+    ASSERT_TRUE(runFfmpeg("-i " + clip + " -f rawvideo -pix_fmt " + target + " " + raw));
+    const auto reference = test::readFile(raw);
+    const size_t frameSize = test::packedFrameSize(target, width, height);
+
+    auto source = openOrFail(clip);
+    ASSERT_TRUE(source);
+    EXPECT_EQ(source->info().sourcePixFmt, c.pixFmt);
+    EXPECT_EQ(source->info().format, c.expected);
+    const auto decoded = test::readAll(*source);
+    ASSERT_EQ(decoded.size(), size_t(frames));
+    for (size_t i = 0; i < decoded.size(); ++i) {
+        EXPECT_EQ(decoded[i].view.format, c.expected);
+        ASSERT_TRUE(decoded[i].view.valid());
+        // Same library, same swscale settings as the CLI: the very same code values.
+        EXPECT_LE(largestDifference(test::packFrame(decoded[i].view, target), rawFrame(reference, frameSize, i),
+                                    formatInfo(c.expected).bytesPerSample),
+                  0)
+            << "frame " << i;
+    }
+    const auto warnings = source->takeWarnings();
+    ASSERT_EQ(warnings.size(), 1u) << test::joined(warnings);
+    EXPECT_NE(warnings[0].find(c.pixFmt), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[0].find(target), std::string::npos) << warnings[0];
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    OtherFormats, ConvertedFormat,
+    testing::Values(ConversionCase{"yuv420p12le", "ffv1", "mkv", PixelFormat::Yuv420p10},
+                    ConversionCase{"yuv422p12le", "ffv1", "mkv", PixelFormat::Yuv422p10},
+                    ConversionCase{"yuv444p16le", "ffv1", "mkv", PixelFormat::Yuv444p10},
+                    ConversionCase{"gray12le", "ffv1", "mkv", PixelFormat::Gray10},
+                    ConversionCase{"rgb48le", "rawvideo", "nut", PixelFormat::Rgb24},
+                    ConversionCase{"bgr0", "ffv1", "mkv", PixelFormat::Rgb24},
+                    ConversionCase{"gbrp", "rawvideo", "nut", PixelFormat::Rgb24},
+                    ConversionCase{"pal8", "rawvideo", "nut", PixelFormat::Rgba},
+                    ConversionCase{"nv21", "rawvideo", "nut", PixelFormat::Yuv420p},
+                    ConversionCase{"yuv410p", "rawvideo", "nut", PixelFormat::Yuv444p}),
+    [](const testing::TestParamInfo<ConversionCase>& p) { return std::string(p.param.pixFmt); });
+
+// ---- colour tags ----------------------------------------------------------------------------
+
+TEST(FileColour, TagsAreReadFromTheStream) {
+    TempDir dir;
+    const std::string tagged = dir.file("tagged.mkv"), untagged = dir.file("untagged.mkv"), bt601 = dir.file("601.mkv"),
+                      hlg = dir.file("hlg.mkv");
+    ASSERT_TRUE(runFfmpeg(testsrc(64, 48, 2) + " -pix_fmt yuv420p10le -c:v ffv1 -colorspace bt2020nc -color_primaries bt2020"
+                                               " -color_trc smpte2084 -color_range pc " + tagged));
+    ASSERT_TRUE(runFfmpeg(testsrc(64, 48, 2) + " -pix_fmt yuv420p -c:v ffv1 " + untagged));
+    ASSERT_TRUE(runFfmpeg(testsrc(64, 48, 2) + " -pix_fmt yuv420p -c:v ffv1 -colorspace smpte170m -color_trc smpte170m"
+                                               " -color_range tv " + bt601));
+    ASSERT_TRUE(runFfmpeg(testsrc(64, 48, 2) + " -pix_fmt yuv420p -c:v ffv1 -colorspace bt709 -color_trc arib-std-b67 " + hlg));
+
+    auto t = openOrFail(tagged);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->info().color.matrix, Matrix::Bt2020Ncl);
+    EXPECT_TRUE(t->info().color.matrixTagged);
+    EXPECT_EQ(t->info().color.range, Range::Full);
+    EXPECT_TRUE(t->info().color.rangeTagged);
+    EXPECT_EQ(t->info().color.transfer, Transfer::Pq);
+    VideoFrame f;
+    ASSERT_EQ(t->read(f).status, ReadStatus::Frame);
+    EXPECT_EQ(f.view.color.matrix, Matrix::Bt2020Ncl);
+    EXPECT_EQ(f.view.color.range, Range::Full);
+
+    auto u = openOrFail(untagged);
+    ASSERT_TRUE(u);
+    EXPECT_EQ(u->info().color.matrix, guessMatrix(64, 48));
+    EXPECT_FALSE(u->info().color.matrixTagged);
+    EXPECT_EQ(u->info().color.range, Range::Limited);
+    EXPECT_FALSE(u->info().color.rangeTagged);
+
+    auto s = openOrFail(bt601);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->info().color.matrix, Matrix::Bt601);
+    EXPECT_TRUE(s->info().color.matrixTagged);
+    EXPECT_EQ(s->info().color.range, Range::Limited);
+    EXPECT_TRUE(s->info().color.rangeTagged);
+    EXPECT_EQ(s->info().color.transfer, Transfer::Bt709);
+
+    auto h = openOrFail(hlg);
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->info().color.matrix, Matrix::Bt709);
+    EXPECT_EQ(h->info().color.transfer, Transfer::Hlg);
+}
+
+// ---- a long-GOP clip with B-frames: drain, seek ----------------------------------------------
+
+class LongGop : public testing::TestWithParam<const char*> {
+protected:
+    static constexpr int kFrames = 60, kWidth = 96, kHeight = 64;
+    void SetUp() override {
+        clip_ = dir_.file(std::string("gop.") + GetParam());
+        const std::string raw = dir_.file("gop.raw");
+        // Lossless H.264 with B-frames and a 12-frame GOP: seeks must decode from a keyframe.
+        ASSERT_TRUE(runFfmpeg(testsrc(kWidth, kHeight, kFrames) + " -pix_fmt yuv420p -c:v libx264 -qp 0 -g 12 -bf 3 " + clip_));
+        ASSERT_TRUE(runFfmpeg("-i " + clip_ + " -f rawvideo -pix_fmt yuv420p " + raw));
+        reference_ = test::readFile(raw);
+        frameSize_ = test::packedFrameSize("yuv420p", kWidth, kHeight);
+        ASSERT_EQ(reference_.size(), frameSize_ * kFrames);
+    }
+    std::vector<uint8_t> expected(size_t i) const { return rawFrame(reference_, frameSize_, i); }
+
+    TempDir dir_;
+    std::string clip_;
+    std::vector<uint8_t> reference_;
+    size_t frameSize_ = 0;
+};
+
+TEST_P(LongGop, EndOfStreamDrainsEveryFrame) {
+    OpenOptions options;
+    options.decoderThreads = 2;
+    auto source = openOrFail(clip_, options);
+    ASSERT_TRUE(source);
+    EXPECT_EQ(source->info().codec, "h264");
+    EXPECT_EQ(source->info().decoder, "h264 (software, 2 threads)");
+    const auto frames = test::readAll(*source);
+    ASSERT_EQ(frames.size(), size_t(kFrames)) << "frames buffered in the decoder must all come out";
+    for (size_t i = 0; i < frames.size(); ++i) {
+        EXPECT_TRUE(test::packFrame(frames[i].view, "yuv420p") == expected(i)) << "frame " << i;
+        EXPECT_NEAR(frames[i].view.pts, double(i) / 25.0, 1e-3) << "frame " << i;
+    }
+    VideoFrame after;
+    EXPECT_EQ(source->read(after).status, ReadStatus::EndOfStream);
+    EXPECT_EQ(source->read(after).status, ReadStatus::EndOfStream) << "end of stream is sticky";
+    EXPECT_TRUE(source->takeWarnings().empty()) << test::joined(source->takeWarnings());
+}
+
+TEST_P(LongGop, SeekLandsOnTheFrameAtOrJustAfterTheTarget) {
+    auto source = openOrFail(clip_);
+    ASSERT_TRUE(source);
+    EXPECT_TRUE(source->info().seekable);
+    VideoFrame f;
+    for (int i = 0; i < 5; ++i) ASSERT_EQ(source->read(f).status, ReadStatus::Frame);
+    struct Case {
+        double target;
+        int frame;
+    };
+    // Mid-GOP targets, exact frame times, times between frames, backwards and forwards.
+    for (const Case& c : {Case{1.0, 25}, Case{0.5, 13}, Case{0.52, 13}, Case{2.36, 59}, Case{0.0, 0}, Case{1.17, 30},
+                          Case{0.04 * 37, 37}, Case{0.2, 5}, Case{0.04 * 11, 11}}) {
+        SCOPED_TRACE("seek " + std::to_string(c.target));
+        ASSERT_TRUE(source->seek(c.target));
+        ASSERT_EQ(source->read(f).status, ReadStatus::Frame);
+        EXPECT_NEAR(f.view.pts, c.frame / 25.0, 1e-3);
+        EXPECT_EQ(f.index, 0);
+        EXPECT_TRUE(test::packFrame(f.view, "yuv420p") == expected(size_t(c.frame))) << "not frame " << c.frame;
+        // And the stream goes on from there.
+        ASSERT_EQ(source->read(f).status, c.frame + 1 < kFrames ? ReadStatus::Frame : ReadStatus::EndOfStream);
+        if (c.frame + 1 < kFrames) {
+            EXPECT_EQ(f.index, 1);
+            EXPECT_TRUE(test::packFrame(f.view, "yuv420p") == expected(size_t(c.frame + 1)));
+        }
+    }
+    // Past the end: nothing left. Then back to the start after the end was reached.
+    ASSERT_TRUE(source->seek(100.0));
+    EXPECT_EQ(source->read(f).status, ReadStatus::EndOfStream);
+    ASSERT_TRUE(source->seek(0.0));
+    const auto all = test::readAll(*source);
+    ASSERT_EQ(all.size(), size_t(kFrames));
+    EXPECT_TRUE(test::packFrame(all.back().view, "yuv420p") == expected(kFrames - 1));
+    EXPECT_TRUE(source->takeWarnings().empty()) << test::joined(source->takeWarnings());
+}
+
+INSTANTIATE_TEST_SUITE_P(Containers, LongGop, testing::Values("mp4", "mkv", "ts"),
+                         [](const testing::TestParamInfo<const char*>& p) { return std::string(p.param); });
+
+// ---- NVDEC requested where it cannot be had -------------------------------------------------
+
+// FFV1 has no NVDEC decoder and this may run where there is no GPU at all: either way Auto
+// falls back to software, says why, and decodes; forced NVDEC is an error.
+TEST(FileHardware, AutoFallsBackToSoftwareAndSaysWhy) {
+    TempDir dir;
+    const std::string clip = dir.file("clip.mkv"), raw = dir.file("clip.raw");
+    ASSERT_TRUE(runFfmpeg(testsrc(64, 48, 3) + " -pix_fmt yuv420p -c:v ffv1 " + clip));
+    ASSERT_TRUE(runFfmpeg("-i " + clip + " -f rawvideo -pix_fmt yuv420p " + raw));
+    const auto reference = test::readFile(raw);
+
+    OpenOptions options;
+    options.hwdec = HwDecode::Auto;
+    auto source = openOrFail(clip, options);
+    ASSERT_TRUE(source);
+    const std::string& decoder = source->info().decoder;
+    EXPECT_EQ(decoder.rfind("ffv1 (software, fallback: ", 0), 0u) << decoder;
+    const auto warnings = source->takeWarnings();
+    EXPECT_TRUE(test::anyContains(warnings, "NVDEC not used")) << test::joined(warnings);
+    const auto frames = test::readAll(*source);
+    ASSERT_EQ(frames.size(), 3u);
+    const size_t frameSize = test::packedFrameSize("yuv420p", 64, 48);
+    for (size_t i = 0; i < frames.size(); ++i) {
+        EXPECT_FALSE(frames[i].onDevice);
+        EXPECT_TRUE(test::packFrame(frames[i].view, "yuv420p") == rawFrame(reference, frameSize, i));
+    }
+
+    options.hwdec = HwDecode::Nvdec;
+    auto forced = openSource(clip, options);
+    ASSERT_FALSE(forced);
+    EXPECT_EQ(forced.message().rfind(clip + ": NVDEC decoding failed: ", 0), 0u) << forced.message();
+    EXPECT_EQ(forced.message().find('\n'), std::string::npos);
+}
+
+// H.264 is NVDEC's bread and butter, so here the outcome depends on the machine: NVDEC when
+// a CUDA device exists, otherwise a fallback naming the missing device.
+TEST(FileHardware, H264WithoutACudaDeviceFallsBack) {
+    TempDir dir;
+    const std::string clip = dir.file("clip.mp4");
+    ASSERT_TRUE(runFfmpeg(testsrc(64, 48, 3) + " -pix_fmt yuv420p -c:v libx264 " + clip));
+    OpenOptions options;
+    options.hwdec = HwDecode::Auto;
+    auto source = openOrFail(clip, options);
+    ASSERT_TRUE(source);
+    const std::string& decoder = source->info().decoder;
+    if (decoder == "h264 (nvdec)") GTEST_SKIP() << "a CUDA device is present: NVDEC decodes (decode_nvdec_tests covers it)";
+    EXPECT_EQ(decoder.rfind("h264 (software, fallback: no CUDA device", 0), 0u) << decoder;
+    EXPECT_EQ(test::readAll(*source).size(), 3u);
+}
+
+}  // namespace
+}  // namespace cs

@@ -1,0 +1,211 @@
+// NVDEC through FFmpeg's CUDA hwaccel: frames stay in CUDA memory (NV12 for 8-bit H.264,
+// P010 for HEVC Main10), the VideoFrame views the hardware frame's own device pointers,
+// and every pixel, copied back to the host, equals software decoding of the same clip
+// (NVDEC and libavcodec are bit-exact on conformant streams).
+//
+// Exits 77 (skipped) where FFmpeg cannot create a CUDA device. Clips are made with the
+// ffmpeg CLI, or taken from $CS_TEST_NVDEC_CLIPS (h264.mp4, hevc10.mkv made the same way)
+// on machines that have a GPU but no ffmpeg CLI.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+
+#include "DecodeTestUtil.h"
+#include "core/PixelAccess.h"
+
+#include <dlfcn.h>
+
+// hwcontext_cuda.h needs only these two handle types from cuda.h (declared as cuda.h does).
+#ifndef CUDA_VERSION
+#define CUDA_VERSION 0
+typedef struct CUctx_st* CUcontext;
+typedef struct CUstream_st* CUstream;
+#endif
+
+extern "C" {
+#include <libavutil/hwcontext.h>
+#include <libavutil/hwcontext_cuda.h>
+#include <libavutil/log.h>
+}
+
+namespace cs {
+namespace {
+
+constexpr int kFrames = 24;
+
+std::string clipPath(test::TempDir& dir, const std::string& name, const std::string& encode) {
+    if (const char* premade = std::getenv("CS_TEST_NVDEC_CLIPS"); premade && *premade)
+        return (std::filesystem::path(premade) / name).string();
+    const std::string clip = dir.file(name);
+    EXPECT_TRUE(test::runFfmpeg("-f lavfi -i testsrc2=s=320x240:r=25 -frames:v " + std::to_string(kFrames) + " " +
+                                encode + " " + clip));
+    return clip;
+}
+
+// Every pixel of the NVDEC frames (copied to the host) against software decoding.
+void compareWithSoftware(const std::string& clip, const std::string& decoderName, PixelFormat deviceFormat,
+                         AVPixelFormat hostLayout, void* cudaStream = nullptr) {
+    OpenOptions nvdec;
+    nvdec.hwdec = HwDecode::Nvdec;
+    nvdec.cudaStream = cudaStream;
+    auto hardware = test::openOrFail(clip, nvdec);
+    auto software = test::openOrFail(clip);
+    ASSERT_TRUE(hardware && software);
+    EXPECT_EQ(hardware->info().decoder, decoderName + " (nvdec)");
+    EXPECT_EQ(hardware->info().format, deviceFormat);
+    EXPECT_TRUE(hardware->takeWarnings().empty());
+
+    // Decode both in step, holding the last 8 NVDEC frames the way a player's queue does
+    // (the decoder's surface pool must allow that), then both must end together.
+    std::deque<VideoFrame> held;
+    for (size_t i = 0;; ++i) {
+        SCOPED_TRACE("frame " + std::to_string(i));
+        VideoFrame h, sw;
+        const ReadStatus hs = hardware->read(h).status, ss = software->read(sw).status;
+        ASSERT_EQ(hs, ss);
+        if (hs == ReadStatus::EndOfStream) {
+            EXPECT_EQ(i, size_t(kFrames));
+            break;
+        }
+        ASSERT_EQ(hs, ReadStatus::Frame);
+        ASSERT_LT(i, size_t(kFrames));
+        ASSERT_TRUE(h.onDevice);
+        ASSERT_TRUE(h.view.onDevice);
+        ASSERT_TRUE(h.holder);
+        ASSERT_EQ(h.holder->format, AV_PIX_FMT_CUDA);
+        if (cudaStream) {
+            ASSERT_TRUE(h.holder->hw_frames_ctx);
+            const auto* frames = reinterpret_cast<const AVHWFramesContext*>(h.holder->hw_frames_ctx->data);
+            EXPECT_EQ(static_cast<const AVCUDADeviceContext*>(frames->device_ctx->hwctx)->stream, cudaStream)
+                << "NVDEC must work on the stream it was given";
+        }
+        EXPECT_EQ(h.view.format, deviceFormat);
+        EXPECT_EQ(h.view.data[0], h.holder->data[0]) << "the view must be the device surface itself";
+        EXPECT_EQ(h.view.data[1], h.holder->data[1]);
+        EXPECT_EQ(h.view.pitch[0], h.holder->linesize[0]);
+        EXPECT_EQ(h.view.pitch[1], h.holder->linesize[1]);
+        EXPECT_NEAR(h.view.pts, sw.view.pts, 1e-6);
+
+        AVFrame* host = av_frame_alloc();
+        ASSERT_NE(host, nullptr);
+        ASSERT_GE(av_hwframe_transfer_data(host, h.holder.get(), 0), 0);
+        ASSERT_EQ(host->format, hostLayout);
+        FrameView hostView = h.view;
+        hostView.onDevice = false;
+        for (size_t p = 0; p < 2; ++p) {
+            hostView.data[p] = host->data[p];
+            hostView.pitch[p] = host->linesize[p];
+        }
+        const PixelSource a = makePixelSource(hostView), b = makePixelSource(sw.view);
+        const int mid = hostView.levels() / 2;
+        int differences = 0;
+        for (int y = 0; y < hostView.height; ++y)
+            for (int x = 0; x < hostView.width; ++x) {
+                const YuvSample s = readYuv(a, x, y, mid), r = readYuv(b, x, y, mid);
+                if ((s.y != r.y || s.cb != r.cb || s.cr != r.cr) && ++differences <= 5)
+                    ADD_FAILURE() << "(" << x << "," << y << ") nvdec " << s.y << "/" << s.cb << "/" << s.cr
+                                  << ", software " << r.y << "/" << r.cb << "/" << r.cr;
+            }
+        EXPECT_EQ(differences, 0);
+        av_frame_free(&host);
+        held.push_back(std::move(h));
+        if (held.size() > 8) held.pop_front();
+    }
+    EXPECT_TRUE(hardware->takeWarnings().empty()) << test::joined(hardware->takeWarnings());
+}
+
+TEST(Nvdec, H264EightBitIsNv12InDeviceMemoryAndExact) {
+    test::TempDir dir;
+    const std::string clip = clipPath(dir, "h264.mp4", "-pix_fmt yuv420p -c:v libx264 -g 6 -bf 2");
+    compareWithSoftware(clip, "h264", PixelFormat::Nv12, AV_PIX_FMT_NV12);
+}
+
+TEST(Nvdec, HevcMain10IsP010InDeviceMemoryAndExact) {
+    test::TempDir dir;
+    const std::string clip =
+        clipPath(dir, "hevc10.mkv", "-pix_fmt yuv420p10le -c:v libx265 -x265-params log-level=error:keyint=6 -profile:v main10");
+    compareWithSoftware(clip, "hevc", PixelFormat::P010, AV_PIX_FMT_P010LE);
+}
+
+TEST(Nvdec, AutoPicksNvdecAndSeeks) {
+    test::TempDir dir;
+    const std::string clip = clipPath(dir, "h264.mp4", "-pix_fmt yuv420p -c:v libx264 -g 6 -bf 2");
+    OpenOptions options;
+    options.hwdec = HwDecode::Auto;
+    auto source = test::openOrFail(clip, options);
+    ASSERT_TRUE(source);
+    EXPECT_EQ(source->info().decoder, "h264 (nvdec)");
+    ASSERT_TRUE(source->seek(0.3));
+    VideoFrame f;
+    ASSERT_EQ(source->read(f).status, ReadStatus::Frame);
+    EXPECT_TRUE(f.onDevice);
+    EXPECT_NEAR(f.view.pts, 0.32, 1e-3);
+    int remaining = 0;
+    while (source->read(f).status == ReadStatus::Frame) ++remaining;   // one frame held at a time
+    EXPECT_EQ(remaining, kFrames - 9);
+}
+
+// The CUDA engine hands its stream over: decoding runs on it, in the primary context the
+// engine already made active, frames still exact. The context and stream are made here
+// through the driver API (loaded at run time, like FFmpeg does).
+TEST(Nvdec, DecodesOnTheStreamItIsGiven) {
+    using CUresult = int;
+    using CUdevice = int;
+    void* driver = dlopen("libcuda.so.1", RTLD_NOW);
+    ASSERT_NE(driver, nullptr);
+    const auto cuInit = reinterpret_cast<CUresult (*)(unsigned)>(dlsym(driver, "cuInit"));
+    const auto cuDeviceGet = reinterpret_cast<CUresult (*)(CUdevice*, int)>(dlsym(driver, "cuDeviceGet"));
+    const auto cuDevicePrimaryCtxRetain =
+        reinterpret_cast<CUresult (*)(CUcontext*, CUdevice)>(dlsym(driver, "cuDevicePrimaryCtxRetain"));
+    const auto cuDevicePrimaryCtxRelease = reinterpret_cast<CUresult (*)(CUdevice)>(dlsym(driver, "cuDevicePrimaryCtxRelease_v2"));
+    const auto cuCtxPushCurrent = reinterpret_cast<CUresult (*)(CUcontext)>(dlsym(driver, "cuCtxPushCurrent_v2"));
+    const auto cuCtxPopCurrent = reinterpret_cast<CUresult (*)(CUcontext*)>(dlsym(driver, "cuCtxPopCurrent_v2"));
+    const auto cuStreamCreate = reinterpret_cast<CUresult (*)(CUstream*, unsigned)>(dlsym(driver, "cuStreamCreate"));
+    const auto cuStreamDestroy = reinterpret_cast<CUresult (*)(CUstream)>(dlsym(driver, "cuStreamDestroy_v2"));
+    ASSERT_TRUE(cuInit && cuDeviceGet && cuDevicePrimaryCtxRetain && cuDevicePrimaryCtxRelease && cuCtxPushCurrent &&
+                cuCtxPopCurrent && cuStreamCreate && cuStreamDestroy);
+    CUdevice device = 0;
+    CUcontext primary = nullptr, popped = nullptr;
+    CUstream stream = nullptr;
+    const auto cuDevicePrimaryCtxSetFlags =
+        reinterpret_cast<CUresult (*)(CUdevice, unsigned)>(dlsym(driver, "cuDevicePrimaryCtxSetFlags_v2"));
+    ASSERT_TRUE(cuDevicePrimaryCtxSetFlags);
+    ASSERT_EQ(cuInit(0), 0);
+    ASSERT_EQ(cuDeviceGet(&device, 0), 0);
+    // As the CUDA runtime leaves it when the engine starts first: active, default flags
+    // (FFmpeg 5.1 refuses that context for AV_CUDA_USE_PRIMARY_CONTEXT; openSource copes).
+    cuDevicePrimaryCtxSetFlags(device, 0 /* CU_CTX_SCHED_AUTO */);
+    ASSERT_EQ(cuDevicePrimaryCtxRetain(&primary, device), 0);
+    ASSERT_EQ(cuCtxPushCurrent(primary), 0);
+    ASSERT_EQ(cuStreamCreate(&stream, 1 /* CU_STREAM_NON_BLOCKING */), 0);
+    cuCtxPopCurrent(&popped);
+
+    test::TempDir dir;
+    const std::string clip =
+        clipPath(dir, "hevc10.mkv", "-pix_fmt yuv420p10le -c:v libx265 -x265-params log-level=error:keyint=6 -profile:v main10");
+    compareWithSoftware(clip, "hevc", PixelFormat::P010, AV_PIX_FMT_P010LE, stream);
+
+    cuCtxPushCurrent(primary);
+    cuStreamDestroy(stream);
+    cuCtxPopCurrent(&popped);
+    cuDevicePrimaryCtxRelease(device);
+}
+
+}  // namespace
+}  // namespace cs
+
+int main(int argc, char** argv) {
+    av_log_set_level(AV_LOG_ERROR);
+    AVBufferRef* device = nullptr;
+    const int ret = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_CUDA, nullptr, nullptr, 0);
+    if (ret < 0) {
+        std::printf("decode_nvdec_tests: no CUDA device for FFmpeg, skipped\n");
+        return 77;
+    }
+    av_buffer_unref(&device);
+    testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
