@@ -1,9 +1,21 @@
 // The CPU engine: the reference implementation of every scope (docs/SCOPES.md) and the
-// fallback where no CUDA device exists. Work is split into vertical strips of columns,
-// one per thread: waveform and parade columns are then owned by one thread (no merge),
-// while the small histograms, vectorscope and statistics are per-strip and summed.
+// fallback where no CUDA device exists.
+//
+// Work is cut into column tiles (kTile columns x every row); the pool's threads take
+// tiles from a shared counter, each thread ("slot") summing into its own histograms,
+// vectorscope and statistics, merged at the end (sums: the split never changes a result).
+// Why tiles: the waveform and parade are [level][column] arrays of several megabytes
+// (24 MB for a 10-bit 1080p parade), and a pixel's count lands on an unpredictable level,
+// so counting straight into them misses the cache on nearly every pixel. A tile counts
+// into small 16-bit [level][kTile] counters (a column never holds more than
+// kMaxDimension pixels) that stay in L1/L2, then writes them out once, row by row.
+// Within a tile each row is unpacked into component arrays first, so every stage
+// (conversion, counting, statistics, picture) is a tight loop with its spec flags
+// tested once per row of the tile rather than per pixel.
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -18,27 +30,73 @@
 namespace cs {
 namespace {
 
-// What one strip accumulates beyond the column-owned waveform/parade.
-struct StripCounts {
-    std::vector<uint32_t> histY, histR, histG, histB, vectorscope;
-    int32_t minY = 0, maxY = 0, minU = 0, maxU = 0, minV = 0, maxV = 0;
-    uint64_t sumY = 0, sumU = 0, sumV = 0, countY = 0, countC = 0;
+// Copies of each R'G'B' histogram per slot (a power of two).
+constexpr int kHistCopies = 4;
+
+// Columns per tile: even (a 4:2:x chroma sample never straddles two tiles); its 16-bit
+// counters are 4 x levels x kTile x 2 bytes (64 KB at 8 bits, 256 KB at 10 bits).
+constexpr int kTile = 32;
+
+// What one slot (one thread's share of the tiles) accumulates beyond the waveform/parade.
+struct SlotCounts {
+    std::vector<uint32_t> histY;
+    // R'G'B' histograms, [channel][copy][256]: neighbouring pixels often share a code, and
+    // counting them into different copies (by column) keeps the increments independent.
+    std::vector<uint32_t> histRgb;
+    std::vector<uint32_t> vectorscope;       // slot 0 counts straight into the result instead
+    std::vector<uint8_t> vectorscopeRows;    // Cr rows this slot touched (to merge and clear only those)
+    std::vector<uint16_t> columns;           // tile counters: 4 planes (Y, parade 0..2) x levels x kTile
+    int32_t minU = 0, maxU = 0, minV = 0, maxV = 0;
+    uint64_t sumU = 0, sumV = 0, countC = 0;
     uint64_t outOfLegal = 0, outOfGamut = 0;
 
-    void reset(int levels, bool histograms, bool vectorscopeCounts) {
-        auto zero = [](std::vector<uint32_t>& v, size_t n) { v.assign(n, 0); };
-        if (histograms) { zero(histY, size_t(levels)); zero(histR, 256); zero(histG, 256); zero(histB, 256); }
-        if (vectorscopeCounts) zero(vectorscope, size_t(levels) * size_t(levels));
-        minY = minU = minV = std::numeric_limits<int32_t>::max();
-        maxY = maxU = maxV = std::numeric_limits<int32_t>::min();
-        sumY = sumU = sumV = countY = countC = outOfLegal = outOfGamut = 0;
+    void reset(int levels, bool privateVectorscope) {
+        histY.assign(size_t(levels), 0);
+        histRgb.assign(size_t(3) * kHistCopies * 256, 0);
+        const size_t vs = privateVectorscope ? size_t(levels) * size_t(levels) : 0;
+        if (vectorscope.size() != vs) {   // kept zeroed between frames by the merge
+            vectorscope.assign(vs, 0);
+            vectorscopeRows.assign(privateVectorscope ? size_t(levels) : 0, 0);
+        }
+        const size_t cols = size_t(4) * size_t(levels) * kTile;
+        if (columns.size() != cols) columns.assign(cols, 0);   // kept zeroed by each tile's flush
+        minU = minV = std::numeric_limits<int32_t>::max();
+        maxU = maxV = std::numeric_limits<int32_t>::min();
+        sumU = sumV = countC = outOfLegal = outOfGamut = 0;
     }
 };
 
-// Per-row scratch for one strip: components of each pixel of the strip.
-struct RowScratch {
-    std::vector<int32_t> y, cb, cr, r, g, b;
-    void resize(size_t n) { y.resize(n); cb.resize(n); cr.resize(n); r.resize(n); g.resize(n); b.resize(n); }
+// One row of one tile, unpacked: components per pixel (chroma replicated per pixel).
+struct TileRow {
+    alignas(64) int32_t y[kTile], cb[kTile], cr[kTile];
+    alignas(64) int32_t r8[kTile], g8[kTile], b8[kTile];   // R'G'B' at 8 bits (RGB sources: as stored)
+    alignas(64) int32_t rn[kTile], gn[kTile], bn[kTile];   // R'G'B' at native depth (10-bit Y'CbCr only)
+};
+
+// Everything a tile needs to know about the frame and the spec, fixed for the frame.
+struct FramePlan {
+    PixelSource src{};
+    PixelLayout layout = PixelLayout::Planar;
+    int width = 0, height = 0, levels = 256, depth = 8;
+    int bytesPerSample = 1, shift = 0, log2cw = 0, log2ch = 0;
+    int32_t valueMask = 255, mid = 128;
+    bool rgbSource = false, gray = false;
+    YuvToRgb toRgb8{}, toRgbNative{};
+    RgbToYuv toYuv{};
+    LegalRange legal{};
+    // What to compute.
+    bool yColumns = false;        // Y tile counters (waveform, luma histogram and its statistics, Y'CbCr parade)
+    bool rgb8 = false;            // R'G'B' at 8 bits from Y'CbCr
+    bool rgbNative = false;       // R'G'B' at native depth (10-bit RGB parade)
+    bool rgbHistDirect = false;   // R'G'B' histograms counted per pixel
+    bool rgbHistFromParade = false;   // ... or summed from the 8-bit RGB parade's columns
+    bool paradeRgb = false, paradeYcbcr = false;
+    bool vectorscope = false, stats = false, gamut = false;
+    uint32_t* waveform = nullptr;   // results, null when not asked for
+    uint32_t* parade = nullptr;
+    uint32_t* vectorscopeOut = nullptr;
+    uint8_t* picture = nullptr;
+    uint16_t* luma = nullptr;
 };
 
 class CpuEngine final : public Engine {
@@ -48,16 +106,12 @@ public:
     Status process(const FrameView& frame, const ScopeSpec& spec, ScopeResults& out) override;
 
 private:
-    void processStrip(const FrameView& f, const ScopeSpec& spec, ScopeResults& out, int strip, int x0, int x1);
+    void processTile(const FramePlan& plan, SlotCounts& slot, bool directVectorscope, int x0, int x1) const;
 
     ThreadPool pool_;
-    std::vector<StripCounts> strips_;
-    std::vector<RowScratch> scratch_;
+    std::vector<SlotCounts> slots_;
     LumaPlane luma_;
-    // Per-frame constants, set in process() before the strips run.
-    YuvToRgb toRgb8_{}, toRgbNative_{};
-    RgbToYuv toYuv_{};
-    bool needRgb8_ = false, needRgbNative_ = false, needLuma_ = false;
+    RgbaImage hiddenPicture_;   // the preview's input when the picture itself is not shown
 };
 
 bool previewNeedsLuma(PreviewFilter f) {
@@ -65,101 +119,302 @@ bool previewNeedsLuma(PreviewFilter f) {
            f == PreviewFilter::FalseColour;
 }
 
-// Fills the strip's component rows for row y, columns [x0, x1), chroma replicated per pixel.
-void loadRow(const PixelSource& s, const FrameView& f, const RgbToYuv& toYuv, int y, int x0, int x1,
-             RowScratch& row) {
-    const int n = x1 - x0;
-    const int mid = 1 << (f.bitDepth() - 1);
-    const auto& info = formatInfo(f.format);
-    if (info.isRgb) {
-        const uint8_t* px = s.p0 + y * s.pitch0 + x0 * s.bytesPerPixel;
-        for (int i = 0; i < n; ++i, px += s.bytesPerPixel) {
-            const int32_t r = px[s.off0], g = px[s.off1], b = px[s.off2];
-            row.r[size_t(i)] = r; row.g[size_t(i)] = g; row.b[size_t(i)] = b;
-            const Yuv v = rgbToYuv(toYuv, r, g, b);
-            row.y[size_t(i)] = v.y; row.cb[size_t(i)] = v.cb; row.cr[size_t(i)] = v.cr;
-        }
-        return;
-    }
-    if (info.layout == PixelLayout::Planar && info.bytesPerSample == 1) {
-        // The common 8-bit planar case without the generic accessor's per-pixel switch.
-        const uint8_t* py = s.p0 + y * s.pitch0;
-        const uint8_t* pu = s.p1 + (y >> s.log2ch) * s.pitch1;
-        const uint8_t* pv = s.p2 + (y >> s.log2ch) * s.pitch2;
-        for (int i = 0; i < n; ++i) {
-            const int x = x0 + i, cx = x >> s.log2cw;
-            row.y[size_t(i)] = py[x]; row.cb[size_t(i)] = pu[cx]; row.cr[size_t(i)] = pv[cx];
-        }
-        return;
-    }
-    for (int i = 0; i < n; ++i) {
-        const YuvSample v = readYuv(s, x0 + i, y, mid);
-        row.y[size_t(i)] = v.y; row.cb[size_t(i)] = v.cb; row.cr[size_t(i)] = v.cr;
+// A 16-bit little-endian word (host byte order independent, as loadSample).
+inline int32_t word(const uint8_t* p, int i) {
+    if constexpr (std::endian::native == std::endian::little) {
+        uint16_t v;
+        std::memcpy(&v, p + 2 * size_t(i), 2);
+        return v;
+    } else {
+        return int32_t(uint16_t(p[2 * i] | (p[2 * i + 1] << 8)));
     }
 }
 
-void CpuEngine::processStrip(const FrameView& f, const ScopeSpec& spec, ScopeResults& out, int strip, int x0,
-                             int x1) {
-    StripCounts& c = strips_[size_t(strip)];
-    RowScratch& row = scratch_[size_t(strip)];
-    row.resize(size_t(x1 - x0));
-    const PixelSource src = makePixelSource(f);
-    const auto& info = formatInfo(f.format);
-    const int W = f.width, L = out.levels, n = x1 - x0;
-    const LegalRange legal = legalRange(f.bitDepth());
-    const int cwMask = (1 << info.log2ChromaW) - 1, chMask = (1 << info.log2ChromaH) - 1;
-    const bool rgbSource = info.isRgb, gray = info.layout == PixelLayout::Gray;
-    uint32_t* wf = spec.waveform ? out.waveform.data() : nullptr;
-    uint32_t* pa = spec.parade ? out.parade.data() : nullptr;
-    const bool paradeRgb = spec.paradeMode == ParadeMode::Rgb;
-    uint8_t* pic = (spec.displayImages && spec.picture) || spec.preview != PreviewFilter::None ? out.picture.pixels.data()
-                                                                                                 : nullptr;
-    for (int y = 0; y < f.height; ++y) {
-        loadRow(src, f, toYuv_, y, x0, x1, row);
-        const bool chromaRow = (y & chMask) == 0;
-        uint16_t* lumaRow = needLuma_ ? luma_.values.data() + size_t(y) * size_t(W) : nullptr;
-        for (int i = 0; i < n; ++i) {
-            const int x = x0 + i;
-            const int32_t Y = row.y[size_t(i)], Cb = row.cb[size_t(i)], Cr = row.cr[size_t(i)];
-            int32_t R8 = 0, G8 = 0, B8 = 0, Rn = 0, Gn = 0, Bn = 0;
-            if (rgbSource) {
-                R8 = Rn = row.r[size_t(i)]; G8 = Gn = row.g[size_t(i)]; B8 = Bn = row.b[size_t(i)];
+// Unpacks n pixels of row y from column x0 (even) into t.y/cb/cr, or t.r8/g8/b8 plus the
+// derived Y'CbCr for RGB sources. 16-bit samples keep only the bits of the depth (bits
+// above it are ignored rather than indexed, as the CUDA readers do).
+void unpackRow(const FramePlan& p, int x0, int y, int n, TileRow& t) {
+    const PixelSource& s = p.src;
+    const int32_t mask = p.valueMask;
+    switch (p.layout) {
+        case PixelLayout::Planar: {
+            const uint8_t* py = s.p0 + y * s.pitch0;
+            const uint8_t* pu = s.p1 + (y >> s.log2ch) * s.pitch1;
+            const uint8_t* pv = s.p2 + (y >> s.log2ch) * s.pitch2;
+            // Chroma per chroma sample, copied to the pixels it covers (4:2:x: a pair; for
+            // an odd n the copy past the last pixel is unused, kTile being even).
+            const int cx0 = x0 >> s.log2cw, samples = ((n - 1) >> s.log2cw) + 1, step = 1 << s.log2cw;
+            if (p.bytesPerSample == 1) {
+                for (int i = 0; i < n; ++i) t.y[i] = py[x0 + i];
+                for (int j = 0; j < samples; ++j) { t.cb[j * step] = pu[cx0 + j]; t.cr[j * step] = pv[cx0 + j]; }
             } else {
-                if (needRgb8_) { const Rgb p = yuvToRgb(toRgb8_, Y, Cb, Cr); R8 = p.r; G8 = p.g; B8 = p.b; }
-                if (needRgbNative_) { const Rgb p = yuvToRgb(toRgbNative_, Y, Cb, Cr); Rn = p.r; Gn = p.g; Bn = p.b; }
+                for (int i = 0; i < n; ++i) t.y[i] = word(py, x0 + i) & mask;
+                for (int j = 0; j < samples; ++j) { t.cb[j * step] = word(pu, cx0 + j) & mask; t.cr[j * step] = word(pv, cx0 + j) & mask; }
             }
-            if (spec.histogram) {
-                ++c.histY[size_t(Y)];
-                ++c.histR[size_t(R8)]; ++c.histG[size_t(G8)]; ++c.histB[size_t(B8)];
-            }
-            if (wf) ++wf[size_t(Y) * size_t(W) + size_t(x)];
-            if (pa) {
-                const int32_t c0 = paradeRgb ? Rn : Y, c1 = paradeRgb ? Gn : Cb, c2 = paradeRgb ? Bn : Cr;
-                ++pa[(size_t(0) * size_t(L) + size_t(c0)) * size_t(W) + size_t(x)];
-                ++pa[(size_t(1) * size_t(L) + size_t(c1)) * size_t(W) + size_t(x)];
-                ++pa[(size_t(2) * size_t(L) + size_t(c2)) * size_t(W) + size_t(x)];
-            }
-            if (spec.vectorscope) ++c.vectorscope[size_t(Cr) * size_t(L) + size_t(Cb)];
-            if (spec.stats) {
-                c.minY = std::min(c.minY, Y); c.maxY = std::max(c.maxY, Y); c.sumY += uint64_t(Y);
-                // Chroma statistics count each chroma sample once, at the pixel that starts it
-                // (signalstats reads the chroma planes at their own resolution).
-                if (rgbSource || (chromaRow && (x & cwMask) == 0)) {
-                    c.minU = std::min(c.minU, Cb); c.maxU = std::max(c.maxU, Cb); c.sumU += uint64_t(Cb);
-                    c.minV = std::min(c.minV, Cr); c.maxV = std::max(c.maxV, Cr); c.sumV += uint64_t(Cr);
-                    ++c.countC;
-                }
-                if (Y < legal.yLo || Y > legal.yHi || Cb < legal.cLo || Cb > legal.cHi || Cr < legal.cLo || Cr > legal.cHi)
-                    ++c.outOfLegal;
-                if (!rgbSource && !gray && yuvOutOfGamut(toRgb8_, Y, Cb, Cr)) ++c.outOfGamut;
-            }
-            if (pic) {
-                uint8_t* p = pic + (size_t(y) * size_t(W) + size_t(x)) * 4;
-                p[0] = uint8_t(R8); p[1] = uint8_t(G8); p[2] = uint8_t(B8); p[3] = 255;
-            }
-            if (lumaRow) lumaRow[x] = uint16_t(Y);
+            if (step == 2)
+                for (int j = 0; j < samples; ++j) { t.cb[2 * j + 1] = t.cb[2 * j]; t.cr[2 * j + 1] = t.cr[2 * j]; }
+            return;
         }
-        c.countY += uint64_t(n);
+        case PixelLayout::SemiPlanar: {
+            const uint8_t* py = s.p0 + y * s.pitch0;
+            const uint8_t* pc = s.p1 + (y >> 1) * s.pitch1;
+            if (p.bytesPerSample == 1) {
+                for (int i = 0; i < n; ++i) t.y[i] = py[x0 + i];
+                for (int i = 0; i < n; ++i) { const int cx = (x0 + i) >> 1; t.cb[i] = pc[2 * cx]; t.cr[i] = pc[2 * cx + 1]; }
+            } else {
+                const int sh = p.shift;
+                for (int i = 0; i < n; ++i) t.y[i] = (word(py, x0 + i) >> sh) & mask;
+                for (int i = 0; i < n; ++i) {
+                    const int cx = (x0 + i) >> 1;
+                    t.cb[i] = (word(pc, 2 * cx) >> sh) & mask;
+                    t.cr[i] = (word(pc, 2 * cx + 1) >> sh) & mask;
+                }
+            }
+            return;
+        }
+        case PixelLayout::PackedYuv422: {
+            const uint8_t* row = s.p0 + y * s.pitch0;
+            for (int i = 0; i < n; ++i) {
+                const int x = x0 + i;
+                const uint8_t* pair = row + (x >> 1) * 4;
+                t.y[i] = pair[(x & 1) ? s.off2 : s.off0];
+                t.cb[i] = pair[s.off1];
+                t.cr[i] = pair[s.off3];
+            }
+            return;
+        }
+        case PixelLayout::Gray: {
+            const uint8_t* py = s.p0 + y * s.pitch0;
+            if (p.bytesPerSample == 1) for (int i = 0; i < n; ++i) t.y[i] = py[x0 + i];
+            else for (int i = 0; i < n; ++i) t.y[i] = word(py, x0 + i) & mask;
+            for (int i = 0; i < n; ++i) t.cb[i] = t.cr[i] = p.mid;
+            return;
+        }
+        case PixelLayout::PackedRgb: {
+            const uint8_t* px = s.p0 + y * s.pitch0 + x0 * s.bytesPerPixel;
+            const int bpp = s.bytesPerPixel;
+            for (int i = 0; i < n; ++i) {
+                t.r8[i] = px[i * bpp + s.off0];
+                t.g8[i] = px[i * bpp + s.off1];
+                t.b8[i] = px[i * bpp + s.off2];
+            }
+            const RgbToYuv& k = p.toYuv;
+            for (int i = 0; i < n; ++i) {
+                const int32_t r = t.r8[i], g = t.g8[i], b = t.b8[i];
+                t.y[i] = clampCode((k.yr * r + k.yg * g + k.yb * b + k.yOffset) >> kFixedShift, k.yMax);
+                t.cb[i] = clampCode((k.ur * r + k.ug * g + k.ub * b + k.cOffset) >> kFixedShift, k.cMax);
+                t.cr[i] = clampCode((k.vr * r + k.vg * g + k.vb * b + k.cOffset) >> kFixedShift, k.cMax);
+            }
+            return;
+        }
+    }
+}
+
+// A tile reads a short piece of every row, one row a page apart from the next, which the
+// hardware prefetchers do not follow: the pieces a few rows ahead are requested here.
+// Always inlined: GCC deems a separate function that only prefetches free of effects and
+// drops its calls.
+constexpr int kPrefetchRows = 8;
+[[gnu::always_inline]] inline void prefetchSpan(const uint8_t* first, size_t bytes) {
+    __builtin_prefetch(first);
+    __builtin_prefetch(first + bytes - 1);
+}
+[[gnu::always_inline]] inline void prefetchRow(const FramePlan& p, int x0, int n, int y) {
+    const PixelSource& s = p.src;
+    switch (p.layout) {
+        case PixelLayout::Planar: {
+            const size_t bps = size_t(p.bytesPerSample);
+            prefetchSpan(s.p0 + y * s.pitch0 + size_t(x0) * bps, size_t(n) * bps);
+            const int cy = y >> s.log2ch;
+            const size_t cx = size_t(x0 >> s.log2cw), cn = size_t(((n - 1) >> s.log2cw) + 1);
+            prefetchSpan(s.p1 + cy * s.pitch1 + cx * bps, cn * bps);
+            prefetchSpan(s.p2 + cy * s.pitch2 + cx * bps, cn * bps);
+            return;
+        }
+        case PixelLayout::SemiPlanar: {
+            const size_t bps = size_t(p.bytesPerSample);
+            prefetchSpan(s.p0 + y * s.pitch0 + size_t(x0) * bps, size_t(n) * bps);
+            prefetchSpan(s.p1 + (y >> 1) * s.pitch1 + size_t(x0) * bps, size_t(n) * bps);   // Cb,Cr pairs: as wide as the luma
+            return;
+        }
+        case PixelLayout::Gray:
+            prefetchSpan(s.p0 + y * s.pitch0 + size_t(x0) * size_t(p.bytesPerSample), size_t(n) * size_t(p.bytesPerSample));
+            return;
+        case PixelLayout::PackedYuv422:
+        case PixelLayout::PackedRgb:
+            prefetchSpan(s.p0 + y * s.pitch0 + size_t(x0) * size_t(s.bytesPerPixel), size_t(n) * size_t(s.bytesPerPixel));
+            return;
+    }
+}
+
+// yuvToRgb over a row (the same expressions, so the same codes), optionally counting
+// yuvOutOfGamut on the unclamped values of the same conversion.
+template <bool kGamut>
+uint32_t convertRow(const YuvToRgb& k, const int32_t* __restrict Y, const int32_t* __restrict Cb,
+                    const int32_t* __restrict Cr, int n, int32_t* __restrict R, int32_t* __restrict G,
+                    int32_t* __restrict B) {
+    // The constants as locals: the stores below cannot alias them, so the loop vectorises.
+    const int32_t yOffset = k.yOffset, cOffset = k.cOffset, yMul = k.yMul, rCr = k.rCr, gCb = k.gCb, gCr = k.gCr,
+                  bCb = k.bCb, outMax = k.outMax;
+    const int32_t lo = -(outMax + 10) / 20, hi = outMax + (outMax + 10) / 20;
+    uint32_t outside = 0;
+    for (int i = 0; i < n; ++i) {
+        const int32_t yy = yMul * (Y[i] - yOffset) + (1 << (kFixedShift - 1));
+        const int32_t u = Cb[i] - cOffset, v = Cr[i] - cOffset;
+        const int32_t r = (yy + rCr * v) >> kFixedShift, g = (yy - gCb * u - gCr * v) >> kFixedShift,
+                      b = (yy + bCb * u) >> kFixedShift;
+        if constexpr (kGamut) outside += uint32_t((r < lo) | (g < lo) | (b < lo) | (r > hi) | (g > hi) | (b > hi));
+        R[i] = clampCode(r, outMax);
+        G[i] = clampCode(g, outMax);
+        B[i] = clampCode(b, outMax);
+    }
+    return outside;
+}
+
+inline void countColumns(uint16_t* counters, const int32_t* level, int n) {
+    for (int i = 0; i < n; ++i) ++counters[size_t(level[i]) * kTile + size_t(i)];
+}
+
+// Writes a tile's counters (levels x kTile) to result columns x0.. of a [level][width]
+// array (optional), adds each level's total to `hist` (optional), and zeroes them.
+void flushColumns(uint16_t* counters, int levels, int n, uint32_t* result, size_t width, uint32_t* hist) {
+    for (int l = 0; l < levels; ++l) {
+        uint16_t* c = counters + size_t(l) * kTile;
+        if (result) {
+            uint32_t* dst = result + size_t(l) * width;
+            for (int i = 0; i < n; ++i) dst[i] = c[i];
+        }
+        if (hist) {
+            uint32_t sum = 0;
+            for (int i = 0; i < n; ++i) sum += c[i];
+            hist[l] += sum;
+        }
+        std::memset(c, 0, sizeof(uint16_t) * size_t(n));
+    }
+}
+
+void CpuEngine::processTile(const FramePlan& p, SlotCounts& slot, bool directVectorscope, int x0, int x1) const {
+    const int n = x1 - x0, W = p.width, H = p.height, L = p.levels;
+    const size_t planeSize = size_t(L) * kTile;
+    uint16_t* yCols = slot.columns.data();
+    uint16_t* pCols[3] = {yCols + planeSize, yCols + 2 * planeSize, yCols + 3 * planeSize};
+    uint32_t* vs = directVectorscope ? p.vectorscopeOut : slot.vectorscope.data();
+    uint8_t* vsRows = directVectorscope ? nullptr : slot.vectorscopeRows.data();
+    const int chromaStep = p.rgbSource ? 1 : 1 << p.log2cw;
+    const int chMask = p.rgbSource ? 0 : (1 << p.log2ch) - 1;
+    const LegalRange lg = p.legal;
+    const uint32_t yRange = uint32_t(lg.yHi - lg.yLo), cRange = uint32_t(lg.cHi - lg.cLo);
+    uint32_t* histR = slot.histRgb.data();
+    uint32_t* histG = histR + kHistCopies * 256;
+    uint32_t* histB = histG + kHistCopies * 256;
+    TileRow t;
+
+    for (int y = 0; y < H; ++y) {
+        if (y + kPrefetchRows < H) prefetchRow(p, x0, n, y + kPrefetchRows);
+        unpackRow(p, x0, y, n, t);
+        // R'G'B' at 8 bits (RGB sources: as stored) and at native depth.
+        if (p.rgb8) {
+            if (p.gamut) slot.outOfGamut += convertRow<true>(p.toRgb8, t.y, t.cb, t.cr, n, t.r8, t.g8, t.b8);
+            else convertRow<false>(p.toRgb8, t.y, t.cb, t.cr, n, t.r8, t.g8, t.b8);
+        }
+        const int32_t *rn = t.r8, *gn = t.g8, *bn = t.b8;
+        if (p.rgbNative) {
+            convertRow<false>(p.toRgbNative, t.y, t.cb, t.cr, n, t.rn, t.gn, t.bn);
+            rn = t.rn; gn = t.gn; bn = t.bn;
+        }
+        // Column counters.
+        if (p.yColumns) countColumns(yCols, t.y, n);
+        if (p.paradeRgb) {
+            countColumns(pCols[0], rn, n);
+            countColumns(pCols[1], gn, n);
+            countColumns(pCols[2], bn, n);
+        } else if (p.paradeYcbcr) {   // plane 0 is the Y counters, copied at the flush
+            countColumns(pCols[1], t.cb, n);
+            countColumns(pCols[2], t.cr, n);
+        }
+        if (p.rgbHistDirect)
+            for (int i = 0; i < n; ++i) {
+                const size_t copy = size_t(i & (kHistCopies - 1)) * 256;
+                ++histR[copy + size_t(t.r8[i])];
+                ++histG[copy + size_t(t.g8[i])];
+                ++histB[copy + size_t(t.b8[i])];
+            }
+        // Per chroma sample, at the pixel that starts it: the vectorscope counts it once for
+        // every pixel it covers, and chroma statistics read it once (signalstats reads the
+        // chroma planes at their own resolution).
+        if ((y & chMask) == 0 && (p.vectorscope || p.stats)) {
+            if (p.vectorscope) {
+                const uint32_t rows = uint32_t(std::min(chMask + 1, H - y));
+                for (int i = 0; i < n; i += chromaStep) {
+                    const uint32_t covered = rows * uint32_t(std::min(chromaStep, W - (x0 + i)));
+                    vs[size_t(t.cr[i]) * size_t(L) + size_t(t.cb[i])] += covered;
+                    if (vsRows) vsRows[t.cr[i]] = 1;
+                }
+            }
+            if (p.stats) {
+                int32_t minU = slot.minU, maxU = slot.maxU, minV = slot.minV, maxV = slot.maxV;
+                uint64_t sumU = 0, sumV = 0, count = 0;
+                for (int i = 0; i < n; i += chromaStep) {
+                    minU = std::min(minU, t.cb[i]); maxU = std::max(maxU, t.cb[i]); sumU += uint64_t(t.cb[i]);
+                    minV = std::min(minV, t.cr[i]); maxV = std::max(maxV, t.cr[i]); sumV += uint64_t(t.cr[i]);
+                    ++count;
+                }
+                slot.minU = minU; slot.maxU = maxU; slot.minV = minV; slot.maxV = maxV;
+                slot.sumU += sumU; slot.sumV += sumV; slot.countC += count;
+            }
+        }
+        if (p.stats) {
+            uint32_t illegal = 0;
+            for (int i = 0; i < n; ++i)
+                illegal += uint32_t((uint32_t(t.y[i] - lg.yLo) > yRange) | (uint32_t(t.cb[i] - lg.cLo) > cRange) |
+                                    (uint32_t(t.cr[i] - lg.cLo) > cRange));
+            slot.outOfLegal += illegal;
+        }
+        if (p.picture) {
+            uint8_t* dst = p.picture + (size_t(y) * size_t(W) + size_t(x0)) * 4;
+            if constexpr (std::endian::native == std::endian::little) {
+                // Bytes R, G, B, A as one little-endian word (codes are 0..255).
+                uint32_t px[kTile];
+                for (int i = 0; i < n; ++i)
+                    px[i] = uint32_t(t.r8[i]) | uint32_t(t.g8[i]) << 8 | uint32_t(t.b8[i]) << 16 | 0xff000000u;
+                std::memcpy(dst, px, size_t(n) * 4);
+            } else {
+                for (int i = 0; i < n; ++i) {
+                    dst[4 * i] = uint8_t(t.r8[i]);
+                    dst[4 * i + 1] = uint8_t(t.g8[i]);
+                    dst[4 * i + 2] = uint8_t(t.b8[i]);
+                    dst[4 * i + 3] = 255;
+                }
+            }
+        }
+        if (p.luma) {
+            uint16_t* dst = p.luma + size_t(y) * size_t(W) + size_t(x0);
+            for (int i = 0; i < n; ++i) dst[i] = uint16_t(t.y[i]);
+        }
+    }
+
+    // Write the tile's columns out; level totals give the luma histogram (and, from the
+    // 8-bit RGB parade, the R'G'B' histograms).
+    const size_t paradePlane = size_t(L) * size_t(W);
+    uint32_t* paradeAt = p.parade ? p.parade + x0 : nullptr;
+    if (p.yColumns) {
+        if (p.paradeYcbcr && paradeAt)
+            for (int l = 0; l < L; ++l) {
+                const uint16_t* c = yCols + size_t(l) * kTile;
+                uint32_t* dst = paradeAt + size_t(l) * size_t(W);
+                for (int i = 0; i < n; ++i) dst[i] = c[i];
+            }
+        flushColumns(yCols, L, n, p.waveform ? p.waveform + x0 : nullptr, size_t(W), slot.histY.data());
+    }
+    if (p.paradeRgb) {
+        const bool sumHist = p.rgbHistFromParade;
+        uint32_t* hists[3] = {histR, histG, histB};
+        for (int c = 0; c < 3; ++c)
+            flushColumns(pCols[c], L, n, paradeAt ? paradeAt + size_t(c) * paradePlane : nullptr, size_t(W),
+                         sumHist ? hists[c] : nullptr);
+    } else if (p.paradeYcbcr) {
+        for (int c = 1; c < 3; ++c)
+            flushColumns(pCols[c], L, n, paradeAt ? paradeAt + size_t(c) * paradePlane : nullptr, size_t(W), nullptr);
     }
 }
 
@@ -178,63 +433,139 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     const Matrix m = out.color.matrix;
     const Range r = out.color.range;
 
-    const bool wantPicture = (spec.displayImages && spec.picture) || spec.preview != PreviewFilter::None;
-    needLuma_ = previewNeedsLuma(spec.preview);
-    needRgb8_ = !info.isRgb && (spec.histogram || wantPicture || spec.stats);
-    needRgbNative_ = !info.isRgb && spec.parade && spec.paradeMode == ParadeMode::Rgb;
-    toRgb8_ = makeYuvToRgb(m, r, depth, 8);
-    toRgbNative_ = makeYuvToRgb(m, r, depth, depth);
-    toYuv_ = makeRgbToYuv(m, r, 8);
+    const bool showPicture = spec.displayImages && spec.picture;
+    const bool wantPicture = showPicture || spec.preview != PreviewFilter::None;
+    const bool wantLuma = previewNeedsLuma(spec.preview);
 
-    auto sized = [](std::vector<uint32_t>& v, bool on, size_t n) {
-        if (on) v.assign(n, 0); else v.clear();
-    };
-    sized(out.waveform, spec.waveform, size_t(L) * size_t(W));
-    sized(out.parade, spec.parade, size_t(3) * size_t(L) * size_t(W));
-    if (wantPicture) out.picture.resize(W, H); else out.picture = {};
-    if (needLuma_) {
+    FramePlan p;
+    p.src = makePixelSource(f);
+    p.layout = info.layout;
+    p.width = W; p.height = H; p.levels = L; p.depth = depth;
+    p.bytesPerSample = info.bytesPerSample;
+    p.shift = p.src.shift;
+    p.log2cw = info.log2ChromaW; p.log2ch = info.log2ChromaH;
+    p.valueMask = L - 1;
+    p.mid = 1 << (depth - 1);
+    p.rgbSource = info.isRgb;
+    p.gray = info.layout == PixelLayout::Gray;
+    p.toRgb8 = makeYuvToRgb(m, r, depth, 8);
+    p.toRgbNative = makeYuvToRgb(m, r, depth, depth);
+    p.toYuv = makeRgbToYuv(m, r, 8);
+    p.legal = legalRange(depth);
+    const bool paradeRgb = spec.parade && spec.paradeMode == ParadeMode::Rgb;
+    p.paradeRgb = paradeRgb;
+    p.paradeYcbcr = spec.parade && !paradeRgb;
+    p.yColumns = spec.waveform || spec.histogram || spec.stats || p.paradeYcbcr;
+    p.rgb8 = !info.isRgb && (spec.histogram || wantPicture || spec.stats || (paradeRgb && depth == 8));
+    p.rgbNative = !info.isRgb && paradeRgb && depth != 8;   // at 8 bits the native conversion is the 8-bit one
+    // At 8 bits the RGB parade's level totals are the R'G'B' histograms.
+    p.rgbHistFromParade = spec.histogram && paradeRgb && depth == 8;
+    p.rgbHistDirect = spec.histogram && !p.rgbHistFromParade;
+    p.vectorscope = spec.vectorscope;
+    p.stats = spec.stats;
+    p.gamut = spec.stats && !info.isRgb && !p.gray;
+
+    // Results. Waveform and parade are written whole by the tiles: sized, not cleared.
+    if (spec.waveform) out.waveform.resize(size_t(L) * size_t(W)); else out.waveform.clear();
+    if (spec.parade) out.parade.resize(size_t(3) * size_t(L) * size_t(W)); else out.parade.clear();
+    if (spec.vectorscope) out.vectorscope.assign(size_t(L) * size_t(L), 0); else out.vectorscope.clear();
+    p.waveform = spec.waveform ? out.waveform.data() : nullptr;
+    p.parade = spec.parade ? out.parade.data() : nullptr;
+    p.vectorscopeOut = spec.vectorscope ? out.vectorscope.data() : nullptr;
+    // The picture is written whole too; when it is only the preview's input it lives here.
+    RgbaImage& picture = showPicture ? out.picture : hiddenPicture_;
+    if (wantPicture) {
+        if (picture.width != W || picture.height != H || picture.pixels.size() != size_t(W) * size_t(H) * 4)
+            picture.resize(W, H);
+        p.picture = picture.pixels.data();
+    }
+    if (!showPicture) out.picture = {};
+    if (!wantPicture) hiddenPicture_ = {};
+    if (wantLuma) {
         luma_.width = W; luma_.height = H; luma_.bitDepth = depth; luma_.range = r;
         luma_.values.resize(size_t(W) * size_t(H));
+        p.luma = luma_.values.data();
     }
 
-    // Strips of even width so a 4:2:x chroma sample never straddles two strips.
-    const int pairs = (W + 1) / 2;
-    const int strips = std::min(pool_.size(), pairs);
-    strips_.resize(size_t(strips));
-    scratch_.resize(size_t(strips));
-    for (auto& s : strips_) s.reset(L, spec.histogram, spec.vectorscope);
+    // Tiles of kTile columns, handed out to the pool's threads as they come free.
+    const int tiles = (W + kTile - 1) / kTile;
+    const int slots = std::min(pool_.size(), tiles);
+    slots_.resize(size_t(std::max(slots, 1)));
+    for (int s = 0; s < slots; ++s) slots_[size_t(s)].reset(L, spec.vectorscope && s > 0);
+    std::atomic<int> nextTile{0};
     pool_.parallelFor(
-        pairs,
-        [&](int strip, int p0, int p1) { processStrip(f, spec, out, strip, 2 * p0, std::min(W, 2 * p1)); },
-        strips);
+        slots,
+        [&](int slot, int, int) {
+            for (int tile = nextTile.fetch_add(1); tile < tiles; tile = nextTile.fetch_add(1))
+                processTile(p, slots_[size_t(slot)], slot == 0, tile * kTile, std::min(W, (tile + 1) * kTile));
+        },
+        slots);
 
-    // Sum the strips.
-    auto sumInto = [&](std::vector<uint32_t>& dst, bool on, std::vector<uint32_t> StripCounts::*member, size_t n) {
-        if (!on) { dst.clear(); return; }
+    // Merge the slots. The vectorscope: only the Cr rows a slot touched, which are then
+    // zeroed so the slot's buffer is clean for the next frame.
+    if (spec.vectorscope && slots > 1) {
+        pool_.parallelFor(L, [&](int, int r0, int r1) {
+            for (int cr = r0; cr < r1; ++cr) {
+                uint32_t* dst = out.vectorscope.data() + size_t(cr) * size_t(L);
+                for (int s = 1; s < slots; ++s) {
+                    SlotCounts& slot = slots_[size_t(s)];
+                    if (!slot.vectorscopeRows[size_t(cr)]) continue;
+                    uint32_t* src = slot.vectorscope.data() + size_t(cr) * size_t(L);
+                    for (int cb = 0; cb < L; ++cb) dst[cb] += src[cb];
+                    std::memset(src, 0, sizeof(uint32_t) * size_t(L));
+                    slot.vectorscopeRows[size_t(cr)] = 0;
+                }
+            }
+        });
+    }
+    auto sumSlots = [&](std::vector<uint32_t>& dst, std::vector<uint32_t> SlotCounts::*member, size_t n) {
         dst.assign(n, 0);
-        for (const auto& s : strips_) {
-            const auto& src = s.*member;
+        for (int s = 0; s < slots; ++s) {
+            const auto& src = slots_[size_t(s)].*member;
             for (size_t i = 0; i < n; ++i) dst[i] += src[i];
         }
     };
-    sumInto(out.histY, spec.histogram, &StripCounts::histY, size_t(L));
-    sumInto(out.histR, spec.histogram, &StripCounts::histR, 256);
-    sumInto(out.histG, spec.histogram, &StripCounts::histG, 256);
-    sumInto(out.histB, spec.histogram, &StripCounts::histB, 256);
-    sumInto(out.vectorscope, spec.vectorscope, &StripCounts::vectorscope, size_t(L) * size_t(L));
+    std::vector<uint32_t> histY;
+    if (spec.histogram || spec.stats) sumSlots(spec.histogram ? out.histY : histY, &SlotCounts::histY, size_t(L));
+    if (!spec.histogram) out.histY.clear();
+    if (spec.histogram) {
+        std::vector<uint32_t>* rgb[3] = {&out.histR, &out.histG, &out.histB};
+        for (int c = 0; c < 3; ++c) {
+            std::vector<uint32_t>& dst = *rgb[c];
+            dst.assign(256, 0);
+            for (int s = 0; s < slots; ++s)
+                for (int k = 0; k < kHistCopies; ++k) {
+                    const uint32_t* src = slots_[size_t(s)].histRgb.data() + (size_t(c) * kHistCopies + size_t(k)) * 256;
+                    for (size_t v = 0; v < 256; ++v) dst[v] += src[v];
+                }
+        }
+    } else {
+        out.histR.clear(); out.histG.clear(); out.histB.clear();
+    }
 
     out.stats = {};
     if (spec.stats) {
-        StripCounts t;
-        t.reset(0, false, false);
-        for (const auto& s : strips_) {
-            t.minY = std::min(t.minY, s.minY); t.maxY = std::max(t.maxY, s.maxY); t.sumY += s.sumY; t.countY += s.countY;
-            t.minU = std::min(t.minU, s.minU); t.maxU = std::max(t.maxU, s.maxU); t.sumU += s.sumU;
-            t.minV = std::min(t.minV, s.minV); t.maxV = std::max(t.maxV, s.maxV); t.sumV += s.sumV;
-            t.countC += s.countC; t.outOfLegal += s.outOfLegal; t.outOfGamut += s.outOfGamut;
+        // Luma statistics from the luma histogram: every pixel's Y, exactly.
+        const std::vector<uint32_t>& hy = spec.histogram ? out.histY : histY;
+        int32_t minY = std::numeric_limits<int32_t>::max(), maxY = std::numeric_limits<int32_t>::min();
+        uint64_t sumY = 0;
+        for (int l = 0; l < L; ++l) {
+            if (hy[size_t(l)] == 0) continue;
+            minY = std::min(minY, l); maxY = std::max(maxY, l);
+            sumY += uint64_t(l) * hy[size_t(l)];
+        }
+        SlotCounts t;
+        t.minU = t.minV = std::numeric_limits<int32_t>::max();
+        t.maxU = t.maxV = std::numeric_limits<int32_t>::min();
+        for (int s = 0; s < slots; ++s) {
+            const SlotCounts& c = slots_[size_t(s)];
+            t.minU = std::min(t.minU, c.minU); t.maxU = std::max(t.maxU, c.maxU); t.sumU += c.sumU;
+            t.minV = std::min(t.minV, c.minV); t.maxV = std::max(t.maxV, c.maxV); t.sumV += c.sumV;
+            t.countC += c.countC; t.outOfLegal += c.outOfLegal; t.outOfGamut += c.outOfGamut;
         }
         const double pixels = double(W) * double(H);
-        out.stats.y = {t.minY, t.maxY, double(t.sumY) / double(t.countY)};
+        const uint64_t countY = uint64_t(W) * uint64_t(H);
+        out.stats.y = {minY, maxY, double(sumY) / double(countY)};
         out.stats.u = {t.minU, t.maxU, double(t.sumU) / double(t.countC)};
         out.stats.v = {t.minV, t.maxV, double(t.sumV) / double(t.countC)};
         out.stats.outOfLegal = double(t.outOfLegal) / pixels;
@@ -242,7 +573,7 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     }
 
     // Display images.
-    if (spec.preview != PreviewFilter::None) applyPreview(out.picture, luma_, spec, out.preview, &pool_);
+    if (spec.preview != PreviewFilter::None) applyPreview(picture, luma_, spec, out.preview, &pool_);
     else out.preview = {};
     if (spec.displayImages) {
         // The four scope images are independent: draw them side by side on the pool.
@@ -260,7 +591,6 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     } else {
         out.histogramImage = out.waveformImage = out.paradeImage = out.vectorscopeImage = {};
     }
-    if (!(spec.displayImages && spec.picture)) out.picture = {};
     return {};
 }
 

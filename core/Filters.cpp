@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 
@@ -62,6 +63,124 @@ struct RoundingDivider {
     double inverse;
 };
 
+// Four 32-bit lanes (one RGBA pixel's sums) as one vector: GCC/Clang vector extensions,
+// SIMD where the target has it and plain lane-by-lane code elsewhere.
+typedef uint32_t Lanes4 __attribute__((vector_size(16)));
+
+// The box blur's rounding division for window sums of at most 255 n. Where sums fit 32 bits
+// and it is exact for every one of them, floor(v * ceil(2^32 / n) / 2^32) with v = sum + n/2
+// (a 32x32->64-bit multiply, vectorisable): with e = ceil(2^32 / n) n - 2^32, that floor is
+// v / n's whenever v e < 2^32, checked here for the largest v. Otherwise RoundingDivider.
+struct BoxDivider {
+    explicit BoxDivider(int64_t divisor) : n(divisor), fallback(divisor) {
+        const uint64_t un = uint64_t(divisor), two32 = uint64_t(1) << 32;
+        const uint64_t vmax = 255 * un + un / 2;
+        sums32 = vmax < two32;
+        if (sums32 && un >= 2) {
+            magic = (two32 + un - 1) / un;
+            const uint64_t e = magic * un - two32;
+            exact32 = vmax * e < two32;
+        }
+        half = uint32_t(un / 2);
+    }
+    int64_t n;
+    RoundingDivider fallback;
+    bool sums32 = false;     // every window sum (plus n/2) fits 32 bits
+    bool exact32 = false;    // ... and the multiply-shift is exact for all of them
+    uint64_t magic = 0;
+    uint32_t half = 0;
+};
+
+// dst's alpha bytes (every fourth) replaced by src's, 16 bytes at a time.
+void copyAlpha(const uint8_t* src, uint8_t* dst, size_t bytes) {
+    typedef uint8_t Bytes16 __attribute__((vector_size(16)));
+    const Bytes16 alphaMask = {0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff};
+    size_t i = 0;
+    for (; i + 16 <= bytes; i += 16) {
+        Bytes16 a, d;
+        std::memcpy(&a, src + i, 16);
+        std::memcpy(&d, dst + i, 16);
+        d = (d & ~alphaMask) | (a & alphaMask);
+        std::memcpy(dst + i, &d, 16);
+    }
+    for (i += 3; i < bytes; i += 4) dst[i] = src[i];
+}
+
+// Rows [y0, y1) of the box blur, all four lanes of a pixel alike (alpha is summed too and
+// replaced at the end, so each step is one uniform loop). Vertical window sums first: per
+// column, the clamped window of 2r+1 rows, started at y0 (the clamped tails counted in
+// closed form) and slid down one row at a time. Then per output row the horizontal window
+// over those column sums, slid along the row the same way. Every sum is exact, so the
+// order of the two passes and the split into chunks never change the result.
+template <typename Sum>
+void boxBlurRows(const RgbaImage& in, int r, const BoxDivider& divide, RgbaImage& out, int y0, int y1) {
+    const int w = in.width, h = in.height;
+    const size_t lanes = size_t(w) * 4;
+    std::vector<uint32_t> col(lanes, 0);   // at most 255 (2r+1): fits
+    auto addRow = [&](int y, uint32_t times) {
+        const uint8_t* src = in.at(0, y);
+        for (size_t i = 0; i < lanes; ++i) col[i] += times * uint32_t(src[i]);
+    };
+    const int64_t wlo = int64_t(y0) - r, whi = int64_t(y0) + r;
+    if (wlo < 0) addRow(0, uint32_t(-wlo));
+    if (whi > h - 1) addRow(h - 1, uint32_t(whi - (h - 1)));
+    for (int64_t y = std::max<int64_t>(wlo, 0); y <= std::min<int64_t>(whi, h - 1); ++y) addRow(int(y), 1);
+    std::vector<Sum> box(lanes);
+    for (int y = y0; y < y1; ++y) {
+        // Horizontal windows over the column sums (the window of x = 0 in closed form).
+        Sum s[4];
+        for (int c = 0; c < 4; ++c) {
+            s[c] = Sum(r) * col[size_t(c)] + (r > w - 1 ? Sum(r - (w - 1)) : Sum(0)) * col[(size_t(w) - 1) * 4 + size_t(c)];
+            for (int64_t x = 0; x <= std::min<int64_t>(r, w - 1); ++x) s[c] += col[size_t(x) * 4 + size_t(c)];
+            box[size_t(c)] = s[c];
+        }
+        if constexpr (sizeof(Sum) == 4) {
+            // The four lanes of a pixel as one vector: one add and one subtract per pixel.
+            Lanes4 v;
+            std::memcpy(&v, s, sizeof v);
+            for (int x = 0; x + 1 < w; ++x) {
+                Lanes4 add, sub;
+                std::memcpy(&add, col.data() + size_t(std::min<int64_t>(int64_t(x) + r + 1, w - 1)) * 4, sizeof add);
+                std::memcpy(&sub, col.data() + size_t(std::max<int64_t>(int64_t(x) - r, 0)) * 4, sizeof sub);
+                v = v + add - sub;
+                std::memcpy(box.data() + size_t(x + 1) * 4, &v, sizeof v);
+            }
+        } else {
+            for (int x = 0; x + 1 < w; ++x) {
+                const uint32_t* add = col.data() + size_t(std::min<int64_t>(int64_t(x) + r + 1, w - 1)) * 4;
+                const uint32_t* sub = col.data() + size_t(std::max<int64_t>(int64_t(x) - r, 0)) * 4;
+                Sum* d = box.data() + size_t(x + 1) * 4;
+                for (int c = 0; c < 4; ++c) d[c] = s[c] = s[c] + Sum(add[c]) - Sum(sub[c]);
+            }
+        }
+        // Rounded means in R, G, B; alpha copied from the source pixel.
+        uint8_t* dst = out.at(0, y);
+        const uint8_t* alpha = in.at(0, y);
+        if constexpr (sizeof(Sum) == 4) {
+            if (divide.exact32) {
+                const uint64_t magic = divide.magic;
+                const uint32_t half = divide.half;
+                for (size_t i = 0; i < lanes; ++i) dst[i] = uint8_t((uint64_t(box[i] + half) * magic) >> 32);
+            } else {
+                for (size_t i = 0; i < lanes; ++i) dst[i] = uint8_t(divide.fallback.round(int64_t(box[i])));
+            }
+        } else {
+            for (size_t i = 0; i < lanes; ++i) dst[i] = uint8_t(divide.fallback.round(int64_t(box[i])));
+        }
+        copyAlpha(alpha, dst, lanes);
+        if (y + 1 < y1) {
+            const uint8_t* add = in.at(0, int(std::min<int64_t>(int64_t(y) + r + 1, h - 1)));
+            const uint8_t* sub = in.at(0, int(std::max<int64_t>(int64_t(y) - r, 0)));
+            for (size_t i = 0; i < lanes; ++i) col[i] = col[i] + uint32_t(add[i]) - uint32_t(sub[i]);
+        }
+    }
+}
+
+// `out` sized w x h; its old pixels are kept when the size matches (every one is rewritten).
+void sizeForOverwrite(RgbaImage& out, int w, int h) {
+    if (out.width != w || out.height != h || out.pixels.size() != size_t(w) * size_t(h) * 4) out.resize(w, h);
+}
+
 }  // namespace
 
 void boxBlur(const RgbaImage& inImage, int radius, RgbaImage& out, ThreadPool* pool) {
@@ -77,54 +196,11 @@ void boxBlur(const RgbaImage& inImage, int radius, RgbaImage& out, ThreadPool* p
         out = in;
         return;
     }
-    // Horizontal pass: per row, a running sum over the clamped window of 2r+1 pixels,
-    // started in O(min(r, w)) with the clamped tails counted in closed form.
-    std::vector<uint32_t> rowSums(size_t(w) * size_t(h) * 3);
+    sizeForOverwrite(out, w, h);
+    const BoxDivider divide((2 * int64_t(r) + 1) * (2 * int64_t(r) + 1));
     forRows(pool, h, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const uint8_t* row = in.at(0, y);
-            uint32_t* dst = rowSums.data() + size_t(y) * size_t(w) * 3;
-            for (int c = 0; c < 3; ++c) {
-                auto px = [&](int64_t x) { return int64_t(row[size_t(clampIndex(x, w)) * 4 + size_t(c)]); };
-                const int64_t lo = -r, hi = r;   // the window of x = 0
-                int64_t sum = -lo * px(0) + (hi > w - 1 ? hi - (w - 1) : 0) * px(w - 1);
-                for (int64_t x = 0; x <= std::min<int64_t>(hi, w - 1); ++x) sum += px(x);
-                for (int x = 0; x < w; ++x) {
-                    dst[size_t(x) * 3 + size_t(c)] = uint32_t(sum);
-                    sum += px(int64_t(x) + r + 1) - px(int64_t(x) - r);
-                }
-            }
-        }
-    });
-    // Vertical pass: each chunk of rows starts its column sums at its first row, then
-    // slides them down; every sum is exact, so the split does not change the result.
-    out.resize(w, h);
-    const RoundingDivider divide((2 * int64_t(r) + 1) * (2 * int64_t(r) + 1));
-    forRows(pool, h, [&](int y0, int y1) {
-        std::vector<int64_t> colSums(size_t(w) * 3, 0);
-        auto rowAt = [&](int64_t y) { return rowSums.data() + size_t(clampIndex(y, h)) * size_t(w) * 3; };
-        auto addRow = [&](int64_t y, int64_t times) {
-            const uint32_t* src = rowAt(y);
-            for (size_t i = 0; i < colSums.size(); ++i) colSums[i] += times * int64_t(src[i]);
-        };
-        const int64_t lo = int64_t(y0) - r, hi = int64_t(y0) + r;
-        if (lo < 0) addRow(0, -lo);
-        if (hi > h - 1) addRow(h - 1, hi - (h - 1));
-        for (int64_t y = std::max<int64_t>(lo, 0); y <= std::min<int64_t>(hi, h - 1); ++y) addRow(y, 1);
-        for (int y = y0; y < y1; ++y) {
-            uint8_t* dst = out.at(0, y);
-            const uint8_t* src = in.at(0, y);
-            for (int x = 0; x < w; ++x) {
-                for (int c = 0; c < 3; ++c)
-                    dst[size_t(x) * 4 + size_t(c)] = uint8_t(divide.round(colSums[size_t(x) * 3 + size_t(c)]));
-                dst[size_t(x) * 4 + 3] = src[size_t(x) * 4 + 3];
-            }
-            if (y + 1 < y1) {
-                const uint32_t* add = rowAt(int64_t(y) + r + 1);
-                const uint32_t* sub = rowAt(int64_t(y) - r);
-                for (size_t i = 0; i < colSums.size(); ++i) colSums[i] += int64_t(add[i]) - int64_t(sub[i]);
-            }
-        }
+        if (divide.sums32) boxBlurRows<uint32_t>(in, r, divide, out, y0, y1);
+        else boxBlurRows<uint64_t>(in, r, divide, out, y0, y1);
     });
 }
 
@@ -132,7 +208,53 @@ void boxBlur(const RgbaImage& inImage, int radius, RgbaImage& out, ThreadPool* p
 
 namespace {
 constexpr float kMaxGaussianSigma = 64.0f;   // radius 192: beyond this the preview is a flat smear anyway
+
+typedef float Floats4 __attribute__((vector_size(16)));
+typedef int32_t Ints4 __attribute__((vector_size(16)));
+
+// 16 sums at once: acc[t] += wk * p[t] for k = 0, 1, ..., lane by lane (four vectors
+// of four floats, kept in registers across k).
+template <typename RowOf>
+void weightedBlock(const std::vector<float>& weights, RowOf rowOf, float* out) {
+    Floats4 acc[4] = {};
+    for (size_t k = 0; k < weights.size(); ++k) {
+        const float wk = weights[k];
+        const float* p = rowOf(k);
+        for (int v = 0; v < 4; ++v) {
+            Floats4 x;
+            std::memcpy(&x, p + 4 * v, sizeof x);
+            acc[v] += wk * x;
+        }
+    }
+    std::memcpy(out, acc, sizeof acc);
 }
+
+// out[j] = sum over k of weights[k] * in[j + k * step] for j < n, each sum taken in float in
+// the order k = 0, 1, ... from 0.0f (so every output is the very same float as a plain
+// per-output loop gives). Blocks of 16 outputs keep their sums in registers across k.
+void weightedSums(const float* in, size_t step, const std::vector<float>& weights, float* out, size_t n) {
+    const size_t taps = weights.size();
+    size_t j = 0;
+    for (; j + 16 <= n; j += 16) weightedBlock(weights, [&](size_t k) { return in + j + k * step; }, out + j);
+    for (; j < n; ++j) {
+        float acc = 0.0f;
+        for (size_t k = 0; k < taps; ++k) acc += weights[k] * in[j + k * step];
+        out[j] = acc;
+    }
+}
+
+// As weightedSums, with the k-th input a row of its own.
+void weightedRows(const float* const* rows, const std::vector<float>& weights, float* out, size_t n) {
+    const size_t taps = weights.size();
+    size_t j = 0;
+    for (; j + 16 <= n; j += 16) weightedBlock(weights, [&](size_t k) { return rows[k] + j; }, out + j);
+    for (; j < n; ++j) {
+        float acc = 0.0f;
+        for (size_t k = 0; k < taps; ++k) acc += weights[k] * rows[k][j];
+        out[j] = acc;
+    }
+}
+}  // namespace
 
 void gaussianBlur(const RgbaImage& inImage, float sigma, RgbaImage& out, ThreadPool* pool) {
     if (!validImage(inImage)) {
@@ -156,42 +278,55 @@ void gaussianBlur(const RgbaImage& inImage, float sigma, RgbaImage& out, ThreadP
         for (int k = -radius; k <= radius; ++k) total += wd[size_t(k + radius)] = std::exp(-double(k) * k / (2.0 * s * s));
         for (size_t i = 0; i < wd.size(); ++i) weights[i] = float(wd[i] / total);
     }
-    // Horizontal pass into float (no rounding between the passes), edges replicated by padding.
-    std::vector<float> tmp(size_t(w) * size_t(h) * 3);
+    // Horizontal pass into float (no rounding between the passes), edges replicated by
+    // padding; then the vertical pass over rows clamped to the edge. Each chunk of output
+    // rows keeps the horizontal results of the 2r+1 rows its window needs in a ring
+    // (each row computed once per chunk), so nothing of frame size is written in between.
+    sizeForOverwrite(out, w, h);
+    const size_t rowLen = size_t(w) * 3;
     forRows(pool, h, [&](int y0, int y1) {
-        std::vector<float> padded(size_t(w + 2 * radius) * 3);
-        for (int y = y0; y < y1; ++y) {
+        const int lo = std::max(0, y0 - radius), hi = std::min(h - 1, y1 - 1 + radius);
+        const int slots = std::min(2 * radius + 1, hi - lo + 1);
+        std::vector<float> ring(size_t(slots) * rowLen), padded(size_t(w + 2 * radius) * 3), acc(rowLen);
+        std::vector<uint8_t> bytes(rowLen);
+        std::vector<const float*> window(weights.size());
+        auto rowOf = [&](int y) { return ring.data() + size_t((y - lo) % slots) * rowLen; };
+        auto horizontal = [&](int y) {
             const uint8_t* row = in.at(0, y);
             for (int i = 0; i < w + 2 * radius; ++i) {
                 const size_t x = size_t(clampIndex(int64_t(i) - radius, w));
                 for (int c = 0; c < 3; ++c) padded[size_t(i) * 3 + size_t(c)] = float(row[x * 4 + size_t(c)]);
             }
-            float* dst = tmp.data() + size_t(y) * size_t(w) * 3;
-            for (int x = 0; x < w; ++x) {
-                float acc[3] = {0.0f, 0.0f, 0.0f};
-                const float* p = padded.data() + size_t(x) * 3;
-                for (size_t k = 0; k < weights.size(); ++k)
-                    for (int c = 0; c < 3; ++c) acc[c] += weights[k] * p[k * 3 + size_t(c)];
-                for (int c = 0; c < 3; ++c) dst[size_t(x) * 3 + size_t(c)] = acc[c];
-            }
-        }
-    });
-    // Vertical pass: whole rows at a time, rows outside the image clamped to the edge.
-    out.resize(w, h);
-    forRows(pool, h, [&](int y0, int y1) {
-        std::vector<float> acc(size_t(w) * 3);
+            weightedSums(padded.data(), 3, weights, rowOf(y), rowLen);
+        };
+        int computed = std::min(h - 1, y0 + radius - 1);
+        for (int y = lo; y <= computed; ++y) horizontal(y);
         for (int y = y0; y < y1; ++y) {
-            std::fill(acc.begin(), acc.end(), 0.0f);
-            for (int k = -radius; k <= radius; ++k) {
-                const float wk = weights[size_t(k + radius)];
-                const float* src = tmp.data() + size_t(clampIndex(int64_t(y) + k, h)) * size_t(w) * 3;
-                for (size_t i = 0; i < acc.size(); ++i) acc[i] += wk * src[i];
+            if (y + radius <= h - 1 && y + radius > computed) horizontal(computed = y + radius);
+            for (int k = -radius; k <= radius; ++k) window[size_t(k + radius)] = rowOf(clampIndex(int64_t(y) + k, h));
+            weightedRows(window.data(), weights, acc.data(), rowLen);
+            // floor(v + 0.5) clamped to 0..255: clamping first gives the same, and on
+            // 0..255 the floor is the truncation (four at a time, then the rest).
+            size_t i = 0;
+            for (; i + 4 <= rowLen; i += 4) {
+                Floats4 v;
+                std::memcpy(&v, acc.data() + i, sizeof v);
+                v += 0.5f;
+                v = v > 0.0f ? v : 0.0f;
+                v = v < 255.0f ? v : 255.0f;
+                const Ints4 q = __builtin_convertvector(v, Ints4);
+                for (int t = 0; t < 4; ++t) bytes[i + size_t(t)] = uint8_t(q[t]);
+            }
+            for (; i < rowLen; ++i) {
+                const float v = acc[i] + 0.5f;
+                bytes[i] = uint8_t(int(v > 0.0f ? (v < 255.0f ? v : 255.0f) : 0.0f));
             }
             uint8_t* dst = out.at(0, y);
             const uint8_t* alpha = in.at(0, y);
             for (int x = 0; x < w; ++x) {
-                for (int c = 0; c < 3; ++c)
-                    dst[size_t(x) * 4 + size_t(c)] = uint8_t(std::clamp(std::floor(acc[size_t(x) * 3 + size_t(c)] + 0.5f), 0.0f, 255.0f));
+                dst[size_t(x) * 4] = bytes[size_t(x) * 3];
+                dst[size_t(x) * 4 + 1] = bytes[size_t(x) * 3 + 1];
+                dst[size_t(x) * 4 + 2] = bytes[size_t(x) * 3 + 2];
                 dst[size_t(x) * 4 + 3] = alpha[size_t(x) * 4 + 3];
             }
         }
@@ -208,7 +343,9 @@ inline uint8_t med3(uint8_t a, uint8_t b, uint8_t c) { return std::max(std::min(
 
 // Exact 3x3 median by sorted columns: sort each column's three values (lo <= mid <= hi);
 // the median of the nine is med3(max of the lows, med3 of the mids, min of the highs).
-// Each column's sort is shared by the three windows that contain it.
+// Each column's sort is shared by the three windows that contain it. Inside the row the
+// neighbours are 4 bytes either side, so a whole row is one loop over bytes (alpha lanes
+// included, then replaced by the source's); the two edge pixels clamp their neighbours.
 void median3x3(const RgbaImage& inImage, RgbaImage& out, ThreadPool* pool) {
     if (!validImage(inImage)) {
         out.resize(0, 0);
@@ -217,7 +354,7 @@ void median3x3(const RgbaImage& inImage, RgbaImage& out, ThreadPool* pool) {
     RgbaImage stable;
     const RgbaImage& in = readable(inImage, out, stable);
     const int w = in.width, h = in.height;
-    out.resize(w, h);
+    sizeForOverwrite(out, w, h);
     forRows(pool, h, [&](int y0, int y1) {
         const size_t n = size_t(w) * 4;
         std::vector<uint8_t> lo(n), mid(n), hi(n);
@@ -231,13 +368,15 @@ void median3x3(const RgbaImage& inImage, RgbaImage& out, ThreadPool* pool) {
                 mid[i] = med3(a[i], b[i], c[i]);
             }
             uint8_t* dst = out.at(0, y);
-            for (int x = 0; x < w; ++x) {
+            for (size_t i = 4; i + 4 < n; ++i)
+                dst[i] = med3(max3(lo[i - 4], lo[i], lo[i + 4]), med3(mid[i - 4], mid[i], mid[i + 4]), min3(hi[i - 4], hi[i], hi[i + 4]));
+            for (int x : {0, w - 1}) {
                 const size_t l = size_t(clampIndex(x - 1, w)) * 4, m = size_t(x) * 4, r = size_t(clampIndex(x + 1, w)) * 4;
                 for (size_t k = 0; k < 3; ++k)
                     dst[m + k] = med3(max3(lo[l + k], lo[m + k], lo[r + k]), med3(mid[l + k], mid[m + k], mid[r + k]),
                                       min3(hi[l + k], hi[m + k], hi[r + k]));
-                dst[m + 3] = b[m + 3];
             }
+            copyAlpha(b, dst, n);
         }
     });
 }
@@ -245,28 +384,49 @@ void median3x3(const RgbaImage& inImage, RgbaImage& out, ThreadPool* pool) {
 // ---- Sobel, focus peaking -----------------------------------------------------------------
 
 namespace {
-// Sobel magnitude of luma at (x, y), over full scale: a full-scale step edge gives 1
-// (its gradient is 4 full scales: the kernel's weights 1 + 2 + 1 on each side).
+// Sobel gradients of luma: fn(y, g2) gets each row's gx^2 + gy^2 (exact integers: at most
+// 2 (4 * 65535)^2 < 2^38, so 64-bit). The magnitude over full scale is
+// sqrt(g2) / (4 (2^d - 1)): a full-scale step edge gives 1 (its gradient is 4 full scales,
+// the kernel's weights 1 + 2 + 1 on each side). Codes above the depth count as its top.
+// Each chunk loads every row it reads once (clamped codes, the edge column repeated on
+// either side) into a rotation of three.
 template <typename Fn>
-void forEachSobel(const LumaPlane& luma, ThreadPool* pool, Fn fn) {
+void forEachSobelRow(const LumaPlane& luma, ThreadPool* pool, Fn fn) {
     const int w = luma.width, h = luma.height;
     const int32_t maxCode = (1 << luma.bitDepth) - 1;
-    const double norm = 1.0 / (4.0 * double(maxCode));
     forRows(pool, h, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const uint16_t* rows[3] = {luma.values.data() + size_t(clampIndex(y - 1, h)) * size_t(w),
-                                       luma.values.data() + size_t(y) * size_t(w),
-                                       luma.values.data() + size_t(clampIndex(y + 1, h)) * size_t(w)};
-            for (int x = 0; x < w; ++x) {
-                const int xl = clampIndex(x - 1, w), xr = clampIndex(x + 1, w);
-                auto p = [&](int row, int col) { return std::min<int32_t>(rows[row][col], maxCode); };
-                const int32_t gx = (p(0, xr) + 2 * p(1, xr) + p(2, xr)) - (p(0, xl) + 2 * p(1, xl) + p(2, xl));
-                const int32_t gy = (p(2, xl) + 2 * p(2, x) + p(2, xr)) - (p(0, xl) + 2 * p(0, x) + p(0, xr));
-                fn(x, y, std::sqrt(double(gx) * gx + double(gy) * gy) * norm);
+        const size_t padded = size_t(w) + 2;
+        std::vector<int32_t> buffer(3 * padded);
+        std::vector<int64_t> g2(static_cast<size_t>(w));
+        int32_t* rows[3] = {buffer.data(), buffer.data() + padded, buffer.data() + 2 * padded};
+        int loaded[3] = {-1, -1, -1};
+        auto row = [&](int y) -> const int32_t* {
+            const int slot = y % 3;   // rows y-1, y, y+1 of one output row never share a slot
+            if (loaded[slot] != y) {
+                const uint16_t* src = luma.values.data() + size_t(y) * size_t(w);
+                int32_t* dst = rows[slot];
+                for (int x = 0; x < w; ++x) dst[x + 1] = std::min<int32_t>(src[x], maxCode);
+                dst[0] = dst[1];
+                dst[w + 1] = dst[w];
+                loaded[slot] = y;
             }
+            return rows[slot];
+        };
+        for (int y = y0; y < y1; ++y) {
+            const int32_t* up = row(clampIndex(y - 1, h));
+            const int32_t* at = row(y);
+            const int32_t* down = row(clampIndex(y + 1, h));
+            for (int x = 0; x < w; ++x) {
+                const int64_t gx = (up[x + 2] + 2 * at[x + 2] + down[x + 2]) - (up[x] + 2 * at[x] + down[x]);
+                const int64_t gy = (down[x] + 2 * down[x + 1] + down[x + 2]) - (up[x] + 2 * up[x + 1] + up[x + 2]);
+                g2[size_t(x)] = gx * gx + gy * gy;
+            }
+            fn(y, g2.data());
         }
     });
 }
+
+double sobelNorm(const LumaPlane& luma) { return 1.0 / (4.0 * double((1 << luma.bitDepth) - 1)); }
 }  // namespace
 
 void sobelEdges(const LumaPlane& luma, RgbaImage& out, ThreadPool* pool) {
@@ -274,12 +434,19 @@ void sobelEdges(const LumaPlane& luma, RgbaImage& out, ThreadPool* pool) {
         out.resize(0, 0);
         return;
     }
-    out.resize(luma.width, luma.height);
-    forEachSobel(luma, pool, [&](int x, int y, double m) {
-        const uint8_t v = uint8_t(std::min(255.0, std::floor(m * 255.0 + 0.5)));
-        uint8_t* p = out.at(x, y);
-        p[0] = p[1] = p[2] = v;
-        p[3] = 255;
+    sizeForOverwrite(out, luma.width, luma.height);
+    const double norm = sobelNorm(luma);
+    forEachSobelRow(luma, pool, [&](int y, const int64_t* g2) {
+        uint8_t* dst = out.at(0, y);
+        for (int x = 0; x < luma.width; ++x) {
+            // min(255, floor(m 255 + 0.5)) of the magnitude m: never negative, so the
+            // floor is the truncation.
+            const double v = std::sqrt(double(g2[x])) * norm * 255.0 + 0.5;
+            const uint8_t g = v >= 255.0 ? uint8_t(255) : uint8_t(int(v));
+            uint8_t* p = dst + size_t(x) * 4;
+            p[0] = p[1] = p[2] = g;
+            p[3] = 255;
+        }
     });
 }
 
@@ -291,12 +458,32 @@ void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float thresho
     }
     if (&picture != &out) out = picture;
     const float a = float(colour >> 24) / 255.0f;
-    forEachSobel(luma, pool, [&](int x, int y, double m) {
-        if (!(m > double(threshold))) return;
-        uint8_t* p = out.at(x, y);
-        for (int c = 0; c < 3; ++c) {
-            const float src = float((colour >> (8 * c)) & 0xffu);
-            p[c] = uint8_t(std::lround(float(p[c]) + (src - float(p[c])) * a));
+    // The blend of the colour over each old byte, per channel: lround(p + (src - p) a).
+    uint8_t blended[3][256];
+    for (int c = 0; c < 3; ++c) {
+        const float src = float((colour >> (8 * c)) & 0xffu);
+        for (int v = 0; v < 256; ++v) blended[c][v] = uint8_t(std::lround(float(v) + (src - float(v)) * a));
+    }
+    // "Magnitude over threshold", sqrt(g2) norm > threshold, only grows with g2 (each step
+    // is rounded monotonically): it holds from the least g2 where it holds, found here by
+    // bisection with that very expression, so each pixel is one integer comparison.
+    const double norm = sobelNorm(luma), limit = double(threshold);
+    const int64_t maxCode = (1 << luma.bitDepth) - 1;
+    auto over = [&](int64_t g2) { return std::sqrt(double(g2)) * norm > limit; };
+    int64_t lo = 0, hi = 2 * (4 * maxCode) * (4 * maxCode) + 1;   // hi: past the largest g2 ("never")
+    if (over(lo)) hi = lo;
+    while (hi - lo > 1) {   // invariant: !over(lo), over(hi) or hi is "never"
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (over(mid)) hi = mid;
+        else lo = mid;
+    }
+    const int64_t first = hi;
+    forEachSobelRow(luma, pool, [&](int y, const int64_t* g2) {
+        uint8_t* dst = out.at(0, y);
+        for (int x = 0; x < luma.width; ++x) {
+            if (g2[x] < first) continue;
+            uint8_t* p = dst + size_t(x) * 4;
+            for (int c = 0; c < 3; ++c) p[c] = blended[c][p[c]];
         }
     });
 }

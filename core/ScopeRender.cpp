@@ -1,10 +1,16 @@
 // Display images of the scopes from raw counts (see ScopeRender.h): resampling of the
 // counts onto the plot, a log-like brightness curve, trace colours, and the graticule
 // (core/Graticule.h) drawn over the trace with anti-aliased lines and the bitmap font.
+//
+// Speed without changing a pixel: a trace pixel's colour depends on its count and on a
+// denominator shared by many pixels, so colours are memoised per (denominator, count)
+// instead of running log1p per pixel (TraceShades); rounding is std::lround's, done
+// inline; the vectorscope circle only visits the pixels its ring can cover.
 #include "ScopeRender.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "BitmapFont.h"
@@ -18,7 +24,28 @@ namespace {
 
 struct Rgbf { float r, g, b; };
 
-uint8_t toByte(float v) { return uint8_t(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); }
+// std::lround of a float, inline where it is exact: a float of magnitude below 2^24
+// plus 0.5 is exact in double, and truncating it rounds half away from zero as lround
+// does. Anything else (NaN, huge) goes to the library, so the result never differs.
+inline long roundHalfAway(float v) {
+    const double d = double(v);
+    if (d >= 0.0 && d < 16777216.0) return long(d + 0.5);
+    if (d < 0.0 && d > -16777216.0) return -long(0.5 - d);
+    return std::lround(v);
+}
+
+uint8_t toByte(float v) { return uint8_t(roundHalfAway(std::clamp(v, 0.0f, 1.0f) * 255.0f)); }
+
+uint32_t packRgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
+    const uint8_t bytes[4] = {r, g, b, a};
+    uint32_t v;
+    std::memcpy(&v, bytes, 4);
+    return v;
+}
+// An opaque pixel of colour `c` (each channel clamped to 0..1 and rounded), as one word:
+// alpha 255, so never 0.
+uint32_t opaqueRgba(Rgbf c) { return packRgba(toByte(c.r), toByte(c.g), toByte(c.b), 255); }
+void storeRgba(RgbaImage& img, int x, int y, uint32_t rgba) { std::memcpy(img.at(x, y), &rgba, 4); }
 
 // Source-over blend of `rgba` at `coverage` (0..1) times its own alpha.
 void blendPixel(RgbaImage& img, int x, int y, uint32_t rgba, float coverage) {
@@ -27,33 +54,16 @@ void blendPixel(RgbaImage& img, int x, int y, uint32_t rgba, float coverage) {
     uint8_t* p = img.at(x, y);
     for (int c = 0; c < 3; ++c) {
         const float src = float((rgba >> (8 * c)) & 0xffu);
-        p[c] = uint8_t(std::lround(float(p[c]) + (src - float(p[c])) * a));
+        p[c] = uint8_t(roundHalfAway(float(p[c]) + (src - float(p[c])) * a));
     }
-    p[3] = uint8_t(std::lround(float(p[3]) + (255.0f - float(p[3])) * a));
-}
-
-void setPixel(RgbaImage& img, int x, int y, Rgbf c) {
-    uint8_t* p = img.at(x, y);
-    p[0] = toByte(c.r);
-    p[1] = toByte(c.g);
-    p[2] = toByte(c.b);
-    p[3] = 255;
-}
-
-// Adds light (saturating), for translucent overlays that mix towards white.
-void addPixel(RgbaImage& img, int x, int y, Rgbf c) {
-    uint8_t* p = img.at(x, y);
-    p[0] = toByte(float(p[0]) / 255.0f + c.r);
-    p[1] = toByte(float(p[1]) / 255.0f + c.g);
-    p[2] = toByte(float(p[2]) / 255.0f + c.b);
-    p[3] = 255;
+    p[3] = uint8_t(roundHalfAway(float(p[3]) + (255.0f - float(p[3])) * a));
 }
 
 void clearBlack(RgbaImage& img) {
-    for (size_t i = 0; i < img.pixels.size(); i += 4) {
-        img.pixels[i] = img.pixels[i + 1] = img.pixels[i + 2] = 0;
-        img.pixels[i + 3] = 255;
-    }
+    const uint32_t black = packRgba(0, 0, 0, 255);
+    uint8_t* p = img.pixels.data();
+    const size_t n = img.pixels.size() / 4;
+    for (size_t i = 0; i < n; ++i) std::memcpy(p + 4 * i, &black, 4);
 }
 
 // Scope images are sized from the spec, bounded like frames so a bad spec cannot ask
@@ -63,7 +73,9 @@ void sizeImage(RgbaImage& out, int width, int height) {
         out.resize(0, 0);
         return;
     }
-    out.resize(std::min(width, kMaxDimension), std::min(height, kMaxDimension));
+    const int w = std::min(width, kMaxDimension), h = std::min(height, kMaxDimension);
+    // Every pixel is overwritten by clearBlack: an image of the right size is reused as is.
+    if (out.width != w || out.height != h || out.pixels.size() != size_t(w) * size_t(h) * 4) out.resize(w, h);
     clearBlack(out);
 }
 
@@ -91,11 +103,34 @@ void drawCircle(RgbaImage& img, const PlotRect& plot, const GraticuleCircle& c) 
     const uint32_t rgba = graticuleRgba(c.emphasis);
     const int xa = std::max(0, int(std::floor(cx - r - 1))), xb = std::min(img.width - 1, int(std::ceil(cx + r + 1)));
     const int ya = std::max(0, int(std::floor(cy - r - 1))), yb = std::min(img.height - 1, int(std::ceil(cy + r + 1)));
-    for (int y = ya; y <= yb; ++y)
-        for (int x = xa; x <= xb; ++x) {
-            const double d = std::hypot(double(x) - cx, double(y) - cy);
+    // Coverage is positive only within one pixel of the radius: per row, the pixels
+    // between the ring's outer edge and its hole (bounds widened by a pixel, so rounding
+    // in the bounds can never leave out a pixel the exact test would draw).
+    const double outer = r + 1.0, inner = r - 1.0;
+    for (int y = ya; y <= yb; ++y) {
+        const double dy = double(y) - cy;
+        const double o2 = outer * outer - dy * dy;
+        if (o2 < -1.0 * outer) continue;   // more than half a pixel beyond the outer edge
+        const double so = std::sqrt(std::max(o2, 0.0));
+        const int x0 = std::max(xa, int(std::floor(cx - so)) - 1), x1 = std::min(xb, int(std::ceil(cx + so)) + 1);
+        int holeLo = x1 + 1, holeHi = x1;   // empty hole
+        if (inner > 0.0) {
+            const double i2 = inner * inner - dy * dy;
+            if (i2 > 0.0) {
+                const double si = std::sqrt(i2);
+                holeLo = int(std::ceil(cx - si)) + 1;
+                holeHi = int(std::floor(cx + si)) - 1;
+            }
+        }
+        for (int x = x0; x <= x1; ++x) {
+            if (x >= holeLo && x <= holeHi) {
+                x = holeHi;
+                continue;
+            }
+            const double d = std::hypot(double(x) - cx, dy);
             blendPixel(img, x, y, rgba, float(1.0 - std::abs(d - r)));
         }
+    }
 }
 
 struct TextRect { int x, y, w, h; };
@@ -214,37 +249,103 @@ Rgbf traceColour(Rgbf hue, float b) {
     return {b * (hue.r + (1.0f - hue.r) * w), b * (hue.g + (1.0f - hue.g) * w), b * (hue.b + (1.0f - hue.b) * w)};
 }
 
+// Memoised per-count values. A pixel's value is f(n, key): its count n and a key that few
+// pixels differ in (the denominator of its count density). Keys are small integers given
+// by the caller; each key's table, indexed by n up to the key's largest possible count
+// (capped), is filled on first use (0 = not yet). Larger counts, keys beyond the memory
+// budget, and values that are 0 themselves are computed directly.
+class CountMemo {
+public:
+    CountMemo(int keys, std::vector<uint64_t> maxCounts) : tables_(size_t(std::max(keys, 0))), maxCounts_(std::move(maxCounts)) {}
+    template <typename Compute>
+    uint32_t get(int key, uint64_t n, Compute compute) {
+        if (key < 0) return compute();
+        std::vector<uint32_t>& t = tables_[size_t(key)];
+        if (t.empty()) {
+            const uint64_t size = std::min(maxCounts_[size_t(key)], kMaxTable - 1) + 1;
+            if (budget_ < size) return compute();
+            budget_ -= size;
+            t.assign(size_t(size), 0);
+        }
+        if (n >= t.size()) return compute();
+        uint32_t& v = t[size_t(n)];
+        if (v == 0) v = compute();
+        return v;
+    }
+
+private:
+    static constexpr uint64_t kMaxTable = uint64_t(1) << 16;
+    uint64_t budget_ = uint64_t(1) << 22;   // entries over all tables (16 MB)
+    std::vector<std::vector<uint32_t>> tables_;
+    std::vector<uint64_t> maxCounts_;
+};
+
+// Distinct values of `v` and, for each element, the index of its value among them.
+template <typename T>
+std::vector<T> distinctValues(const std::vector<T>& v, std::vector<int>& index) {
+    std::vector<T> values = v;
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    index.resize(v.size());
+    for (size_t i = 0; i < v.size(); ++i) index[i] = int(std::lower_bound(values.begin(), values.end(), v[i]) - values.begin());
+    return values;
+}
+
 // One waveform-style trace (levels x columns counts) into a plot rectangle.
 void drawWaveTrace(RgbaImage& img, const PlotRect& plot, const uint32_t* counts, int levels, int columns, double gain,
                    Rgbf hue) {
     if (plot.empty() || counts == nullptr || levels <= 0 || columns <= 0) return;
-    const std::vector<Span> cols = areaSpans(columns, plot.width);
+    const int pw = plot.width;
+    const std::vector<Span> cols = areaSpans(columns, pw);
     const std::vector<Span> rows = linearSpans(levels, plot.height, true);   // index 0: top row
     // Each count read once: acc[level][display column] gathers the columns under it.
-    std::vector<uint32_t> acc(size_t(levels) * size_t(plot.width), 0);
-    std::vector<uint64_t> columnTotal(size_t(plot.width), 0);
+    std::vector<uint32_t> acc(size_t(levels) * size_t(pw), 0);
+    std::vector<uint64_t> columnTotal(size_t(pw), 0);
     for (int c = 0; c < levels; ++c) {
         const uint32_t* src = counts + size_t(c) * size_t(columns);
-        uint32_t* dst = acc.data() + size_t(c) * size_t(plot.width);
-        for (int d = 0; d < plot.width; ++d) {
+        uint32_t* dst = acc.data() + size_t(c) * size_t(pw);
+        for (int d = 0; d < pw; ++d) {
             uint32_t sum = 0;
             for (int x = cols[size_t(d)].lo; x <= cols[size_t(d)].hi; ++x) sum += src[x];
             dst[d] = sum;
-            columnTotal[size_t(d)] += sum;
         }
+        for (int d = 0; d < pw; ++d) columnTotal[size_t(d)] += dst[d];
     }
+    // A pixel's colour depends on its count n and on (its column's total, its row's span
+    // of levels): memoised per pair of those, of which an image has few.
+    std::vector<int> totalIndex, spanIndex;
+    std::vector<int> spanLengths(size_t(plot.height));
+    for (int e = 0; e < plot.height; ++e) spanLengths[size_t(e)] = std::max(0, rows[size_t(e)].hi - rows[size_t(e)].lo + 1);
+    const std::vector<uint64_t> totals = distinctValues(columnTotal, totalIndex);
+    const std::vector<int> spans = distinctValues(spanLengths, spanIndex);
+    const bool memo = totals.size() * spans.size() <= 4096;
+    std::vector<uint64_t> maxCounts;
+    if (memo)
+        for (uint64_t t : totals)
+            for (size_t k = 0; k < spans.size(); ++k) maxCounts.push_back(t);   // n never exceeds the column's total
+    CountMemo shades(memo ? int(maxCounts.size()) : 0, maxCounts);
     constexpr double kSaturation = 100.0;
+    std::vector<uint64_t> rowCounts(static_cast<size_t>(pw));
     for (int e = 0; e < plot.height; ++e) {
         const Span s = rows[size_t(e)];
         if (s.hi < s.lo) continue;
         const int y = plot.top + e;
         const double share = double(s.hi - s.lo + 1) / double(levels);   // of the scale this row shows
-        for (int d = 0; d < plot.width; ++d) {
-            uint64_t n = 0;
-            for (int c = s.lo; c <= s.hi; ++c) n += acc[size_t(c) * size_t(plot.width) + size_t(d)];
+        std::fill(rowCounts.begin(), rowCounts.end(), 0);
+        for (int c = s.lo; c <= s.hi; ++c) {
+            const uint32_t* a = acc.data() + size_t(c) * size_t(pw);
+            for (int d = 0; d < pw; ++d) rowCounts[size_t(d)] += a[d];
+        }
+        const int spanKey = spanIndex[size_t(e)];
+        for (int d = 0; d < pw; ++d) {
+            const uint64_t n = rowCounts[size_t(d)];
             if (n == 0) continue;
-            const double v = double(n) / (double(columnTotal[size_t(d)]) * share);
-            setPixel(img, plot.left + d, y, traceColour(hue, traceBrightness(v, gain, kSaturation)));
+            const int key = memo ? totalIndex[size_t(d)] * int(spans.size()) + spanKey : -1;
+            const uint32_t rgba = shades.get(key, n, [&] {
+                const double v = double(n) / (double(columnTotal[size_t(d)]) * share);
+                return opaqueRgba(traceColour(hue, traceBrightness(v, gain, kSaturation)));
+            });
+            storeRgba(img, plot.left + d, y, rgba);
         }
     }
 }
@@ -422,32 +523,62 @@ void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& 
         // Density against counts spread over a disc of 1/16 of the plane: chroma clusters
         // near the centre, so this keeps typical pictures in the middle of the curve.
         constexpr double kSaturation = 400.0;
+        // Brightness depends on the count and the cell's size in codes (its Cb span times
+        // its Cr span): memoised per pair. The hue depends on the position only: its
+        // column and row parts are computed once per column and row.
+        std::vector<int> cbLength(spans.size()), crLength(rowSpans.size()), cbKey, crKey;
+        for (size_t i = 0; i < spans.size(); ++i) cbLength[i] = std::max(0, spans[i].hi - spans[i].lo + 1);
+        for (size_t i = 0; i < rowSpans.size(); ++i) crLength[i] = std::max(0, rowSpans[i].hi - rowSpans[i].lo + 1);
+        const std::vector<int> cbLengths = distinctValues(cbLength, cbKey), crLengths = distinctValues(crLength, crKey);
+        const bool memo = cbLengths.size() * crLengths.size() <= 4096;
+        CountMemo brightness(memo ? int(cbLengths.size() * crLengths.size()) : 0,
+                             std::vector<uint64_t>(memo ? cbLengths.size() * crLengths.size() : 0, total));
+        std::vector<double> columnU(spans.size()), columnB(spans.size());
+        for (size_t d = 0; d < spans.size(); ++d) {
+            columnU[d] = ((spans[d].lo + spans[d].hi) / 2.0 - mid) / cScale;
+            columnB[d] = 0.5 + 2.0 * (1.0 - w.kb) * columnU[d];
+        }
+        std::vector<uint64_t> rowCounts(static_cast<size_t>(plot.width));
         for (int e = 0; e < plot.height && total > 0; ++e) {
             const Span crs = rowSpans[size_t(e)];
             if (crs.hi < crs.lo) continue;
             const int y = plot.top + e;
+            std::fill(rowCounts.begin(), rowCounts.end(), 0);
+            for (int cr = crs.lo; cr <= crs.hi; ++cr) {
+                const uint32_t* a = perCr.data() + size_t(cr) * size_t(plot.width);
+                for (int d = 0; d < plot.width; ++d) rowCounts[size_t(d)] += a[d];
+            }
+            const double vv = ((crs.lo + crs.hi) / 2.0 - mid) / cScale;
+            const double rr = 0.5 + 2.0 * (1.0 - w.kr) * vv;
+            const int rowKey = crKey[size_t(e)] * int(cbLengths.size());
             for (int d = 0; d < plot.width; ++d) {
                 const Span cbs = spans[size_t(d)];
                 if (cbs.hi < cbs.lo) continue;
-                uint64_t n = 0;
-                for (int cr = crs.lo; cr <= crs.hi; ++cr) n += perCr[size_t(cr) * size_t(plot.width) + size_t(d)];
+                const uint64_t n = rowCounts[size_t(d)];
                 if (n == 0) continue;
-                const double cells = double(crs.hi - crs.lo + 1) * double(cbs.hi - cbs.lo + 1);
-                const double v = double(n) / double(total) / (cells / (double(levels) * levels / 16.0));
-                const float b = traceBrightness(v, gain, kSaturation);
+                const uint32_t bBits = brightness.get(memo ? rowKey + cbKey[size_t(d)] : -1, n, [&] {
+                    const double cells = double(crs.hi - crs.lo + 1) * double(cbs.hi - cbs.lo + 1);
+                    const double v = double(n) / double(total) / (cells / (double(levels) * levels / 16.0));
+                    const float bf = traceBrightness(v, gain, kSaturation);
+                    uint32_t bits;
+                    std::memcpy(&bits, &bf, 4);
+                    return bits;
+                });
+                float b;
+                std::memcpy(&b, &bBits, 4);
                 // Hue of the position: R'G'B' of a mid grey pushed by this Cb/Cr, at full
                 // brightness, washed towards white near the centre where the hue is weak.
-                const double u = ((cbs.lo + cbs.hi) / 2.0 - mid) / cScale, vv = ((crs.lo + crs.hi) / 2.0 - mid) / cScale;
-                const double rr = 0.5 + 2.0 * (1.0 - w.kr) * vv, bb = 0.5 + 2.0 * (1.0 - w.kb) * u;
+                const double u = columnU[size_t(d)], bb = columnB[size_t(d)];
                 const double gg = (0.5 - w.kr * rr - w.kb * bb) / w.kg;
                 const double lo = std::min({rr, gg, bb}), hi = std::max({rr, gg, bb});
-                const double sat = std::min(1.0, std::hypot(u, vv) / 0.12);
+                // hypot(u, vv) / 0.12 >= 1 wherever either part is clearly beyond 0.12.
+                const double sat = std::max(std::abs(u), std::abs(vv)) > 0.1201 ? 1.0 : std::min(1.0, std::hypot(u, vv) / 0.12);
                 Rgbf hue{1.0f, 1.0f, 1.0f};
                 if (hi - lo > 1e-9) {
                     auto channel = [&](double ch) { return float(1.0 - sat * 0.75 * (1.0 - (ch - lo) / (hi - lo))); };
                     hue = {channel(rr), channel(gg), channel(bb)};
                 }
-                setPixel(out, plot.left + d, y, traceColour(hue, b));
+                storeRgba(out, plot.left + d, y, opaqueRgba(traceColour(hue, b)));
             }
         }
     }
@@ -490,22 +621,50 @@ void renderHistogram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& ou
             h = std::clamp(h * gain, 0.0, 1.0);
             return int(std::lround(h * double(plot.height - 1)));
         };
-        auto fill = [&](const std::vector<uint64_t>& sums, uint64_t max, Rgbf light, bool additive) {
-            for (int d = 0; d < int(sums.size()); ++d) {
-                const int top = barTop(sums[size_t(d)], max);
-                for (int e = 0; e <= top; ++e) {
-                    const int py = plot.top + plot.height - 1 - e;
-                    if (additive) addPixel(out, plot.left + d, py, light);
-                    else setPixel(out, plot.left + d, py, light);
+        // Bar tops per column (-1: no bar) of the luma and R, G, B series.
+        auto topsOf = [&](const std::vector<uint64_t>& sums, uint64_t max) {
+            std::vector<int> tops(sums.size());
+            for (size_t d = 0; d < sums.size(); ++d) tops[d] = barTop(sums[d], max);
+            return tops;
+        };
+        const std::vector<int> tops[4] = {topsOf(y, yMax), topsOf(rgb[0], rgbMax), topsOf(rgb[1], rgbMax), topsOf(rgb[2], rgbMax)};
+        // The fills, in order: the luma bars set one opaque grey, then R, G and B each add
+        // light (saturating, so overlaps mix towards white), each new byte a function of the
+        // old one (a table). All four run in one pass over the rows, each pixel taking the
+        // same steps in the same order as four passes would.
+        const uint32_t lumaFill = opaqueRgba(Rgbf{0.42f, 0.42f, 0.42f});
+        const Rgbf lights[3] = {{0.36f, 0.0f, 0.0f}, {0.0f, 0.36f, 0.0f}, {0.0f, 0.0f, 0.36f}};
+        uint8_t added[3][3][256];
+        for (int k = 0; k < 3; ++k)
+            for (int v = 0; v < 256; ++v) {
+                added[k][0][v] = toByte(float(v) / 255.0f + lights[k].r);
+                added[k][1][v] = toByte(float(v) / 255.0f + lights[k].g);
+                added[k][2][v] = toByte(float(v) / 255.0f + lights[k].b);
+            }
+        int highest = -1;
+        for (const auto& t : tops)
+            for (int v : t) highest = std::max(highest, v);
+        for (int e = 0; e <= highest; ++e) {
+            const int py = plot.top + plot.height - 1 - e;
+            for (int d = 0; d < plot.width; ++d) {
+                const bool inLuma = size_t(d) < tops[0].size() && e <= tops[0][size_t(d)];
+                if (inLuma) storeRgba(out, plot.left + d, py, lumaFill);
+                for (int k = 0; k < 3; ++k) {
+                    if (!(size_t(d) < tops[k + 1].size() && e <= tops[k + 1][size_t(d)])) continue;
+                    uint8_t* px = out.at(plot.left + d, py);
+                    px[0] = added[k][0][px[0]];
+                    px[1] = added[k][1][px[1]];
+                    px[2] = added[k][2][px[2]];
+                    px[3] = 255;
                 }
             }
-        };
+        }
         // The envelope: each column's top, joined to the neighbour's top (or to the
         // baseline where a bar starts or ends) so steps stay continuous lines.
-        auto outline = [&](const std::vector<uint64_t>& sums, uint64_t max, uint32_t rgba) {
+        auto outline = [&](const std::vector<int>& columnTops, uint32_t rgba) {
             int prev = -1;
-            for (int d = 0; d < int(sums.size()); ++d) {
-                const int top = barTop(sums[size_t(d)], max);
+            for (int d = 0; d < int(columnTops.size()); ++d) {
+                const int top = columnTops[size_t(d)];
                 if (top >= 0 || prev >= 0) {
                     const int lo = (top >= 0 && prev >= 0) ? std::min(top, prev) : 0, hi = std::max(top, prev);
                     for (int e = lo; e <= hi; ++e) blendPixel(out, plot.left + d, plot.top + plot.height - 1 - e, rgba, 1.0f);
@@ -513,14 +672,10 @@ void renderHistogram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& ou
                 prev = top;
             }
         };
-        fill(y, yMax, Rgbf{0.42f, 0.42f, 0.42f}, false);
-        fill(rgb[0], rgbMax, Rgbf{0.36f, 0.0f, 0.0f}, true);
-        fill(rgb[1], rgbMax, Rgbf{0.0f, 0.36f, 0.0f}, true);
-        fill(rgb[2], rgbMax, Rgbf{0.0f, 0.0f, 0.36f}, true);
-        outline(rgb[0], rgbMax, 0xe04646ffu);
-        outline(rgb[1], rgbMax, 0xe050ff50u);
-        outline(rgb[2], rgbMax, 0xe0ff8a5au);
-        outline(y, yMax, 0xf0f0f0f0u);
+        outline(tops[1], 0xe04646ffu);
+        outline(tops[2], 0xe050ff50u);
+        outline(tops[3], 0xe0ff8a5au);
+        outline(tops[0], 0xf0f0f0f0u);
     }
     std::vector<TextRect> placed;
     drawGraticule(out, plot, histogramGraticule(shape.depth, r.color.range, spec.histogramScale), textScale, true, placed);

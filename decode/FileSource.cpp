@@ -54,8 +54,8 @@ public:
         bool hardwareFailed = false;
     };
 
-    static Attempt open(const std::string& input, const OpenOptions& options, bool useCuda,
-                        const std::string& fallbackReason);
+    static Attempt open(const std::string& input, const OpenOptions& options, const DemuxSetup& setup,
+                        bool useCuda, const std::string& fallbackReason);
 
     explicit FileSource(std::string input) : input_(std::move(input)) {}
 
@@ -137,8 +137,8 @@ private:
     size_t droppedWarnings_ = 0;
 };
 
-FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions& options, bool useCuda,
-                                     const std::string& fallbackReason) {
+FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions& options,
+                                     const DemuxSetup& setup, bool useCuda, const std::string& fallbackReason) {
     Attempt attempt;
     auto fail = [&](std::string why, bool hardware = false) {
         attempt.source.reset();
@@ -147,12 +147,13 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
         return std::move(attempt);
     };
 
+    const std::string& url = setup.url.empty() ? input : setup.url;
     // Plain files get plainer sentences than the demuxer's for these two cases.
-    if (!looksLikeUrl(input)) {
+    if (!looksLikeUrl(url)) {
         std::error_code ec;
-        const auto status = std::filesystem::status(input, ec);
+        const auto status = std::filesystem::status(url, ec);
         if (std::filesystem::is_directory(status)) return fail("is a directory, not a media file");
-        if (std::filesystem::is_regular_file(status) && std::filesystem::file_size(input, ec) == 0 && !ec)
+        if (std::filesystem::is_regular_file(status) && std::filesystem::file_size(url, ec) == 0 && !ec)
             return fail("empty file (0 bytes), not a media file");
     }
 
@@ -160,11 +161,24 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
     FileSource& s = *source;
     {
         ff::LogCapture capture;
-        AVFormatContext* rawFormat = nullptr;
-        int ret = avformat_open_input(&rawFormat, input.c_str(), nullptr, nullptr);
+        // Allocated first so that the interrupt callback covers the open itself.
+        AVFormatContext* rawFormat = avformat_alloc_context();
+        if (!rawFormat) return fail("out of memory");
+        if (setup.interrupt) rawFormat->interrupt_callback = AVIOInterruptCB{setup.interrupt, setup.interruptOpaque};
+        AVDictionary* openOptions = nullptr;
+        for (const auto& [key, value] : setup.options) av_dict_set(&openOptions, key.c_str(), value.c_str(), 0);
+        // On failure avformat_open_input frees the context; options it did not use are left.
+        int ret = avformat_open_input(&rawFormat, url.c_str(), setup.demuxer, &openOptions);
+        av_dict_free(&openOptions);
         if (ret < 0) {
             if (ret == AVERROR_INVALIDDATA) return fail("not a media file (" + ff::errorText(ret) + ")");
-            if (!capture.lastError().empty()) return fail("cannot be opened (" + capture.lastError() + ")");
+            if (!capture.lastError().empty()) {
+                // The last message may only say "Cannot open connection": add the code's words.
+                std::string detail = capture.lastError();
+                if (const std::string code = ff::errorText(ret); detail.find(code) == std::string::npos)
+                    detail += ": " + code;
+                return fail("cannot be opened (" + detail + ")");
+            }
             return fail(ff::errorText(ret));
         }
         s.format_.reset(rawFormat);
@@ -233,7 +247,8 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
         s.cuda_ = true;
     } else {
         s.codec_->thread_count = std::max(0, options.decoderThreads);
-        s.codec_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+        // Frame threads hold back a frame each; a live source wants every frame out at once.
+        s.codec_->thread_type = setup.lowDelay ? FF_THREAD_SLICE : FF_THREAD_FRAME | FF_THREAD_SLICE;
     }
     s.decoderLog_.attach(s.codec_.get());
     {
@@ -756,18 +771,23 @@ std::vector<std::string> FileSource::takeWarnings() {
 }  // namespace
 
 Result<std::unique_ptr<Source>> openFileSource(const std::string& input, const OpenOptions& options) {
+    return openFileSource(input, options, DemuxSetup{});
+}
+
+Result<std::unique_ptr<Source>> openFileSource(const std::string& input, const OpenOptions& options,
+                                               const DemuxSetup& setup) {
     if (options.hwdec == HwDecode::None) {
-        auto attempt = FileSource::open(input, options, false, {});
+        auto attempt = FileSource::open(input, options, setup, false, {});
         if (!attempt.source) return Status::error(attempt.error);
         return std::unique_ptr<Source>(std::move(attempt.source));
     }
-    auto hardware = FileSource::open(input, options, true, {});
+    auto hardware = FileSource::open(input, options, setup, true, {});
     if (hardware.source) return std::unique_ptr<Source>(std::move(hardware.source));
     if (!hardware.hardwareFailed) return Status::error(hardware.error);
     // "<input>: <reason>" -> the reason alone, for the decoder string and the warning.
     std::string reason = hardware.error.substr(std::min(hardware.error.size(), input.size() + 2));
     if (options.hwdec == HwDecode::Nvdec) return Status::error(input + ": NVDEC decoding failed: " + reason);
-    auto software = FileSource::open(input, options, false, reason);
+    auto software = FileSource::open(input, options, setup, false, reason);
     if (!software.source) return Status::error(software.error);
     return std::unique_ptr<Source>(std::move(software.source));
 }

@@ -4,11 +4,29 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "decode/Source.h"
+
+struct AVInputFormat;
 
 namespace cs {
 
 Result<std::unique_ptr<Source>> openFileSource(const std::string& input, const OpenOptions& options);
+
+// How a live source (LiveSource.cpp) has the demuxer and decoder set up; files use the
+// defaults. Messages still name `input` (what the user gave), not `url`.
+struct DemuxSetup {
+    std::string url;                          // what libavformat opens ("" : the input itself)
+    const AVInputFormat* demuxer = nullptr;   // forced (video4linux2, sdp, rawvideo); null: probe
+    std::vector<std::pair<std::string, std::string>> options;   // demuxer and protocol options
+    int (*interrupt)(void*) = nullptr;        // AVIOInterruptCB, polled by every blocking call
+    void* interruptOpaque = nullptr;          // must outlive the source
+    bool lowDelay = false;                    // slice threads only: frame threads hold frames back
+};
+
+Result<std::unique_ptr<Source>> openFileSource(const std::string& input, const OpenOptions& options,
+                                               const DemuxSetup& setup);
 
 }  // namespace cs

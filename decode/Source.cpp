@@ -1,7 +1,10 @@
-// openSource: picks the kind of source an input names (a test pattern or a file/URL).
+// openSource: picks the kind of source an input names (a test pattern, a network stream or
+// camera, or a file).
 #include "decode/Source.h"
 
 #include "FileSource.h"
+#include "LiveInput.h"
+#include "LiveSource.h"
 #include "PatternSource.h"
 
 namespace cs {
@@ -9,7 +12,14 @@ namespace cs {
 Result<std::unique_ptr<Source>> openSource(const std::string& input, const OpenOptions& options) {
     if (input.empty()) return Status::error("no input given (a file, a URL or pattern:bars)");
     if (isPatternInput(input)) return openPatternSource(input);
+    if (isNetworkOrCameraInput(input)) {
+        auto live = parseLiveInput(input);
+        if (!live) return live.status();
+        return openLiveSource(live.value(), options);
+    }
     return openFileSource(input, options);
 }
+
+bool isLiveInput(const std::string& input) { return !isPatternInput(input) && isLiveUrlOrCamera(input); }
 
 }  // namespace cs

@@ -1,6 +1,7 @@
 // Sources of frames: a file, the built-in test patterns (and later cameras and network
 // streams). One source is driven by one thread at a time.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,6 +53,14 @@ struct OpenOptions {
     HwDecode hwdec = HwDecode::None;
     int decoderThreads = 0;     // 0: FFmpeg picks
     void* cudaStream = nullptr; // opaque CUstream owned by the CUDA engine: NVDEC decodes on it (null: default stream)
+    // Live inputs (isLiveInput): the longest an open may take (connecting, waiting for the
+    // first picture) and the longest one read may wait for the next frame, in seconds,
+    // before it gives up with an error that says so.
+    double liveOpenTimeout = 5.0;
+    double liveStallTimeout = 2.0;
+    // Live inputs: when set and true (from any thread), an open or read in progress gives
+    // up at once. LiveReader uses it to stop without waiting for a timeout.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 class Source {
@@ -68,8 +77,16 @@ public:
     virtual std::vector<std::string> takeWarnings() = 0;
 };
 
-// "pattern:bars[:10bit]", "pattern:ramp", "pattern:zoneplate", or a file path.
+// "pattern:bars[:10bit]", "pattern:ramp", "pattern:zoneplate", a file path, a network URL
+// (rtsp://, rtsps://, rtp://, udp://, srt://, http(s)://, rtmp(s)://, an .sdp file) or a
+// camera "v4l2:/dev/videoN[?size=WxH&fps=N&format=yuyv422]" (decode/README.md has the syntax).
+// Live inputs come back with info().live (and seekable false), opened for low latency;
+// their open and reads give up after OpenOptions' timeouts.
 // Errors name the input and the reason: "missing.mp4: No such file or directory".
 Result<std::unique_ptr<Source>> openSource(const std::string& input, const OpenOptions& options = {});
+
+// True for what openSource opens as a live source (a network URL, an .sdp file, a camera):
+// by syntax alone, opening nothing. Play these through LiveReader (decode/LiveReader.h).
+bool isLiveInput(const std::string& input);
 
 }  // namespace cs

@@ -1,0 +1,227 @@
+// `cudascope bench [INPUT] [--engine cpu|cuda|both] [--frames N] [--hwdec auto|nvdec|none]
+// [--threads N]`: times Engine::process() per frame for the engines available on this
+// machine (median of N frames, the frames decoded or generated outside the timing), prints
+// them side by side with their ratio; for a file with NVDEC, the frame rate of decoding
+// alone against decoding plus all scopes on the GPU (the decoder writing into the engine's
+// stream, frames read in place). Without INPUT: pattern:zoneplate at 1080p and 4K, 8 and 10 bit.
+#include "Bench.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Commands.h"
+#include "core/Engine.h"
+#include "decode/Source.h"
+#if CS_HAVE_CUDA
+#include "cuda/CudaEngine.h"
+#endif
+
+namespace cs {
+namespace {
+
+constexpr const char* kBenchUsage =
+    "usage: cudascope bench [INPUT] [options]\n"
+    "  INPUT               a media file or a pattern (default: pattern:zoneplate at 1920x1080 and\n"
+    "                      3840x2160, 8 and 10 bit)\n"
+    "  --engine E          cpu, cuda or both (default: both where CUDA is available)\n"
+    "  --frames N          frames timed per case (default 30)\n"
+    "  --hwdec H           auto, nvdec or none: decoder for the NVDEC rows of a file input (default auto)\n"
+    "  --threads N         CPU engine threads (default: all hardware threads)\n"
+    "Times Engine::process() per frame (all scopes, statistics and display images, as\n"
+    "`cudascope export` computes them) and prints the median of each engine and their ratio.\n";
+
+using Clock = std::chrono::steady_clock;
+
+struct BenchArgs {
+    std::vector<std::string> inputs;
+    std::string engine = "both";
+    int frames = 30;
+    std::string hwdec = "auto";
+    int threads = 0;
+};
+
+int usageError(const std::string& message) {
+    std::fprintf(stderr, "cudascope bench: %s\n%s", message.c_str(), kBenchUsage);
+    return kExitUsage;
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+// Median milliseconds of engine.process() over up to `frames` frames of `input` (host frames).
+Result<double> timeEngine(Engine& engine, const std::string& input, int frames, int& timed) {
+    auto opened = openSource(input, OpenOptions{});
+    if (!opened.ok()) return opened.status();
+    Source& source = *opened.value();
+    ScopeSpec spec;
+    ScopeResults results;
+    std::vector<double> ms;
+    VideoFrame frame;
+    // One untimed frame first: buffers, CUDA module loading and the like.
+    for (int i = 0; i <= frames; ++i) {
+        const ReadResult r = source.read(frame);
+        if (r.status == ReadStatus::EndOfStream) break;
+        if (r.status == ReadStatus::Error) return Status::error(r.message);
+        const auto t0 = Clock::now();
+        const Status s = engine.process(frame.view, spec, results);
+        const auto t1 = Clock::now();
+        if (!s.ok()) return Status::error(input + ": " + s.message());
+        if (i > 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+    timed = int(ms.size());
+    if (ms.empty()) return Status::error(input + ": no frame to time");
+    return median(ms);
+}
+
+std::string formatMs(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.2f", v);
+    return b;
+}
+
+#if CS_HAVE_CUDA
+// Frames per second of reading `frames` frames from `input` through NVDEC, with or without
+// the CUDA engine processing each (counts and statistics, no display images).
+Result<double> nvdecFps(CudaEngine& engine, const std::string& input, HwDecode hwdec, int frames, bool scopes, int& done,
+                        std::string& decoder) {
+    OpenOptions options;
+    options.hwdec = hwdec;
+    options.cudaStream = engine.stream();
+    auto opened = openSource(input, options);
+    if (!opened.ok()) return opened.status();
+    Source& source = *opened.value();
+    decoder = source.info().decoder;
+    ScopeSpec spec;
+    spec.displayImages = false;
+    ScopeResults results;
+    VideoFrame frame;
+    done = 0;
+    Clock::time_point start;
+    for (int i = 0; i <= frames; ++i) {
+        if (i == 1) start = Clock::now();   // the first frame (decoder start-up) is not timed
+        const ReadResult r = source.read(frame);
+        if (r.status == ReadStatus::EndOfStream) break;
+        if (r.status == ReadStatus::Error) return Status::error(r.message);
+        if (scopes) {
+            const Status s = engine.process(frame.view, spec, results);
+            if (!s.ok()) return Status::error(input + ": " + s.message());
+        }
+        if (i > 0) ++done;
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (done == 0 || seconds <= 0.0) return Status::error(input + ": fewer than two frames to time");
+    return double(done) / seconds;
+}
+#endif
+
+}  // namespace
+
+int runBench(int argc, char** argv) {
+    BenchArgs a;
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&](std::string& out) {
+            if (i + 1 >= argc) return false;
+            out = argv[++i];
+            return true;
+        };
+        std::string v;
+        if (arg == "-h" || arg == "--help") { std::fputs(kBenchUsage, stdout); return kExitOk; }
+        if (arg == "--engine") {
+            if (!value(a.engine) || (a.engine != "cpu" && a.engine != "cuda" && a.engine != "both"))
+                return usageError("--engine takes cpu, cuda or both");
+        } else if (arg == "--frames") {
+            if (!value(v) || (a.frames = std::atoi(v.c_str())) <= 0) return usageError("--frames takes a positive number");
+        } else if (arg == "--hwdec") {
+            if (!value(a.hwdec) || (a.hwdec != "auto" && a.hwdec != "nvdec" && a.hwdec != "none"))
+                return usageError("--hwdec takes auto, nvdec or none");
+        } else if (arg == "--threads") {
+            if (!value(v) || (a.threads = std::atoi(v.c_str())) < 0) return usageError("--threads takes a number >= 0");
+        } else if (!arg.empty() && arg[0] == '-') {
+            return usageError("unknown option " + arg);
+        } else {
+            a.inputs.push_back(arg);
+        }
+    }
+    const bool patternsByDefault = a.inputs.empty();
+    if (patternsByDefault)
+        a.inputs = {"pattern:zoneplate:1920x1080", "pattern:zoneplate:1920x1080:10bit", "pattern:zoneplate:3840x2160",
+                    "pattern:zoneplate:3840x2160:10bit"};
+
+    std::unique_ptr<Engine> cpu;
+    if (a.engine != "cuda") cpu = makeCpuEngine(a.threads);
+#if CS_HAVE_CUDA
+    std::unique_ptr<CudaEngine> cuda;
+    std::string cudaNote;
+    if (a.engine != "cpu") {
+        auto made = makeCudaEngine(0);
+        if (made.ok()) cuda = std::move(made.value());
+        else cudaNote = made.message();
+    }
+    if (a.engine == "cuda" && !cuda) {
+        std::fprintf(stderr, "cudascope bench: CUDA engine unavailable: %s\n", cudaNote.c_str());
+        return kExitFailure;
+    }
+    if (!cudaNote.empty()) std::printf("CUDA engine unavailable (%s): timing the CPU engine only\n", cudaNote.c_str());
+    if (cuda) std::printf("CUDA engine on %s\n", cuda->deviceName().c_str());
+#else
+    if (a.engine == "cuda") {
+        std::fputs("cudascope bench: this build has no CUDA engine\n", stderr);
+        return kExitFailure;
+    }
+    Engine* const cuda = nullptr;
+#endif
+    std::printf("Engine::process() per frame: all scopes, statistics, display images; median of up to %d frames\n\n", a.frames);
+    std::printf("| input | frames | cpu ms | cuda ms | cpu / cuda |\n|---|---:|---:|---:|---:|\n");
+    bool failed = false;
+    for (const std::string& input : a.inputs) {
+        double cpuMs = -1, cudaMs = -1;
+        int timed = 0;
+        if (cpu) {
+            auto r = timeEngine(*cpu, input, a.frames, timed);
+            if (!r.ok()) { std::fprintf(stderr, "cudascope bench: cpu: %s\n", r.message().c_str()); failed = true; }
+            else cpuMs = r.value();
+        }
+        if (cuda) {
+            auto r = timeEngine(*cuda, input, a.frames, timed);
+            if (!r.ok()) { std::fprintf(stderr, "cudascope bench: cuda: %s\n", r.message().c_str()); failed = true; }
+            else cudaMs = r.value();
+        }
+        std::printf("| %s | %d | %s | %s | %s |\n", input.c_str(), timed, cpuMs >= 0 ? formatMs(cpuMs).c_str() : "-",
+                    cudaMs >= 0 ? formatMs(cudaMs).c_str() : "-", cpuMs > 0 && cudaMs > 0 ? formatMs(cpuMs / cudaMs).c_str() : "-");
+        std::fflush(stdout);
+    }
+
+#if CS_HAVE_CUDA
+    // NVDEC: decoding alone against decoding plus all scopes, for file inputs.
+    if (cuda && a.hwdec != "none" && !patternsByDefault) {
+        const HwDecode hw = a.hwdec == "nvdec" ? HwDecode::Nvdec : HwDecode::Auto;
+        std::printf("\nDecoding into the engine's stream (frames stay in GPU memory), up to %d frames after the first\n\n", a.frames);
+        std::printf("| input | decoder | frames | decode fps | decode + all scopes fps |\n|---|---|---:|---:|---:|\n");
+        for (const std::string& input : a.inputs) {
+            if (input.rfind("pattern:", 0) == 0) continue;
+            int n1 = 0, n2 = 0;
+            std::string decoder;
+            auto alone = nvdecFps(*cuda, input, hw, a.frames, false, n1, decoder);
+            auto both = nvdecFps(*cuda, input, hw, a.frames, true, n2, decoder);
+            if (!alone.ok() || !both.ok()) {
+                std::fprintf(stderr, "cudascope bench: nvdec: %s\n", (!alone.ok() ? alone : both).message().c_str());
+                failed = true;
+                continue;
+            }
+            std::printf("| %s | %s | %d | %.1f | %.1f |\n", input.c_str(), decoder.c_str(), n2, alone.value(), both.value());
+        }
+    }
+#endif
+    return failed ? kExitFailure : kExitOk;
+}
+
+}  // namespace cs

@@ -1,0 +1,69 @@
+#!/bin/bash
+# One batch on the lent GPU machine (docs/CUDA.md, "Running on the GPU machine"): unpacks
+# the bundle that /work/shared/tools/gpu-bundle wrote to .gpu/cuda into /tmp/b, runs cuda_tests,
+# compute-sanitizer memcheck and racecheck (small frames: CS_CUDA_TEST_SMALL=1), builds
+# bench/gpu from this source tree with the machine's CUDA toolkit (NPP included where
+# present) and runs gpu_bench on the carried clip frames. Logs and tables go to $OUT.
+#   bench/gpu/gpu-session.sh [all|tests|bench]
+set -u
+what=${1:-all}
+OUT=${OUT:-/tmp/gpu-out}
+mkdir -p "$OUT"
+B=/tmp/b
+mkdir -p $B
+for a in .gpu/cuda/*.tar.xz; do tar -C $B -xJf "$a"; done
+export LD_LIBRARY_PATH=$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+nv=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+[[ -f $nv ]] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv
+export PATH=/usr/local/cuda/bin:$PATH
+{ nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  nvcc --version | tail -2; cmake --version | head -1; ls /usr/local/cuda/lib64 | grep -c npp; } > "$OUT/device.txt" 2>&1
+cat "$OUT/device.txt"
+
+step() {   # step NAME SECONDS COMMAND...: runs with a time limit, log in $OUT/NAME.log
+    local name=$1 limit=$2
+    shift 2
+    local start=$(date +%s)
+    timeout "$limit" "$@" > "$OUT/$name.log" 2>&1
+    local rc=$?
+    echo "== $name: rc=$rc in $(( $(date +%s) - start )) s"
+    grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? (ran|passed)|ERROR SUMMARY|RACECHECK SUMMARY|Failure|error:" "$OUT/$name.log" | head -20
+}
+
+if [[ $what == all || $what == bench ]]; then
+    # Build the benchmark while the tests run (it needs CPU cores, the tests mostly the GPU).
+    ( cmake -S bench/gpu -B /tmp/gbb -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_BUILD_TYPE=Release &&
+      cmake --build /tmp/gbb -j 12 ) > "$OUT/bench_build.log" 2>&1 &
+    build=$!
+fi
+if [[ $what == all || $what == tests ]]; then
+    step tests 170 $B/bin/cuda_tests
+    $B/bin/cuda_host_tests >> "$OUT/tests.log" 2>&1 && echo "== cuda_host_tests passed"
+    CS_CUDA_TEST_SMALL=1 step memcheck 150 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 $B/bin/cuda_tests
+    CS_CUDA_TEST_SMALL=1 step racecheck 120 compute-sanitizer --tool racecheck --error-exitcode 9 $B/bin/cuda_tests
+fi
+if [[ $what == all || $what == bench ]]; then
+    wait $build
+    echo "== bench build: $(grep -E 'NPP|error' "$OUT/bench_build.log" | head -5)"
+    step gpu_bench 200 /tmp/gbb/gpu_bench --clip-nv12 $B/data/clip_nv12_3840x2160.raw --clip-p010 $B/data/clip_p010_3840x2160.raw \
+        --out "$OUT/gpu_bench.md"
+    sed -n '/### Targets/,$p' "$OUT/gpu_bench.md"
+fi
+if [[ $what == all || $what == app ]]; then
+    # `cudascope bench`: the engines per frame on the zone plate, then NVDEC on the carried clips.
+    if [[ -x $B/bin/cudascope ]]; then app=($B/bin/cudascope bench); else app=($B/bin/cudascope_bench); fi
+    if [[ -x ${app[0]} ]]; then
+        step appbench 200 "${app[@]}" --frames 30
+        cat "$OUT/appbench.log"
+        step appbench_nvdec 120 "${app[@]}" --frames 30 $B/data/clip_4k_h264_8bit.mkv $B/data/clip_4k_hevc_10bit.mkv
+        cat "$OUT/appbench_nvdec.log"
+    fi
+fi
+if [[ $what == all || $what == profile ]]; then
+    [[ -x /tmp/gbb/gpu_bench ]] || { cmake -S bench/gpu -B /tmp/gbb -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90-real && cmake --build /tmp/gbb -j 12; } > "$OUT/bench_build.log" 2>&1
+    ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+    step profile 150 "$ncu" --clock-control none -k regex:scopeKernel -c 4 --section SpeedOfLight --section Occupancy \
+        --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis \
+        /tmp/gbb/gpu_bench --profile
+    grep -E "scopeKernel|Duration|Memory Throughput|Compute \(SM\) Throughput|Achieved Occupancy|Registers Per|Warp Cycles Per Issued|Issue Slots Busy|One or More Eligible" "$OUT/profile.log" | head -60
+fi

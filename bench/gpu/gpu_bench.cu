@@ -1,0 +1,659 @@
+// gpu_bench: the CUDA engine's kernels timed on one GPU, side by side with CUB's
+// DeviceHistogram::HistogramEven and (where found) NPP, against the memory floor measured in
+// the same run (a device-to-device copy). Per kernel and for the whole per-frame pipeline
+// (replayed as a CUDA graph), at 1080p and 4K, 8 and 10 bit (NV12, P010, yuv420p, uyvy422),
+// on a decoded clip, uniform random samples and one solid value. Median of >= 200 runs after
+// warm-up, timed with CUDA events; inputs rotate through copies larger than the L2 cache so
+// that the frame comes from device memory, not from the cache. Prints markdown tables.
+//
+//   gpu_bench [--clip-nv12 FILE] [--clip-p010 FILE] [--reps N] [--out FILE] [--quick]
+//
+// Clip files are raw 3840x2160 frames as the ffmpeg CLI writes them (-f rawvideo -pix_fmt
+// nv12 / p010le); 1080p and the other formats are made from them here (2x2 averages,
+// chroma repacked), so every row of one depth shows the same picture.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cub/device/device_histogram.cuh>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "NppBench.h"
+#include "core/Color.h"
+#include "core/Frame.h"
+#include "core/PixelFormat.h"
+#include "cuda/FilterKernels.h"
+#include "cuda/ScopeKernels.h"
+#include "cuda/ScopePipeline.h"
+
+namespace cs::bench {
+namespace {
+
+#define BENCH_CHECK(expr)                                                                                    \
+    do {                                                                                                     \
+        const cudaError_t e_ = (expr);                                                                       \
+        if (e_ != cudaSuccess) {                                                                             \
+            std::fprintf(stderr, "gpu_bench: %s failed: %s (%s:%d)\n", #expr, cudaGetErrorString(e_), __FILE__, __LINE__); \
+            std::exit(1);                                                                                    \
+        }                                                                                                    \
+    } while (0)
+
+void checkStatus(const Status& s, const char* what) {
+    if (!s.ok()) { std::fprintf(stderr, "gpu_bench: %s: %s\n", what, s.message().c_str()); std::exit(1); }
+}
+
+struct Options {
+    std::string clipNv12, clipP010, out;
+    int reps = 300;
+    bool quick = false;
+    bool profile = false;   // one launch of a few scope passes, for Nsight Compute
+};
+
+// Holds the stream until the host has queued a whole chunk of runs, so that the GPU runs
+// them back to back and the events time the GPU work, not the host's launch overhead (the
+// "blocking kernel" of nvbench). Gives up after 0.5 s so a run that synchronises inside
+// (a library call) cannot deadlock; such chunks are reported.
+__global__ void gateKernel(volatile int* open, int* timedOut) {
+    const long long start = clock64();
+    while (*open == 0) {
+        if (clock64() - start > 1000000000LL) { *timedOut = 1; return; }   // ~0.5 s at 2 GHz
+    }
+}
+
+// Median GPU time of fn(i) over `reps` runs after 10 warm-up runs, each run bracketed by
+// events; runs are queued in chunks behind the gate.
+class EventTimer {
+public:
+    EventTimer(cudaStream_t s, int reps) : stream_(s), reps_(reps), events_(size_t(2 * reps)) {
+        for (auto& e : events_) BENCH_CHECK(cudaEventCreate(&e));
+        BENCH_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&gate_), 2 * sizeof(int), cudaHostAllocMapped));
+        BENCH_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&gateDevice_), gate_, 0));
+    }
+    ~EventTimer() {
+        for (auto e : events_) cudaEventDestroy(e);
+        cudaFreeHost(gate_);
+    }
+    bool gateTimedOut() const { return timedOut_; }
+    double operator()(const std::function<void(int)>& fn) {
+        for (int i = 0; i < 10; ++i) fn(i);
+        BENCH_CHECK(cudaStreamSynchronize(stream_));
+        constexpr int kChunk = 25;   // runs queued behind one gate (a few hundred commands at most)
+        for (int c0 = 0; c0 < reps_; c0 += kChunk) {
+            gate_[0] = 0; gate_[1] = 0;
+            gateKernel<<<1, 1, 0, stream_>>>(gateDevice_, gateDevice_ + 1);
+            for (int i = c0; i < std::min(reps_, c0 + kChunk); ++i) {
+                BENCH_CHECK(cudaEventRecord(events_[size_t(2 * i)], stream_));
+                fn(i);
+                BENCH_CHECK(cudaEventRecord(events_[size_t(2 * i + 1)], stream_));
+            }
+            reinterpret_cast<volatile int*>(gate_)[0] = 1;
+            BENCH_CHECK(cudaStreamSynchronize(stream_));
+            if (gate_[1]) timedOut_ = true;
+        }
+        BENCH_CHECK(cudaGetLastError());
+        std::vector<float> ms(static_cast<size_t>(reps_));
+        for (int i = 0; i < reps_; ++i) BENCH_CHECK(cudaEventElapsedTime(&ms[size_t(i)], events_[size_t(2 * i)], events_[size_t(2 * i + 1)]));
+        std::nth_element(ms.begin(), ms.begin() + reps_ / 2, ms.end());
+        return double(ms[size_t(reps_ / 2)]) * 1000.0;
+    }
+private:
+    cudaStream_t stream_;
+    int reps_;
+    std::vector<cudaEvent_t> events_;
+    int* gate_ = nullptr;
+    int* gateDevice_ = nullptr;
+    bool timedOut_ = false;
+};
+
+// ---- Frames ------------------------------------------------------------------------------
+
+// A picture as per-pixel components (chroma replicated), from which any format is written.
+struct Picture {
+    int w = 0, h = 0, depth = 8;
+    std::vector<uint16_t> y, cb, cr;
+};
+
+bool loadClip(const std::string& path, bool p010, Picture& pic) {
+    const int w = 3840, h = 2160, bps = p010 ? 2 : 1;
+    std::ifstream in(path, std::ios::binary);
+    std::vector<uint8_t> raw(size_t(w) * size_t(h) * 3 / 2 * size_t(bps));
+    if (!in.read(reinterpret_cast<char*>(raw.data()), std::streamsize(raw.size()))) return false;
+    pic.w = w; pic.h = h; pic.depth = p010 ? 10 : 8;
+    auto sample = [&](size_t i) -> uint16_t {
+        if (!p010) return raw[i];
+        return uint16_t((raw[2 * i] | (raw[2 * i + 1] << 8)) >> 6);
+    };
+    pic.y.resize(size_t(w) * size_t(h)); pic.cb.resize(pic.y.size()); pic.cr.resize(pic.y.size());
+    const size_t chroma = size_t(w) * size_t(h);
+    for (int yy = 0; yy < h; ++yy)
+        for (int x = 0; x < w; ++x) {
+            const size_t i = size_t(yy) * size_t(w) + size_t(x);
+            const size_t c = chroma + size_t(yy / 2) * size_t(w) + size_t(x / 2) * 2;
+            pic.y[i] = sample(i); pic.cb[i] = sample(c); pic.cr[i] = sample(c + 1);
+        }
+    return true;
+}
+
+Picture halve(const Picture& p) {
+    Picture q;
+    q.w = p.w / 2; q.h = p.h / 2; q.depth = p.depth;
+    q.y.resize(size_t(q.w) * size_t(q.h)); q.cb.resize(q.y.size()); q.cr.resize(q.y.size());
+    auto avg = [&](const std::vector<uint16_t>& v, int x, int y) {
+        const size_t i = size_t(2 * y) * size_t(p.w) + size_t(2 * x);
+        return uint16_t((v[i] + v[i + 1] + v[i + size_t(p.w)] + v[i + size_t(p.w) + 1] + 2) / 4);
+    };
+    for (int y = 0; y < q.h; ++y)
+        for (int x = 0; x < q.w; ++x) {
+            const size_t i = size_t(y) * size_t(q.w) + size_t(x);
+            q.y[i] = avg(p.y, x, y); q.cb[i] = avg(p.cb, x, y); q.cr[i] = avg(p.cr, x, y);
+        }
+    return q;
+}
+
+void writePicture(Frame& f, const Picture& p) {
+    for (int y = 0; y < f.height(); ++y)
+        for (int x = 0; x < f.width(); ++x) {
+            const size_t i = size_t(y) * size_t(p.w) + size_t(x);
+            f.setPixel(x, y, p.y[i], p.cb[i], p.cr[i]);
+        }
+}
+
+void fillRandom(Frame& f, std::mt19937& rng) {
+    const auto& info = formatInfo(f.format());
+    for (int p = 0; p < info.planeCount; ++p) {
+        const int rows = p == 0 ? f.height() : chromaHeight(f.format(), f.height());
+        const size_t bytes = size_t(f.pitch(p)) * size_t(rows);
+        uint8_t* d = f.plane(p);
+        if (info.bytesPerSample == 1) {
+            for (size_t i = 0; i < bytes; ++i) d[i] = uint8_t(rng());
+        } else {
+            for (size_t i = 0; i + 1 < bytes; i += 2) {
+                const uint32_t w = f.format() == PixelFormat::P010 ? (rng() & 0xffffu) : (rng() & 1023u);
+                d[i] = uint8_t(w); d[i + 1] = uint8_t(w >> 8);
+            }
+        }
+    }
+}
+
+size_t planeBytes(PixelFormat f, int w, int h, int plane) {
+    const auto& info = formatInfo(f);
+    size_t row = 0;
+    switch (info.layout) {
+        case PixelLayout::Planar: row = size_t(plane == 0 ? w : chromaWidth(f, w)) * size_t(info.bytesPerSample); break;
+        case PixelLayout::SemiPlanar: row = size_t(plane == 0 ? w : 2 * chromaWidth(f, w)) * size_t(info.bytesPerSample); break;
+        case PixelLayout::PackedYuv422: row = size_t(chromaWidth(f, w)) * 4; break;
+        case PixelLayout::PackedRgb: row = size_t(w) * size_t(info.bytesPerPixel); break;
+        case PixelLayout::Gray: row = size_t(w) * size_t(info.bytesPerSample); break;
+    }
+    return row * size_t(plane == 0 ? h : chromaHeight(f, h));
+}
+
+// Copies of one frame in device memory, enough of them to overflow the L2 cache.
+struct DeviceFrames {
+    PixelFormat format{};
+    int w = 0, h = 0;
+    std::vector<cuda::PlaneSet> copies;
+    std::vector<void*> allocations;
+    ~DeviceFrames() { for (void* p : allocations) cudaFree(p); }
+};
+
+void upload(const Frame& f, size_t l2Bytes, DeviceFrames& out) {
+    const auto& info = formatInfo(f.format());
+    size_t frameBytes = 0;
+    for (int p = 0; p < info.planeCount; ++p) frameBytes += planeBytes(f.format(), f.width(), f.height(), p);
+    const int copies = l2Bytes ? int(std::clamp<size_t>(3 * l2Bytes / frameBytes + 1, 2, 64)) : 1;
+    out.format = f.format(); out.w = f.width(); out.h = f.height();
+    for (int c = 0; c < copies; ++c) {
+        cuda::PlaneSet ps{};
+        for (int p = 0; p < info.planeCount; ++p) {
+            const int rows = p == 0 ? f.height() : chromaHeight(f.format(), f.height());
+            void* mem = nullptr;
+            size_t pitch = 0;
+            BENCH_CHECK(cudaMallocPitch(&mem, &pitch, size_t(f.pitch(p)), size_t(rows)));
+            BENCH_CHECK(cudaMemcpy2D(mem, pitch, f.plane(p), size_t(f.pitch(p)), size_t(f.pitch(p)), size_t(rows), cudaMemcpyHostToDevice));
+            out.allocations.push_back(mem);
+            ps.data[p] = static_cast<const uint8_t*>(mem);
+            ps.pitch[p] = pitch;
+        }
+        out.copies.push_back(ps);
+    }
+}
+
+// ---- Rows ----------------------------------------------------------------------------------
+
+struct Row {
+    std::string size, format, content, work;
+    double us = 0, floorUs = 0, gbs = 0, share = 0;
+    std::string peer;
+    double peerUs = -1;
+    std::string note;
+};
+
+Row makeRow(const std::string& size, const std::string& format, const std::string& content, const std::string& work) {
+    Row r;
+    r.size = size; r.format = format; r.content = content; r.work = work;
+    return r;
+}
+
+std::string fmt(double v, int decimals = 1) {
+    if (v < 0) return "-";
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", decimals, v);
+    return b;
+}
+
+struct Bench {
+    Options opt;
+    cudaStream_t stream = nullptr;
+    double copyGBs = 0;   // device-to-device copy, bytes read + written per second / 1e9
+    size_t l2 = 0;
+    int sms = 0;
+    std::string deviceName;
+    std::vector<Row> rows;
+
+    double floorUs(double bytes) const { return bytes / (copyGBs * 1e3); }
+    void add(Row r, double bytes) {
+        r.floorUs = floorUs(bytes);
+        r.gbs = r.us > 0 ? bytes / (r.us * 1e3) : 0;
+        r.share = r.gbs / copyGBs;
+        rows.push_back(std::move(r));
+    }
+
+    void measureCopy() {
+        const size_t bytes = size_t(1) << 30;
+        void *a = nullptr, *b = nullptr;
+        BENCH_CHECK(cudaMalloc(&a, bytes));
+        BENCH_CHECK(cudaMalloc(&b, bytes));
+        BENCH_CHECK(cudaMemset(a, 1, bytes));
+        EventTimer timer(stream, 20);
+        const double us = timer([&](int i) { BENCH_CHECK(cudaMemcpyAsync(i % 2 ? a : b, i % 2 ? b : a, bytes, cudaMemcpyDeviceToDevice, stream)); });
+        copyGBs = 2.0 * double(bytes) / (us * 1e3);
+        cudaFree(a); cudaFree(b);
+    }
+
+    void runConfig(const Frame& frame, const std::string& content);
+};
+
+const char* sizeName(int w) { return w >= 3840 ? "4K" : "1080p"; }
+
+void Bench::runConfig(const Frame& frame, const std::string& content) {
+    const PixelFormat f = frame.format();
+    const auto& info = formatInfo(f);
+    const int W = frame.width(), H = frame.height(), L = 1 << info.bitDepth;
+    DeviceFrames in;
+    upload(frame, l2, in);
+    const int K = int(in.copies.size());
+    EventTimer timer(stream, opt.reps);
+    const std::string size = sizeName(W), format(info.name);
+    const double px = double(W) * double(H);
+    double lumaBytes = double(planeBytes(f, W, H, 0)), allBytes = 0;
+    for (int p = 0; p < info.planeCount; ++p) allBytes += double(planeBytes(f, W, H, p));
+    if (info.planeCount == 1) lumaBytes = allBytes;   // packed: luma and chroma share one plane
+
+    // Outputs of the scope pass.
+    cuda::DeviceBuffer accum, waveform, parade;
+    cuda::PitchedBuffer picture, luma;
+    const size_t statsOffset = (size_t(L) + 768) * 4, vsOffset = (statsOffset + sizeof(cuda::DeviceStats) + 255) / 256 * 256;
+    checkStatus(accum.reserve(vsOffset + size_t(L) * size_t(L) * 4), "accumulators");
+    checkStatus(waveform.reserve(size_t(L) * size_t(W) * 4), "waveform");
+    checkStatus(parade.reserve(size_t(3 * L) * size_t(W) * 4), "parade");
+    checkStatus(picture.reserve(size_t(W) * 4, size_t(H)), "picture");
+    checkStatus(luma.reserve(size_t(W) * 2, size_t(H)), "luma");
+    cuda::ScopeOutputs o;
+    o.d_histY = accum.get<uint32_t>(); o.d_histRgb = o.d_histY + L;
+    o.d_stats = reinterpret_cast<cuda::DeviceStats*>(accum.get() + statsOffset);
+    o.d_vectorscope = reinterpret_cast<uint32_t*>(accum.get() + vsOffset);
+    o.d_waveform = waveform.get<uint32_t>(); o.d_parade = parade.get<uint32_t>();
+    o.d_picture = picture.get(); o.picturePitch = picture.pitch();
+    o.d_luma = luma.get<uint16_t>(); o.lumaPitch = luma.pitch();
+    ColorInfo ci;
+    const cuda::ScopeColour colour{makeYuvToRgb(ci.matrix, ci.range, info.bitDepth, 8), makeYuvToRgb(ci.matrix, ci.range, info.bitDepth, info.bitDepth),
+                                   makeRgbToYuv(ci.matrix, ci.range, 8)};
+
+    struct Job { const char* name; uint32_t flags; double bytes; };
+    const double wfBytes = double(L) * W * 4, vsBytes = double(L) * L * 4;
+    const std::vector<Job> jobs = {
+        {"luma histogram", cuda::kScopeHistogram, lumaBytes},
+        {"R'G'B' histograms", cuda::kScopeHistogramRgb, allBytes},
+        {"waveform", cuda::kScopeWaveform, lumaBytes + wfBytes},
+        {"RGB parade", cuda::kScopeParade | cuda::kScopeParadeRgb, allBytes + 3 * wfBytes},
+        {"vectorscope", cuda::kScopeVectorscope, allBytes + vsBytes},
+        {"statistics", cuda::kScopeStats, allBytes},
+        {"picture (RGBA)", cuda::kScopePicture, allBytes + px * 4},
+        {"all scopes + stats, one pass", cuda::kScopeHistogram | cuda::kScopeHistogramRgb | cuda::kScopeWaveform | cuda::kScopeParade |
+                                             cuda::kScopeParadeRgb | cuda::kScopeVectorscope | cuda::kScopeStats,
+         allBytes + 4 * wfBytes + vsBytes},
+    };
+    double lumaHistUs = 0;
+    for (const Job& j : jobs) {
+        const size_t clear = (j.flags & cuda::kScopeVectorscope) ? vsOffset + size_t(L) * size_t(L) * 4 : vsOffset;
+        Row r = makeRow(size, format, content, j.name);
+        r.us = timer([&](int i) {
+            BENCH_CHECK(cudaMemsetAsync(accum.get(), 0, clear, stream));
+            BENCH_CHECK(cuda::scopePass(in.copies[size_t(i % K)], f, W, H, colour, j.flags, o, stream));
+        });
+        if (j.flags == cuda::kScopeHistogram) lumaHistUs = r.us;
+        const cuda::ScopeLaunchShape shape = cuda::scopeLaunchShape(f, W, H, j.flags, sms);
+        r.note = "strip " + std::to_string(shape.stripWidth) + ", grid " + std::to_string(shape.gridX) + "x" + std::to_string(shape.gridY);
+        add(r, j.bytes);
+    }
+
+    // CUB's HistogramEven on the luma plane (planar and semi-planar formats), checked against ours.
+    if (info.layout == PixelLayout::Planar || info.layout == PixelLayout::SemiPlanar) {
+        const bool deep = info.bytesPerSample == 2;
+        const int shift = f == PixelFormat::P010 ? 6 : 0;
+        uint32_t* d_hist = nullptr;
+        BENCH_CHECK(cudaMalloc(&d_hist, size_t(L) * 4));
+        size_t tempBytes = 0;
+        void* d_temp = nullptr;
+        auto cubRun = [&](const cuda::PlaneSet& ps) {
+            if (deep)
+                return cub::DeviceHistogram::HistogramEven(d_temp, tempBytes, reinterpret_cast<const uint16_t*>(ps.data[0]), reinterpret_cast<int*>(d_hist),
+                                                           L + 1, 0, L << shift, int64_t(W), int64_t(H), size_t(ps.pitch[0]), stream);
+            return cub::DeviceHistogram::HistogramEven(d_temp, tempBytes, ps.data[0], reinterpret_cast<int*>(d_hist), L + 1, 0, L, int64_t(W),
+                                                       int64_t(H), size_t(ps.pitch[0]), stream);
+        };
+        BENCH_CHECK(cubRun(in.copies[0]));
+        BENCH_CHECK(cudaMalloc(&d_temp, tempBytes));
+        const double cubUs = timer([&](int i) { BENCH_CHECK(cubRun(in.copies[size_t(i % K)])); });
+        // Same counts?
+        BENCH_CHECK(cudaMemsetAsync(accum.get(), 0, vsOffset, stream));
+        BENCH_CHECK(cuda::scopePass(in.copies[0], f, W, H, colour, cuda::kScopeHistogram, o, stream));
+        BENCH_CHECK(cubRun(in.copies[0]));
+        std::vector<uint32_t> ours(static_cast<size_t>(L)), theirs(static_cast<size_t>(L));
+        BENCH_CHECK(cudaMemcpyAsync(ours.data(), o.d_histY, size_t(L) * 4, cudaMemcpyDeviceToHost, stream));
+        BENCH_CHECK(cudaMemcpyAsync(theirs.data(), d_hist, size_t(L) * 4, cudaMemcpyDeviceToHost, stream));
+        BENCH_CHECK(cudaStreamSynchronize(stream));
+        Row r = makeRow(size, format, content, "CUB HistogramEven (" + std::to_string(L) + " levels)");
+        r.us = cubUs;
+        r.peer = "cudascope luma histogram";
+        r.peerUs = lumaHistUs;
+        r.note = ours == theirs ? "same counts as cudascope" : "COUNTS DIFFER from cudascope";
+        add(r, double(planeBytes(f, W, H, 0)));
+        cudaFree(d_temp);
+        cudaFree(d_hist);
+    }
+
+    // Previews and the whole pipeline: NV12 and P010 only (the decoder's formats).
+    if (f != PixelFormat::Nv12 && f != PixelFormat::P010) return;
+    // Pictures and luma planes of every copy, for the previews to read.
+    std::vector<cuda::PitchedBuffer> pics(static_cast<size_t>(K)), lumas(static_cast<size_t>(K));
+    for (int k = 0; k < K; ++k) {
+        checkStatus(pics[size_t(k)].reserve(size_t(W) * 4, size_t(H)), "pictures");
+        checkStatus(lumas[size_t(k)].reserve(size_t(W) * 2, size_t(H)), "luma planes");
+        cuda::ScopeOutputs po = o;
+        po.d_picture = pics[size_t(k)].get(); po.picturePitch = pics[size_t(k)].pitch();
+        po.d_luma = lumas[size_t(k)].get<uint16_t>(); po.lumaPitch = lumas[size_t(k)].pitch();
+        BENCH_CHECK(cuda::scopePass(in.copies[size_t(k)], f, W, H, colour, cuda::kScopePicture | cuda::kScopeLuma, po, stream));
+    }
+    cuda::PitchedBuffer previewOut;
+    checkStatus(previewOut.reserve(size_t(W) * 4, size_t(H)), "preview");
+    const cuda::ImageSink sink{previewOut.get(), previewOut.pitch(), 0};
+    std::map<PreviewFilter, double> previewUs;
+    for (PreviewFilter p : {PreviewFilter::BoxBlur, PreviewFilter::Gaussian, PreviewFilter::Median3, PreviewFilter::Edges,
+                            PreviewFilter::FocusPeaking, PreviewFilter::Zebra, PreviewFilter::FalseColour}) {
+        ScopeSpec spec;
+        spec.preview = p;
+        cuda::PreviewFilters filters;
+        checkStatus(filters.prepare(spec, W, H, info.bitDepth, Range::Limited, stream), "preview filters");
+        Row r = makeRow(size, format, content, "preview: " + std::string(previewName(p)));
+        r.us = timer([&](int i) {
+            const int k = i % K;
+            BENCH_CHECK(filters.enqueue(pics[size_t(k)].get(), pics[size_t(k)].pitch(), lumas[size_t(k)].get<uint16_t>(), lumas[size_t(k)].pitch(), sink, stream));
+        });
+        previewUs[p] = r.us;
+        const double bytes = (cuda::previewNeedsPicture(p) ? px * 4 : 0) + (cuda::previewNeedsLuma(p) ? px * 2 : 0) + px * 4;
+        if (p == PreviewFilter::BoxBlur) r.note = "radius 8";
+        if (p == PreviewFilter::Gaussian) r.note = "sigma 3 (radius 9)";
+        add(r, bytes);
+    }
+
+    // The whole per-frame pipeline as a CUDA graph: clear, scope pass (every scope, stats,
+    // picture), one preview. One graph per input copy.
+    for (PreviewFilter p : {PreviewFilter::FalseColour, PreviewFilter::BoxBlur}) {
+        ScopeSpec spec;
+        spec.preview = p;
+        cuda::ScopePipeline pipeline;
+        const cuda::PipelineWork work = cuda::workFor(spec, f, true);
+        checkStatus(pipeline.prepare(f, W, H, spec, work, Range::Limited, stream), "pipeline");
+        checkStatus(pipeline.enqueue(in.copies[0], colour, stream), "pipeline warm-up");
+        BENCH_CHECK(cudaStreamSynchronize(stream));
+        std::vector<cudaGraphExec_t> graphs(static_cast<size_t>(K));
+        for (int k = 0; k < K; ++k) {
+            cudaGraph_t g = nullptr;
+            BENCH_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+            const Status s = pipeline.enqueue(in.copies[size_t(k)], colour, stream);
+            BENCH_CHECK(cudaStreamEndCapture(stream, &g));
+            checkStatus(s, "pipeline capture");
+            BENCH_CHECK(cudaGraphInstantiate(&graphs[size_t(k)], g, 0));
+            cudaGraphDestroy(g);
+        }
+        Row r = makeRow(size, format, content, "PIPELINE (graph): all scopes + stats + picture + " + std::string(previewName(p)));
+        r.us = timer([&](int i) { BENCH_CHECK(cudaGraphLaunch(graphs[size_t(i % K)], stream)); });
+        const double bytes = allBytes + 4 * wfBytes + 2 * vsBytes + px * 4 + (cuda::previewNeedsLuma(p) ? px * 2 * 2 : 0) +
+                             (cuda::previewNeedsPicture(p) ? px * 4 : 0) + px * 4;
+        r.note = "memset + scope pass + preview, replayed";
+        add(r, bytes);
+        for (auto g : graphs) cudaGraphExecDestroy(g);
+    }
+
+    // NPP peers.
+    std::string why;
+    if (!nppAvailable(why)) {
+        static bool said = false;
+        if (!said) std::printf("NPP: not measured (%s)\n", why.c_str());
+        said = true;
+        return;
+    }
+    NppInputs ni;
+    ni.width = W; ni.height = H;
+    if (f == PixelFormat::Nv12) {
+        ni.luma8 = in.copies[0].data[0]; ni.luma8Pitch = in.copies[0].pitch[0];
+        ni.nv12Y = in.copies[0].data[0]; ni.nv12UV = in.copies[0].data[1]; ni.nv12Pitch = in.copies[0].pitch[0];
+    } else {
+        ni.luma16 = reinterpret_cast<const uint16_t*>(in.copies[0].data[0]); ni.luma16Pitch = in.copies[0].pitch[0]; ni.lumaShift = 6;
+    }
+    ni.rgba = pics[0].get(); ni.rgbaPitch = pics[0].pitch();
+    ni.boxRadius = 8;
+    // NPP reads one input copy (its API takes no rotation): its rows may come from the L2 cache.
+    const NppTimes t = runNpp(ni, stream, [&](const std::function<void(int)>& fn) { return timer(fn); });
+    auto nppRow = [&](const char* work, double us, const std::string& peer, double peerUs, double bytes, const std::string& note) {
+        if (us < 0) return;
+        Row r = makeRow(size, format, content, work);
+        r.us = us; r.peer = peer; r.peerUs = peerUs; r.note = note;
+        add(r, bytes);
+    };
+    nppRow("NPP HistogramEven (luma)", t.histogram, "cudascope luma histogram", lumaHistUs, double(planeBytes(f, W, H, 0)),
+           t.histogramTotal == uint32_t(px) ? "counts every pixel" : "bins sum to " + std::to_string(t.histogramTotal));
+    nppRow("NPP FilterBoxBorder 8u C4 (17x17)", t.boxFilter, "cudascope box blur r=8", previewUs[PreviewFilter::BoxBlur], px * 8, "");
+    nppRow("NPP Sobel horiz + vert 8u C1", t.sobel, "cudascope edges", previewUs[PreviewFilter::Edges], px * 3, "two 8-bit outputs");
+    nppRow("NPP NV12ToRGB 8u P2C3", t.nv12ToRgb, "cudascope picture (RGBA)", -1, allBytes + px * 3, "");
+    if (!t.note.empty()) rows.back().note += " " + t.note;
+    if (timer.gateTimedOut()) rows.back().note += " (a run synchronised inside: some times include host overhead)";
+}
+
+void profileOnce(Bench& b, const Frame& frame) {
+    const PixelFormat f = frame.format();
+    const auto& info = formatInfo(f);
+    const int W = frame.width(), H = frame.height(), L = 1 << info.bitDepth;
+    DeviceFrames in;
+    upload(frame, 0, in);
+    cuda::DeviceBuffer accum, waveform, parade;
+    checkStatus(accum.reserve(size_t(L + 768) * 4 + 1024 + size_t(L) * size_t(L) * 4), "accumulators");
+    checkStatus(waveform.reserve(size_t(L) * size_t(W) * 4), "waveform");
+    checkStatus(parade.reserve(size_t(3 * L) * size_t(W) * 4), "parade");
+    cuda::ScopeOutputs o;
+    o.d_histY = accum.get<uint32_t>(); o.d_histRgb = o.d_histY + L;
+    o.d_stats = reinterpret_cast<cuda::DeviceStats*>(accum.get() + size_t(L + 768) * 4);
+    o.d_vectorscope = reinterpret_cast<uint32_t*>(accum.get() + size_t(L + 768) * 4 + 1024);
+    o.d_waveform = waveform.get<uint32_t>(); o.d_parade = parade.get<uint32_t>();
+    ColorInfo ci;
+    const cuda::ScopeColour colour{makeYuvToRgb(ci.matrix, ci.range, info.bitDepth, 8), makeYuvToRgb(ci.matrix, ci.range, info.bitDepth, info.bitDepth),
+                                   makeRgbToYuv(ci.matrix, ci.range, 8)};
+    const uint32_t all = cuda::kScopeHistogram | cuda::kScopeHistogramRgb | cuda::kScopeWaveform | cuda::kScopeParade | cuda::kScopeParadeRgb |
+                         cuda::kScopeVectorscope | cuda::kScopeStats;
+    for (uint32_t flags : {uint32_t(cuda::kScopeHistogram), all}) {
+        BENCH_CHECK(cudaMemsetAsync(accum.get(), 0, accum.bytes(), b.stream));
+        BENCH_CHECK(cuda::scopePass(in.copies[0], f, W, H, colour, flags, o, b.stream));
+    }
+    BENCH_CHECK(cudaStreamSynchronize(b.stream));
+}
+
+void printTable(const Bench& b, std::FILE* out) {
+    std::fprintf(out, "| size | format | content | work | median µs | floor µs | × floor | GB/s | of copy BW | peer | peer µs | note |\n");
+    std::fprintf(out, "|---|---|---|---|---:|---:|---:|---:|---:|---|---:|---|\n");
+    for (const Row& r : b.rows)
+        std::fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s%% | %s | %s | %s |\n", r.size.c_str(), r.format.c_str(), r.content.c_str(),
+                     r.work.c_str(), fmt(r.us).c_str(), fmt(r.floorUs).c_str(), fmt(r.us / r.floorUs, 2).c_str(), fmt(r.gbs, 0).c_str(),
+                     fmt(100.0 * r.share, 0).c_str(), r.peer.c_str(), fmt(r.peerUs).c_str(), r.note.c_str());
+}
+
+const Row* find(const Bench& b, const std::string& size, const std::string& format, const std::string& content, const std::string& work) {
+    for (const Row& r : b.rows)
+        if (r.size == size && r.format == format && r.content == content && r.work.rfind(work, 0) == 0) return &r;
+    return nullptr;
+}
+
+void printTargets(const Bench& b, std::FILE* out) {
+    std::fprintf(out, "\n### Targets\n\n");
+    // 1. Single-pass kernels at 4K within 1.5x of their floor.
+    int within = 0, total = 0;
+    std::string misses;
+    for (const Row& r : b.rows) {
+        if (r.size != "4K" || r.work.rfind("CUB", 0) == 0 || r.work.rfind("NPP", 0) == 0 || r.work.rfind("PIPELINE", 0) == 0) continue;
+        ++total;
+        if (r.us <= 1.5 * r.floorUs) ++within;
+        else misses += "  - " + r.format + " " + r.content + " " + r.work + ": " + fmt(r.us / r.floorUs, 2) + "x\n";
+    }
+    std::fprintf(out, "- single-pass kernels at 4K within 1.5x of the memory floor: %d of %d\n%s", within, total, misses.c_str());
+    // 2. All scopes + one preview, 4K 10-bit, <= 0.1 ms.
+    for (const char* content : {"clip", "random", "solid"})
+        for (const char* p : {"falsecolour", "blur"}) {
+            const Row* r = find(b, "4K", "p010le", content, std::string("PIPELINE (graph): all scopes + stats + picture + ") + p);
+            if (r) std::fprintf(out, "- all scopes + %s, 4K P010 %s: %.1f µs (target <= 100 µs: %s)\n", p, content, r->us, r->us <= 100 ? "met" : "MISSED");
+        }
+    // 3. Luma histogram >= 2x CUB at 4K 8-bit; 4. solid <= 1.3x random.
+    for (const char* format : {"nv12", "yuv420p"})
+        for (const char* content : {"clip", "random", "solid"}) {
+            const Row* cubRow = find(b, "4K", format, content, "CUB HistogramEven");
+            if (cubRow)
+                std::fprintf(out, "- luma histogram 4K %s %s: %.1f µs, CUB %.1f µs: %.2fx (target >= 2x: %s)\n", format, content, cubRow->peerUs,
+                             cubRow->us, cubRow->us / cubRow->peerUs, cubRow->us >= 2 * cubRow->peerUs ? "met" : "MISSED");
+        }
+    for (const char* format : {"nv12", "yuv420p", "p010le", "uyvy422"}) {
+        const Row* solid = find(b, "4K", format, "solid", "luma histogram");
+        const Row* random = find(b, "4K", format, "random", "luma histogram");
+        if (solid && random)
+            std::fprintf(out, "- luma histogram 4K %s solid / random: %.1f / %.1f µs = %.2f (target <= 1.3: %s)\n", format, solid->us, random->us,
+                         solid->us / random->us, solid->us <= 1.3 * random->us ? "met" : "MISSED");
+    }
+}
+
+}  // namespace
+}  // namespace cs::bench
+
+int main(int argc, char** argv) {
+    using namespace cs;
+    using namespace cs::bench;
+    Bench b;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&]() -> std::string { if (i + 1 >= argc) { std::fprintf(stderr, "gpu_bench: %s needs a value\n", a.c_str()); std::exit(2); } return argv[++i]; };
+        if (a == "--clip-nv12") b.opt.clipNv12 = next();
+        else if (a == "--clip-p010") b.opt.clipP010 = next();
+        else if (a == "--reps") b.opt.reps = std::max(200, std::atoi(next().c_str()));
+        else if (a == "--out") b.opt.out = next();
+        else if (a == "--quick") b.opt.quick = true;
+        else if (a == "--profile") b.opt.profile = true;
+        else {
+            std::fprintf(stderr, "usage: gpu_bench [--clip-nv12 FILE] [--clip-p010 FILE] [--reps N>=200] [--out FILE] [--quick] [--profile]\n");
+            return 2;
+        }
+    }
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        std::printf("gpu_bench: skipped: no CUDA device\n");
+        return 77;   // CTest: skipped
+    }
+    cudaDeviceProp prop{};
+    BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+    b.deviceName = prop.name;
+    b.l2 = size_t(prop.l2CacheSize);
+    b.sms = prop.multiProcessorCount;
+    BENCH_CHECK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
+    b.measureCopy();
+    std::string nppWhy;
+    const bool npp = nppAvailable(nppWhy);
+    std::printf("gpu_bench on %s: %d SMs, L2 %zu MB, device-to-device copy %.0f GB/s (read + write); %s%s\n", b.deviceName.c_str(), b.sms,
+                b.l2 >> 20, b.copyGBs, npp ? "" : "NPP not measured: ", nppWhy.c_str());
+    std::fflush(stdout);
+
+    Picture clip8, clip10;
+    const bool have8 = !b.opt.clipNv12.empty() && loadClip(b.opt.clipNv12, false, clip8);
+    const bool have10 = !b.opt.clipP010.empty() && loadClip(b.opt.clipP010, true, clip10);
+    if (!b.opt.clipNv12.empty() && !have8) std::fprintf(stderr, "gpu_bench: cannot read %s (3840x2160 nv12 expected)\n", b.opt.clipNv12.c_str());
+    if (!b.opt.clipP010.empty() && !have10) std::fprintf(stderr, "gpu_bench: cannot read %s (3840x2160 p010le expected)\n", b.opt.clipP010.c_str());
+
+    std::mt19937 rng(42);
+    if (b.opt.profile) {
+        // Nsight Compute target: the luma histogram and the all-scopes pass, 4K, 8 and 10 bit, random.
+        for (PixelFormat f : {PixelFormat::Nv12, PixelFormat::P010}) {
+            Frame frame(f, 3840, 2160);
+            fillRandom(frame, rng);
+            profileOnce(b, frame);
+        }
+        return 0;
+    }
+    // --quick (the CTest smoke run): 1080p NV12 and P010, random content only.
+    const std::vector<std::pair<int, int>> sizes = b.opt.quick ? std::vector<std::pair<int, int>>{{1920, 1080}}
+                                                               : std::vector<std::pair<int, int>>{{1920, 1080}, {3840, 2160}};
+    const std::vector<PixelFormat> formats = b.opt.quick ? std::vector<PixelFormat>{PixelFormat::Nv12, PixelFormat::P010}
+                                                         : std::vector<PixelFormat>{PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv420p,
+                                                                                    PixelFormat::Uyvy422};
+    const std::vector<const char*> contents = b.opt.quick ? std::vector<const char*>{"random"} : std::vector<const char*>{"clip", "random", "solid"};
+    for (auto [w, h] : sizes)
+        for (PixelFormat f : formats) {
+            const bool deep = bitDepthOf(f) == 10;
+            for (const char* content : contents) {
+                Frame frame(f, w, h);
+                const std::string c = content;
+                if (c == "clip") {
+                    const Picture& src = deep ? clip10 : clip8;
+                    if (!(deep ? have10 : have8)) continue;
+                    if (w == 3840) writePicture(frame, src);
+                    else writePicture(frame, halve(src));
+                } else if (c == "random") {
+                    fillRandom(frame, rng);
+                } else {
+                    frame.fill(deep ? 400 : 100, deep ? 440 : 110, deep ? 560 : 140);
+                }
+                b.runConfig(frame, c);
+                std::fprintf(stderr, "gpu_bench: %dx%d %s %s done\n", w, h, std::string(formatInfo(f).name).c_str(), content);
+            }
+        }
+
+    std::string header = "GPU: " + b.deviceName + ", " + std::to_string(b.sms) + " SMs, L2 " + std::to_string(b.l2 >> 20) +
+                         " MB; device-to-device copy " + fmt(b.copyGBs, 0) + " GB/s (bytes read + written); medians of " +
+                         std::to_string(b.opt.reps) + " runs after 10 warm-up runs; floor = bytes that must move / copy bandwidth\n\n";
+    if (!b.opt.out.empty()) {
+        if (std::FILE* out = std::fopen(b.opt.out.c_str(), "w")) {
+            std::fputs(header.c_str(), out);
+            printTable(b, out);
+            printTargets(b, out);
+            std::fclose(out);
+        }
+    }
+    std::fputs(header.c_str(), stdout);
+    printTable(b, stdout);
+    printTargets(b, stdout);
+    return 0;
+}

@@ -1,0 +1,357 @@
+// The CUDA engine (CudaEngine.h): input planes (pinned upload, device frames in place),
+// the per-frame ScopePipeline on the engine's stream, downloads into ScopeResults, and the
+// GL interop path (register once, map all of a frame's textures in one call, write through
+// surface objects, unmap before returning).
+#include "CudaEngine.h"
+
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "CudaHandle.h"
+#include "ScopePipeline.h"
+#include "core/PixelFormat.h"
+#include "core/ScopeRender.h"
+
+// From cuda_gl_interop.h, declared here so that cs_cuda (and bench/gpu, built on machines
+// without GL headers) needs no GL headers: GLuint and GLenum are both unsigned int.
+extern "C" cudaError_t cudaGraphicsGLRegisterImage(cudaGraphicsResource** resource, unsigned int image, unsigned int target,
+                                                   unsigned int flags);
+
+namespace cs {
+namespace {
+
+constexpr unsigned kGlTexture2D = 0x0DE1;   // GL_TEXTURE_2D
+
+std::string frameName(const FrameView& f) {
+    return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + std::string(formatInfo(f.format).name);
+}
+
+// Bytes of one row and number of rows of plane i (as stored, chroma planes subsampled).
+size_t planeRowBytes(PixelFormat f, int width, int plane) {
+    const auto& info = formatInfo(f);
+    switch (info.layout) {
+        case PixelLayout::Planar: return size_t(plane == 0 ? width : chromaWidth(f, width)) * size_t(info.bytesPerSample);
+        case PixelLayout::SemiPlanar: return size_t(plane == 0 ? width : 2 * chromaWidth(f, width)) * size_t(info.bytesPerSample);
+        case PixelLayout::PackedYuv422: return size_t(chromaWidth(f, width)) * 4;
+        case PixelLayout::PackedRgb: return size_t(width) * size_t(info.bytesPerPixel);
+        case PixelLayout::Gray: return size_t(width) * size_t(info.bytesPerSample);
+    }
+    return 0;
+}
+size_t planeRows(PixelFormat f, int height, int plane) { return size_t(plane == 0 ? height : chromaHeight(f, height)); }
+
+// Sizes an image without zero-filling pixels that are about to be overwritten.
+void sizeImage(RgbaImage& img, int w, int h) {
+    img.width = w;
+    img.height = h;
+    img.pixels.resize(size_t(w) * size_t(h) * 4);
+}
+
+Status validateFrame(const FrameView& f) {
+    if (f.format >= PixelFormat::Count) return Status::error("unsupported pixel format");
+    if (!f.valid()) return Status::error("invalid frame " + frameName(f) + " (size out of range or plane missing)");
+    return {};
+}
+
+}  // namespace
+
+struct CudaEngine::Impl {
+    int device = 0;
+    std::string deviceName;
+    cuda::StreamHandle stream;
+    cuda::ScopePipeline pipeline;
+    std::array<cuda::PitchedBuffer, 3> planes;   // device copies of host (or misaligned device) frames
+    cuda::PinnedBuffer staging;
+
+    struct Registered {
+        unsigned name = 0;
+        int width = 0, height = 0;
+        cuda::GraphicsResourceHandle resource;
+    };
+    std::array<Registered, 6> gl;   // picture, preview, histogram, waveform, parade, vectorscope
+
+    Status inputPlanes(const FrameView& f, cuda::PlaneSet& out);
+    Status run(const FrameView& f, const ScopeSpec& spec, bool wantPicture, ScopeResults& out, const cuda::SurfaceTargets* surfaces);
+    Status download(const FrameView& f, const ScopeSpec& spec, bool bigCounts, bool images, ScopeResults& out);
+};
+
+// Device planes for the frame, meeting PixelGroups.h's alignment contract.
+Status CudaEngine::Impl::inputPlanes(const FrameView& f, cuda::PlaneSet& out) {
+    const int n = formatInfo(f.format).planeCount;
+    out = {};
+    if (f.onDevice) {
+        for (int i = 0; i < n; ++i) {
+            cudaPointerAttributes attr{};
+            CS_CUDA_CHECK(cudaPointerGetAttributes(&attr, f.data[size_t(i)]));
+            if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+                return Status::error("frame " + frameName(f) + ": plane " + std::to_string(i) +
+                                     " is marked as GPU memory but is not CUDA device memory");
+            if (attr.device != device)
+                return Status::error("frame " + frameName(f) + ": plane " + std::to_string(i) + " is on CUDA device " +
+                                     std::to_string(attr.device) + ", the engine runs on device " + std::to_string(device));
+            out.data[i] = f.data[size_t(i)];
+            out.pitch[i] = size_t(f.pitch[size_t(i)]);
+        }
+        if (cuda::planesAligned(out, f.format)) return {};
+        // Misaligned planes (rare: decoders align to 256 bytes): one device-to-device copy.
+        for (int i = 0; i < n; ++i) {
+            const size_t rowBytes = planeRowBytes(f.format, f.width, i), rows = planeRows(f.format, f.height, i);
+            CS_TRY(planes[size_t(i)].reserve(rowBytes, rows));
+            CS_CUDA_CHECK(cudaMemcpy2DAsync(planes[size_t(i)].get(), planes[size_t(i)].pitch(), f.data[size_t(i)], size_t(f.pitch[size_t(i)]),
+                                            rowBytes, rows, cudaMemcpyDeviceToDevice, stream.get()));
+            out.data[i] = planes[size_t(i)].get();
+            out.pitch[i] = planes[size_t(i)].pitch();
+        }
+        return {};
+    }
+    // Host frame: each plane is copied into pinned staging, then uploaded asynchronously,
+    // so the copy of plane i+1 overlaps the upload of plane i.
+    size_t total = 0;
+    for (int i = 0; i < n; ++i) total += planeRowBytes(f.format, f.width, i) * planeRows(f.format, f.height, i);
+    CS_TRY(staging.reserve(total));
+    size_t offset = 0;
+    for (int i = 0; i < n; ++i) {
+        const size_t rowBytes = planeRowBytes(f.format, f.width, i), rows = planeRows(f.format, f.height, i);
+        CS_TRY(planes[size_t(i)].reserve(rowBytes, rows));
+        uint8_t* dst = staging.get() + offset;
+        const uint8_t* src = f.data[size_t(i)];
+        if (size_t(f.pitch[size_t(i)]) == rowBytes) std::memcpy(dst, src, rowBytes * rows);
+        else
+            for (size_t y = 0; y < rows; ++y) std::memcpy(dst + y * rowBytes, src + y * size_t(f.pitch[size_t(i)]), rowBytes);
+        CS_CUDA_CHECK(cudaMemcpy2DAsync(planes[size_t(i)].get(), planes[size_t(i)].pitch(), dst, rowBytes, rowBytes, rows,
+                                        cudaMemcpyHostToDevice, stream.get()));
+        out.data[i] = planes[size_t(i)].get();
+        out.pitch[i] = planes[size_t(i)].pitch();
+        offset += rowBytes * rows;
+    }
+    return {};
+}
+
+Status CudaEngine::Impl::run(const FrameView& f, const ScopeSpec& spec, bool wantPicture, ScopeResults& out,
+                             const cuda::SurfaceTargets* surfaces) {
+    const auto& info = formatInfo(f.format);
+    const int depth = info.bitDepth;
+    out.width = f.width; out.height = f.height; out.bitDepth = depth; out.levels = 1 << depth; out.format = f.format;
+    out.color = applyOverride(f.color, spec.colorOverride);
+    out.paradeMode = spec.paradeMode;
+    const Matrix m = out.color.matrix;
+    const Range r = out.color.range;
+
+    const cuda::PipelineWork work = cuda::workFor(spec, f.format, wantPicture);
+    CS_TRY(pipeline.prepare(f.format, f.width, f.height, spec, work, r, stream.get()));
+    cuda::PlaneSet planeSet{};
+    CS_TRY(inputPlanes(f, planeSet));
+    const cuda::ScopeColour colour{makeYuvToRgb(m, r, depth, 8), makeYuvToRgb(m, r, depth, depth), makeRgbToYuv(m, r, 8)};
+    return pipeline.enqueue(planeSet, colour, stream.get(), surfaces);
+}
+
+// Copies the results back (and waits for the stream). `images`: picture and preview too.
+Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, bool bigCounts, bool images, ScopeResults& out) {
+    cudaStream_t s = stream.get();
+    const size_t L = size_t(out.levels), W = size_t(f.width), H = size_t(f.height);
+    const uint32_t flags = pipeline.work().flags;
+    auto fetch = [&](std::vector<uint32_t>& dst, bool on, const uint32_t* src, size_t n) -> Status {
+        if (!on) { dst.clear(); return {}; }
+        dst.resize(n);
+        CS_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+        return {};
+    };
+    const bool hist = spec.histogram && (flags & cuda::kScopeHistogram);
+    CS_TRY(fetch(out.histY, hist, pipeline.histY(), L));
+    CS_TRY(fetch(out.histR, hist, pipeline.histRgb(), 256));
+    CS_TRY(fetch(out.histG, hist, pipeline.histRgb() + 256, 256));
+    CS_TRY(fetch(out.histB, hist, pipeline.histRgb() + 512, 256));
+    CS_TRY(fetch(out.waveform, bigCounts && spec.waveform, pipeline.waveform(), L * W));
+    CS_TRY(fetch(out.parade, bigCounts && spec.parade, pipeline.parade(), 3 * L * W));
+    CS_TRY(fetch(out.vectorscope, bigCounts && spec.vectorscope, pipeline.vectorscope(), L * L));
+    cuda::DeviceStats st{};
+    if (spec.stats) CS_CUDA_CHECK(cudaMemcpyAsync(&st, pipeline.stats(), sizeof st, cudaMemcpyDeviceToHost, s));
+    const bool picture = images && spec.displayImages && spec.picture;
+    if (picture) {
+        sizeImage(out.picture, f.width, f.height);
+        CS_CUDA_CHECK(cudaMemcpy2DAsync(out.picture.pixels.data(), W * 4, pipeline.picture(), pipeline.picturePitch(), W * 4, H,
+                                        cudaMemcpyDeviceToHost, s));
+    } else {
+        out.picture = {};
+    }
+    if (images && spec.preview != PreviewFilter::None) {
+        sizeImage(out.preview, f.width, f.height);
+        CS_CUDA_CHECK(cudaMemcpy2DAsync(out.preview.pixels.data(), W * 4, pipeline.preview(), pipeline.previewPitch(), W * 4, H,
+                                        cudaMemcpyDeviceToHost, s));
+    } else {
+        out.preview = {};
+    }
+    CS_CUDA_CHECK(cudaStreamSynchronize(s));
+
+    out.stats = {};
+    if (spec.stats) {
+        const auto& info = formatInfo(f.format);
+        const int top = out.levels - 1;
+        const double pixels = double(W) * double(H);
+        // Chroma samples counted: each stored chroma sample (Y'CbCr), every pixel (RGB, gray).
+        const bool perPixel = info.isRgb || info.layout == PixelLayout::Gray;
+        const double chroma = perPixel ? pixels : double(chromaWidth(f.format, f.width)) * double(chromaHeight(f.format, f.height));
+        out.stats.y = {top - st.yMinInv, st.yMax, double(st.ySum) / pixels};
+        out.stats.u = {top - st.uMinInv, st.uMax, double(st.uSum) / chroma};
+        out.stats.v = {top - st.vMinInv, st.vMax, double(st.vSum) / chroma};
+        out.stats.outOfLegal = double(st.outOfLegal) / pixels;
+        out.stats.outOfGamut = double(st.outOfGamut) / pixels;
+    }
+    return {};
+}
+
+CudaEngine::CudaEngine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+CudaEngine::~CudaEngine() {
+    if (impl_) {
+        cudaSetDevice(impl_->device);
+        cudaStreamSynchronize(impl_->stream.get());
+    }
+}
+
+void* CudaEngine::stream() const { return impl_->stream.get(); }
+int CudaEngine::device() const { return impl_->device; }
+std::string CudaEngine::deviceName() const { return impl_->deviceName; }
+
+Status CudaEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResults& out) {
+    CS_TRY(validateFrame(f));
+    CS_CUDA_CHECK(cudaSetDevice(impl_->device));
+    const bool wantPicture = spec.displayImages && spec.picture;
+    CS_TRY(impl_->run(f, spec, wantPicture, out, nullptr));
+    CS_TRY(impl_->download(f, spec, true, true, out));
+    if (spec.displayImages) {
+        if (spec.histogram) renderHistogram(out, spec, out.histogramImage); else out.histogramImage = {};
+        if (spec.waveform) renderWaveform(out, spec, out.waveformImage); else out.waveformImage = {};
+        if (spec.parade) renderParade(out, spec, out.paradeImage); else out.paradeImage = {};
+        if (spec.vectorscope) renderVectorscope(out, spec, out.vectorscopeImage); else out.vectorscopeImage = {};
+    } else {
+        out.histogramImage = out.waveformImage = out.paradeImage = out.vectorscopeImage = {};
+    }
+    return {};
+}
+
+Status CudaEngine::processToGl(const FrameView& f, const ScopeSpec& spec, ScopeResults& out, const GlTargets& t) {
+    CS_TRY(validateFrame(f));
+    CS_CUDA_CHECK(cudaSetDevice(impl_->device));
+    const std::array<const GlTexture*, 6> wanted = {&t.picture, &t.preview, &t.histogram, &t.waveform, &t.parade, &t.vectorscope};
+    static constexpr const char* kNames[6] = {"picture", "preview", "histogram", "waveform", "parade", "vectorscope"};
+    for (size_t i = 0; i < 6; ++i) {
+        const GlTexture& g = *wanted[i];
+        if (!g.name) continue;
+        if (i < 2 && (g.width != f.width || g.height != f.height))
+            return Status::error(std::string("the ") + kNames[i] + " texture is " + std::to_string(g.width) + "x" +
+                                 std::to_string(g.height) + ", the frame " + frameName(f));
+        if (g.width <= 0 || g.height <= 0 || g.width > kMaxDimension || g.height > kMaxDimension)
+            return Status::error(std::string("the ") + kNames[i] + " texture has an invalid size " + std::to_string(g.width) + "x" +
+                                 std::to_string(g.height));
+    }
+    // The scopes the textures need are computed whatever the spec says; a preview only when drawn.
+    ScopeSpec effective = spec;
+    effective.histogram = spec.histogram || t.histogram.name;
+    effective.waveform = spec.waveform || t.waveform.name;
+    effective.parade = spec.parade || t.parade.name;
+    effective.vectorscope = spec.vectorscope || t.vectorscope.name;
+    if (!t.preview.name) effective.preview = PreviewFilter::None;
+
+    // Register new or changed textures (a texture re-created by GL gets a new registration).
+    auto& gl = impl_->gl;
+    for (size_t i = 0; i < 6; ++i) {
+        const GlTexture& g = *wanted[i];
+        auto& reg = gl[i];
+        if (g.name == reg.name && g.width == reg.width && g.height == reg.height && (reg.resource || !g.name)) continue;
+        reg.resource.reset();
+        reg.name = 0;
+        if (!g.name) continue;
+        cudaGraphicsResource_t res = nullptr;
+        const cudaError_t e = cudaGraphicsGLRegisterImage(&res, g.name, kGlTexture2D,
+                                                          cudaGraphicsRegisterFlagsSurfaceLoadStore | cudaGraphicsRegisterFlagsWriteDiscard);
+        if (e != cudaSuccess)
+            return Status::error(std::string("cannot register the ") + kNames[i] + " texture (GL name " + std::to_string(g.name) +
+                                 ") with CUDA: " + cudaGetErrorString(e) + " (it must be a GL_TEXTURE_2D with GL_RGBA8 storage, "
+                                 "and its GL context current)");
+        reg.resource.reset(res);
+        reg.name = g.name; reg.width = g.width; reg.height = g.height;
+    }
+
+    // Map every texture of the frame in one call; unmap on every path out.
+    std::array<cudaGraphicsResource_t, 6> resources{};
+    std::array<int, 6> slotOf{};
+    int mapped = 0;
+    for (size_t i = 0; i < 6; ++i)
+        if (gl[i].name) { slotOf[size_t(mapped)] = int(i); resources[size_t(mapped++)] = gl[i].resource.get(); }
+    cudaStream_t s = impl_->stream.get();
+    // Surfaces are destroyed last, after the guard below has unmapped and waited for the stream.
+    std::array<cuda::SurfaceHandle, 6> surfaces;
+    if (mapped) CS_CUDA_CHECK(cudaGraphicsMapResources(mapped, resources.data(), s));
+    struct Unmap {
+        int n; cudaGraphicsResource_t* r; cudaStream_t s; bool done = false;
+        cudaError_t now() { done = true; return n ? cudaGraphicsUnmapResources(n, r, s) : cudaSuccess; }
+        ~Unmap() {
+            if (done) return;
+            if (n) cudaGraphicsUnmapResources(n, r, s);
+            cudaStreamSynchronize(s);   // an error path: let queued kernels finish before the surfaces go
+        }
+    } unmap{mapped, resources.data(), s};
+
+    cuda::SurfaceTargets targets;
+    for (int k = 0; k < mapped; ++k) {
+        const size_t i = size_t(slotOf[size_t(k)]);
+        cudaArray_t array = nullptr;
+        CS_CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, resources[size_t(k)], 0, 0));
+        cudaChannelFormatDesc desc{};
+        cudaExtent extent{};
+        unsigned int arrayFlags = 0;
+        CS_CUDA_CHECK(cudaArrayGetInfo(&desc, &extent, &arrayFlags, array));
+        if (int(extent.width) != gl[i].width || int(extent.height) != gl[i].height || desc.x + desc.y + desc.z + desc.w != 32)
+            return Status::error(std::string("the ") + kNames[i] + " texture (GL name " + std::to_string(gl[i].name) + ") is " +
+                                 std::to_string(extent.width) + "x" + std::to_string(extent.height) + " with " +
+                                 std::to_string(desc.x + desc.y + desc.z + desc.w) + "-bit texels, not the declared " +
+                                 std::to_string(gl[i].width) + "x" + std::to_string(gl[i].height) + " RGBA8");
+        cudaResourceDesc rd{};
+        rd.resType = cudaResourceTypeArray;
+        rd.res.array.array = array;
+        CS_CUDA_CHECK(cudaCreateSurfaceObject(surfaces[i].out(), &rd));
+        if (i == 0) targets.picture = surfaces[i].get();
+        else if (i == 1) targets.preview = surfaces[i].get();
+        else {
+            targets.traces[i - 2] = surfaces[i].get();
+            targets.traceWidth[i - 2] = gl[i].width;
+            targets.traceHeight[i - 2] = gl[i].height;
+        }
+    }
+    CS_TRY(impl_->run(f, effective, t.picture.name != 0, out, &targets));
+    CS_CUDA_CHECK(unmap.now());
+    ScopeSpec downloadSpec = spec;
+    downloadSpec.preview = PreviewFilter::None;
+    CS_TRY(impl_->download(f, downloadSpec, t.downloadCounts, false, out));
+    out.histogramImage = out.waveformImage = out.paradeImage = out.vectorscopeImage = {};
+    return {};   // surfaces are destroyed here, after the stream finished with them
+}
+
+void CudaEngine::releaseGl() {
+    cudaSetDevice(impl_->device);
+    cudaStreamSynchronize(impl_->stream.get());
+    for (auto& reg : impl_->gl) { reg.resource.reset(); reg.name = 0; reg.width = reg.height = 0; }
+}
+
+Result<std::unique_ptr<CudaEngine>> makeCudaEngine(int device) {
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) return Status::error(std::string("no usable CUDA device: ") + cudaGetErrorString(e));
+    if (count == 0) return Status::error("no CUDA device found");
+    if (device < 0 || device >= count)
+        return Status::error("CUDA device " + std::to_string(device) + " does not exist (" + std::to_string(count) + " found)");
+    auto impl = std::make_unique<CudaEngine::Impl>();
+    impl->device = device;
+    CS_CUDA_CHECK(cudaSetDevice(device));
+    cudaDeviceProp props{};
+    CS_CUDA_CHECK(cudaGetDeviceProperties(&props, device));
+    impl->deviceName = props.name;
+    CS_CUDA_CHECK(cudaStreamCreateWithFlags(impl->stream.out(), cudaStreamNonBlocking));
+    return std::make_unique<CudaEngine>(std::move(impl));
+}
+
+}  // namespace cs

@@ -1,0 +1,66 @@
+// The CUDA engine: the same Engine interface as the CPU engine (counts and statistics
+// identical, images within one code value), on one CUDA stream shared with NVDEC, plus a
+// path that writes the picture, the preview and the scope traces straight into GL textures.
+// CUDA types stay behind the pimpl so that callers need no CUDA headers.
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/Engine.h"
+#include "core/Status.h"
+
+namespace cs {
+
+// A GL texture the engine writes: GL_TEXTURE_2D with GL_RGBA8 storage, `name` 0 = skip.
+// Row 0 of the texture receives the top row of the image.
+struct GlTexture {
+    unsigned name = 0;
+    int width = 0, height = 0;
+};
+
+struct GlTargets {
+    GlTexture picture, preview;                          // must be the frame's size
+    GlTexture histogram, waveform, parade, vectorscope;  // any size: traces (cuda/ScopeTrace.h says how they look)
+    // The waveform, parade and vectorscope counts are large (63 MB for a 4K 10-bit frame):
+    // they are copied back into ScopeResults only when asked. Histograms and statistics always are.
+    bool downloadCounts = false;
+};
+
+class CudaEngine final : public Engine {
+public:
+    ~CudaEngine() override;
+    CudaEngine(const CudaEngine&) = delete;
+    CudaEngine& operator=(const CudaEngine&) = delete;
+
+    std::string_view name() const override { return "cuda"; }
+    // Host frames are uploaded through pinned staging buffers; frames with view.onDevice set
+    // (NVDEC) are read in place. Display images are drawn by core (ScopeRender.h) from the
+    // downloaded counts, so they are identical to the CPU engine's.
+    Status process(const FrameView& frame, const ScopeSpec& spec, ScopeResults& out) override;
+
+    // For the GL view: writes each named texture and fills `countsAndStats` with the
+    // metadata, histograms, statistics (and, with downloadCounts, the other counts); its
+    // images are left empty. The scopes a target needs are computed even if `spec` leaves
+    // them off. Must be called with the textures' GL context current; every texture is
+    // unmapped again before this returns. Textures are registered with CUDA once and again
+    // only when a name or size changes.
+    Status processToGl(const FrameView& frame, const ScopeSpec& spec, ScopeResults& countsAndStats, const GlTargets& textures);
+    // Unregisters the textures (call with their context current, before it is destroyed).
+    void releaseGl();
+
+    void* stream() const;            // the cudaStream_t every kernel runs on (give it to FFmpeg/NVDEC)
+    int device() const;
+    std::string deviceName() const;  // "NVIDIA H100 80GB HBM3"
+
+    struct Impl;
+    explicit CudaEngine(std::unique_ptr<Impl> impl);
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+// Fails with the driver's reason when no CUDA device (or driver) is usable.
+Result<std::unique_ptr<CudaEngine>> makeCudaEngine(int device = 0);
+
+}  // namespace cs

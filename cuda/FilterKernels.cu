@@ -1,0 +1,509 @@
+// Preview filter kernels (see FilterKernels.h). Each mirrors core/Filters.cpp operation for
+// operation: integer sums are exact, and float/double arithmetic uses the explicitly rounded
+// intrinsics (__fmul_rn, __fadd_rn, ...) so that no multiply-add is contracted into an FMA
+// the CPU does not do. Blurs of radius <= 32 run as one shared-memory tile kernel; larger
+// radii take a two-pass path through scratch memory.
+#include "FilterKernels.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "Sinks.cuh"
+#include "core/Filters.h"
+
+namespace cs::cuda {
+namespace {
+
+constexpr int kTile = 32;            // output tile of the blur kernels: 32 x 32 pixels
+constexpr int kTileRadiusMax = 32;   // radii up to this use the tile kernels
+constexpr int kMaxBoxRadius = 1 << 20;
+constexpr float kMaxGaussianSigma = 64.0f;
+constexpr int kMaxGaussRadius = 192;
+
+__device__ __forceinline__ int clampi(int v, int n) { return v < 0 ? 0 : (v >= n ? n - 1 : v); }
+__device__ __forceinline__ uint32_t pixelAt(const uint8_t* img, size_t pitch, int x, int y) {
+    return __ldg(reinterpret_cast<const unsigned int*>(img + size_t(y) * pitch) + x);
+}
+__device__ __forceinline__ uint32_t channel(uint32_t px, int c) { return (px >> (8 * c)) & 0xffu; }
+
+dim3 gridFor(int w, int h, dim3 block) { return dim3(unsigned((w + int(block.x) - 1) / int(block.x)), unsigned((h + int(block.y) - 1) / int(block.y))); }
+
+// ---- Copy --------------------------------------------------------------------------------
+
+template <class Sink>
+__global__ void copyKernel(const uint8_t* in, size_t pitch, int w, int h, Sink out) {
+    const int x = int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
+    if (x < w && y < h) out.store(x, y, pixelAt(in, pitch, x, y));
+}
+
+// ---- Blur tiles ----------------------------------------------------------------------------
+
+// Loads the (32 + 2r)^2 region around the block's tile into rows `stride` words apart,
+// edges replicated (clamped reads). Warps take rows, lanes columns: coalesced, no division.
+__device__ __forceinline__ void loadRegion(uint32_t* region, int stride, const uint8_t* in, size_t pitch, int w, int h, int r) {
+    const int side = kTile + 2 * r;
+    const int x0 = int(blockIdx.x) * kTile - r, y0 = int(blockIdx.y) * kTile - r;
+    const int warps = int(blockDim.x) >> 5, lane = int(threadIdx.x) & 31;
+    for (int ry = int(threadIdx.x) >> 5; ry < side; ry += warps) {
+        const int sy = clampi(y0 + ry, h);
+        for (int rx = lane; rx < side; rx += 32) region[ry * stride + rx] = pixelAt(in, pitch, clampi(x0 + rx, w), sy);
+    }
+}
+
+// float(v) for 0 <= v < 2^23, exactly, without the (quarter-rate) integer-to-float unit:
+// the bits of 2^23 + v read as a float, minus 2^23.
+__device__ __forceinline__ float byteToFloat(uint32_t v) { return __fsub_rn(__uint_as_float(0x4B000000u | v), 8388608.0f); }
+
+// Box tile: region rows and the horizontal sums (stored transposed, [channel][column][row])
+// use odd strides, so that lanes walking down rows hit 32 different banks.
+size_t boxTileSharedBytes(int r) {
+    const size_t side = size_t(kTile + 2 * r), stride = side + 1;
+    return (side * stride + 3 * kTile * stride) * 4;
+}
+size_t gaussTileSharedBytes(int r) {
+    const size_t side = size_t(kTile + 2 * r);
+    return (side * side + 3 * side * kTile) * 4;
+}
+
+// Box blur, r <= 32: horizontal window sums of the region's rows (sliding, 8 columns per
+// item), then vertical sliding sums of those; (sum + n/2) / n as the CPU rounds.
+template <class Sink>
+__global__ void __launch_bounds__(256) boxTileKernel(const uint8_t* in, size_t pitch, int w, int h, int r, Sink out) {
+    extern __shared__ uint32_t sm[];
+    const int side = kTile + 2 * r, stride = side + 1;
+    uint32_t* region = sm;
+    uint32_t* hs = sm + side * stride;   // [channel][tile column][region row]
+    loadRegion(region, stride, in, pitch, w, h, r);
+    __syncthreads();
+    // Items: region row (fastest, so a warp's lanes take consecutive rows) x 4 runs of 8 columns.
+    for (int it = int(threadIdx.x); it < side * 4; it += int(blockDim.x)) {
+        const int ry = it % side, c0 = (it / side) * 8;
+        const uint32_t* row = region + ry * stride + c0;
+        uint32_t s[3] = {0, 0, 0};
+        for (int k = 0; k <= 2 * r; ++k)
+            for (int c = 0; c < 3; ++c) s[c] += channel(row[k], c);
+        for (int j = 0; j < 8; ++j) {
+            for (int c = 0; c < 3; ++c) hs[(c * kTile + c0 + j) * stride + ry] = s[c];
+            if (j < 7)
+                for (int c = 0; c < 3; ++c) s[c] += channel(row[j + 2 * r + 1], c) - channel(row[j], c);
+        }
+    }
+    __syncthreads();
+    const uint32_t n = uint32_t(2 * r + 1) * uint32_t(2 * r + 1);
+    for (int it = int(threadIdx.x); it < kTile * 8; it += int(blockDim.x)) {
+        const int col = it & 31, ty0 = (it >> 5) * 4;
+        const uint32_t* column[3] = {hs + (0 * kTile + col) * stride, hs + (1 * kTile + col) * stride, hs + (2 * kTile + col) * stride};
+        uint32_t s[3] = {0, 0, 0};
+        for (int k = 0; k <= 2 * r; ++k)
+            for (int c = 0; c < 3; ++c) s[c] += column[c][ty0 + k];
+        const int x = int(blockIdx.x) * kTile + col;
+        for (int j = 0; j < 4; ++j) {
+            const int y = int(blockIdx.y) * kTile + ty0 + j;
+            if (x < w && y < h) {
+                const uint32_t alpha = region[(ty0 + j + r) * stride + col + r] & 0xff000000u;
+                out.store(x, y, ((s[0] + n / 2) / n) | (((s[1] + n / 2) / n) << 8) | (((s[2] + n / 2) / n) << 16) | alpha);
+            }
+            if (j < 3)
+                for (int c = 0; c < 3; ++c) s[c] += column[c][ty0 + j + 2 * r + 1] - column[c][ty0 + j];
+        }
+    }
+}
+
+struct GaussWeights {
+    int radius;
+    float w[2 * kMaxGaussRadius + 1];
+};
+
+// Gaussian, r <= 32: horizontal pass into float (same weights, same order, each product and
+// sum rounded as the CPU's), then the vertical pass and floor(acc + 0.5) clamped.
+template <class Sink>
+__global__ void __launch_bounds__(256) gaussTileKernel(const uint8_t* in, size_t pitch, int w, int h, GaussWeights g, Sink out) {
+    extern __shared__ uint32_t sm[];
+    const int r = g.radius, side = kTile + 2 * r;
+    uint32_t* region = sm;
+    float* hs = reinterpret_cast<float*>(sm + side * side);
+    loadRegion(region, side, in, pitch, w, h, r);
+    __syncthreads();
+    for (int it = int(threadIdx.x); it < side * kTile; it += int(blockDim.x)) {
+        const int ry = it / kTile, col = it % kTile;
+        const uint32_t* row = region + ry * side + col;
+        float acc[3] = {0.0f, 0.0f, 0.0f};
+        for (int k = 0; k <= 2 * r; ++k)
+            for (int c = 0; c < 3; ++c) acc[c] = __fadd_rn(acc[c], __fmul_rn(g.w[k], byteToFloat(channel(row[k], c))));
+        for (int c = 0; c < 3; ++c) hs[(c * side + ry) * kTile + col] = acc[c];
+    }
+    __syncthreads();
+    for (int it = int(threadIdx.x); it < kTile * kTile; it += int(blockDim.x)) {
+        const int ty = it / kTile, col = it % kTile;
+        const int x = int(blockIdx.x) * kTile + col, y = int(blockIdx.y) * kTile + ty;
+        if (x >= w || y >= h) continue;
+        uint32_t rgba = region[(ty + r) * side + col + r] & 0xff000000u;
+        for (int c = 0; c < 3; ++c) {
+            float acc = 0.0f;
+            for (int k = 0; k <= 2 * r; ++k) acc = __fadd_rn(acc, __fmul_rn(g.w[k], hs[(c * side + ty + k) * kTile + col]));
+            const float v = fminf(fmaxf(floorf(__fadd_rn(acc, 0.5f)), 0.0f), 255.0f);
+            rgba |= uint32_t(v) << (8 * c);
+        }
+        out.store(x, y, rgba);
+    }
+}
+
+// ---- Blurs of large radius: two passes through scratch memory ------------------------------
+
+// Box, vertical sums per column (one thread slides down a whole column; the start window is
+// counted in closed form, as the CPU does, so the cost does not grow with r).
+__global__ void boxColumnsKernel(const uint8_t* in, size_t pitch, int w, int h, int r, uint4* sums, size_t sumsPitch) {
+    const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (x >= w) return;
+    auto px = [&](long long y) { return pixelAt(in, pitch, x, int(y < 0 ? 0 : (y >= h ? h - 1 : y))); };
+    uint32_t s[3] = {0, 0, 0};
+    const long long below = r, above = r > h - 1 ? r - (h - 1) : 0;
+    const uint32_t first = px(0), last = px(h - 1);
+    for (int c = 0; c < 3; ++c) s[c] = uint32_t(below) * channel(first, c) + uint32_t(above) * channel(last, c);
+    for (int y = 0; y <= min(r, h - 1); ++y)
+        for (int c = 0; c < 3; ++c) s[c] += channel(px(y), c);
+    for (int y = 0; y < h; ++y) {
+        reinterpret_cast<uint4*>(reinterpret_cast<uint8_t*>(sums) + size_t(y) * sumsPitch)[x] = make_uint4(s[0], s[1], s[2], 0);
+        const uint32_t add = px(y + r + 1LL), sub = px(y - r);
+        for (int c = 0; c < 3; ++c) s[c] += channel(add, c) - channel(sub, c);
+    }
+}
+
+template <class Sink>
+__global__ void boxRowsKernel(const uint8_t* in, size_t pitch, const uint4* sums, size_t sumsPitch, int w, int h, int r, Sink out) {
+    const int y = int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (y >= h) return;
+    const uint4* row = reinterpret_cast<const uint4*>(reinterpret_cast<const uint8_t*>(sums) + size_t(y) * sumsPitch);
+    auto at = [&](long long x) { return row[x < 0 ? 0 : (x >= w ? w - 1 : x)]; };
+    auto add = [](unsigned long long* s, uint4 v, long long times) {
+        s[0] += (unsigned long long)(times) * v.x; s[1] += (unsigned long long)(times) * v.y; s[2] += (unsigned long long)(times) * v.z;
+    };
+    unsigned long long s[3] = {0, 0, 0};
+    add(s, at(0), r);
+    if (r > w - 1) add(s, at(w - 1), r - (w - 1));
+    for (int x = 0; x <= min(r, w - 1); ++x) add(s, at(x), 1);
+    const unsigned long long n = (2ull * unsigned(r) + 1) * (2ull * unsigned(r) + 1);
+    for (int x = 0; x < w; ++x) {
+        const uint32_t alpha = pixelAt(in, pitch, x, y) & 0xff000000u;
+        out.store(x, y, uint32_t((s[0] + n / 2) / n) | (uint32_t((s[1] + n / 2) / n) << 8) | (uint32_t((s[2] + n / 2) / n) << 16) | alpha);
+        const uint4 a = at(x + r + 1LL), b = at(x - r);
+        s[0] += a.x; s[1] += a.y; s[2] += a.z;
+        s[0] -= b.x; s[1] -= b.y; s[2] -= b.z;
+    }
+}
+
+__global__ void gaussRowsKernel(const uint8_t* in, size_t pitch, int w, int h, GaussWeights g, float4* tmp, size_t tmpPitch) {
+    const int x = int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
+    if (x >= w || y >= h) return;
+    float acc[3] = {0.0f, 0.0f, 0.0f};
+    for (int k = 0; k <= 2 * g.radius; ++k) {
+        const uint32_t p = pixelAt(in, pitch, clampi(x - g.radius + k, w), y);
+        for (int c = 0; c < 3; ++c) acc[c] = __fadd_rn(acc[c], __fmul_rn(g.w[k], byteToFloat(channel(p, c))));
+    }
+    reinterpret_cast<float4*>(reinterpret_cast<uint8_t*>(tmp) + size_t(y) * tmpPitch)[x] = make_float4(acc[0], acc[1], acc[2], 0.0f);
+}
+
+template <class Sink>
+__global__ void gaussColumnsKernel(const uint8_t* in, size_t pitch, const float4* tmp, size_t tmpPitch, int w, int h, GaussWeights g, Sink out) {
+    const int x = int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
+    if (x >= w || y >= h) return;
+    float acc[3] = {0.0f, 0.0f, 0.0f};
+    for (int k = 0; k <= 2 * g.radius; ++k) {
+        const float4 t = reinterpret_cast<const float4*>(reinterpret_cast<const uint8_t*>(tmp) + size_t(clampi(y - g.radius + k, h)) * tmpPitch)[x];
+        acc[0] = __fadd_rn(acc[0], __fmul_rn(g.w[k], t.x));
+        acc[1] = __fadd_rn(acc[1], __fmul_rn(g.w[k], t.y));
+        acc[2] = __fadd_rn(acc[2], __fmul_rn(g.w[k], t.z));
+    }
+    uint32_t rgba = pixelAt(in, pitch, x, y) & 0xff000000u;
+    for (int c = 0; c < 3; ++c) rgba |= uint32_t(fminf(fmaxf(floorf(__fadd_rn(acc[c], 0.5f)), 0.0f), 255.0f)) << (8 * c);
+    out.store(x, y, rgba);
+}
+
+// ---- Median ----------------------------------------------------------------------------------
+
+// One compare-exchange on all four bytes of packed pixels at once (per-byte min and max).
+__device__ __forceinline__ void sort2(uint32_t& a, uint32_t& b) {
+    const uint32_t lo = __vminu4(a, b), hi = __vmaxu4(a, b);
+    a = lo; b = hi;
+}
+// The same exchange network as core's median9, on packed RGBA: each byte lane gets the
+// median of its channel (the median of nine is unique anyway).
+__device__ __forceinline__ uint32_t median9(uint32_t p[9]) {
+    sort2(p[1], p[2]); sort2(p[4], p[5]); sort2(p[7], p[8]); sort2(p[0], p[1]); sort2(p[3], p[4]); sort2(p[6], p[7]);
+    sort2(p[1], p[2]); sort2(p[4], p[5]); sort2(p[7], p[8]); sort2(p[0], p[3]); sort2(p[5], p[8]); sort2(p[4], p[7]);
+    sort2(p[3], p[6]); sort2(p[1], p[4]); sort2(p[2], p[5]); sort2(p[4], p[7]); sort2(p[4], p[2]); sort2(p[6], p[4]);
+    sort2(p[4], p[2]);
+    return p[4];
+}
+
+template <class Sink>
+__global__ void medianKernel(const uint8_t* in, size_t pitch, int w, int h, Sink out) {
+    const int x = int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
+    if (x >= w || y >= h) return;
+    uint32_t px[9];
+    for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i) px[j * 3 + i] = pixelAt(in, pitch, clampi(x - 1 + i, w), clampi(y - 1 + j, h));
+    const uint32_t alpha = px[4] & 0xff000000u;   // the centre's alpha, as the CPU keeps it
+    out.store(x, y, (median9(px) & 0x00ffffffu) | alpha);
+}
+
+// ---- Sobel: edges and focus peaking --------------------------------------------------------
+
+struct SobelParams {
+    int32_t maxCode;
+    double norm;            // 1 / (4 * maxCode)
+    double threshold;       // peaking
+    uint32_t colour;        // peaking, RGBA
+    float alpha;            // peaking: colour's alpha / 255
+};
+
+template <class Sink, bool kPeaking>
+__global__ void sobelKernel(const uint16_t* luma, size_t lumaPitch, const uint8_t* picture, size_t picturePitch, int w, int h,
+                            SobelParams sp, Sink out) {
+    const int x = int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
+    if (x >= w || y >= h) return;
+    const int xl = clampi(x - 1, w), xr = clampi(x + 1, w);
+    const uint16_t* rows[3];
+    for (int j = 0; j < 3; ++j)
+        rows[j] = reinterpret_cast<const uint16_t*>(reinterpret_cast<const uint8_t*>(luma) + size_t(clampi(y - 1 + j, h)) * lumaPitch);
+    auto p = [&](int row, int col) { return min(int32_t(__ldg(rows[row] + col)), sp.maxCode); };
+    const int32_t gx = (p(0, xr) + 2 * p(1, xr) + p(2, xr)) - (p(0, xl) + 2 * p(1, xl) + p(2, xl));
+    const int32_t gy = (p(2, xl) + 2 * p(2, x) + p(2, xr)) - (p(0, xl) + 2 * p(0, x) + p(0, xr));
+    const double m = __dmul_rn(sqrt(__dadd_rn(__dmul_rn(double(gx), double(gx)), __dmul_rn(double(gy), double(gy)))), sp.norm);
+    if constexpr (!kPeaking) {
+        const uint32_t v = uint32_t(fmin(255.0, floor(__dadd_rn(__dmul_rn(m, 255.0), 0.5))));
+        out.store(x, y, v | (v << 8) | (v << 16) | 0xff000000u);
+    } else {
+        uint32_t px = pixelAt(picture, picturePitch, x, y);
+        if (m > sp.threshold) {
+            uint32_t blended = px & 0xff000000u;
+            for (int c = 0; c < 3; ++c) {
+                const float src = float((sp.colour >> (8 * c)) & 0xffu), dst = float(channel(px, c));
+                blended |= uint32_t(lroundf(__fadd_rn(dst, __fmul_rn(__fsub_rn(src, dst), sp.alpha)))) << (8 * c);
+            }
+            px = blended;
+        }
+        out.store(x, y, px);
+    }
+}
+
+// ---- Zebra, false colour ---------------------------------------------------------------------
+
+// Four luma codes of row y from x (a multiple of 4), clamped to maxCode; n valid.
+__device__ __forceinline__ void lumaCodes4(const uint16_t* luma, size_t lumaPitch, int x, int y, int n, int maxCode, int codes[4]) {
+    const uint16_t* row = reinterpret_cast<const uint16_t*>(reinterpret_cast<const uint8_t*>(luma) + size_t(y) * lumaPitch) + x;
+    if (n == 4) {
+        const uint2 q = __ldg(reinterpret_cast<const uint2*>(row));
+        codes[0] = int(q.x & 0xffffu); codes[1] = int(q.x >> 16); codes[2] = int(q.y & 0xffffu); codes[3] = int(q.y >> 16);
+    } else {
+        for (int i = 0; i < 4; ++i) codes[i] = i < n ? int(__ldg(row + i)) : 0;
+    }
+    for (int i = 0; i < 4; ++i) codes[i] = min(codes[i], maxCode);
+}
+
+// Zebra and false colour: four pixels per thread (8-byte luma loads, 16-byte picture loads
+// and stores): these kernels only move bytes.
+template <class Sink>
+__global__ void zebraKernel(const uint16_t* luma, size_t lumaPitch, const uint8_t* picture, size_t picturePitch, int w, int h,
+                            const uint32_t* zones, int maxCode, Sink out) {
+    const int x = 4 * int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
+    if (x >= w || y >= h) return;
+    const int n = min(4, w - x);
+    int codes[4];
+    lumaCodes4(luma, lumaPitch, x, y, n, maxCode, codes);
+    uint32_t px[4];
+    const uint32_t* row = reinterpret_cast<const uint32_t*>(picture + size_t(y) * picturePitch) + x;
+    if (n == 4) {
+        const uint4 q = __ldg(reinterpret_cast<const uint4*>(row));
+        px[0] = q.x; px[1] = q.y; px[2] = q.z; px[3] = q.w;
+    } else {
+        for (int i = 0; i < 4; ++i) px[i] = i < n ? __ldg(row + i) : 0;
+    }
+    for (int i = 0; i < 4; ++i) {
+        const uint32_t z = __ldg(zones + codes[i]);
+        const int xi = x + i;
+        if (z == 1 && ((xi + y) & 7) < 4) px[i] &= 0xff000000u;
+        else if (z == 2 && ((xi - y) & 7) < 4) px[i] |= 0x00ffffffu;
+    }
+    out.store4(x, y, px, n);
+}
+
+template <class Sink>
+__global__ void lookupKernel(const uint16_t* luma, size_t lumaPitch, int w, int h, const uint32_t* lut, int maxCode, Sink out) {
+    const int x = 4 * int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
+    if (x >= w || y >= h) return;
+    const int n = min(4, w - x);
+    int codes[4];
+    lumaCodes4(luma, lumaPitch, x, y, n, maxCode, codes);
+    const uint32_t v[4] = {__ldg(lut + codes[0]), __ldg(lut + codes[1]), __ldg(lut + codes[2]), __ldg(lut + codes[3])};
+    out.store4(x, y, v, n);
+}
+
+const dim3 kBlock2d(32, 8);
+
+}  // namespace
+
+bool previewNeedsPicture(PreviewFilter f) {
+    return f == PreviewFilter::BoxBlur || f == PreviewFilter::Gaussian || f == PreviewFilter::Median3 ||
+           f == PreviewFilter::FocusPeaking || f == PreviewFilter::Zebra;
+}
+bool previewNeedsLuma(PreviewFilter f) {
+    return f == PreviewFilter::Edges || f == PreviewFilter::FocusPeaking || f == PreviewFilter::Zebra ||
+           f == PreviewFilter::FalseColour;
+}
+
+cudaError_t copyImage(const uint8_t* d_src, size_t srcPitch, int width, int height, const ImageSink& out, cudaStream_t stream) {
+    return withSink(out, [&](auto sink) {
+        copyKernel<<<gridFor(width, height, kBlock2d), kBlock2d, 0, stream>>>(d_src, srcPitch, width, height, sink);
+    });
+}
+
+Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int bitDepth, Range lumaRange, cudaStream_t stream) {
+    filter_ = spec.preview;
+    width_ = width; height_ = height; bitDepth_ = bitDepth;
+    const FilterParams& f = spec.filter;
+    const int levels = 1 << bitDepth;
+    lut_.clear();
+    switch (filter_) {
+        case PreviewFilter::BoxBlur: {
+            boxRadius_ = std::clamp(f.blurRadius, 0, kMaxBoxRadius);
+            if (boxRadius_ > kTileRadiusMax) {
+                CS_TRY(d_scratch_.reserve(size_t(width) * size_t(height) * sizeof(uint4)));
+                scratchPitch_ = size_t(width) * sizeof(uint4);
+            } else if (boxRadius_ > 0) {
+                CS_CUDA_CHECK(cudaFuncSetAttribute(boxTileKernel<PitchedOut>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(boxTileSharedBytes(kTileRadiusMax))));
+                CS_CUDA_CHECK(cudaFuncSetAttribute(boxTileKernel<SurfaceOut>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(boxTileSharedBytes(kTileRadiusMax))));
+            }
+            break;
+        }
+        case PreviewFilter::Gaussian: {
+            // Core's weights: normalised in double, stored as float; radius max(1, ceil(3 sigma)).
+            gaussRadius_ = 0;
+            gaussWeights_.clear();
+            const float sigma = f.gaussianSigma;
+            if (!std::isfinite(sigma) || sigma <= 0.0f) break;
+            const double s = std::min(sigma, kMaxGaussianSigma);
+            gaussRadius_ = std::max(1, int(std::ceil(3.0 * s)));
+            std::vector<double> wd(size_t(2 * gaussRadius_ + 1));
+            double total = 0.0;
+            for (int k = -gaussRadius_; k <= gaussRadius_; ++k)
+                total += wd[size_t(k + gaussRadius_)] = std::exp(-double(k) * k / (2.0 * s * s));
+            for (double v : wd) gaussWeights_.push_back(float(v / total));
+            if (gaussRadius_ > kTileRadiusMax) {
+                CS_TRY(d_scratch_.reserve(size_t(width) * size_t(height) * sizeof(float4)));
+                scratchPitch_ = size_t(width) * sizeof(float4);
+            } else {
+                CS_CUDA_CHECK(cudaFuncSetAttribute(gaussTileKernel<PitchedOut>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(gaussTileSharedBytes(kTileRadiusMax))));
+                CS_CUDA_CHECK(cudaFuncSetAttribute(gaussTileKernel<SurfaceOut>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(gaussTileSharedBytes(kTileRadiusMax))));
+            }
+            break;
+        }
+        case PreviewFilter::FocusPeaking:
+            peakingThreshold_ = f.peakingThreshold;
+            peakingColour_ = f.peakingColour;
+            break;
+        case PreviewFilter::Zebra: {
+            // Zones by core's own zebra(): code c at x = 8c of a one-row frame of mid grey,
+            // where both stripe patterns are "on" ((x +- 0) mod 8 = 0): black = the zebra
+            // at or above `ire`, white = the low zebra, grey = untouched.
+            RgbaImage grey;
+            grey.resize(8 * levels, 1);
+            for (size_t i = 0; i < grey.pixels.size(); i += 4) { grey.pixels[i] = grey.pixels[i + 1] = grey.pixels[i + 2] = 128; grey.pixels[i + 3] = 255; }
+            LumaPlane plane{8 * levels, 1, bitDepth, lumaRange, {}};
+            for (int x = 0; x < 8 * levels; ++x) plane.values.push_back(uint16_t(x / 8));
+            RgbaImage zebraOut;
+            zebra(grey, plane, f.zebraIre, f.zebraLowIre, zebraOut);
+            if (zebraOut.width != 8 * levels) return Status::error("zebra preview: core's zebra() produced no image for the lookup table");
+            for (int c = 0; c < levels; ++c) {
+                const uint8_t v = zebraOut.at(8 * c, 0)[0];
+                lut_.push_back(v == 0 ? 1u : (v == 255 ? 2u : 0u));
+            }
+            break;
+        }
+        case PreviewFilter::FalseColour: {
+            // Colours by core's own falseColour() over a row holding every code once.
+            LumaPlane plane{levels, 1, bitDepth, lumaRange, {}};
+            for (int c = 0; c < levels; ++c) plane.values.push_back(uint16_t(c));
+            RgbaImage colours;
+            falseColour(plane, colours);
+            if (colours.width != levels) return Status::error("false colour preview: core's falseColour() produced no image for the lookup table");
+            for (int c = 0; c < levels; ++c) {
+                const uint8_t* p = colours.at(c, 0);
+                lut_.push_back(uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24));
+            }
+            break;
+        }
+        case PreviewFilter::None:
+        case PreviewFilter::Edges:
+        case PreviewFilter::Median3: break;
+    }
+    if (!lut_.empty() && lut_ != lutUploaded_) {
+        CS_TRY(d_lut_.reserve(lut_.size() * sizeof(uint32_t)));
+        // Pageable source: the call returns once the table is staged, so lut_ may change after.
+        CS_CUDA_CHECK(cudaMemcpyAsync(d_lut_.get(), lut_.data(), lut_.size() * sizeof(uint32_t), cudaMemcpyHostToDevice, stream));
+        lutUploaded_ = lut_;
+    }
+    return {};
+}
+
+cudaError_t PreviewFilters::enqueue(const uint8_t* d_picture, size_t picturePitch, const uint16_t* d_luma, size_t lumaPitch,
+                                    const ImageSink& out, cudaStream_t stream) const {
+    const int w = width_, h = height_;
+    const dim3 grid = gridFor(w, h, kBlock2d);
+    const dim3 grid4 = gridFor((w + 3) / 4, h, kBlock2d);   // four pixels per thread
+    const dim3 tiles((unsigned(w) + kTile - 1) / kTile, (unsigned(h) + kTile - 1) / kTile);
+    const int maxCode = (1 << bitDepth_) - 1;
+    GaussWeights gw{};
+    gw.radius = gaussRadius_;
+    for (size_t i = 0; i < gaussWeights_.size(); ++i) gw.w[i] = gaussWeights_[i];
+    SobelParams sp{maxCode, 1.0 / (4.0 * double(maxCode)), double(peakingThreshold_), peakingColour_,
+                   float(peakingColour_ >> 24) / 255.0f};
+    switch (filter_) {
+        case PreviewFilter::None: return cudaSuccess;
+        case PreviewFilter::BoxBlur:
+            if (boxRadius_ == 0) return copyImage(d_picture, picturePitch, w, h, out, stream);
+            if (boxRadius_ <= kTileRadiusMax)
+                return withSink(out, [&](auto sink) {
+                    boxTileKernel<<<tiles, 256, boxTileSharedBytes(boxRadius_), stream>>>(d_picture, picturePitch, w, h, boxRadius_, sink);
+                });
+            boxColumnsKernel<<<unsigned(w + 127) / 128, 128, 0, stream>>>(d_picture, picturePitch, w, h, boxRadius_,
+                                                                           d_scratch_.get<uint4>(), scratchPitch_);
+            return withSink(out, [&](auto sink) {
+                boxRowsKernel<<<unsigned(h + 127) / 128, 128, 0, stream>>>(d_picture, picturePitch, d_scratch_.get<uint4>(),
+                                                                            scratchPitch_, w, h, boxRadius_, sink);
+            });
+        case PreviewFilter::Gaussian:
+            if (gaussRadius_ == 0) return copyImage(d_picture, picturePitch, w, h, out, stream);
+            if (gaussRadius_ <= kTileRadiusMax)
+                return withSink(out, [&](auto sink) {
+                    gaussTileKernel<<<tiles, 256, gaussTileSharedBytes(gaussRadius_), stream>>>(d_picture, picturePitch, w, h, gw, sink);
+                });
+            gaussRowsKernel<<<grid, kBlock2d, 0, stream>>>(d_picture, picturePitch, w, h, gw, d_scratch_.get<float4>(), scratchPitch_);
+            return withSink(out, [&](auto sink) {
+                gaussColumnsKernel<<<grid, kBlock2d, 0, stream>>>(d_picture, picturePitch, d_scratch_.get<float4>(), scratchPitch_, w, h, gw, sink);
+            });
+        case PreviewFilter::Median3:
+            return withSink(out, [&](auto sink) { medianKernel<<<grid, kBlock2d, 0, stream>>>(d_picture, picturePitch, w, h, sink); });
+        case PreviewFilter::Edges:
+            return withSink(out, [&](auto sink) {
+                sobelKernel<decltype(sink), false><<<grid, kBlock2d, 0, stream>>>(d_luma, lumaPitch, nullptr, 0, w, h, sp, sink);
+            });
+        case PreviewFilter::FocusPeaking:
+            return withSink(out, [&](auto sink) {
+                sobelKernel<decltype(sink), true><<<grid, kBlock2d, 0, stream>>>(d_luma, lumaPitch, d_picture, picturePitch, w, h, sp, sink);
+            });
+        case PreviewFilter::Zebra:
+            return withSink(out, [&](auto sink) {
+                zebraKernel<<<grid4, kBlock2d, 0, stream>>>(d_luma, lumaPitch, d_picture, picturePitch, w, h, d_lut_.get<uint32_t>(), maxCode, sink);
+            });
+        case PreviewFilter::FalseColour:
+            return withSink(out, [&](auto sink) {
+                lookupKernel<<<grid4, kBlock2d, 0, stream>>>(d_luma, lumaPitch, w, h, d_lut_.get<uint32_t>(), maxCode, sink);
+            });
+    }
+    return cudaErrorInvalidValue;
+}
+
+}  // namespace cs::cuda

@@ -1,0 +1,58 @@
+// Preview filters on the GPU, with core/Filters.cpp's exact arithmetic: box blur by exact
+// integer sums, the Gaussian with the same float weights and the same order of rounded
+// operations, the 3x3 median network, Sobel in double, and zebra / false colour through
+// lookup tables computed by core's own functions. Output goes to pitched device memory or
+// to a surface object (a mapped GL texture).
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "CudaHandle.h"
+#include "core/Color.h"
+#include "core/ScopeSpec.h"
+
+namespace cs::cuda {
+
+// Where an RGBA 8-bit image is written: pitched device memory, or a surface (when d_pixels is null).
+struct ImageSink {
+    uint8_t* d_pixels = nullptr;
+    size_t pitch = 0;
+    cudaSurfaceObject_t surface = 0;
+};
+
+bool previewNeedsPicture(PreviewFilter f);   // blur, Gaussian, median, peaking, zebra
+bool previewNeedsLuma(PreviewFilter f);      // edges, peaking, zebra, false colour
+
+// Copies an RGBA image (pitched device memory) into a sink.
+cudaError_t copyImage(const uint8_t* d_src, size_t srcPitch, int width, int height, const ImageSink& out,
+                      cudaStream_t stream);
+
+// One preview filter for frames of one geometry: prepare() sizes scratch memory and uploads
+// lookup tables (allocations: not inside a graph capture), enqueue() only launches kernels.
+class PreviewFilters {
+public:
+    Status prepare(const ScopeSpec& spec, int width, int height, int bitDepth, Range lumaRange, cudaStream_t stream);
+    // Reads the picture (RGBA, pitched) and/or the luma plane (uint16, pitched) as the filter needs.
+    cudaError_t enqueue(const uint8_t* d_picture, size_t picturePitch, const uint16_t* d_luma, size_t lumaPitch,
+                        const ImageSink& out, cudaStream_t stream) const;
+    PreviewFilter filter() const { return filter_; }
+
+private:
+    PreviewFilter filter_ = PreviewFilter::None;
+    int width_ = 0, height_ = 0, bitDepth_ = 8;
+    int boxRadius_ = 0;
+    int gaussRadius_ = 0;            // 0: sigma <= 0, the preview is the picture
+    std::vector<float> gaussWeights_;
+    float peakingThreshold_ = 0.0f;
+    uint32_t peakingColour_ = 0;
+    // Zebra zones / false colours per luma code, from core's filters (see prepare()).
+    std::vector<uint32_t> lut_;
+    std::vector<uint32_t> lutUploaded_;
+    DeviceBuffer d_lut_;
+    DeviceBuffer d_scratch_;         // the large-radius two-pass paths
+    size_t scratchPitch_ = 0;
+};
+
+}  // namespace cs::cuda

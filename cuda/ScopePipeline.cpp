@@ -1,0 +1,84 @@
+// The per-frame GPU work (ScopePipeline.h): buffers sized once per geometry, then a short
+// fixed sequence per frame: one memset, the scope pass, the preview (one or two kernels),
+// and for the GL view a copy of the picture and one kernel per scope trace.
+#include "ScopePipeline.h"
+
+namespace cs::cuda {
+
+PipelineWork workFor(const ScopeSpec& spec, PixelFormat format, bool wantPicture) {
+    PipelineWork w;
+    w.preview = spec.preview;
+    uint32_t f = 0;
+    if (spec.waveform) f |= kScopeWaveform;
+    if (spec.parade) f |= kScopeParade | (spec.paradeMode == ParadeMode::Rgb ? kScopeParadeRgb : 0u);
+    if (spec.histogram) f |= kScopeHistogram | kScopeHistogramRgb;
+    if (spec.vectorscope) f |= kScopeVectorscope;
+    if (spec.stats) f |= kScopeStats;
+    if (wantPicture || previewNeedsPicture(spec.preview)) f |= kScopePicture;
+    if (previewNeedsLuma(spec.preview)) f |= kScopeLuma;
+    (void)format;
+    w.flags = f;
+    return w;
+}
+
+Status ScopePipeline::prepare(PixelFormat format, int width, int height, const ScopeSpec& spec, const PipelineWork& work,
+                              Range lumaRange, cudaStream_t stream) {
+    format_ = format;
+    width_ = width; height_ = height;
+    levels_ = levelsOf(format);
+    work_ = work;
+    spec_ = spec;
+    const size_t L = size_t(levels_), W = size_t(width), H = size_t(height);
+    statsOffset_ = (L + 768) * sizeof(uint32_t);
+    vectorscopeOffset_ = (statsOffset_ + sizeof(DeviceStats) + 255) / 256 * 256;
+    accumBytes_ = vectorscopeOffset_ + ((work.flags & kScopeVectorscope) ? L * L * sizeof(uint32_t) : 0);
+    CS_TRY(accum_.reserve(vectorscopeOffset_ + L * L * sizeof(uint32_t)));
+    if (work.flags & kScopeWaveform) CS_TRY(waveform_.reserve(L * W * sizeof(uint32_t)));
+    if (work.flags & kScopeParade) CS_TRY(parade_.reserve(3 * L * W * sizeof(uint32_t)));
+    if (work.flags & kScopePicture) CS_TRY(picture_.reserve(W * 4, H));
+    if (work.flags & kScopeLuma) CS_TRY(luma_.reserve(W * 2, H));
+    if (work.preview != PreviewFilter::None) CS_TRY(preview_.reserve(W * 4, H));
+    CS_TRY(traceScratch_.reserve(2 * sizeof(uint32_t)));
+    ScopeSpec filterSpec = spec;
+    filterSpec.preview = work.preview;
+    return filters_.prepare(filterSpec, width, height, bitDepthOf(format), lumaRange, stream);
+}
+
+Status ScopePipeline::enqueue(const PlaneSet& planes, const ScopeColour& colour, cudaStream_t stream, const SurfaceTargets* surfaces) {
+    CS_CUDA_CHECK(cudaMemsetAsync(accum_.get(), 0, accumBytes_, stream));
+    ScopeOutputs o;
+    o.d_histY = accum_.get<uint32_t>();
+    o.d_histRgb = o.d_histY + levels_;
+    o.d_stats = reinterpret_cast<DeviceStats*>(accum_.get() + statsOffset_);
+    o.d_vectorscope = reinterpret_cast<uint32_t*>(accum_.get() + vectorscopeOffset_);
+    o.d_waveform = waveform_.get<uint32_t>();
+    o.d_parade = parade_.get<uint32_t>();
+    o.d_picture = picture_.get();
+    o.picturePitch = picture_.pitch();
+    o.d_luma = luma_.get<uint16_t>();
+    o.lumaPitch = luma_.pitch();
+    CS_CUDA_CHECK(scopePass(planes, format_, width_, height_, colour, work_.flags, o, stream));
+
+    if (work_.preview != PreviewFilter::None) {
+        ImageSink sink{preview_.get(), preview_.pitch(), 0};
+        if (surfaces && surfaces->preview) sink = ImageSink{nullptr, 0, surfaces->preview};
+        CS_CUDA_CHECK(filters_.enqueue(picture_.get(), picture_.pitch(), luma_.get<uint16_t>(), luma_.pitch(), sink, stream));
+    }
+    if (!surfaces) return {};
+    if (surfaces->picture && (work_.flags & kScopePicture))
+        CS_CUDA_CHECK(copyImage(picture_.get(), picture_.pitch(), width_, height_, ImageSink{nullptr, 0, surfaces->picture}, stream));
+    TraceSources src;
+    src.d_histY = o.d_histY; src.d_histRgb = o.d_histRgb; src.d_vectorscope = o.d_vectorscope;
+    src.d_waveform = o.d_waveform; src.d_parade = o.d_parade;
+    src.width = width_; src.height = height_; src.levels = levels_;
+    const TraceKind kinds[4] = {TraceKind::Histogram, TraceKind::Waveform, TraceKind::Parade, TraceKind::Vectorscope};
+    const uint32_t needed[4] = {kScopeHistogram, kScopeWaveform, kScopeParade, kScopeVectorscope};
+    for (size_t i = 0; i < 4; ++i) {
+        if (!surfaces->traces[i] || !(work_.flags & needed[i])) continue;
+        CS_CUDA_CHECK(renderTrace(kinds[i], src, spec_, traceScratch_.get<uint32_t>(), surfaces->traceWidth[i], surfaces->traceHeight[i],
+                                  ImageSink{nullptr, 0, surfaces->traces[i]}, stream));
+    }
+    return {};
+}
+
+}  // namespace cs::cuda

@@ -1,0 +1,66 @@
+// Everything the GPU does for one frame, as stream work only: clear the accumulators, the
+// scope pass, the preview filter and (for the GL view) the picture, preview and scope
+// traces written to surfaces. prepare() allocates for a frame geometry and spec (not
+// capturable); enqueue() only issues async work, so a CUDA graph can capture it.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstdint>
+
+#include "CudaHandle.h"
+#include "FilterKernels.h"
+#include "ScopeKernels.h"
+#include "TraceKernels.h"
+#include "core/ScopeSpec.h"
+
+namespace cs::cuda {
+
+// What the pipeline computes, derived from a ScopeSpec (and, for the GL view, the targets).
+struct PipelineWork {
+    uint32_t flags = 0;                  // ScopeFlags for the scope pass
+    PreviewFilter preview = PreviewFilter::None;
+};
+PipelineWork workFor(const ScopeSpec& spec, PixelFormat format, bool wantPicture);
+
+// Optional surfaces for one frame (0 = not drawn), with their sizes.
+struct SurfaceTargets {
+    cudaSurfaceObject_t picture = 0, preview = 0;
+    std::array<cudaSurfaceObject_t, 4> traces{};      // histogram, waveform, parade, vectorscope
+    std::array<int, 4> traceWidth{}, traceHeight{};
+};
+
+class ScopePipeline {
+public:
+    Status prepare(PixelFormat format, int width, int height, const ScopeSpec& spec, const PipelineWork& work, Range lumaRange,
+                   cudaStream_t stream);
+    // `planes` must be device memory satisfying PixelGroups.h's alignment contract.
+    Status enqueue(const PlaneSet& planes, const ScopeColour& colour, cudaStream_t stream, const SurfaceTargets* surfaces = nullptr);
+
+    // Device results of the last enqueue (valid once the stream reaches that point).
+    const uint32_t* histY() const { return accum_.get<uint32_t>(); }
+    const uint32_t* histRgb() const { return histY() + levels_; }
+    const DeviceStats* stats() const { return reinterpret_cast<const DeviceStats*>(accum_.get() + statsOffset_); }
+    const uint32_t* vectorscope() const { return reinterpret_cast<const uint32_t*>(accum_.get() + vectorscopeOffset_); }
+    const uint32_t* waveform() const { return waveform_.get<uint32_t>(); }
+    const uint32_t* parade() const { return parade_.get<uint32_t>(); }
+    const uint8_t* picture() const { return picture_.get(); }
+    size_t picturePitch() const { return picture_.pitch(); }
+    const uint8_t* preview() const { return preview_.get(); }
+    size_t previewPitch() const { return preview_.pitch(); }
+    const PipelineWork& work() const { return work_; }
+
+private:
+    PixelFormat format_ = PixelFormat::Yuv420p;
+    int width_ = 0, height_ = 0, levels_ = 256;
+    PipelineWork work_;
+    ScopeSpec spec_;
+    // One zeroed-per-frame block: histY (levels), histRgb (768), stats, vectorscope (levels^2).
+    DeviceBuffer accum_;
+    size_t statsOffset_ = 0, vectorscopeOffset_ = 0, accumBytes_ = 0;
+    DeviceBuffer waveform_, parade_, traceScratch_;
+    PitchedBuffer picture_, luma_, preview_;
+    PreviewFilters filters_;
+};
+
+}  // namespace cs::cuda

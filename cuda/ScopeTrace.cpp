@@ -1,0 +1,47 @@
+// Host reference of the scope traces (TraceKernels.h): the same ScopeTrace.h texel
+// functions over a ScopeResults' counts.
+#include <algorithm>
+
+#include "ScopeTrace.h"
+#include "TraceKernels.h"
+
+namespace cs::cuda {
+
+void referenceTrace(TraceKind kind, const ScopeResults& r, const ScopeSpec& spec, int texW, int texH, RgbaImage& out) {
+    out.resize(texW, texH);
+    uint32_t maxY = 0, maxRgb = 0;
+    std::vector<uint32_t> rgb;
+    if (kind == TraceKind::Histogram) {
+        rgb.reserve(768);
+        rgb.insert(rgb.end(), r.histR.begin(), r.histR.end());
+        rgb.insert(rgb.end(), r.histG.begin(), r.histG.end());
+        rgb.insert(rgb.end(), r.histB.begin(), r.histB.end());
+        maxY = histogramMaxBin(r.histY.data(), 0, int(r.histY.size()));
+        maxRgb = histogramMaxBin(rgb.data(), 0, int(rgb.size()));
+    }
+    for (int y = 0; y < texH; ++y)
+        for (int x = 0; x < texW; ++x) {
+            uint32_t v = 0;
+            switch (kind) {
+                case TraceKind::Histogram:
+                    v = histogramTexel(r.histY.data(), rgb.data(), r.levels, maxY, maxRgb, spec.histogramScale == HistogramScale::Log,
+                                       spec.histogramGain, x, y, texW, texH);
+                    break;
+                case TraceKind::Waveform:
+                    v = waveformTexel(r.waveform.data(), r.width, r.height, r.levels, spec.waveformGain, x, y, texW, texH);
+                    break;
+                case TraceKind::Parade:
+                    v = paradeTexel(r.parade.data(), r.width, r.height, r.levels, r.paradeMode == ParadeMode::Rgb, spec.waveformGain, x, y,
+                                    texW, texH);
+                    break;
+                case TraceKind::Vectorscope:
+                    v = vectorscopeTexel(r.vectorscope.data(), r.width, r.height, r.levels, spec.vectorscopeZoom, spec.vectorscopeGain, x,
+                                         y, texW, texH);
+                    break;
+            }
+            uint8_t* p = out.at(x, y);
+            for (int c = 0; c < 4; ++c) p[c] = uint8_t(v >> (8 * c));
+        }
+}
+
+}  // namespace cs::cuda

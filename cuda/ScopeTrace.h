@@ -1,0 +1,125 @@
+// The scope traces the CUDA engine draws into GL textures (interactive view; the graticule
+// is a separate overlay): each texel is a box of the raw counts, its brightness a function
+// of the counts in the box. CS_HD so that the kernels and the host reference (used by the
+// tests, and by anyone who wants the same picture without a GPU) compute the same texels.
+//
+// Mapping (row 0 of a texture is its top row):
+// - histogram: column tx covers bins [tx*N/texW, ...) of each histogram (N = levels for Y,
+//   256 for R, G, B); a bar is lit where (row from the bottom + 0.5) < f * texH, with
+//   f = gain * value / max (linear) or gain * log1p(value) / log1p(max) (log), value the
+//   largest bin in the column and max the largest bin of Y (for Y) or of R, G, B (for
+//   those). Y lit alone is grey (150), R, G, B lit are full red, green, blue over it.
+// - waveform: column tx covers frame columns [tx*W/texW, ...), row from the bottom covers
+//   levels [row*L/texH, ...); n = count * L / (H * columns * levels in the box) is 1 for
+//   counts spread evenly over all levels; brightness v = min(1, sqrt(gain * n / 8)).
+// - parade: three panels side by side (texW split in thirds), each a waveform of its
+//   component; RGB mode red, green, blue; Y'CbCr mode white, blue-ish, red-ish.
+// - vectorscope: Cb left to right, Cr bottom to top, the centre L/zoom levels of each;
+//   n = count * L^2 / (W * H * bins in the box); v = min(1, sqrt(sqrt(gain * n) / 8)).
+// Texels are opaque (A = 255). All arithmetic is double with correctly rounded operations
+// (the kernels are compiled without FMA contraction), so host and device agree exactly,
+// except log1p (histogram log scale), whose last bit may differ between libraries.
+#pragma once
+#include <cmath>
+#include <cstdint>
+
+#include "core/Color.h"
+
+namespace cs::cuda {
+
+CS_HD uint32_t traceRgba(uint32_t r, uint32_t g, uint32_t b) { return r | (g << 8) | (b << 16) | 0xff000000u; }
+CS_HD uint32_t traceCode(double v) {   // 0..1 -> 0..255, rounded
+    const double c = floor(v * 255.0 + 0.5);
+    return c <= 0.0 ? 0u : (c >= 255.0 ? 255u : uint32_t(c));
+}
+// [begin, end) of the source range (n items) that texel t of `size` covers: at least one item.
+CS_HD void traceSpan(int t, int size, int n, int& begin, int& end) {
+    begin = int((long long)t * n / size);
+    end = int((long long)(t + 1) * n / size);
+    if (end <= begin) end = begin + 1;
+    if (end > n) end = n;
+    if (begin >= n) begin = n - 1;
+}
+
+CS_HD uint32_t histogramMaxBin(const uint32_t* bins, int begin, int end) {
+    uint32_t m = 0;
+    for (int i = begin; i < end; ++i) m = bins[i] > m ? bins[i] : m;
+    return m;
+}
+
+CS_HD bool histogramLit(uint32_t value, uint32_t maxValue, bool logScale, float gain, int rowFromBottom, int texH) {
+    if (value == 0 || maxValue == 0) return false;
+    double f = logScale ? double(gain) * (log1p(double(value)) / log1p(double(maxValue)))
+                        : double(gain) * (double(value) / double(maxValue));
+    if (f > 1.0) f = 1.0;
+    return double(rowFromBottom) + 0.5 < f * double(texH);
+}
+
+// histY: `levels` bins; histRgb: 3 x 256. maxY, maxRgb: the largest bins (histogramMaxBin).
+CS_HD uint32_t histogramTexel(const uint32_t* histY, const uint32_t* histRgb, int levels, uint32_t maxY, uint32_t maxRgb,
+                              bool logScale, float gain, int tx, int ty, int texW, int texH) {
+    const int row = texH - 1 - ty;
+    int b0, b1;
+    traceSpan(tx, texW, levels, b0, b1);
+    const bool yLit = histogramLit(histogramMaxBin(histY, b0, b1), maxY, logScale, gain, row, texH);
+    traceSpan(tx, texW, 256, b0, b1);
+    bool lit[3];
+    for (int c = 0; c < 3; ++c) lit[c] = histogramLit(histogramMaxBin(histRgb + 256 * c, b0, b1), maxRgb, logScale, gain, row, texH);
+    const uint32_t base = yLit ? 150u : 0u;
+    return traceRgba(lit[0] ? 255u : base, lit[1] ? 255u : base, lit[2] ? 255u : base);
+}
+
+// Brightness of a waveform box: counts[level * width + x], columns [x0, x1) of a frame of
+// `height` rows, levels from the bottom row of the texel.
+CS_HD uint32_t waveformLevel(const uint32_t* counts, int width, int height, int levels, float gain, int x0, int x1, int tyFromBottom,
+                             int texH) {
+    int l0, l1;
+    traceSpan(tyFromBottom, texH, levels, l0, l1);
+    unsigned long long sum = 0;
+    for (int l = l0; l < l1; ++l)
+        for (int x = x0; x < x1; ++x) sum += counts[(long long)l * width + x];
+    if (sum == 0) return 0;
+    const double n = double(sum) * double(levels) / (double(height) * double(x1 - x0) * double(l1 - l0));
+    double v = sqrt(double(gain) * n / 8.0);
+    return traceCode(v > 1.0 ? 1.0 : v);
+}
+
+CS_HD uint32_t waveformTexel(const uint32_t* counts, int width, int height, int levels, float gain, int tx, int ty, int texW, int texH) {
+    int x0, x1;
+    traceSpan(tx, texW, width, x0, x1);
+    const uint32_t v = waveformLevel(counts, width, height, levels, gain, x0, x1, texH - 1 - ty, texH);
+    return traceRgba(v, v, v);
+}
+
+// parade: 3 x levels x width; rgbMode picks the panel tints.
+CS_HD uint32_t paradeTexel(const uint32_t* parade, int width, int height, int levels, bool rgbMode, float gain, int tx, int ty, int texW,
+                           int texH) {
+    int panel = int((long long)tx * 3 / texW);
+    if (panel > 2) panel = 2;
+    const int p0 = int((long long)panel * texW / 3), p1 = int((long long)(panel + 1) * texW / 3);
+    const int pw = p1 - p0 > 0 ? p1 - p0 : 1;
+    int x0, x1;
+    traceSpan(tx - p0, pw, width, x0, x1);
+    const uint32_t v = waveformLevel(parade + (long long)panel * levels * width, width, height, levels, gain, x0, x1, texH - 1 - ty, texH);
+    if (rgbMode) return panel == 0 ? traceRgba(v, 0, 0) : (panel == 1 ? traceRgba(0, v, 0) : traceRgba(0, 0, v));
+    return panel == 0 ? traceRgba(v, v, v) : (panel == 1 ? traceRgba(v / 2, v / 2, v) : traceRgba(v, v / 2, v / 2));
+}
+
+// vectorscope: levels x levels, [cr * levels + cb].
+CS_HD uint32_t vectorscopeTexel(const uint32_t* counts, int width, int height, int levels, int zoom, float gain, int tx, int ty, int texW,
+                                int texH) {
+    const int span = levels / (zoom > 1 ? zoom : 1), base = (levels - span) / 2;
+    int cb0, cb1, cr0, cr1;
+    traceSpan(tx, texW, span, cb0, cb1);
+    traceSpan(texH - 1 - ty, texH, span, cr0, cr1);
+    unsigned long long sum = 0;
+    for (int cr = cr0; cr < cr1; ++cr)
+        for (int cb = cb0; cb < cb1; ++cb) sum += counts[(long long)(base + cr) * levels + base + cb];
+    if (sum == 0) return traceRgba(0, 0, 0);
+    const double n = double(sum) * double(levels) * double(levels) / (double(width) * double(height) * double(cb1 - cb0) * double(cr1 - cr0));
+    double v = sqrt(sqrt(double(gain) * n) / 8.0);
+    const uint32_t c = traceCode(v > 1.0 ? 1.0 : v);
+    return traceRgba(c, c, c);
+}
+
+}  // namespace cs::cuda

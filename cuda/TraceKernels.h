@@ -1,0 +1,33 @@
+// Scope traces into RGBA images (GL textures through surfaces, or device memory), from the
+// counts the scope pass left in device memory; texel rules in ScopeTrace.h. Also the host
+// reference that draws the same texels from a ScopeResults.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "FilterKernels.h"
+#include "core/ScopeResults.h"
+#include "core/ScopeSpec.h"
+
+namespace cs::cuda {
+
+struct TraceSources {
+    const uint32_t* d_histY = nullptr;      // levels
+    const uint32_t* d_histRgb = nullptr;    // 3 x 256
+    const uint32_t* d_waveform = nullptr;   // levels x width
+    const uint32_t* d_parade = nullptr;     // 3 x levels x width
+    const uint32_t* d_vectorscope = nullptr;
+    int width = 0, height = 0, levels = 256;
+};
+
+enum class TraceKind { Histogram, Waveform, Parade, Vectorscope };
+
+// d_scratch: two words of device memory (the histogram's largest bins).
+cudaError_t renderTrace(TraceKind kind, const TraceSources& src, const ScopeSpec& spec, uint32_t* d_scratch, int texW, int texH,
+                        const ImageSink& out, cudaStream_t stream);
+
+// The same texels on the host from `r`'s counts (for tests and CPU-only callers).
+void referenceTrace(TraceKind kind, const ScopeResults& r, const ScopeSpec& spec, int texW, int texH, RgbaImage& out);
+
+}  // namespace cs::cuda

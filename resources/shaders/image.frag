@@ -1,0 +1,12 @@
+// Samples an RGBA8 image (rows uploaded top first) and scales its alpha by uOpacity.
+// Scope and picture textures are opaque; graticule overlays carry their own alpha and are
+// blended with GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, as the CPU renderer blends them.
+#version 330 core
+uniform sampler2D uImage;
+uniform float uOpacity;
+in vec2 vTexCoord;
+out vec4 fragColour;
+void main() {
+    vec4 c = texture(uImage, vTexCoord);
+    fragColour = vec4(c.rgb, c.a * uOpacity);
+}

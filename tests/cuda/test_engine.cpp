@@ -1,0 +1,322 @@
+// The CUDA engine against the CPU engine (the reference) on the same frames: every pixel
+// format, 8 and 10 bit, limited and full range, random, solid and patterned content, every
+// preview filter, sizes from 1x1 to 7680x4320, host and device frames. Counts and statistics
+// must be identical, pictures and previews within one code value. Also a few known values.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "CudaTestUtil.h"
+#include "EngineFixture.h"
+#include "cuda/ScopeKernels.h"
+
+namespace cs {
+namespace {
+
+using test::cpuEngine;
+using test::cudaEngine;
+
+std::string label(const Frame& f, const std::string& what) {
+    return std::string(formatInfo(f.format()).name) + " " + std::to_string(f.width()) + "x" + std::to_string(f.height()) + " " + what;
+}
+
+// The CUDA engine on `gpuView`, the CPU engine on `cpuView` (the same picture in host memory).
+void compareEngines(const FrameView& gpuView, const FrameView& cpuView, const ScopeSpec& spec, const std::string& where,
+                    ScopeResults* gpuOut = nullptr) {
+    ScopeResults gpu, cpu;
+    CudaEngine* cuda = cudaEngine();
+    ASSERT_NE(cuda, nullptr);
+    const Status gs = cuda->process(gpuView, spec, gpu);
+    ASSERT_TRUE(gs.ok()) << where << ": " << gs.message();
+    ASSERT_TRUE(cpuEngine().process(cpuView, spec, cpu).ok()) << where;
+    test::expectSameResults(gpu, cpu, where);
+    if (gpuOut) *gpuOut = std::move(gpu);
+}
+void compareEngines(const FrameView& view, const ScopeSpec& spec, const std::string& where) { compareEngines(view, view, spec, where); }
+
+ScopeSpec everything(PreviewFilter preview = PreviewFilter::None) {
+    ScopeSpec s;
+    s.preview = preview;
+    return s;
+}
+
+constexpr PreviewFilter kFilters[] = {PreviewFilter::None,   PreviewFilter::BoxBlur, PreviewFilter::Gaussian,
+                                      PreviewFilter::Edges,  PreviewFilter::FocusPeaking, PreviewFilter::Median3,
+                                      PreviewFilter::Zebra,  PreviewFilter::FalseColour};
+
+TEST(CudaEngine, EveryFormatRandom) {
+    std::mt19937 rng(1);
+    std::vector<std::pair<int, int>> sizes = {{1, 1}, {2, 2}, {3, 5}, {37, 23}, {258, 131}};
+    if (!test::smallOnly()) sizes.push_back({1921, 1081});
+    int n = 0;
+    for (PixelFormat f : test::allFormats())
+        for (auto [w, h] : sizes) {
+            Frame frame(f, w, h);
+            test::fillRandom(frame, rng);
+            const PreviewFilter p = kFilters[size_t(n++) % std::size(kFilters)];
+            compareEngines(frame.view(), everything(p), label(frame, "random, preview " + std::string(previewName(p))));
+        }
+}
+
+TEST(CudaEngine, EveryFormatSolid) {
+    const int w = test::smallOnly() ? 130 : 1921, h = test::smallOnly() ? 67 : 1081;
+    for (PixelFormat f : test::allFormats()) {
+        const int top = levelsOf(f) - 1;
+        for (auto [c0, c1, c2] : {std::tuple{top / 2, top / 3, top}, std::tuple{0, 0, 0}, std::tuple{top, top, top}}) {
+            Frame frame(f, w, h);
+            frame.fill(c0, c1, c2);
+            compareEngines(frame.view(), everything(PreviewFilter::BoxBlur),
+                           label(frame, "solid " + std::to_string(c0) + "," + std::to_string(c1) + "," + std::to_string(c2)));
+        }
+    }
+}
+
+// Known values, independent of the CPU engine: a solid frame lands every pixel in one bin.
+TEST(CudaEngine, SolidFrameKnownCounts) {
+    const int w = 1920, h = 1080;
+    Frame frame(PixelFormat::Nv12, w, h);
+    frame.fill(100, 90, 160);
+    ScopeResults r;
+    ASSERT_TRUE(cudaEngine()->process(frame.view(), everything(), r).ok());
+    ASSERT_EQ(r.histY.size(), 256u);
+    EXPECT_EQ(r.histY[100], uint32_t(w * h));
+    EXPECT_EQ(r.vectorscope[size_t(160) * 256 + 90], uint32_t(w * h));
+    for (int x : {0, 1, 957, w - 1}) EXPECT_EQ(r.waveform[size_t(100) * w + size_t(x)], uint32_t(h)) << "column " << x;
+    EXPECT_EQ(r.stats.y.min, 100); EXPECT_EQ(r.stats.y.max, 100); EXPECT_DOUBLE_EQ(r.stats.y.avg, 100.0);
+    EXPECT_EQ(r.stats.u.min, 90); EXPECT_DOUBLE_EQ(r.stats.v.avg, 160.0);
+    EXPECT_DOUBLE_EQ(r.stats.outOfLegal, 0.0);
+}
+
+TEST(CudaEngine, PatternsFromSetPixel) {
+    const int w = test::smallOnly() ? 200 : 1283, h = test::smallOnly() ? 90 : 721;
+    for (PixelFormat f : {PixelFormat::Yuv420p, PixelFormat::P010, PixelFormat::Rgb24, PixelFormat::Uyvy422, PixelFormat::Gray10,
+                          PixelFormat::Yuv444p10, PixelFormat::Bgra}) {
+        const int top = levelsOf(f) - 1;
+        Frame ramp(f, w, h), checker(f, w, h), bars(f, w, h);
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                ramp.setPixel(x, y, x * top / (w - 1), y * top / (h - 1), (x + y) % (top + 1));
+                const bool odd = ((x ^ y) & 1) != 0;
+                checker.setPixel(x, y, odd ? top : 0, odd ? 0 : top, top / 2);
+                const int bar = x * 8 / w;
+                bars.setPixel(x, y, (bar * 37) % (top + 1), (bar * 91) % (top + 1), (bar * 53) % (top + 1));
+            }
+        compareEngines(ramp.view(), everything(PreviewFilter::Edges), label(ramp, "ramp"));
+        compareEngines(checker.view(), everything(PreviewFilter::Median3), label(checker, "checkerboard"));
+        compareEngines(bars.view(), everything(PreviewFilter::FalseColour), label(bars, "bars"));
+        std::mt19937 rng(3);
+        Frame runs(f, w, h);
+        test::fillRuns(runs, rng);
+        compareEngines(runs.view(), everything(PreviewFilter::Zebra), label(runs, "runs"));
+    }
+}
+
+TEST(CudaEngine, RangesMatricesAndOverrides) {
+    std::mt19937 rng(5);
+    for (PixelFormat f : {PixelFormat::Yuv420p10, PixelFormat::Nv12, PixelFormat::Rgb24, PixelFormat::Yuv422p})
+        for (Range range : {Range::Limited, Range::Full})
+            for (Matrix m : {Matrix::Bt601, Matrix::Bt709, Matrix::Bt2020Ncl}) {
+                ColorInfo c;
+                c.matrix = m; c.range = range; c.matrixTagged = c.rangeTagged = true;
+                Frame frame(f, 97, 61, c);
+                test::fillRandom(frame, rng);
+                const std::string what = std::string(matrixName(m)) + " " + std::string(rangeName(range));
+                compareEngines(frame.view(), everything(PreviewFilter::FalseColour), label(frame, what));
+                ScopeSpec overridden = everything(PreviewFilter::Zebra);
+                overridden.colorOverride.range = range == Range::Full ? Range::Limited : Range::Full;
+                overridden.colorOverride.matrix = Matrix::Bt2020Ncl;
+                compareEngines(frame.view(), overridden, label(frame, what + " overridden"));
+            }
+}
+
+TEST(CudaEngine, SubsetsOfScopes) {
+    std::mt19937 rng(9);
+    for (PixelFormat f : {PixelFormat::Yuv420p, PixelFormat::Yuv420p10, PixelFormat::Rgba, PixelFormat::Yuyv422}) {
+        Frame frame(f, test::smallOnly() ? 301 : 1920, test::smallOnly() ? 77 : 1080);
+        test::fillRandom(frame, rng);
+        for (int variant = 0; variant < 9; ++variant) {
+            ScopeSpec s;
+            s.histogram = variant == 0 || variant == 5;
+            s.waveform = variant == 1 || variant == 5;
+            s.parade = variant == 2 || variant == 6;
+            s.vectorscope = variant == 3 || variant == 6;
+            s.stats = variant == 4 || variant == 7;
+            s.paradeMode = variant == 6 ? ParadeMode::Ycbcr : ParadeMode::Rgb;
+            s.displayImages = variant != 7;
+            s.picture = variant != 5;
+            if (variant == 8) s.preview = PreviewFilter::Edges;   // nothing but a preview
+            if (variant == 8) s.histogram = s.waveform = s.parade = s.vectorscope = s.stats = false;
+            compareEngines(frame.view(), s, label(frame, "subset " + std::to_string(variant)));
+        }
+    }
+}
+
+TEST(CudaEngine, PreviewFilterParameters) {
+    std::mt19937 rng(11);
+    std::vector<std::pair<int, int>> sizes = {{1, 1}, {5, 3}, {199, 101}};
+    if (!test::smallOnly()) sizes.push_back({1921, 1081});
+    for (PixelFormat f : {PixelFormat::Yuv420p, PixelFormat::Yuv422p10, PixelFormat::Rgb24})
+        for (auto [w, h] : sizes) {
+            Frame frame(f, w, h);
+            if (w > 100) test::fillRuns(frame, rng); else test::fillRandom(frame, rng);
+            const bool big = w > 1000;
+            for (int r : {0, 1, 8, 32, 33, 100}) {
+                if (big && r != 8 && r != 33) continue;
+                ScopeSpec s = everything(PreviewFilter::BoxBlur);
+                s.filter.blurRadius = r;
+                compareEngines(frame.view(), s, label(frame, "box radius " + std::to_string(r)));
+            }
+            for (float sigma : {0.0f, 0.3f, 3.0f, 10.7f, 64.0f}) {
+                if (big && sigma != 3.0f) continue;
+                ScopeSpec s = everything(PreviewFilter::Gaussian);
+                s.filter.gaussianSigma = sigma;
+                compareEngines(frame.view(), s, label(frame, "gaussian sigma " + std::to_string(sigma)));
+            }
+            for (float t : {0.02f, 0.12f}) {
+                ScopeSpec s = everything(PreviewFilter::FocusPeaking);
+                s.filter.peakingThreshold = t;
+                s.filter.peakingColour = t < 0.1f ? 0x80ff8000u : 0xff2020ffu;
+                compareEngines(frame.view(), s, label(frame, "peaking " + std::to_string(t)));
+            }
+            for (auto [hi, lo] : {std::pair{95.0f, -1.0f}, std::pair{90.0f, 60.0f}}) {
+                ScopeSpec s = everything(PreviewFilter::Zebra);
+                s.filter.zebraIre = hi;
+                s.filter.zebraLowIre = lo;
+                compareEngines(frame.view(), s, label(frame, "zebra"));
+            }
+            for (PreviewFilter p : {PreviewFilter::Edges, PreviewFilter::Median3, PreviewFilter::FalseColour})
+                compareEngines(frame.view(), everything(p), label(frame, std::string(previewName(p))));
+        }
+}
+
+TEST(CudaEngine, LargeFrames8K) {
+    if (test::smallOnly()) GTEST_SKIP() << "CS_CUDA_TEST_SMALL";
+    std::mt19937 rng(13);
+    for (PixelFormat f : {PixelFormat::Nv12, PixelFormat::P010}) {
+        Frame frame(f, 7680, 4320);
+        test::fillRandom(frame, rng);
+        compareEngines(frame.view(), everything(PreviewFilter::FalseColour), label(frame, "random"));
+    }
+}
+
+// A frame in device memory (as NVDEC delivers it) gives exactly the host path's results.
+TEST(CudaEngine, DeviceFramesEqualHostFrames) {
+    std::mt19937 rng(17);
+    const int w = test::smallOnly() ? 322 : 1920, h = test::smallOnly() ? 181 : 1080;
+    for (PixelFormat f : {PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv420p10})
+        for (bool misaligned : {false, true}) {
+            Frame frame(f, w, h);
+            test::fillRandom(frame, rng);
+            const FrameView host = frame.view();
+            const auto& info = formatInfo(f);
+            FrameView dev = host;
+            dev.onDevice = true;
+            std::vector<void*> allocations;
+            for (int p = 0; p < info.planeCount; ++p) {
+                const int rows = test::planeRowsOf(f, h, p);
+                // Misaligned: a pitch that is not a multiple of 16 bytes (the engine must realign).
+                const size_t pitch = size_t(host.pitch[size_t(p)]) + (misaligned ? 6 : 0);
+                void* mem = nullptr;
+                ASSERT_EQ(cudaMalloc(&mem, pitch * size_t(rows)), cudaSuccess);
+                allocations.push_back(mem);
+                ASSERT_EQ(cudaMemcpy2D(mem, pitch, host.data[size_t(p)], size_t(host.pitch[size_t(p)]), size_t(host.pitch[size_t(p)]),
+                                       size_t(rows), cudaMemcpyHostToDevice),
+                          cudaSuccess);
+                dev.data[size_t(p)] = static_cast<const uint8_t*>(mem);
+                dev.pitch[size_t(p)] = std::ptrdiff_t(pitch);
+            }
+            ScopeResults fromDevice, fromHost;
+            const ScopeSpec spec = everything(PreviewFilter::Gaussian);
+            const std::string where = label(frame, misaligned ? "device, misaligned pitch" : "device");
+            compareEngines(dev, host, spec, where, &fromDevice);
+            ASSERT_TRUE(cudaEngine()->process(host, spec, fromHost).ok());
+            test::expectSameResults(fromDevice, fromHost, where + " vs host path", 0);
+            for (void* m : allocations) cudaFree(m);
+        }
+}
+
+TEST(CudaEngine, BadInputIsAnErrorNotACrash) {
+    CudaEngine* e = cudaEngine();
+    ScopeResults r;
+    Frame frame(PixelFormat::Nv12, 64, 32);
+    FrameView v = frame.view();
+    v.onDevice = true;   // a host pointer claimed to be device memory
+    const Status s = e->process(v, everything(), r);
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("not CUDA device memory"), std::string::npos) << s.message();
+    FrameView empty = frame.view();
+    empty.width = 0;
+    EXPECT_FALSE(e->process(empty, everything(), r).ok());
+    FrameView missing = frame.view();
+    missing.data[1] = nullptr;
+    EXPECT_FALSE(e->process(missing, everything(), r).ok());
+    // The engine still works afterwards.
+    frame.fill(16, 128, 128);
+    EXPECT_TRUE(e->process(frame.view(), everything(), r).ok());
+    const auto none = makeCudaEngine(1000);
+    ASSERT_FALSE(none.ok());
+    EXPECT_NE(none.message().find("does not exist"), std::string::npos) << none.message();
+}
+
+TEST(CudaEngine, BuffersFollowChangingFrames) {
+    std::mt19937 rng(19);
+    for (auto [f, w, h] : {std::tuple{PixelFormat::P010, 640, 360}, std::tuple{PixelFormat::Nv12, 2, 2},
+                           std::tuple{PixelFormat::Rgb24, 1001, 3}, std::tuple{PixelFormat::P010, 640, 360},
+                           std::tuple{PixelFormat::Yuv444p10, 77, 512}}) {
+        Frame frame(f, w, h);
+        test::fillRandom(frame, rng);
+        compareEngines(frame.view(), everything(PreviewFilter::Median3), label(frame, "sequence"));
+    }
+}
+
+// The luma histogram asked of cuda::scopePass alone runs its own kernel (16-byte loads, run
+// merging): the same counts as the CPU engine's, every format, random and solid.
+TEST(ScopePass, LumaHistogramAloneMatchesCpu) {
+    std::mt19937 rng(29);
+    std::vector<std::pair<int, int>> sizes = {{1, 1}, {17, 3}, {258, 131}};
+    if (!test::smallOnly()) sizes.push_back({1921, 1081});
+    for (PixelFormat f : {PixelFormat::Yuv420p, PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv420p10, PixelFormat::Yuv444p,
+                          PixelFormat::Gray8, PixelFormat::Gray10, PixelFormat::Uyvy422, PixelFormat::Rgb24})
+        for (auto [w, h] : sizes)
+            for (bool solid : {false, true}) {
+                Frame frame(f, w, h);
+                if (solid) frame.fill(levelsOf(f) / 3, levelsOf(f) / 2, levelsOf(f) / 2);
+                else test::fillRandom(frame, rng);
+                const std::string where = label(frame, solid ? "solid, luma histogram alone" : "random, luma histogram alone");
+                ScopeResults cpu;
+                ASSERT_TRUE(cpuEngine().process(frame.view(), ScopeSpec{}, cpu).ok()) << where;
+                const auto& info = formatInfo(f);
+                cuda::PlaneSet planes{};
+                std::vector<void*> memory;
+                for (int p = 0; p < info.planeCount; ++p) {
+                    const size_t rows = size_t(test::planeRowsOf(f, h, p)), bytes = size_t(frame.pitch(p));
+                    void* m = nullptr;
+                    size_t pitch = 0;
+                    ASSERT_EQ(cudaMallocPitch(&m, &pitch, bytes, rows), cudaSuccess);
+                    memory.push_back(m);
+                    ASSERT_EQ(cudaMemcpy2D(m, pitch, frame.plane(p), bytes, bytes, rows, cudaMemcpyHostToDevice), cudaSuccess);
+                    planes.data[p] = static_cast<const uint8_t*>(m);
+                    planes.pitch[p] = pitch;
+                }
+                const int levels = levelsOf(f);
+                uint32_t* d_hist = nullptr;
+                ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_hist), size_t(levels) * 4), cudaSuccess);
+                ASSERT_EQ(cudaMemset(d_hist, 0, size_t(levels) * 4), cudaSuccess);
+                cuda::ScopeOutputs o;
+                o.d_histY = d_hist;
+                const ColorInfo c = frame.view().color;
+                const cuda::ScopeColour colour{makeYuvToRgb(c.matrix, c.range, info.bitDepth, 8),
+                                               makeYuvToRgb(c.matrix, c.range, info.bitDepth, info.bitDepth), makeRgbToYuv(c.matrix, c.range, 8)};
+                ASSERT_EQ(cuda::scopePass(planes, f, w, h, colour, cuda::kScopeHistogram, o, nullptr), cudaSuccess) << where;
+                std::vector<uint32_t> hist(static_cast<size_t>(levels));
+                ASSERT_EQ(cudaMemcpy(hist.data(), d_hist, size_t(levels) * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+                EXPECT_TRUE(test::sameCounts(hist, cpu.histY, "histY")) << where;
+                cudaFree(d_hist);
+                for (void* m : memory) cudaFree(m);
+            }
+}
+
+}  // namespace
+}  // namespace cs

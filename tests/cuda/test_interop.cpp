@@ -1,0 +1,208 @@
+// CUDA-GL interop: a headless desktop GL 4.5 core context through EGL (EGL_EXT_platform_device,
+// no window system), GL_RGBA8 textures written by CudaEngine::processToGl, read back with
+// glGetTexImage and compared with the host path: the picture and preview with process()'s,
+// the scope traces with the host reference drawn from the same counts.
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "CudaTestUtil.h"
+#include "EngineFixture.h"
+#include "cuda/TraceKernels.h"
+
+namespace cs {
+namespace {
+
+// A current GL context on the CUDA device's EGL device, released on destruction.
+class HeadlessGl {
+public:
+    bool open(int cudaDevice, std::string& why) {
+        auto queryDevices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+        auto queryAttrib = reinterpret_cast<PFNEGLQUERYDEVICEATTRIBEXTPROC>(eglGetProcAddress("eglQueryDeviceAttribEXT"));
+        auto platformDisplay = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
+        if (!queryDevices || !platformDisplay) { why = "EGL_EXT_device_enumeration or EGL_EXT_platform_base missing"; return false; }
+        EGLDeviceEXT devices[16];
+        EGLint count = 0;
+        if (!queryDevices(16, devices, &count) || count == 0) { why = "eglQueryDevicesEXT found no EGL device"; return false; }
+        int chosen = 0;
+        for (int i = 0; i < count && queryAttrib; ++i) {
+            EGLAttrib cuda = -1;
+            if (queryAttrib(devices[i], EGL_CUDA_DEVICE_NV, &cuda) && cuda == cudaDevice) { chosen = i; break; }
+        }
+        display_ = platformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[chosen], nullptr);
+        EGLint major = 0, minor = 0;
+        if (display_ == EGL_NO_DISPLAY || !eglInitialize(display_, &major, &minor)) { why = "eglInitialize failed on the device display"; return false; }
+        if (!eglBindAPI(EGL_OPENGL_API)) { why = "eglBindAPI(EGL_OPENGL_API) failed"; return false; }
+        const EGLint configAttribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8,
+                                        EGL_ALPHA_SIZE, 8, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+        EGLConfig config = nullptr;
+        EGLint configs = 0;
+        if (!eglChooseConfig(display_, configAttribs, &config, 1, &configs) || configs == 0) { why = "no EGL config for desktop GL"; return false; }
+        const EGLint pbufferAttribs[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
+        surface_ = eglCreatePbufferSurface(display_, config, pbufferAttribs);
+        const EGLint contextAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                         EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+        context_ = eglCreateContext(display_, config, EGL_NO_CONTEXT, contextAttribs);
+        if (context_ == EGL_NO_CONTEXT) { why = "eglCreateContext (GL 4.5 core) failed"; return false; }
+        if (!eglMakeCurrent(display_, surface_, surface_, context_)) { why = "eglMakeCurrent failed"; return false; }
+        return true;
+    }
+    ~HeadlessGl() {
+        if (display_ == EGL_NO_DISPLAY) return;
+        eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        if (context_ != EGL_NO_CONTEXT) eglDestroyContext(display_, context_);
+        if (surface_ != EGL_NO_SURFACE) eglDestroySurface(display_, surface_);
+        eglTerminate(display_);
+    }
+
+private:
+    EGLDisplay display_ = EGL_NO_DISPLAY;
+    EGLSurface surface_ = EGL_NO_SURFACE;
+    EGLContext context_ = EGL_NO_CONTEXT;
+};
+
+// A GL_RGBA8 texture, deleted on destruction.
+struct Texture {
+    GLuint name = 0;
+    int width = 0, height = 0;
+    Texture(int w, int h) : width(w), height(h) {
+        glGenTextures(1, &name);
+        glBindTexture(GL_TEXTURE_2D, name);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    }
+    ~Texture() { glDeleteTextures(1, &name); }
+    Texture(const Texture&) = delete;
+    Texture& operator=(const Texture&) = delete;
+    GlTexture target() const { return {name, width, height}; }
+    RgbaImage read() const {
+        RgbaImage img;
+        img.resize(width, height);
+        glBindTexture(GL_TEXTURE_2D, name);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, img.pixels.data());
+        return img;
+    }
+};
+
+// Share of texels (not bytes) that differ at all.
+double differingTexels(const RgbaImage& a, const RgbaImage& b) {
+    if (a.pixels.size() != b.pixels.size() || a.pixels.empty()) return 1.0;
+    size_t n = 0;
+    for (size_t i = 0; i < a.pixels.size(); i += 4)
+        if (a.pixels[i] != b.pixels[i] || a.pixels[i + 1] != b.pixels[i + 1] || a.pixels[i + 2] != b.pixels[i + 2] || a.pixels[i + 3] != b.pixels[i + 3]) ++n;
+    return double(n) / double(a.pixels.size() / 4);
+}
+
+class CudaInterop : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_NE(test::cudaEngine(), nullptr);
+        std::string why;
+        if (!gl_.open(test::cudaEngine()->device(), why)) GTEST_SKIP() << "no headless GL context through EGL: " << why;
+    }
+    void TearDown() override { if (test::cudaEngine()) test::cudaEngine()->releaseGl(); }
+    HeadlessGl gl_;
+};
+
+// Texture readbacks against the host path for one frame and spec.
+void checkFrame(const FrameView& frame, const ScopeSpec& spec, const Texture& picture, const Texture& preview, const Texture& histogram,
+                const Texture& waveform, const Texture& parade, const Texture& vectorscope, const std::string& where) {
+    SCOPED_TRACE(where);
+    CudaEngine& engine = *test::cudaEngine();
+    GlTargets t;
+    t.picture = picture.target(); t.histogram = histogram.target();
+    if (spec.preview != PreviewFilter::None) t.preview = preview.target();
+    t.waveform = waveform.target(); t.parade = parade.target(); t.vectorscope = vectorscope.target();
+    t.downloadCounts = true;
+    ScopeResults counts, host;
+    const Status s = engine.processToGl(frame, spec, counts, t);
+    ASSERT_TRUE(s.ok()) << s.message();
+    ASSERT_TRUE(engine.process(frame, spec, host).ok());
+    EXPECT_TRUE(test::sameCounts(counts.histY, host.histY, "histY"));
+    EXPECT_TRUE(test::sameCounts(counts.waveform, host.waveform, "waveform"));
+    EXPECT_TRUE(test::sameCounts(counts.parade, host.parade, "parade"));
+    EXPECT_TRUE(test::sameCounts(counts.vectorscope, host.vectorscope, "vectorscope"));
+    test::expectSameStats(counts.stats, host.stats, where);
+    EXPECT_TRUE(counts.picture.empty() && counts.preview.empty() && counts.waveformImage.empty());
+    EXPECT_TRUE(test::imagesClose(picture.read(), host.picture, 0, "picture texture"));
+    if (spec.preview != PreviewFilter::None) {
+        EXPECT_TRUE(test::imagesClose(preview.read(), host.preview, 0, "preview texture"));
+    }
+    RgbaImage ref;
+    cuda::referenceTrace(cuda::TraceKind::Waveform, host, spec, waveform.width, waveform.height, ref);
+    EXPECT_TRUE(test::imagesClose(waveform.read(), ref, 0, "waveform texture"));
+    cuda::referenceTrace(cuda::TraceKind::Parade, host, spec, parade.width, parade.height, ref);
+    EXPECT_TRUE(test::imagesClose(parade.read(), ref, 0, "parade texture"));
+    cuda::referenceTrace(cuda::TraceKind::Vectorscope, host, spec, vectorscope.width, vectorscope.height, ref);
+    EXPECT_TRUE(test::imagesClose(vectorscope.read(), ref, 0, "vectorscope texture"));
+    cuda::referenceTrace(cuda::TraceKind::Histogram, host, spec, histogram.width, histogram.height, ref);
+    if (spec.histogramScale == HistogramScale::Linear) {
+        EXPECT_TRUE(test::imagesClose(histogram.read(), ref, 0, "histogram texture"));
+    } else {
+        // log1p's last bit may differ between CUDA's and the C library's: a bar may end one texel apart.
+        EXPECT_LT(differingTexels(histogram.read(), ref), 0.005);
+    }
+    // The traces are not blank (the comparison above would pass on two black images otherwise).
+    EXPECT_GT(differingTexels(waveform.read(), RgbaImage{waveform.width, waveform.height,
+                                                         std::vector<uint8_t>(size_t(waveform.width * waveform.height) * 4, 0)}),
+              0.001);
+}
+
+TEST_F(CudaInterop, TexturesMatchHostResults) {
+    std::mt19937 rng(23);
+    const int w = test::smallOnly() ? 322 : 1921, h = test::smallOnly() ? 181 : 1081;
+    Texture picture(w, h), preview(w, h), histogram(512, 200), waveform(700, 300), parade(900, 256), vectorscope(300, 300);
+    for (PixelFormat f : {PixelFormat::P010, PixelFormat::Nv12}) {
+        Frame frame(f, w, h);
+        test::fillRuns(frame, rng);
+        ScopeSpec spec;
+        spec.preview = PreviewFilter::Gaussian;
+        checkFrame(frame.view(), spec, picture, preview, histogram, waveform, parade, vectorscope, std::string(formatInfo(f).name));
+        // Same textures again (registrations reused), other spec: log histogram, Y'CbCr parade, zoom, gains.
+        spec.preview = PreviewFilter::FocusPeaking;
+        spec.histogramScale = HistogramScale::Log;
+        spec.paradeMode = ParadeMode::Ycbcr;
+        spec.vectorscopeZoom = 2;
+        spec.waveformGain = 3.0f;
+        spec.vectorscopeGain = 0.5f;
+        checkFrame(frame.view(), spec, picture, preview, histogram, waveform, parade, vectorscope,
+                   std::string(formatInfo(f).name) + " second spec");
+    }
+    // New texture objects of other sizes: the engine registers them again.
+    Texture waveform2(333, 128), vectorscope2(128, 96);
+    Frame frame(PixelFormat::Yuv420p10, w, h);
+    test::fillRandom(frame, rng);
+    checkFrame(frame.view(), ScopeSpec{}, picture, preview, histogram, waveform2, parade, vectorscope2, "yuv420p10 resized traces");
+}
+
+TEST_F(CudaInterop, WrongTextureSizeIsAnError) {
+    Frame frame(PixelFormat::Nv12, 64, 48);
+    frame.fill(100, 120, 140);
+    Texture small(32, 48);
+    GlTargets t;
+    t.picture = small.target();
+    ScopeResults r;
+    const Status s = test::cudaEngine()->processToGl(frame.view(), ScopeSpec{}, r, t);
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("picture texture"), std::string::npos) << s.message();
+    // A texture whose declared size disagrees with its storage is refused, not overrun.
+    Texture real(64, 48);
+    t.picture = {real.name, 64, 48};
+    t.waveform = {small.name, 300, 200};
+    const Status lie = test::cudaEngine()->processToGl(frame.view(), ScopeSpec{}, r, t);
+    EXPECT_FALSE(lie.ok());
+    // And the engine still works.
+    t.waveform = {};
+    EXPECT_TRUE(test::cudaEngine()->processToGl(frame.view(), ScopeSpec{}, r, t).ok());
+}
+
+}  // namespace
+}  // namespace cs

@@ -1,0 +1,232 @@
+// The GUI's CUDA path without a window: a headless OpenGL 3.3 context through EGL (a
+// device display where the driver offers one), the frame textures, and EngineHost with the
+// CUDA engine writing them through interop. Checks that the picture and preview textures
+// match the CPU engine, that the trace textures sit under core's graticule (a bar's level
+// lands on the graticule row of its code), that the histogram is core's image, and that the
+// pixel picker reads frames held in GPU memory exactly as host frames. Exits 77 (skipped)
+// without a CUDA device or an EGL OpenGL context.
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/glew.h>
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "core/Graticule.h"
+#include "core/ScopeRender.h"
+#include "decode/Source.h"
+#include "render/GlObjects.h"
+#include "render/GraticuleOverlay.h"
+#include "ui/EngineHost.h"
+#include "ui/PixelProbe.h"
+
+namespace cs {
+namespace {
+
+constexpr int kSkip = 77;
+
+// A current OpenGL 3.3 core context on a 16x16 pbuffer, or a reason why not.
+std::string makeHeadlessContext() {
+    auto queryDevices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+    auto platformDisplay = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
+    EGLDisplay display = EGL_NO_DISPLAY;
+    EGLint major = 0, minor = 0;
+    if (queryDevices && platformDisplay) {
+        EGLDeviceEXT devices[8];
+        EGLint count = 0;
+        if (queryDevices(8, devices, &count))
+            for (EGLint i = 0; i < count && display == EGL_NO_DISPLAY; ++i) {
+                EGLDisplay d = platformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
+                if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) display = d;
+            }
+    }
+    if (display == EGL_NO_DISPLAY) {
+        display = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+        if (display == EGL_NO_DISPLAY || !eglInitialize(display, &major, &minor)) return "no EGL display";
+    }
+    if (!eglBindAPI(EGL_OPENGL_API)) return "EGL has no desktop OpenGL";
+    const EGLint configAttribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_RED_SIZE, 8,
+                                    EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE};
+    EGLConfig config;
+    EGLint configs = 0;
+    if (!eglChooseConfig(display, configAttribs, &config, 1, &configs) || configs < 1) return "no EGL pbuffer config";
+    const EGLint surfaceAttribs[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
+    EGLSurface surface = eglCreatePbufferSurface(display, config, surfaceAttribs);
+    if (surface == EGL_NO_SURFACE) return "no EGL pbuffer";
+    const EGLint contextAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                     EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttribs);
+    if (context == EGL_NO_CONTEXT) return "no OpenGL 3.3 core context";
+    if (!eglMakeCurrent(display, surface, surface, context)) return "eglMakeCurrent failed";
+    if (Status s = gl::initLoader(); !s) return s.message();
+    return {};
+}
+
+RgbaImage readTexture(const gl::RgbaTexture& t) {
+    RgbaImage img;
+    img.resize(t.width(), t.height());
+    glBindTexture(GL_TEXTURE_2D, t.name());
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, img.pixels.data());
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return img;
+}
+
+int maxDifference(const RgbaImage& a, const RgbaImage& b) {
+    if (a.width != b.width || a.height != b.height) return 256;
+    int m = 0;
+    for (size_t i = 0; i < a.pixels.size(); ++i) m = std::max(m, std::abs(int(a.pixels[i]) - int(b.pixels[i])));
+    return m;
+}
+
+// A host frame copied into CUDA memory, viewed as a device frame.
+struct DeviceFrame {
+    std::vector<void*> planes;
+    FrameView view;
+    explicit DeviceFrame(const FrameView& host) : view(host) {
+        view.onDevice = true;
+        const auto& info = formatInfo(host.format);
+        for (int i = 0; i < info.planeCount; ++i) {
+            const int rows = i == 0 ? host.height : chromaHeight(host.format, host.height);
+            const size_t bytes = size_t(host.pitch[size_t(i)]) * size_t(rows);
+            void* d = nullptr;
+            if (cudaMalloc(&d, bytes) != cudaSuccess || cudaMemcpy(d, host.data[size_t(i)], bytes, cudaMemcpyHostToDevice) != cudaSuccess)
+                ADD_FAILURE() << "cannot copy plane " << i << " to the device";
+            planes.push_back(d);
+            view.data[size_t(i)] = static_cast<const uint8_t*>(d);
+        }
+    }
+    ~DeviceFrame() {
+        for (void* p : planes) cudaFree(p);
+    }
+};
+
+class GpuView : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        int devices = 0;
+        if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+            skipWhy() = "no CUDA device";
+            return;
+        }
+        skipWhy() = makeHeadlessContext();
+    }
+    static std::string& skipWhy() {
+        static std::string why;
+        return why;
+    }
+};
+
+TEST_F(GpuView, EngineWritesTheFrameTexturesUnderCoresGraticule) {
+    if (!skipWhy().empty()) GTEST_SKIP() << skipWhy();
+    EngineHost host("cuda");
+    ASSERT_TRUE(host.usesCuda()) << host.note();
+    auto source = openSource("pattern:bars");
+    ASSERT_TRUE(source) << source.message();
+    VideoFrame frame;
+    ASSERT_EQ((*source)->read(frame).status, ReadStatus::Frame);
+
+    host.setPanel(gl::Plane::Waveform, 700, 380);
+    host.setPanel(gl::Plane::Parade, 640, 360);
+    host.setPanel(gl::Plane::Vectorscope, 420, 400);
+    host.setPanel(gl::Plane::Histogram, 500, 260);
+    host.setPanel(gl::Plane::Preview, 400, 225);
+    host.spec().preview = PreviewFilter::FocusPeaking;
+    gl::FrameTextures textures;
+    Status s = host.process(frame.view, &textures);
+    ASSERT_TRUE(s) << s.message();
+    for (gl::Plane p : {gl::Plane::Picture, gl::Plane::Preview, gl::Plane::Histogram, gl::Plane::Waveform, gl::Plane::Parade,
+                        gl::Plane::Vectorscope})
+        EXPECT_TRUE(textures.filled(p)) << int(p);
+
+    // The reference: the CPU engine on the same frame with the same spec.
+    auto cpu = makeCpuEngine(2);
+    ScopeSpec spec = host.spec();
+    ScopeResults ref;
+    ASSERT_TRUE(cpu->process(frame.view, spec, ref));
+    EXPECT_LE(maxDifference(readTexture(textures.texture(gl::Plane::Picture)), ref.picture), 1);
+    EXPECT_LE(maxDifference(readTexture(textures.texture(gl::Plane::Preview)), ref.preview), 1);
+    // Counts come back identical, so core draws the very same histogram.
+    EXPECT_EQ(host.results().histY, ref.histY);
+    ScopeSpec hs = spec;
+    hs.scopeWidth = 500;
+    hs.scopeHeight = 260;
+    RgbaImage histogram;
+    renderHistogram(ref, hs, histogram);
+    EXPECT_EQ(maxDifference(readTexture(textures.texture(gl::Plane::Histogram)), histogram), 0);
+
+    // The waveform trace fills the plot of a 700x380 image; in the 75% white bar's columns
+    // (x 240..446 of 1920) its brightest row is the graticule's row for code 180.
+    int tw = 0, th = 0;
+    traceTextureSize(gl::Plane::Waveform, 700, 380, tw, th);
+    const RgbaImage trace = readTexture(textures.texture(gl::Plane::Waveform));
+    ASSERT_EQ(trace.width, tw);
+    ASSERT_EQ(trace.height, th);
+    const ScopePlacement placement = host.placement(gl::Plane::Waveform, textures);
+    ASSERT_EQ(placement.pieces.size(), 1u);
+    const PlotRect plot = waveformPlotRect(700, 380);
+    EXPECT_EQ(placement.pieces[0].dst.x, plot.left);
+    EXPECT_EQ(placement.pieces[0].dst.h, plot.height);
+    for (int code : {180, 168, 145, 133, 63, 51, 28}) {
+        const int bar = code == 180 ? 0 : code == 168 ? 1 : code == 145 ? 2 : code == 133 ? 3 : code == 63 ? 4 : code == 51 ? 5 : 6;
+        const int column = (240 + 206 * bar + 103) * tw / 1920;
+        int best = -1, bestRow = -1;
+        for (int y = 0; y < th; ++y)
+            if (trace.at(column, y)[1] > best) {
+                best = trace.at(column, y)[1];
+                bestRow = y;
+            }
+        EXPECT_NEAR(plot.top + bestRow, plot.toPixelY(code / 255.0), 1.5) << "code " << code;
+    }
+    const RgbaImage overlay = host.overlayFor(gl::Plane::Waveform);
+    EXPECT_EQ(overlay.width, 700);
+    EXPECT_EQ(overlay.height, 380);
+    EXPECT_EQ(host.placement(gl::Plane::Parade, textures).pieces.size(), 3u);
+    host.releaseGl();
+    textures.release();
+}
+
+TEST_F(GpuView, PickerReadsDeviceFramesAsHostFrames) {
+    if (!skipWhy().empty()) GTEST_SKIP() << skipWhy();
+    EngineHost host("cuda");
+    ASSERT_TRUE(host.usesCuda()) << host.note();
+    ColorInfo c;
+    c.matrix = Matrix::Bt709;
+    c.range = Range::Limited;
+    // Odd sizes: the last column and row have chroma of their own (4:2:0 rounds up).
+    for (PixelFormat format : {PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv420p, PixelFormat::Yuv422p10}) {
+        Frame f(format, 37, 21, c);
+        const int top = levelsOf(format) - 1;
+        for (int y = 0; y < 21; ++y)
+            for (int x = 0; x < 37; ++x) f.setPixel(x, y, (x * 37 + y * 11) % (top + 1), (x * 13 + 5) % (top + 1), (y * 29 + 3) % (top + 1));
+        DeviceFrame d(f.view());
+        for (int y = 0; y < 21; ++y)
+            for (int x = 0; x < 37; ++x) {
+                const auto expected = readPixel(f.view(), c, x, y);
+                const auto got = host.readDevicePixel(d.view, c, x, y);
+                ASSERT_TRUE(expected && got) << x << "," << y;
+                ASSERT_EQ(got->luma, expected->luma) << formatInfo(format).name << " " << x << "," << y;
+                ASSERT_EQ(got->cb, expected->cb);
+                ASSERT_EQ(got->cr, expected->cr);
+                ASSERT_EQ(got->r, expected->r);
+                ASSERT_EQ(got->x, x);
+            }
+        EXPECT_FALSE(host.readDevicePixel(d.view, c, 37, 0));
+        EXPECT_FALSE(host.readDevicePixel(f.view(), c, 0, 0)) << "a host frame is not read as a device frame";
+    }
+}
+
+}  // namespace
+}  // namespace cs
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    const int rc = RUN_ALL_TESTS();
+    // Every test skipped (no CUDA device or no EGL context): report "skipped" to CTest.
+    const auto* unit = ::testing::UnitTest::GetInstance();
+    if (rc == 0 && unit->test_to_run_count() > 0 && unit->skipped_test_count() == unit->test_to_run_count()) return 77;
+    return rc;
+}

@@ -1,0 +1,423 @@
+// GUI tests (QTest) of the main window under a real X display with OpenGL 3.3 (Xvfb and
+// Mesa in CI): the window opens on the test pattern, playback advances, a step moves
+// exactly one frame (and back), the waveform panel shows the bars at their code values
+// (read back from the panel's framebuffer), "Save scopes" writes core's images, the pixel
+// picker reads the hovered pixel, panels survive floating, and a broken file shows an
+// error while the app keeps playing. Exits 77 (skipped) without a display or OpenGL 3.3.
+#include <QCryptographicHash>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QMimeData>
+#include <QSettings>
+#include <QUrl>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "GuiTestSupport.h"
+#include "core/Graticule.h"
+#include "core/ScopeRender.h"
+#include "ui/Gui.h"
+#include "ui/MainWindow.h"
+#include "ui/PictureView.h"
+#include "ui/PixelProbe.h"
+#include "ui/ScopeView.h"
+#include "ui/SourceDialog.h"
+
+using cs::gl::Plane;
+
+namespace {
+
+constexpr int kWaitMs = 20000;
+
+QByteArray pictureHash(const cs::EngineHost& e) {
+    const auto& p = e.results().picture.pixels;
+    return QCryptographicHash::hash(QByteArrayView(reinterpret_cast<const char*>(p.data()), qsizetype(p.size())),
+                                    QCryptographicHash::Sha1);
+}
+
+// Luminous sum of a pixel, for finding a trace's brightest row.
+int light(const QImage& img, int x, int y) {
+    const QRgb c = img.pixel(x, y);
+    return qRed(c) + qGreen(c) + qBlue(c);
+}
+
+}  // namespace
+
+class GuiTest : public QObject {
+    Q_OBJECT
+
+private:
+    cs::MainWindow* window_ = nullptr;
+    QTemporaryDir files_;
+
+    cs::Player& player() { return window_->player(); }
+    bool waitFrames(int64_t count) {
+        const int64_t target = player().presentedFrames() + count;
+        return cs::test::waitUntil([&] { return player().presentedFrames() >= target; }, kWaitMs);
+    }
+    // Opens an input and waits until its first frame is shown.
+    bool openAndWait(const QString& input) {
+        const int64_t before = player().presentedFrames();
+        const std::string previous = player().input();
+        window_->openInput(input);
+        return cs::test::waitUntil(
+            [&] { return player().input() == input.toStdString() && player().hasFrame() && (player().presentedFrames() > 0) &&
+                         (previous != input.toStdString() || player().presentedFrames() > before); },
+            kWaitMs);
+    }
+    // Lets resizes, debounced re-processing and repaints settle.
+    void settle(int ms = 300) { cs::test::waitUntil([] { return false; }, ms); }
+    QString makeClip(const QString& name, const QString& args) {
+        const QString path = files_.filePath(name);
+        QProcess ffmpeg;
+        QStringList a = {QStringLiteral("-hide_banner"), QStringLiteral("-loglevel"), QStringLiteral("error"), QStringLiteral("-y")};
+        a += args.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        a << path;
+        ffmpeg.start(QStringLiteral(CS_TEST_FFMPEG), a);
+        if (!ffmpeg.waitForFinished(60000) || ffmpeg.exitCode() != 0) {
+            qWarning() << "ffmpeg failed:" << ffmpeg.readAllStandardError();
+            return {};
+        }
+        return path;
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(files_.isValid());
+        window_ = new cs::MainWindow("cpu");
+        window_->resize(1600, 1000);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_));
+        window_->resetLayout();
+    }
+
+    void cleanupTestCase() {
+        delete window_;
+        window_ = nullptr;
+    }
+
+    void opensOnTheTestPattern() {
+        QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
+        QCOMPARE(player().info().width, 1920);
+        QCOMPARE(player().info().height, 1080);
+        QVERIFY2(window_->messageText().isEmpty(), qPrintable(window_->messageText()));
+        QVERIFY(window_->viewer()->glReady());
+        for (Plane p : {Plane::Histogram, Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Preview}) {
+            QVERIFY(window_->dock(p)->isVisible());
+            QVERIFY2(window_->scopeView(p)->glReady(), qPrintable(window_->scopeView(p)->glError()));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(window_->viewer()->textures().filled(Plane::Picture), kWaitMs);
+        QVERIFY(window_->viewer()->textures().filled(Plane::Waveform));
+        QCOMPARE(window_->viewer()->textures().texture(Plane::Picture).width(), 1920);
+        // The viewer shows the picture: the framebuffer is not black in the middle.
+        const QImage shown = window_->viewer()->grabFramebuffer();
+        QVERIFY(light(shown, shown.width() / 2, shown.height() / 3) > 100);
+    }
+
+    void playbackAdvances() {
+        player().play();
+        QVERIFY(player().isPlaying());
+        const int64_t start = player().currentFrameNumber();
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() >= start + 5, kWaitMs);
+        QVERIFY(player().presentedFps() > 0.0);
+    }
+
+    void aStepMovesExactlyOneFrame() {
+        // The zone plate changes every frame, so the picture tells frames apart.
+        QVERIFY(openAndWait(QStringLiteral("pattern:zoneplate:320x180")));
+        player().pause();
+        player().seekTo(1.0);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(25), kWaitMs);
+        const QByteArray at25 = pictureHash(window_->engineHost());
+
+        player().stepForward();
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(26), kWaitMs);
+        settle(100);
+        QCOMPARE(player().currentFrameNumber(), int64_t(26));   // one step, one frame
+        QVERIFY(pictureHash(window_->engineHost()) != at25);
+
+        player().stepBack();
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(25), kWaitMs);
+        settle(100);
+        QCOMPARE(player().currentFrameNumber(), int64_t(25));
+        QCOMPARE(pictureHash(window_->engineHost()), at25);   // the very same frame again
+
+        player().stepBack();
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(24), kWaitMs);
+        QVERIFY(!player().isPlaying());
+
+        player().goToEnd();
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(249), kWaitMs);
+        player().goToStart();
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(0), kWaitMs);
+        player().stepBack();   // nothing before the first frame
+        settle(100);
+        QCOMPARE(player().currentFrameNumber(), int64_t(0));
+    }
+
+    void keysDriveTheTransport() {
+        QVERIFY(openAndWait(QStringLiteral("pattern:zoneplate:320x180")));
+        window_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window_));
+        player().pause();
+        QTest::keyClick(window_, Qt::Key_Home);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(0), kWaitMs);
+        QTest::keyClick(window_, Qt::Key_Right);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(1), kWaitMs);
+        QTest::keyClick(window_, Qt::Key_Right);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(2), kWaitMs);
+        QTest::keyClick(window_, Qt::Key_Left);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(1), kWaitMs);
+        QTest::keyClick(window_, Qt::Key_J);   // paused: one frame back
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(0), kWaitMs);
+        QTest::keyClick(window_, Qt::Key_End);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(249), kWaitMs);
+        QTest::keyClick(window_, Qt::Key_Space);
+        QVERIFY(player().isPlaying());   // at the end, play starts again from the start
+        QTest::keyClick(window_, Qt::Key_K);
+        QVERIFY(!player().isPlaying());
+        QTest::keyClick(window_, Qt::Key_L);
+        QVERIFY(player().isPlaying());
+        QCOMPARE(player().speed(), 1.0);
+        QTest::keyClick(window_, Qt::Key_L);   // again: faster
+        QCOMPARE(player().speed(), 1.5);
+        QTest::keyClick(window_, Qt::Key_J);   // playing: slower
+        QCOMPARE(player().speed(), 1.0);
+        QTest::keyClick(window_, Qt::Key_Space);
+        QVERIFY(!player().isPlaying());
+    }
+
+    void aDroppedFileOpens() {
+        const QString clip = makeClip(QStringLiteral("dropped.mkv"),
+                                      QStringLiteral("-f lavfi -i testsrc2=size=160x120:rate=25:duration=1 -c:v ffv1 -pix_fmt yuv420p"));
+        QVERIFY(!clip.isEmpty());
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(clip)});
+        const QPointF at(window_->width() / 2.0, window_->height() / 3.0);
+        QDragEnterEvent enter(at.toPoint(), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(window_, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(window_, &drop);
+        QTRY_VERIFY_WITH_TIMEOUT(player().input() == clip.toStdString() && player().hasFrame(), kWaitMs);
+        QCOMPARE(player().info().width, 160);
+        // Remembered among the recent files.
+        QTRY_VERIFY(QSettings().value(QStringLiteral("recent/files")).toStringList().value(0) == QFileInfo(clip).absoluteFilePath());
+    }
+
+    void waveformShowsTheBarsAtTheirLevels() {
+        QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
+        player().pause();
+        cs::EngineHost& engine = window_->engineHost();
+        engine.spec().waveformScale = cs::WaveformScale::Ire;
+        engine.spec().waveformGain = 1.0f;
+        cs::ScopeView* view = window_->scopeView(Plane::Waveform);
+        player().stepForward();
+        // The engine draws the waveform for the panel's size: shown 1:1.
+        QTRY_VERIFY_WITH_TIMEOUT(window_->viewer()->textures().texture(Plane::Waveform).width() == view->pixelWidth() &&
+                                     window_->viewer()->textures().texture(Plane::Waveform).height() == view->pixelHeight(),
+                                 kWaitMs);
+        settle();
+        const QImage img = view->grabFramebuffer();
+        QCOMPARE(img.width(), view->pixelWidth());
+        const cs::PlotRect plot = cs::waveformPlotRect(img.width(), img.height());
+        QVERIFY(plot.height > 256);   // a row per 8-bit code
+
+        // RP 219 at 1920 wide: 240 px grey side panel, then seven 206 px bars whose columns
+        // hold the bar's level over 7/12 of the height: the brightest row of the trace there.
+        struct Bar { int x0, x1, code; };
+        const Bar bars[] = {{0, 240, 104},       {240, 446, 180},   {446, 652, 168},   {652, 858, 145},
+                            {858, 1064, 133},    {1064, 1270, 63},  {1270, 1476, 51},  {1476, 1682, 28}};
+        for (const Bar& b : bars) {
+            // Display columns well inside the bar (the trace resamples 1920 columns to the plot's width).
+            const int c0 = plot.left + (b.x0 + 30) * plot.width / 1920, c1 = plot.left + (b.x1 - 30) * plot.width / 1920;
+            QVERIFY(c1 > c0);
+            int hits = 0;
+            for (int x = c0; x <= c1; ++x) {
+                int bestRow = -1, best = -1;
+                for (int y = plot.top; y < plot.top + plot.height; ++y)
+                    if (light(img, x, y) > best) {
+                        best = light(img, x, y);
+                        bestRow = y;
+                    }
+                const double expected = plot.toPixelY(b.code / 255.0);
+                if (std::abs(bestRow - expected) <= 1.0 && best > 500) ++hits;
+            }
+            QVERIFY2(hits >= (c1 - c0 + 1) * 9 / 10,
+                     qPrintable(QStringLiteral("code %1: %2 of %3 columns peak at row %4")
+                                    .arg(b.code).arg(hits).arg(c1 - c0 + 1).arg(plot.toPixelY(b.code / 255.0))));
+        }
+        // And nothing in the bars' columns at a level no bar has (code 90, between 63 and 104
+        // where only the thin ramp passes): dim compared with a bar's row.
+        const int x = plot.left + 1000 * plot.width / 1920;
+        QVERIFY(light(img, x, int(std::lround(plot.toPixelY(133 / 255.0)))) > 2 * light(img, x, int(std::lround(plot.toPixelY(90 / 255.0)))));
+    }
+
+    void thePixelPickerReadsTheHoveredPixel() {
+        QVERIFY(player().hasFrame());
+        cs::PictureView* viewer = window_->viewer();
+        // The middle of the 75% white bar (x 240..446, top 7/12 of the picture): Y'CbCr 180 128 128.
+        double vx = 0, vy = 0;
+        viewer->layout().toView(343, 300, vx, vy);
+        const double dpr = viewer->devicePixelRatioF();
+        const QPoint at(int(vx / dpr), int(vy / dpr));
+        // The frame pixel under that widget position (a fitted picture is smaller than the frame).
+        const auto under = viewer->layout().frameAt(at.x() * dpr, at.y() * dpr);
+        QVERIFY(under && std::abs(under->x - 343) <= 2 && std::abs(under->y - 300) <= 2);
+        QTest::mouseMove(viewer, at);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->pickerText().contains(QStringLiteral("Y'CbCr 180 128 128")), 5000);
+        QVERIFY2(window_->pickerText().contains(QStringLiteral("R'G'B' 191 191 191")), qPrintable(window_->pickerText()));
+        QVERIFY2(window_->pickerText().contains(QStringLiteral("x %1  y %2").arg(under->x).arg(under->y)), qPrintable(window_->pickerText()));
+        // Click pins it: the readout stays after the pointer leaves.
+        QTest::mouseClick(viewer, Qt::LeftButton, {}, at);
+        QVERIFY(viewer->pinned().has_value());
+        QCOMPARE(viewer->pinned()->x, under->x);
+        QTest::mouseMove(window_->scopeView(Plane::Waveform), QPoint(10, 10));
+        QTRY_VERIFY_WITH_TIMEOUT(window_->pickerText().startsWith(QStringLiteral("pinned")), 5000);
+        QVERIFY(window_->pickerText().contains(QStringLiteral("Y'CbCr 180 128 128")));
+    }
+
+    void saveScopesWritesCoreImages() {
+        QVERIFY(player().hasFrame());
+        player().pause();
+        const QString folder = files_.filePath(QStringLiteral("export"));
+        auto written = window_->saveScopesTo(folder, 640, 360);
+        QVERIFY2(written.ok(), written.message().c_str());
+        const QString prefix = QStringLiteral("%1-").arg(player().currentFrameNumber(), 6, 10, QLatin1Char('0'));
+        for (const char* name : {"picture.png", "histogram.png", "waveform.png", "parade.png", "vectorscope.png", "scopes.png"})
+            QVERIFY2(QFile::exists(folder + QLatin1Char('/') + prefix + QLatin1String(name)), name);
+        // The waveform file is core's renderer's image at the size chosen, pixel for pixel.
+        QImage saved(folder + QLatin1Char('/') + prefix + QStringLiteral("waveform.png"));
+        QCOMPARE(saved.size(), QSize(640, 360));
+        auto cpu = cs::makeCpuEngine(1);
+        cs::ScopeSpec spec = window_->engineHost().spec();
+        spec.scopeWidth = 640;
+        spec.scopeHeight = 360;
+        spec.vectorscopeSize = 360;
+        cs::ScopeResults r;
+        QVERIFY(cpu->process(player().currentFrame().view, spec, r).ok());
+        cs::RgbaImage expected;
+        cs::renderWaveform(r, spec, expected);
+        saved = saved.convertToFormat(QImage::Format_RGBA8888);
+        int differing = 0;
+        for (int y = 0; y < 360; ++y)
+            if (std::memcmp(saved.constScanLine(y), expected.at(0, y), 640 * 4) != 0) ++differing;
+        QCOMPARE(differing, 0);
+        QCOMPARE(QImage(folder + QLatin1Char('/') + prefix + QStringLiteral("vectorscope.png")).size(), QSize(360, 360));
+        // The composite holds the panels as shown: wider than one panel, not empty.
+        const QImage composite(folder + QLatin1Char('/') + prefix + QStringLiteral("scopes.png"));
+        QVERIFY(composite.width() > window_->scopeView(Plane::Waveform)->width());
+    }
+
+    void aFloatingPanelKeepsDrawing() {
+        QDockWidget* dock = window_->dock(Plane::Vectorscope);
+        dock->setFloating(true);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->scopeView(Plane::Vectorscope)->glReady(), kWaitMs);
+        player().stepForward();
+        settle(500);
+        const QImage img = window_->scopeView(Plane::Vectorscope)->grabFramebuffer();
+        int lit = 0;
+        for (int y = 0; y < img.height(); y += 2)
+            for (int x = 0; x < img.width(); x += 2) lit += light(img, x, y) > 60;
+        QVERIFY2(lit > 100, "the floating vectorscope draws its graticule and trace");
+        dock->setFloating(false);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->scopeView(Plane::Vectorscope)->glReady(), kWaitMs);
+    }
+
+    void aBrokenFileShowsAnErrorAndTheAppKeepsPlaying() {
+        QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
+        player().play();
+        // Not a video: random bytes with a video name.
+        const QString broken = files_.filePath(QStringLiteral("broken.mp4"));
+        {
+            QFile f(broken);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray junk(64 * 1024, '\0');
+            for (int i = 0; i < junk.size(); ++i) junk[i] = char((i * 7919 + 13) % 251);
+            f.write(junk);
+        }
+        window_->openInput(broken);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->messageText().contains(QStringLiteral("broken.mp4")), kWaitMs);
+        // The bars play on.
+        QCOMPARE(QString::fromStdString(player().input()), QStringLiteral("pattern:bars"));
+        QVERIFY(waitFrames(3));
+
+        // A camera that is not there: an error in the window too.
+        window_->openInput(QString::fromStdString(cs::v4l2Input("/dev/video-cudascope-absent")));
+        QTRY_VERIFY_WITH_TIMEOUT(window_->messageText().contains(QStringLiteral("video-cudascope-absent")), kWaitMs);
+
+        // The next source opens and plays; the message goes.
+        const QString clip = makeClip(QStringLiteral("next.mkv"),
+                                      QStringLiteral("-f lavfi -i testsrc2=size=320x240:rate=25:duration=2 -c:v ffv1 -pix_fmt yuv420p"));
+        QVERIFY(!clip.isEmpty());
+        QVERIFY(openAndWait(clip));
+        player().play();
+        QVERIFY(waitFrames(5));
+        QVERIFY(window_->messageText().isEmpty());
+
+        // A file damaged in the middle plays as far as it can; nothing takes the app down.
+        const QString damaged = makeClip(QStringLiteral("damaged.ts"),
+                                         QStringLiteral("-f lavfi -i testsrc2=size=320x240:rate=25:duration=3 -c:v mpeg2video -g 10"));
+        QVERIFY(!damaged.isEmpty());
+        {
+            QFile f(damaged);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            const qint64 size = f.size();
+            f.seek(size / 3);
+            QByteArray junk(int(size / 4), '\0');
+            for (int i = 0; i < junk.size(); ++i) junk[i] = char((i * 31 + 7) % 256);
+            f.write(junk);
+        }
+        player().setLoop(false);
+        QVERIFY(openAndWait(damaged));
+        player().play();
+        QTRY_VERIFY_WITH_TIMEOUT(!player().isPlaying(), kWaitMs);   // reached the end (or a clean error)
+        QVERIFY(player().presentedFrames() > 0);
+        QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
+        player().play();
+        QVERIFY(waitFrames(3));
+    }
+
+    void sourceDialogBuildsInputs() {
+        QCOMPARE(cs::SourceDialog::patternInput(QStringLiteral("bars"), true, QStringLiteral("3840x2160")),
+                 QStringLiteral("pattern:bars:10bit:3840x2160"));
+        QCOMPARE(cs::SourceDialog::patternInput(QStringLiteral("ramp"), false, QStringLiteral("1920x1080")),
+                 QStringLiteral("pattern:ramp"));
+        cs::SourceDialog dialog({QStringLiteral("/tmp/a.mp4")}, {QStringLiteral("rtsp://example/stream")}, window_);
+        dialog.setPage(cs::SourceDialog::Page::Network);
+        QCOMPARE(dialog.input(), QString());   // no URL chosen yet
+        dialog.setPage(cs::SourceDialog::Page::Pattern);
+        QCOMPARE(dialog.input(), QStringLiteral("pattern:bars"));
+        dialog.setPage(cs::SourceDialog::Page::Camera);
+        QVERIFY2(dialog.input().startsWith(QStringLiteral("v4l2:/dev/video")), qPrintable(dialog.input()));
+        dialog.setPage(cs::SourceDialog::Page::File);
+        QCOMPARE(dialog.input(), QString());
+    }
+};
+
+int main(int argc, char** argv) {
+    if (!cs::test::haveDisplay()) {
+        std::fprintf(stderr, "test_gui: skipped, no display (run under xvfb-run)\n");
+        return 77;
+    }
+    QTemporaryDir settings;
+    cs::test::isolateSettings(settings);
+    cs::prepareGuiApplication();
+    QApplication app(argc, argv);
+    cs::styleGuiApplication();
+    if (!cs::test::haveOpenGl33()) {
+        std::fprintf(stderr, "test_gui: skipped, no OpenGL 3.3 context\n");
+        return 77;
+    }
+    GuiTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_gui.moc"

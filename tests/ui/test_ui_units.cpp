@@ -1,0 +1,262 @@
+// Unit tests of the GUI's logic that needs no display: timecode, picture placement and
+// the picker's mapping, the pixel picker's code values, the source thread's ordering and
+// seeking, and the GL graticule overlay against core's CPU-rendered graticule.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "core/ScopeRender.h"
+#include "render/GraticuleOverlay.h"
+#include "render/Layout.h"
+#include "ui/PixelProbe.h"
+#include "ui/SourceReader.h"
+#include "ui/Timecode.h"
+
+namespace cs {
+namespace {
+
+TEST(Timecode, FormatsHoursMinutesSecondsFrames) {
+    EXPECT_EQ(timecode(0.0, 25.0), "00:00:00:00");
+    EXPECT_EQ(timecode(3661.0 + 5.0 / 25.0, 25.0), "01:01:01:05");
+    EXPECT_EQ(timecode(9.96, 25.0), "00:00:09:24");
+    // 29.97 counts frames 0..29 per "second" (non-drop-frame).
+    EXPECT_EQ(timecode(30.0 / 29.97, 29.97), "00:00:01:00");
+    EXPECT_EQ(timecode(-1.0, 25.0), "00:00:00:00");
+    EXPECT_EQ(frameNumberAt(0.04, 25.0), 1);
+    EXPECT_EQ(frameNumberAt(0.0399, 25.0), 1);   // timestamps off by rounding still name the frame
+    EXPECT_EQ(frameNumberAt(10.0, 0.0), 250);    // unknown rate: 25
+}
+
+TEST(Layout, FitRectKeepsAspectAndCentres) {
+    const RectF same = fitRect(640, 360, 640, 360);
+    EXPECT_EQ(same.x, 0);
+    EXPECT_EQ(same.y, 0);
+    EXPECT_EQ(same.w, 640);
+    EXPECT_EQ(same.h, 360);
+    const RectF r = fitRect(1920, 1080, 1000, 1000);
+    EXPECT_EQ(r.w, 1000);
+    EXPECT_EQ(r.h, 563);   // 562.5 rounded
+    EXPECT_EQ(r.x, 0);
+    EXPECT_EQ(r.y, 218);   // (1000 - 563) / 2 floored
+    EXPECT_TRUE(fitRect(0, 10, 10, 10).empty());
+}
+
+TEST(Layout, PickerMapsViewToFramePixels) {
+    PictureLayout l;
+    l.setFrameSize(1920, 1080);
+    l.setViewSize(960, 540);   // fitted at exactly 1/2
+    EXPECT_DOUBLE_EQ(l.scale(), 0.5);
+    auto p = l.frameAt(0.0, 0.0);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->x, 0);
+    EXPECT_EQ(p->y, 0);
+    p = l.frameAt(959.9, 539.9);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->x, 1919);
+    EXPECT_EQ(p->y, 1079);
+    p = l.frameAt(480.25, 270.75);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->x, 960);
+    EXPECT_EQ(p->y, 541);
+    EXPECT_FALSE(l.frameAt(-1.0, 10.0));
+    EXPECT_FALSE(l.frameAt(960.0, 10.0));
+
+    // Letterboxed: a 4:3 frame in a 16:9 view has bars left and right.
+    l.setFrameSize(720, 540);
+    EXPECT_FALSE(l.frameAt(10.0, 270.0));
+    p = l.frameAt(480.0, 270.0);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->x, 360);
+    EXPECT_EQ(p->y, 270);
+}
+
+TEST(Layout, ZoomKeepsThePointUnderTheCursor) {
+    PictureLayout l;
+    l.setFrameSize(1920, 1080);
+    l.setViewSize(960, 540);
+    const auto before = l.frameAt(300.0, 200.0);
+    ASSERT_TRUE(before);
+    l.zoomAt(4.0, 300.0, 200.0);   // 0.5 -> 2.0 view pixels per frame pixel
+    EXPECT_DOUBLE_EQ(l.scale(), 2.0);
+    const auto after = l.frameAt(300.0, 200.0);
+    ASSERT_TRUE(after);
+    EXPECT_NEAR(after->x, before->x, 1);
+    EXPECT_NEAR(after->y, before->y, 1);
+    // Each frame pixel now covers 2x2 view pixels: the next view pixel pair is the next frame pixel.
+    double vx = 0, vy = 0;
+    l.toView(after->x + 1, after->y, vx, vy);
+    const auto next = l.frameAt(vx, vy);
+    ASSERT_TRUE(next);
+    EXPECT_EQ(next->x, after->x + 1);
+    l.setZoom(0);
+    EXPECT_DOUBLE_EQ(l.scale(), 0.5);
+}
+
+TEST(PixelProbe, ReadsNativeCodeValuesAndConvertsLikeTheEngines) {
+    ColorInfo bt709;
+    bt709.matrix = Matrix::Bt709;
+    bt709.range = Range::Limited;
+    Frame f(PixelFormat::Yuv420p, 4, 4, bt709);
+    f.fill(16, 128, 128);
+    f.setPixel(0, 0, 180, 90, 200);   // chroma covers (0..1, 0..1)
+    f.setPixel(2, 2, 180, 128, 128);
+    auto p = readPixel(f.view(), bt709, 1, 1);   // shares the chroma sample of (0, 0)
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->cb, 90);
+    EXPECT_EQ(p->cr, 200);
+    EXPECT_EQ(p->luma, 16);   // luma is per pixel: (1, 1) kept the fill
+    p = readPixel(f.view(), bt709, 2, 2);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->luma, 180);
+    // Grey: R' = G' = B' = (180 - 16) * 255 / 219 = 190.96 -> 191.
+    EXPECT_EQ(p->r, 191);
+    EXPECT_EQ(p->g, 191);
+    EXPECT_EQ(p->b, 191);
+    EXPECT_EQ(p->bitDepth, 8);
+    EXPECT_FALSE(readPixel(f.view(), bt709, 4, 0));
+    EXPECT_FALSE(readPixel(f.view(), bt709, 0, -1));
+
+    // 10-bit: limited-range white and black land on 1023 and 0 at native depth.
+    Frame ten(PixelFormat::Yuv422p10, 4, 2, bt709);
+    ten.fill(64, 512, 512);
+    ten.setPixel(2, 1, 940, 512, 512);
+    p = readPixel(ten.view(), bt709, 2, 1);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->bitDepth, 10);
+    EXPECT_EQ(p->luma, 940);
+    EXPECT_EQ(p->r, 1023);
+    p = readPixel(ten.view(), bt709, 0, 0);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->g, 0);
+
+    // Device frames are not read here (the engine host downloads that one pixel).
+    FrameView device = f.view();
+    device.onDevice = true;
+    EXPECT_FALSE(readPixel(device, bt709, 0, 0));
+}
+
+TEST(PixelProbe, RgbSourcesDeriveYCbCrThroughTheMatrix) {
+    ColorInfo c;
+    c.matrix = Matrix::Bt709;
+    c.range = Range::Limited;
+    Frame f(PixelFormat::Rgb24, 2, 1, c);
+    f.setPixel(1, 0, 255, 0, 0);
+    const auto p = readPixel(f.view(), c, 1, 0);
+    ASSERT_TRUE(p);
+    EXPECT_TRUE(p->rgbSource);
+    EXPECT_EQ(p->r, 255);
+    EXPECT_EQ(p->g, 0);
+    // BT.709 red: Y' = 16 + 219 * 0.2126 = 62.6; Cb = 128 - 112 * 0.2126 / 0.9278 = 102.3; Cr = 240.
+    EXPECT_EQ(p->luma, 63);
+    EXPECT_EQ(p->cb, 102);
+    EXPECT_EQ(p->cr, 240);
+    EXPECT_NE(describe(*p).find("R'G'B' 255   0   0"), std::string::npos) << describe(*p);
+}
+
+// The CUDA path draws the graticule as an overlay over trace-only images; core draws it
+// into the CPU images. Over an empty trace (black), the two must be the same pixels.
+class OverlayAgreement : public ::testing::TestWithParam<gl::Plane> {};
+
+TEST_P(OverlayAgreement, MatchesCoreRendererOverBlack) {
+    const gl::Plane plane = GetParam();
+    for (int depth : {8, 10}) {
+        ScopeResults r;   // no counts: core draws only the graticule over black
+        r.width = 64;
+        r.height = 32;
+        r.bitDepth = depth;
+        r.levels = 1 << depth;
+        r.color.matrix = Matrix::Bt709;
+        r.color.range = Range::Limited;
+        r.paradeMode = depth == 8 ? ParadeMode::Rgb : ParadeMode::Ycbcr;
+        ScopeSpec spec;
+        spec.scopeWidth = 700;
+        spec.scopeHeight = 380;
+        spec.vectorscopeSize = 500;
+        spec.waveformScale = depth == 8 ? WaveformScale::Ire : WaveformScale::CodeValue;
+        spec.vectorscopeZoom = depth == 8 ? 1 : 2;
+        RgbaImage cpu;
+        switch (plane) {
+            case gl::Plane::Histogram: renderHistogram(r, spec, cpu); break;
+            case gl::Plane::Waveform: renderWaveform(r, spec, cpu); break;
+            case gl::Plane::Parade: renderParade(r, spec, cpu); break;
+            default: renderVectorscope(r, spec, cpu); break;
+        }
+        RgbaImage overlay;
+        renderGraticuleOverlay(plane, r, spec, cpu.width, cpu.height, overlay);
+        ASSERT_EQ(overlay.width, cpu.width);
+        ASSERT_EQ(overlay.height, cpu.height);
+        // Premultiplied overlay over black is its own colour.
+        int differing = 0, lit = 0;
+        for (int y = 0; y < cpu.height; ++y)
+            for (int x = 0; x < cpu.width; ++x) {
+                const uint8_t* a = cpu.at(x, y);
+                const uint8_t* b = overlay.at(x, y);
+                if (a[0] || a[1] || a[2]) ++lit;
+                if (a[0] != b[0] || a[1] != b[1] || a[2] != b[2]) ++differing;
+            }
+        EXPECT_GT(lit, 500) << "the graticule draws something";
+        EXPECT_EQ(differing, 0) << "depth " << depth;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Scopes, OverlayAgreement,
+                         ::testing::Values(gl::Plane::Histogram, gl::Plane::Waveform, gl::Plane::Parade,
+                                           gl::Plane::Vectorscope));
+
+TEST(OverlayAgreement, OtherPlanesHaveNoOverlay) {
+    RgbaImage overlay;
+    renderGraticuleOverlay(gl::Plane::Picture, ScopeResults{}, ScopeSpec{}, 100, 100, overlay);
+    EXPECT_TRUE(overlay.empty());
+}
+
+// Waits for the reader's queue to hold an item.
+SourceReader::Item next(SourceReader& reader) {
+    for (int i = 0; i < 2000; ++i) {
+        if (auto item = reader.pop()) return std::move(*item);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    ADD_FAILURE() << "no item from the reader";
+    return {};
+}
+
+TEST(SourceReader, ReadsInOrderAndSeeksToTheFrameAtOrAfter) {
+    SourceReader reader("pattern:ramp:64x32", {}, 3, [] {});
+    for (int i = 0; i < 4; ++i) {
+        const auto item = next(reader);
+        ASSERT_EQ(item.status, ReadStatus::Frame) << item.message;
+        EXPECT_NEAR(item.frame.view.pts, i / 25.0, 1e-9);
+    }
+    EXPECT_EQ(reader.state(), SourceReader::State::Open);
+    EXPECT_EQ(reader.info().width, 64);
+    // The queue is bounded: the reader waits rather than decoding the whole source.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_LE(reader.queued(), 3u);
+
+    reader.seek(0.2);
+    auto item = next(reader);
+    ASSERT_EQ(item.status, ReadStatus::Frame);
+    EXPECT_NEAR(item.frame.view.pts, 0.2, 1e-9);
+    // One step back from 0.2 seeks to 0.2 - 1.5 frames and lands on the previous frame.
+    reader.seek(0.2 - 1.5 / 25.0);
+    item = next(reader);
+    ASSERT_EQ(item.status, ReadStatus::Frame);
+    EXPECT_NEAR(item.frame.view.pts, 0.16, 1e-9);
+
+    reader.seek(9.99);   // the last frame (249 / 25 = 9.96) is before: the end follows
+    item = next(reader);
+    EXPECT_EQ(item.status, ReadStatus::EndOfStream);
+}
+
+TEST(SourceReader, AFailedOpenSaysWhy) {
+    SourceReader reader("/nonexistent/cudascope-missing.mp4", {}, 3, [] {});
+    for (int i = 0; i < 1000 && reader.state() == SourceReader::State::Opening; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    ASSERT_EQ(reader.state(), SourceReader::State::Failed);
+    EXPECT_NE(reader.openError().find("cudascope-missing.mp4"), std::string::npos) << reader.openError();
+    EXPECT_FALSE(reader.pop());
+}
+
+}  // namespace
+}  // namespace cs

@@ -1,0 +1,288 @@
+// The engine on the GUI side: spec from the panels, one engine call per displayed frame,
+// images into the frame textures (see EngineHost.h).
+#include "EngineHost.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/ScopeRender.h"
+#include "render/GlObjects.h"
+#include "render/GraticuleOverlay.h"
+
+#if CS_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include "cuda/CudaEngine.h"
+#endif
+
+namespace cs {
+namespace {
+
+constexpr int kMinScope = 64, kMaxScope = 4096;
+
+int clampSize(int v) { return std::clamp(v, kMinScope, kMaxScope); }
+
+// The histogram counts alone, without the channels the panel hides (renderHistogram draws
+// what it is given: an empty channel is left out).
+ScopeResults histogramOnly(const ScopeResults& r, HistogramChannels channels) {
+    ScopeResults h;
+    h.width = r.width;
+    h.height = r.height;
+    h.bitDepth = r.bitDepth;
+    h.levels = r.levels;
+    h.color = r.color;
+    h.format = r.format;
+    if (channels != HistogramChannels::Rgb) h.histY = r.histY;
+    if (channels != HistogramChannels::Luma) {
+        h.histR = r.histR;
+        h.histG = r.histG;
+        h.histB = r.histB;
+    }
+    return h;
+}
+
+}  // namespace
+
+EngineHost::EngineHost(const std::string& engine) {
+#if CS_HAVE_CUDA
+    if (engine != "cpu") {
+        auto cuda = makeCudaEngine();
+        if (cuda) {
+            cudaStream_ = (*cuda)->stream();
+            engine_ = std::move(cuda.value());
+        } else {
+            note_ = "CUDA engine unavailable (" + cuda.message() + "): using the CPU engine";
+        }
+    }
+#else
+    if (engine == "cuda") note_ = "this build has no CUDA support: using the CPU engine";
+#endif
+    if (!engine_) engine_ = makeCpuEngine();
+    spec_.stats = false;
+    spec_.displayImages = true;
+    spec_.picture = true;
+}
+
+EngineHost::~EngineHost() = default;
+
+void EngineHost::setPanel(gl::Plane plane, int width, int height) {
+    panels_[size_t(plane)] = {std::max(width, 0), std::max(height, 0)};
+}
+
+bool EngineHost::panelVisible(gl::Plane plane) const {
+    const auto& p = panels_[size_t(plane)];
+    return p[0] > 0 && p[1] > 0;
+}
+
+void EngineHost::prepareSpec() {
+    using gl::Plane;
+    spec_.histogram = panelVisible(Plane::Histogram);
+    spec_.waveform = panelVisible(Plane::Waveform);
+    spec_.parade = panelVisible(Plane::Parade);
+    spec_.vectorscope = panelVisible(Plane::Vectorscope);
+    spec_.displayImages = true;
+    spec_.picture = true;
+    // The waveform-style images are rendered at the first visible panel's size; the others
+    // are redrawn for their own size after the engine ran (renderPanelImages).
+    for (Plane p : {Plane::Waveform, Plane::Parade, Plane::Histogram}) {
+        if (!panelVisible(p)) continue;
+        spec_.scopeWidth = clampSize(panels_[size_t(p)][0]);
+        spec_.scopeHeight = clampSize(panels_[size_t(p)][1]);
+        break;
+    }
+    if (panelVisible(Plane::Vectorscope)) {
+        const auto& v = panels_[size_t(Plane::Vectorscope)];
+        spec_.vectorscopeSize = clampSize(std::min(v[0], v[1]));
+    }
+}
+
+void EngineHost::renderPanelImages() {
+    using gl::Plane;
+    auto sizedFor = [&](Plane p) {
+        ScopeSpec s = spec_;
+        s.scopeWidth = clampSize(panels_[size_t(p)][0]);
+        s.scopeHeight = clampSize(panels_[size_t(p)][1]);
+        return s;
+    };
+    auto differs = [&](Plane p) {
+        return clampSize(panels_[size_t(p)][0]) != spec_.scopeWidth || clampSize(panels_[size_t(p)][1]) != spec_.scopeHeight;
+    };
+    histogramImage_ = {};
+    if (spec_.histogram && (histogramChannels != HistogramChannels::LumaAndRgb || differs(Plane::Histogram)))
+        renderHistogram(histogramOnly(results_, histogramChannels), sizedFor(Plane::Histogram), histogramImage_);
+    paradeImage_ = {};
+    if (spec_.parade && differs(Plane::Parade)) renderParade(results_, sizedFor(Plane::Parade), paradeImage_);
+}
+
+Status EngineHost::process(const FrameView& frame, gl::FrameTextures* textures) {
+    const auto start = std::chrono::steady_clock::now();
+    prepareSpec();
+    Status s;
+#if CS_HAVE_CUDA
+    if (usesCuda() && textures) {
+        s = processCuda(frame, *textures);
+    } else
+#endif
+    {
+        imagesOnGpu_ = false;
+        s = engine_->process(frame, spec_, results_);
+        if (s) {
+            renderPanelImages();
+            hasResults_ = true;
+            if (textures) s = uploadTo(*textures);
+        }
+    }
+    if (!s) hasResults_ = false;
+    lastMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    averageMs_ = averageMs_ == 0.0 ? lastMs_ : averageMs_ * 0.9 + lastMs_ * 0.1;
+    return s;
+}
+
+Status EngineHost::uploadTo(gl::FrameTextures& textures) {
+    if (!hasResults_ || imagesOnGpu_) return {};
+    using gl::Plane;
+    Status s;
+    auto up = [&](Plane p, const RgbaImage& img) {
+        if (Status u = textures.upload(p, img); !u && s) s = u;
+    };
+    up(Plane::Picture, results_.picture);
+    up(Plane::Preview, results_.preview);
+    up(Plane::Histogram, histogramImage_.empty() ? results_.histogramImage : histogramImage_);
+    up(Plane::Waveform, results_.waveformImage);
+    up(Plane::Parade, paradeImage_.empty() ? results_.paradeImage : paradeImage_);
+    up(Plane::Vectorscope, results_.vectorscopeImage);
+    // The scope views read these textures from their own contexts.
+    gl::flush();
+    return s;
+}
+
+bool EngineHost::isTrace(gl::Plane plane) const {
+    return imagesOnGpu_ && (plane == gl::Plane::Waveform || plane == gl::Plane::Parade || plane == gl::Plane::Vectorscope);
+}
+
+ScopePlacement EngineHost::placement(gl::Plane plane, const gl::FrameTextures& textures) const {
+    if (isTrace(plane)) {
+        const auto& image = traceImages_[size_t(plane)];
+        return tracePlacement(plane, image[0], image[1]);
+    }
+    const gl::RgbaTexture& t = textures.texture(plane);
+    return ScopePlacement::whole(t.width(), t.height());
+}
+
+RgbaImage EngineHost::overlayFor(gl::Plane plane) const {
+    RgbaImage overlay;
+    if (!isTrace(plane) || !hasResults_) return overlay;
+    const auto& image = traceImages_[size_t(plane)];
+    renderGraticuleOverlay(plane, results_, spec_, image[0], image[1], overlay);
+    return overlay;
+}
+
+void EngineHost::releaseGl() {
+#if CS_HAVE_CUDA
+    if (usesCuda()) static_cast<CudaEngine&>(*engine_).releaseGl();
+#endif
+    imagesOnGpu_ = false;
+}
+
+#if CS_HAVE_CUDA
+Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textures) {
+    using gl::Plane;
+    auto& cuda = static_cast<CudaEngine&>(*engine_);
+    GlTargets targets;
+    // Textures sized once per size change; the engine registers them with CUDA again only then.
+    auto target = [&](Plane p, int w, int h, GlTexture& t) -> Status {
+        if (Status s = textures.allocate(p, w, h); !s) return s;
+        t = GlTexture{textures.texture(p).name(), w, h};
+        return {};
+    };
+    if (Status s = target(Plane::Picture, frame.width, frame.height, targets.picture); !s) return s;
+    if (spec_.preview != PreviewFilter::None)
+        if (Status s = target(Plane::Preview, frame.width, frame.height, targets.preview); !s) return s;
+    // Trace textures fill the plot rectangles of core's layout for the panel's image size,
+    // so that the graticule overlay (drawn for that image) lies on them.
+    const std::array<std::pair<Plane, GlTexture*>, 3> traces{{{Plane::Waveform, &targets.waveform},
+                                                              {Plane::Parade, &targets.parade},
+                                                              {Plane::Vectorscope, &targets.vectorscope}}};
+    for (const auto& [p, t] : traces) {
+        if (!panelVisible(p)) continue;
+        int w = clampSize(panels_[size_t(p)][0]), h = clampSize(panels_[size_t(p)][1]);
+        if (p == Plane::Waveform) { w = spec_.scopeWidth; h = spec_.scopeHeight; }
+        if (p == Plane::Vectorscope) w = h = spec_.vectorscopeSize;
+        traceImages_[size_t(p)] = {w, h};
+        int tw = 0, th = 0;
+        traceTextureSize(p, w, h, tw, th);
+        if (Status s = target(p, tw, th, *t); !s) return s;
+    }
+    imagesOnGpu_ = true;
+    if (Status s = cuda.processToGl(frame, spec_, results_, targets); !s) return s;
+    hasResults_ = true;
+    textures.setFilled(Plane::Picture, targets.picture.name != 0);
+    textures.setFilled(Plane::Preview, targets.preview.name != 0);
+    for (const auto& [p, t] : traces) textures.setFilled(p, t->name != 0);
+    // The histogram is small: core draws it from the downloaded counts, as in the CPU path.
+    histogramImage_ = {};
+    if (spec_.histogram) {
+        ScopeSpec s = spec_;
+        s.scopeWidth = clampSize(panels_[size_t(Plane::Histogram)][0]);
+        s.scopeHeight = clampSize(panels_[size_t(Plane::Histogram)][1]);
+        renderHistogram(histogramOnly(results_, histogramChannels), s, histogramImage_);
+    }
+    Status s = textures.upload(Plane::Histogram, histogramImage_);
+    textures.touch();
+    gl::flush();
+    return s;
+}
+
+// Copies the 2x2 block of samples around the pixel (even-aligned, so 4:2:x chroma comes
+// along) from device memory and reads it like a host frame.
+std::optional<PixelReading> EngineHost::readDevicePixel(const FrameView& frame, const ColorInfo& color, int x, int y) const {
+    if (!frame.onDevice || !frame.valid() || x < 0 || y < 0 || x >= frame.width || y >= frame.height) return std::nullopt;
+    const auto& info = formatInfo(frame.format);
+    if (info.layout != PixelLayout::Planar && info.layout != PixelLayout::SemiPlanar && info.layout != PixelLayout::Gray)
+        return std::nullopt;
+    if (usesCuda() && cudaSetDevice(static_cast<const CudaEngine&>(*engine_).device()) != cudaSuccess) return std::nullopt;
+    const int x0 = x & ~1, y0 = y & ~1;
+    const int bw = std::min(2, frame.width - x0), bh = std::min(2, frame.height - y0);
+    Frame block(frame.format, bw, bh, frame.color);
+    const int bps = info.bytesPerSample;
+    for (int i = 0; i < info.planeCount; ++i) {
+        const bool chroma = i > 0;
+        const int firstRow = chroma ? y0 >> info.log2ChromaH : y0;
+        const int rows = chroma ? chromaHeight(frame.format, bh) : bh;
+        size_t firstByte = 0, rowBytes = 0;
+        if (!chroma) {
+            firstByte = size_t(x0) * size_t(bps);
+            rowBytes = size_t(bw) * size_t(bps);
+        } else if (info.layout == PixelLayout::SemiPlanar) {
+            firstByte = size_t(x0 >> 1) * 2 * size_t(bps);
+            rowBytes = size_t(chromaWidth(frame.format, bw)) * 2 * size_t(bps);
+        } else {
+            firstByte = size_t(x0 >> info.log2ChromaW) * size_t(bps);
+            rowBytes = size_t(chromaWidth(frame.format, bw)) * size_t(bps);
+        }
+        const uint8_t* src = frame.data[size_t(i)] + std::ptrdiff_t(firstRow) * frame.pitch[size_t(i)] + std::ptrdiff_t(firstByte);
+        if (cudaMemcpy2D(block.plane(i), size_t(block.pitch(i)), src, size_t(frame.pitch[size_t(i)]), rowBytes, size_t(rows),
+                         cudaMemcpyDeviceToHost) != cudaSuccess)
+            return std::nullopt;
+    }
+    auto p = readPixel(block.view(), color, x - x0, y - y0);
+    if (p) {
+        p->x = x;
+        p->y = y;
+    }
+    return p;
+}
+#endif
+
+}  // namespace cs
+
+namespace cs {
+
+#if !CS_HAVE_CUDA
+// Without CUDA no frame lives in GPU memory: every frame is read by readPixel.
+std::optional<PixelReading> EngineHost::readDevicePixel(const FrameView&, const ColorInfo&, int, int) const {
+    return std::nullopt;
+}
+#endif
+
+}  // namespace cs

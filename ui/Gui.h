@@ -1,0 +1,18 @@
+// The desktop application's entry point, called by app/main.cpp when no subcommand is
+// given: `cudascope`, `cudascope FILE`, `cudascope pattern:bars`.
+#pragma once
+#include <string>
+
+namespace cs {
+
+// input: "" opens the colour bars (pattern:bars); a file path; or any openSource input.
+// Returns the process exit code.
+int runGui(int argc, char** argv, const std::string& input);
+
+// What runGui does around the window, for tests that build their own QApplication:
+// the OpenGL format (3.3 core, vsync) and context sharing, set BEFORE QApplication exists.
+void prepareGuiApplication();
+// Names, icon and dark theme, once the QApplication exists.
+void styleGuiApplication();
+
+}  // namespace cs

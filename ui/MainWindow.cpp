@@ -1,0 +1,1068 @@
+// The main window (see MainWindow.h).
+#include "MainWindow.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "GainControl.h"
+#include "MessageBar.h"
+#include "PictureView.h"
+#include "PixelProbe.h"
+#include "ScopeExport.h"
+#include "ScopeView.h"
+#include "SourceDialog.h"
+#include "Timecode.h"
+#include "TransportBar.h"
+
+namespace cs {
+namespace {
+
+using gl::Plane;
+
+constexpr Plane kPanels[] = {Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram, Plane::Preview};
+constexpr int kRecentMax = 10;
+constexpr int kStateVersion = 1;
+
+QString panelTitle(Plane p) {
+    switch (p) {
+        case Plane::Waveform: return QObject::tr("Waveform");
+        case Plane::Parade: return QObject::tr("Parade");
+        case Plane::Vectorscope: return QObject::tr("Vectorscope");
+        case Plane::Histogram: return QObject::tr("Histogram");
+        case Plane::Preview: return QObject::tr("Preview");
+        default: return {};
+    }
+}
+
+QString panelKey(Plane p) {
+    switch (p) {
+        case Plane::Waveform: return QStringLiteral("waveform");
+        case Plane::Parade: return QStringLiteral("parade");
+        case Plane::Vectorscope: return QStringLiteral("vectorscope");
+        case Plane::Histogram: return QStringLiteral("histogram");
+        case Plane::Preview: return QStringLiteral("preview");
+        default: return QStringLiteral("picture");
+    }
+}
+
+QString previewTitle(PreviewFilter f) {
+    switch (f) {
+        case PreviewFilter::None: return QObject::tr("Picture");
+        case PreviewFilter::BoxBlur: return QObject::tr("Blur (box)");
+        case PreviewFilter::Gaussian: return QObject::tr("Blur (Gaussian)");
+        case PreviewFilter::Edges: return QObject::tr("Edges");
+        case PreviewFilter::FocusPeaking: return QObject::tr("Focus peaking");
+        case PreviewFilter::Median3: return QObject::tr("Median 3x3");
+        case PreviewFilter::Zebra: return QObject::tr("Zebra");
+        case PreviewFilter::FalseColour: return QObject::tr("False colour");
+    }
+    return {};
+}
+
+QComboBox* makeCombo(QWidget* parent, std::initializer_list<std::pair<QString, int>> items, int current) {
+    auto* c = new QComboBox(parent);
+    c->setFocusPolicy(Qt::NoFocus);
+    for (const auto& [text, value] : items) c->addItem(text, value);
+    c->setCurrentIndex(std::max(0, c->findData(current)));
+    return c;
+}
+
+bool isPattern(const QString& input) { return input.startsWith(QStringLiteral("pattern:")); }
+
+}  // namespace
+
+MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow(parent), engine_(engine) {
+    setObjectName(QStringLiteral("cudascopeMainWindow"));
+    setWindowTitle(QStringLiteral("cudascope"));
+    setAcceptDrops(true);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowNestedDocks | QMainWindow::AllowTabbedDocks);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+
+    player_ = new Player(this);
+    loadSettings();
+    buildViewer();
+    buildDocks();
+    buildMenusAndToolbar();
+    buildStatusBar();
+
+    connect(player_, &Player::opened, this, &MainWindow::onOpened);
+    connect(player_, &Player::openFailed, this, &MainWindow::onOpenFailed);
+    connect(player_, &Player::frameChanged, this, &MainWindow::onFrameChanged);
+    connect(player_, &Player::playingChanged, transport_, &TransportBar::setPlaying);
+    connect(player_, &Player::speedChanged, transport_, &TransportBar::setSpeed);
+    connect(player_, &Player::sourceError, this, [this](const QString& m) { showError(m); });
+    connect(player_, &Player::warning, this, [this](const QString& m) { showWarning(m); });
+
+    reprocessTimer_.setSingleShot(true);
+    reprocessTimer_.setInterval(40);
+    connect(&reprocessTimer_, &QTimer::timeout, this, [this] {
+        for (Plane p : kPanels) syncPanel(p);
+        if (!player_->isPlaying()) processCurrentFrame();
+    });
+    statusTimer_.setInterval(250);
+    connect(&statusTimer_, &QTimer::timeout, this, &MainWindow::updateStatus);
+    statusTimer_.start();
+
+    resize(1600, 1000);
+    defaultState_ = saveState(kStateVersion);
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kStateVersion);
+    if (!engine_.note().empty()) showWarning(QString::fromStdString(engine_.note()));
+}
+
+MainWindow::~MainWindow() {
+    // The player's frames may reference the engine's stream: stop it first.
+    delete player_;
+    player_ = nullptr;
+    reprocessTimer_.stop();
+    statusTimer_.stop();
+    // QWidget's destructor hides the docks and deletes the views after this object's members
+    // are gone: nothing may call back into them. The frame textures go now, while the engine
+    // that may hold them (CUDA registrations) still exists.
+    for (QDockWidget* d : docks_)
+        if (d) d->disconnect(this);
+    for (ScopeView* v : views_)
+        if (v) v->disconnect(this);
+    viewer_->disconnect(this);
+    viewer_->releaseGlResources();
+    viewer_->setBeforeRelease({});
+}
+
+// ---- Construction ------------------------------------------------------------------
+
+void MainWindow::buildViewer() {
+    auto* central = new QWidget(this);
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    messages_ = new MessageBar(central);
+    viewer_ = new PictureView(central);
+    transport_ = new TransportBar(central);
+    transport_->setObjectName(QStringLiteral("transport"));
+    transport_->setAttribute(Qt::WA_StyledBackground);
+    column->addWidget(messages_);
+    column->addWidget(viewer_, 1);
+    column->addWidget(transport_);
+    setCentralWidget(central);
+
+    transport_->setLoop(player_->loops());
+    transport_->setSpeed(player_->speed());
+    connect(transport_, &TransportBar::playToggled, player_, &Player::togglePlay);
+    connect(transport_, &TransportBar::stepForwardClicked, player_, &Player::stepForward);
+    connect(transport_, &TransportBar::stepBackClicked, player_, &Player::stepBack);
+    connect(transport_, &TransportBar::startClicked, player_, &Player::goToStart);
+    connect(transport_, &TransportBar::endClicked, player_, &Player::goToEnd);
+    connect(transport_, &TransportBar::loopToggled, player_, &Player::setLoop);
+    connect(transport_, &TransportBar::speedChosen, player_, &Player::setSpeed);
+    connect(transport_, &TransportBar::seekRequested, player_, &Player::seekTo);
+
+    connect(viewer_, &GlView::glFailed, this, [this](const QString& m) { showError(tr("OpenGL: %1").arg(m)); });
+    viewer_->setBeforeRelease([this] { engine_.releaseGl(); });
+    // A new viewer context (first show, or re-created): put the last results in again.
+    connect(viewer_, &GlView::glInitialised, this, [this] {
+        if (engine_.usesCuda()) {
+            QTimer::singleShot(0, this, &MainWindow::processCurrentFrame);
+        } else if (engine_.hasResults()) {
+            if (Status s = engine_.uploadTo(viewer_->textures()); !s) showError(QString::fromStdString(s.message()));
+            for (ScopeView* v : views_) if (v) v->update();
+        }
+    });
+    connect(viewer_, &PictureView::hovered, this, [this](std::optional<PixelPos> p) {
+        hover_ = p;
+        updatePicker();
+    });
+    connect(viewer_, &PictureView::pinnedChanged, this, &MainWindow::updatePicker);
+}
+
+QWidget* MainWindow::controlsFor(Plane plane) {
+    auto* box = new QWidget;
+    box->setObjectName(QStringLiteral("scopeControls"));
+    box->setAttribute(Qt::WA_StyledBackground);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(6, 2, 6, 2);
+    row->setSpacing(6);
+    ScopeSpec& spec = engine_.spec();
+    auto changed = [this] { scheduleReprocess(); };
+    auto gainFor = [&](float* target) {
+        auto* g = new GainControl(box);
+        g->setGain(*target);
+        connect(g, &GainControl::gainChanged, this, [target, changed](float v) { *target = v; changed(); });
+        return g;
+    };
+    auto scaleCombo = [&] {
+        auto* c = makeCombo(box, {{tr("IRE"), int(WaveformScale::Ire)}, {tr("Code values"), int(WaveformScale::CodeValue)}},
+                            int(spec.waveformScale));
+        c->setToolTip(tr("Graticule scale: IRE or code values at the source's bit depth"));
+        connect(c, &QComboBox::activated, this, [this, c, changed] {
+            engine_.spec().waveformScale = WaveformScale(c->currentData().toInt());
+            // The waveform and parade share the scale: keep both panels' controls in step.
+            for (auto* other : findChildren<QComboBox*>(QStringLiteral("waveformScale"))) {
+                const QSignalBlocker block(other);
+                other->setCurrentIndex(other->findData(int(engine_.spec().waveformScale)));
+            }
+            changed();
+        });
+        c->setObjectName(QStringLiteral("waveformScale"));
+        return c;
+    };
+    switch (plane) {
+        case Plane::Histogram: {
+            auto* channels = makeCombo(box, {{tr("Y + RGB"), int(HistogramChannels::LumaAndRgb)},
+                                             {tr("Luma"), int(HistogramChannels::Luma)},
+                                             {tr("RGB"), int(HistogramChannels::Rgb)}},
+                                       int(engine_.histogramChannels));
+            connect(channels, &QComboBox::activated, this, [this, channels, changed] {
+                engine_.histogramChannels = HistogramChannels(channels->currentData().toInt());
+                changed();
+            });
+            auto* scale = makeCombo(box, {{tr("Linear"), int(HistogramScale::Linear)}, {tr("Log"), int(HistogramScale::Log)}},
+                                    int(spec.histogramScale));
+            connect(scale, &QComboBox::activated, this, [this, scale, changed] {
+                engine_.spec().histogramScale = HistogramScale(scale->currentData().toInt());
+                changed();
+            });
+            row->addWidget(channels);
+            row->addWidget(scale);
+            row->addStretch(1);
+            row->addWidget(gainFor(&spec.histogramGain));
+            break;
+        }
+        case Plane::Waveform:
+            row->addWidget(new QLabel(tr("Luma"), box));
+            row->addWidget(scaleCombo());
+            row->addStretch(1);
+            row->addWidget(gainFor(&spec.waveformGain));
+            break;
+        case Plane::Parade: {
+            auto* mode = makeCombo(box, {{tr("R'G'B'"), int(ParadeMode::Rgb)}, {tr("Y'CbCr"), int(ParadeMode::Ycbcr)}},
+                                   int(spec.paradeMode));
+            connect(mode, &QComboBox::activated, this, [this, mode, changed] {
+                engine_.spec().paradeMode = ParadeMode(mode->currentData().toInt());
+                changed();
+            });
+            row->addWidget(mode);
+            row->addWidget(scaleCombo());
+            row->addStretch(1);
+            row->addWidget(gainFor(&spec.waveformGain));
+            break;
+        }
+        case Plane::Vectorscope: {
+            auto* zoom = makeCombo(box, {{tr("1x"), 1}, {tr("2x"), 2}}, spec.vectorscopeZoom);
+            zoom->setToolTip(tr("Zoom: 2x shows low-saturation detail (crops the 100% targets)"));
+            connect(zoom, &QComboBox::activated, this, [this, zoom, changed] {
+                engine_.spec().vectorscopeZoom = zoom->currentData().toInt();
+                changed();
+            });
+            auto* targets = makeCombo(box, {{tr("75% + 100%"), 1}, {tr("100%"), 0}}, spec.vectorscopeTargets75 ? 1 : 0);
+            targets->setToolTip(tr("Colour-bar targets"));
+            connect(targets, &QComboBox::activated, this, [this, targets, changed] {
+                engine_.spec().vectorscopeTargets75 = targets->currentData().toInt() != 0;
+                changed();
+            });
+            auto* skin = new QCheckBox(tr("Skin line"), box);
+            skin->setFocusPolicy(Qt::NoFocus);
+            skin->setChecked(spec.skinToneLine);
+            connect(skin, &QCheckBox::toggled, this, [this, changed](bool on) {
+                engine_.spec().skinToneLine = on;
+                changed();
+            });
+            row->addWidget(zoom);
+            row->addWidget(targets);
+            row->addWidget(skin);
+            row->addStretch(1);
+            row->addWidget(gainFor(&spec.vectorscopeGain));
+            break;
+        }
+        case Plane::Preview: {
+            auto* filter = new QComboBox(box);
+            filter->setObjectName(QStringLiteral("previewFilter"));
+            filter->setFocusPolicy(Qt::NoFocus);
+            for (PreviewFilter f : {PreviewFilter::FocusPeaking, PreviewFilter::Zebra, PreviewFilter::FalseColour,
+                                    PreviewFilter::Edges, PreviewFilter::BoxBlur, PreviewFilter::Gaussian, PreviewFilter::Median3})
+                filter->addItem(previewTitle(f), int(f));
+            filter->setCurrentIndex(std::max(0, filter->findData(int(previewFilter_))));
+            auto* param = new QDoubleSpinBox(box);
+            param->setObjectName(QStringLiteral("previewParameter"));
+            param->setFocusPolicy(Qt::ClickFocus);
+            param->setKeyboardTracking(false);
+            auto* paramLabel = new QLabel(box);
+            auto* inViewer = new QCheckBox(tr("In viewer"), box);
+            inViewer->setObjectName(QStringLiteral("previewInViewer"));
+            inViewer->setFocusPolicy(Qt::NoFocus);
+            inViewer->setToolTip(tr("Show the preview in the main viewer instead of the picture"));
+            inViewer->setChecked(previewInViewer_);
+            // One parameter per filter, shown with its own label and range.
+            auto showParam = [this, param, paramLabel] {
+                FilterParams& fp = engine_.spec().filter;
+                const QSignalBlocker block(param);
+                param->setVisible(true);
+                paramLabel->setVisible(true);
+                switch (previewFilter_) {
+                    case PreviewFilter::FocusPeaking:
+                        paramLabel->setText(tr("Threshold"));
+                        param->setRange(0.01, 1.0); param->setSingleStep(0.01); param->setDecimals(2);
+                        param->setValue(double(fp.peakingThreshold));
+                        break;
+                    case PreviewFilter::Zebra:
+                        paramLabel->setText(tr("IRE"));
+                        param->setRange(0.0, 109.0); param->setSingleStep(1.0); param->setDecimals(0);
+                        param->setValue(double(fp.zebraIre));
+                        break;
+                    case PreviewFilter::BoxBlur:
+                        paramLabel->setText(tr("Radius"));
+                        param->setRange(1, 64); param->setSingleStep(1); param->setDecimals(0);
+                        param->setValue(fp.blurRadius);
+                        break;
+                    case PreviewFilter::Gaussian:
+                        paramLabel->setText(tr("Sigma"));
+                        param->setRange(0.3, 20.0); param->setSingleStep(0.1); param->setDecimals(1);
+                        param->setValue(double(fp.gaussianSigma));
+                        break;
+                    default:
+                        param->setVisible(false);
+                        paramLabel->setVisible(false);
+                }
+            };
+            connect(param, &QDoubleSpinBox::valueChanged, this, [this, changed](double v) {
+                FilterParams& fp = engine_.spec().filter;
+                switch (previewFilter_) {
+                    case PreviewFilter::FocusPeaking: fp.peakingThreshold = float(v); break;
+                    case PreviewFilter::Zebra: fp.zebraIre = float(v); break;
+                    case PreviewFilter::BoxBlur: fp.blurRadius = int(std::lround(v)); break;
+                    case PreviewFilter::Gaussian: fp.gaussianSigma = float(v); break;
+                    default: break;
+                }
+                changed();
+            });
+            connect(filter, &QComboBox::activated, this, [this, filter, showParam] {
+                setPreviewFilter(PreviewFilter(filter->currentData().toInt()));
+                showParam();
+            });
+            connect(inViewer, &QCheckBox::toggled, this, &MainWindow::setPreviewInViewer);
+            showParam();
+            row->addWidget(filter);
+            row->addWidget(paramLabel);
+            row->addWidget(param);
+            row->addStretch(1);
+            row->addWidget(inViewer);
+            break;
+        }
+        default: break;
+    }
+    return box;
+}
+
+void MainWindow::buildDocks() {
+    for (Plane p : kPanels) {
+        auto* dock = new QDockWidget(panelTitle(p), this);
+        dock->setObjectName(panelKey(p) + QStringLiteral("Dock"));
+        dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+        auto* view = new ScopeView(p, &viewer_->textures());
+        view->setObjectName(panelKey(p) + QStringLiteral("View"));
+        auto* panel = new QWidget;
+        auto* column = new QVBoxLayout(panel);
+        column->setContentsMargins(0, 0, 0, 0);
+        column->setSpacing(0);
+        column->addWidget(controlsFor(p));
+        column->addWidget(view, 1);
+        dock->setWidget(panel);
+        views_[size_t(p)] = view;
+        docks_[size_t(p)] = dock;
+        connect(view, &ScopeView::pixelSizeChanged, this, [this] { scheduleReprocess(); });
+        connect(dock, &QDockWidget::visibilityChanged, this, [this] { scheduleReprocess(); });
+        // A floated or re-docked panel gets a new GL context: draw it once it exists.
+        connect(view, &GlView::glInitialised, this, [this, p] {
+            overlayKeys_[size_t(p)].clear();
+            scheduleReprocess();
+        });
+        connect(view, &GlView::glFailed, this, [this](const QString& m) { showError(tr("OpenGL: %1").arg(m)); });
+    }
+    addDockWidget(Qt::BottomDockWidgetArea, docks_[size_t(Plane::Waveform)]);
+    splitDockWidget(docks_[size_t(Plane::Waveform)], docks_[size_t(Plane::Parade)], Qt::Horizontal);
+    addDockWidget(Qt::RightDockWidgetArea, docks_[size_t(Plane::Preview)]);
+    splitDockWidget(docks_[size_t(Plane::Preview)], docks_[size_t(Plane::Vectorscope)], Qt::Vertical);
+    splitDockWidget(docks_[size_t(Plane::Vectorscope)], docks_[size_t(Plane::Histogram)], Qt::Vertical);
+    resizeDocks({docks_[size_t(Plane::Preview)]}, {460}, Qt::Horizontal);
+    resizeDocks({docks_[size_t(Plane::Preview)], docks_[size_t(Plane::Vectorscope)], docks_[size_t(Plane::Histogram)]},
+                {260, 460, 280}, Qt::Vertical);
+    resizeDocks({docks_[size_t(Plane::Waveform)]}, {360}, Qt::Vertical);
+}
+
+void MainWindow::buildMenusAndToolbar() {
+    // File.
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* openFile = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open File..."), this,
+                                        &MainWindow::openFileDialog);
+    openFile->setShortcut(QKeySequence::Open);
+    QAction* openSource = file->addAction(tr("Open &Source..."), this, [this] { openSourceDialog(int(SourceDialog::Page::File)); });
+    openSource->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QMenu* patterns = file->addMenu(tr("Test &Patterns"));
+    for (const auto& [title, input] : {std::pair{tr("Colour bars"), QStringLiteral("pattern:bars")},
+                                       {tr("Colour bars, 10-bit"), QStringLiteral("pattern:bars:10bit")},
+                                       {tr("Luma ramp"), QStringLiteral("pattern:ramp")},
+                                       {tr("Luma ramp, 10-bit"), QStringLiteral("pattern:ramp:10bit")},
+                                       {tr("Zone plate"), QStringLiteral("pattern:zoneplate")},
+                                       {tr("Colour bars, UHD 10-bit"), QStringLiteral("pattern:bars:10bit:3840x2160")}})
+        patterns->addAction(title, this, [this, in = input] { openInput(in); });
+    patterns->addSeparator();
+    patterns->addAction(tr("Other..."), this, [this] { openSourceDialog(int(SourceDialog::Page::Pattern)); });
+    file->addAction(tr("&Camera..."), this, [this] { openSourceDialog(int(SourceDialog::Page::Camera)); });
+    file->addAction(tr("&Network Stream..."), this, [this] { openSourceDialog(int(SourceDialog::Page::Network)); });
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    QAction* save = file->addAction(tr("Save Scopes..."), this, &MainWindow::saveScopesDialog);
+    save->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    // Playback: the shortcuts live on these actions, so they work wherever focus is.
+    QMenu* playback = menuBar()->addMenu(tr("&Playback"));
+    auto add = [&](const QString& text, QKeySequence key, auto slot) {
+        QAction* a = playback->addAction(text, this, slot);
+        a->setShortcut(key);
+        a->setShortcutContext(Qt::WindowShortcut);
+        return a;
+    };
+    add(tr("Play / Pause"), QKeySequence(Qt::Key_Space), [this] { player_->togglePlay(); });
+    add(tr("Play / Faster"), QKeySequence(Qt::Key_L), [this] { shuttle(+1); });
+    add(tr("Pause"), QKeySequence(Qt::Key_K), [this] { player_->pause(); });
+    add(tr("Slower / Step Back"), QKeySequence(Qt::Key_J), [this] { shuttle(-1); });
+    playback->addSeparator();
+    add(tr("Step Forward"), QKeySequence(Qt::Key_Right), [this] { player_->stepForward(); });
+    add(tr("Step Back"), QKeySequence(Qt::Key_Left), [this] { player_->stepBack(); });
+    add(tr("Go to Start"), QKeySequence(Qt::Key_Home), [this] { player_->goToStart(); });
+    add(tr("Go to End"), QKeySequence(Qt::Key_End), [this] { player_->goToEnd(); });
+    playback->addSeparator();
+    QAction* loop = playback->addAction(tr("Loop"));
+    loop->setCheckable(true);
+    loop->setChecked(player_->loops());
+    connect(loop, &QAction::toggled, player_, &Player::setLoop);
+    connect(loop, &QAction::toggled, transport_, &TransportBar::setLoop);
+    connect(transport_, &TransportBar::loopToggled, loop, &QAction::setChecked);
+    QMenu* speed = playback->addMenu(tr("Speed"));
+    auto* speeds = new QActionGroup(this);
+    for (double s : {0.25, 0.5, 1.0, 1.5, 2.0, 4.0}) {
+        QAction* a = speed->addAction(QString::number(s) + QStringLiteral("x"), this, [this, s] { player_->setSpeed(s); });
+        a->setCheckable(true);
+        a->setChecked(s == player_->speed());
+        speeds->addAction(a);
+        connect(player_, &Player::speedChanged, a, [a, s](double now) { a->setChecked(now == s); });
+    }
+    QAction* playOnOpen = playback->addAction(tr("Play When Opened"));
+    playOnOpen->setCheckable(true);
+    playOnOpen->setChecked(playOnOpen_);
+    connect(playOnOpen, &QAction::toggled, this, [this](bool on) { playOnOpen_ = on; });
+    if (engine_.usesCuda()) {
+        QAction* nvdec = playback->addAction(tr("Decode on the GPU (NVDEC)"));
+        nvdec->setCheckable(true);
+        nvdec->setChecked(hwdec_ != HwDecode::None);
+        nvdec->setToolTip(tr("Takes effect for the next source opened"));
+        connect(nvdec, &QAction::toggled, this, [this](bool on) { hwdec_ = on ? HwDecode::Auto : HwDecode::None; });
+    }
+
+    // View.
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (Plane p : kPanels) view->addAction(docks_[size_t(p)]->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("Show All Panels"), this, &MainWindow::showAllPanels);
+    view->addAction(tr("Reset Layout"), this, &MainWindow::resetLayout);
+    view->addSeparator();
+    previewInViewerAction_ = view->addAction(tr("Preview in Viewer"));
+    previewInViewerAction_->setCheckable(true);
+    previewInViewerAction_->setChecked(previewInViewer_);
+    previewInViewerAction_->setShortcut(QKeySequence(Qt::Key_P));
+    connect(previewInViewerAction_, &QAction::toggled, this, &MainWindow::setPreviewInViewer);
+    QAction* fit = view->addAction(tr("Zoom to Fit"), viewer_, &PictureView::zoomToFit);
+    fit->setShortcut(QKeySequence(Qt::Key_F));
+    QAction* actual = view->addAction(tr("Zoom 100%"), this, [this] { viewer_->zoomTo(1.0); });
+    actual->setShortcut(QKeySequence(Qt::Key_1));
+    QAction* twice = view->addAction(tr("Zoom 200%"), this, [this] { viewer_->zoomTo(2.0); });
+    twice->setShortcut(QKeySequence(Qt::Key_2));
+    view->addAction(tr("Clear Pixel Marker"), this, [this] { viewer_->setPinned(std::nullopt); });
+
+    // Colour override, in a menu and on the toolbar.
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolbar"));
+    bar->setMovable(false);
+    bar->addAction(openFile);
+    auto* patternButton = new QPushButton(tr("Patterns"), bar);
+    patternButton->setMenu(patterns);
+    patternButton->setFocusPolicy(Qt::NoFocus);
+    bar->addWidget(patternButton);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Matrix "), bar));
+    matrixCombo_ = new QComboBox(bar);
+    matrixCombo_->setFocusPolicy(Qt::NoFocus);
+    matrixCombo_->setToolTip(tr("Y'CbCr matrix: the stream's tag (Auto) or forced"));
+    matrixCombo_->addItem(tr("Auto"), -1);
+    matrixCombo_->addItem(QStringLiteral("BT.601"), int(Matrix::Bt601));
+    matrixCombo_->addItem(QStringLiteral("BT.709"), int(Matrix::Bt709));
+    matrixCombo_->addItem(QStringLiteral("BT.2020"), int(Matrix::Bt2020Ncl));
+    bar->addWidget(matrixCombo_);
+    bar->addWidget(new QLabel(tr("  Range "), bar));
+    rangeCombo_ = new QComboBox(bar);
+    rangeCombo_->setFocusPolicy(Qt::NoFocus);
+    rangeCombo_->setToolTip(tr("Quantisation range: the stream's tag (Auto) or forced"));
+    rangeCombo_->addItem(tr("Auto"), -1);
+    rangeCombo_->addItem(tr("Limited"), int(Range::Limited));
+    rangeCombo_->addItem(tr("Full"), int(Range::Full));
+    bar->addWidget(rangeCombo_);
+    const ColorOverride& o = engine_.spec().colorOverride;
+    matrixCombo_->setCurrentIndex(std::max(0, matrixCombo_->findData(o.matrix ? int(*o.matrix) : -1)));
+    rangeCombo_->setCurrentIndex(std::max(0, rangeCombo_->findData(o.range ? int(*o.range) : -1)));
+    connect(matrixCombo_, &QComboBox::activated, this, [this] {
+        const int v = matrixCombo_->currentData().toInt();
+        engine_.spec().colorOverride.matrix = v < 0 ? std::nullopt : std::optional<Matrix>(Matrix(v));
+        scheduleReprocess();
+    });
+    connect(rangeCombo_, &QComboBox::activated, this, [this] {
+        const int v = rangeCombo_->currentData().toInt();
+        engine_.spec().colorOverride.range = v < 0 ? std::nullopt : std::optional<Range>(Range(v));
+        scheduleReprocess();
+    });
+    bar->addSeparator();
+    bar->addAction(save);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("Keyboard Shortcuts"), this, [this] {
+        QMessageBox::information(
+            this, tr("Keyboard Shortcuts"),
+            tr("<table>"
+               "<tr><td><b>Space</b></td><td>play / pause</td></tr>"
+               "<tr><td><b>L</b></td><td>play; again: faster (up to 4x)</td></tr>"
+               "<tr><td><b>K</b></td><td>pause</td></tr>"
+               "<tr><td><b>J</b></td><td>slower while playing; paused: one frame back</td></tr>"
+               "<tr><td><b>Left / Right</b></td><td>one frame back / forward</td></tr>"
+               "<tr><td><b>Home / End</b></td><td>first / last frame</td></tr>"
+               "<tr><td><b>F, 1, 2</b></td><td>zoom to fit, 100%, 200% (wheel zooms, drag pans)</td></tr>"
+               "<tr><td><b>P</b></td><td>preview in the viewer</td></tr>"
+               "<tr><td><b>Ctrl+Shift+S</b></td><td>save scopes</td></tr>"
+               "</table><p>Click the picture to pin the pixel picker.</p>"));
+    });
+    help->addAction(tr("About cudascope"), this, [this] {
+        QMessageBox::about(this, tr("About cudascope"),
+                           tr("<b>cudascope</b> %1<br>Live video scopes: histogram, waveform, parade, vectorscope "
+                              "and filtered previews.<br>Engine: %2")
+                               .arg(QCoreApplication::applicationVersion(), QString::fromUtf8(engine_.name().data(), qsizetype(engine_.name().size()))));
+    });
+}
+
+void MainWindow::buildStatusBar() {
+    auto label = [this](const QString& tip) {
+        auto* l = new QLabel(this);
+        l->setToolTip(tip);
+        return l;
+    };
+    pickerLabel_ = label(tr("Pixel picker: hover the picture; click to pin"));
+    QFont mono(QStringLiteral("monospace"));
+    mono.setStyleHint(QFont::Monospace);
+    pickerLabel_->setFont(mono);
+    sourceLabel_ = label(tr("Source"));
+    sizeLabel_ = label(tr("Resolution"));
+    formatLabel_ = label(tr("Pixel format, bit depth, matrix and range in use"));
+    decoderLabel_ = label(tr("Decoder"));
+    engineLabel_ = label(tr("Scope engine"));
+    fpsLabel_ = label(tr("Frames shown per second"));
+    droppedLabel_ = label(tr("Frames dropped (late) since the source opened"));
+    timeLabel_ = label(tr("Engine time per frame (picture, preview and scopes)"));
+    statusBar()->addWidget(pickerLabel_, 1);
+    for (QLabel* l : {sourceLabel_, sizeLabel_, formatLabel_, decoderLabel_, engineLabel_, fpsLabel_, droppedLabel_, timeLabel_})
+        statusBar()->addPermanentWidget(l);
+    engineLabel_->setText(tr("engine %1").arg(QString::fromUtf8(engine_.name().data(), qsizetype(engine_.name().size()))));
+    updateStatus();
+}
+
+// ---- Settings ------------------------------------------------------------------------
+
+void MainWindow::loadSettings() {
+    QSettings s;
+    ScopeSpec& spec = engine_.spec();
+    spec.histogramScale = HistogramScale(s.value(QStringLiteral("scopes/histogramScale"), int(spec.histogramScale)).toInt() == 1 ? 1 : 0);
+    engine_.histogramChannels = HistogramChannels(std::clamp(s.value(QStringLiteral("scopes/histogramChannels"), 0).toInt(), 0, 2));
+    spec.waveformScale = WaveformScale(s.value(QStringLiteral("scopes/waveformScale"), int(spec.waveformScale)).toInt() == 1 ? 1 : 0);
+    spec.paradeMode = ParadeMode(s.value(QStringLiteral("scopes/paradeMode"), int(spec.paradeMode)).toInt() == 1 ? 1 : 0);
+    spec.vectorscopeZoom = s.value(QStringLiteral("scopes/vectorscopeZoom"), spec.vectorscopeZoom).toInt() == 2 ? 2 : 1;
+    spec.vectorscopeTargets75 = s.value(QStringLiteral("scopes/targets75"), spec.vectorscopeTargets75).toBool();
+    spec.skinToneLine = s.value(QStringLiteral("scopes/skinLine"), spec.skinToneLine).toBool();
+    auto gain = [&](const char* key, float fallback) {
+        return std::clamp(s.value(QString::fromLatin1(key), fallback).toFloat(), 0.25f, 16.0f);
+    };
+    spec.histogramGain = gain("scopes/histogramGain", spec.histogramGain);
+    spec.waveformGain = gain("scopes/waveformGain", spec.waveformGain);
+    spec.vectorscopeGain = gain("scopes/vectorscopeGain", spec.vectorscopeGain);
+    if (auto f = previewFromName(s.value(QStringLiteral("scopes/preview"), QString()).toString().toStdString());
+        f && *f != PreviewFilter::None)
+        previewFilter_ = *f;
+    previewInViewer_ = s.value(QStringLiteral("scopes/previewInViewer"), false).toBool();
+    FilterParams& fp = spec.filter;
+    fp.peakingThreshold = std::clamp(s.value(QStringLiteral("filters/peakingThreshold"), fp.peakingThreshold).toFloat(), 0.01f, 1.0f);
+    fp.zebraIre = std::clamp(s.value(QStringLiteral("filters/zebraIre"), fp.zebraIre).toFloat(), 0.0f, 109.0f);
+    fp.blurRadius = std::clamp(s.value(QStringLiteral("filters/blurRadius"), fp.blurRadius).toInt(), 1, 64);
+    fp.gaussianSigma = std::clamp(s.value(QStringLiteral("filters/gaussianSigma"), fp.gaussianSigma).toFloat(), 0.3f, 20.0f);
+    spec.colorOverride.matrix = matrixFromName(s.value(QStringLiteral("colour/matrix"), QString()).toString().toStdString());
+    spec.colorOverride.range = rangeFromName(s.value(QStringLiteral("colour/range"), QString()).toString().toStdString());
+    player_->setLoop(s.value(QStringLiteral("playback/loop"), true).toBool());
+    player_->setSpeed(s.value(QStringLiteral("playback/speed"), 1.0).toDouble());
+    playOnOpen_ = s.value(QStringLiteral("playback/playOnOpen"), true).toBool();
+    hwdec_ = s.value(QStringLiteral("decode/nvdec"), true).toBool() ? HwDecode::Auto : HwDecode::None;
+    applyPreviewSpec();
+}
+
+void MainWindow::saveSettings() {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState(kStateVersion));
+    const ScopeSpec& spec = engine_.spec();
+    s.setValue(QStringLiteral("scopes/histogramScale"), int(spec.histogramScale));
+    s.setValue(QStringLiteral("scopes/histogramChannels"), int(engine_.histogramChannels));
+    s.setValue(QStringLiteral("scopes/waveformScale"), int(spec.waveformScale));
+    s.setValue(QStringLiteral("scopes/paradeMode"), int(spec.paradeMode));
+    s.setValue(QStringLiteral("scopes/vectorscopeZoom"), spec.vectorscopeZoom);
+    s.setValue(QStringLiteral("scopes/targets75"), spec.vectorscopeTargets75);
+    s.setValue(QStringLiteral("scopes/skinLine"), spec.skinToneLine);
+    s.setValue(QStringLiteral("scopes/histogramGain"), spec.histogramGain);
+    s.setValue(QStringLiteral("scopes/waveformGain"), spec.waveformGain);
+    s.setValue(QStringLiteral("scopes/vectorscopeGain"), spec.vectorscopeGain);
+    s.setValue(QStringLiteral("scopes/preview"), QString::fromLatin1(previewName(previewFilter_).data(), qsizetype(previewName(previewFilter_).size())));
+    s.setValue(QStringLiteral("scopes/previewInViewer"), previewInViewer_);
+    s.setValue(QStringLiteral("filters/peakingThreshold"), spec.filter.peakingThreshold);
+    s.setValue(QStringLiteral("filters/zebraIre"), spec.filter.zebraIre);
+    s.setValue(QStringLiteral("filters/blurRadius"), spec.filter.blurRadius);
+    s.setValue(QStringLiteral("filters/gaussianSigma"), spec.filter.gaussianSigma);
+    const ColorOverride& o = spec.colorOverride;
+    s.setValue(QStringLiteral("colour/matrix"), o.matrix ? QString::fromLatin1(matrixName(*o.matrix).data(), qsizetype(matrixName(*o.matrix).size())) : QString());
+    s.setValue(QStringLiteral("colour/range"), o.range ? QString::fromLatin1(rangeName(*o.range).data(), qsizetype(rangeName(*o.range).size())) : QString());
+    s.setValue(QStringLiteral("playback/loop"), player_->loops());
+    s.setValue(QStringLiteral("playback/speed"), player_->speed());
+    s.setValue(QStringLiteral("playback/playOnOpen"), playOnOpen_);
+    s.setValue(QStringLiteral("decode/nvdec"), hwdec_ != HwDecode::None);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    saveSettings();
+    player_->pause();
+    QMainWindow::closeEvent(e);
+}
+
+void MainWindow::addRecent(const QString& key, const QString& value) {
+    QSettings s;
+    QStringList list = s.value(key).toStringList();
+    list.removeAll(value);
+    list.prepend(value);
+    while (list.size() > kRecentMax) list.removeLast();
+    s.setValue(key, list);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!recentMenu_) return;
+    recentMenu_->clear();
+    const QStringList files = QSettings().value(QStringLiteral("recent/files")).toStringList();
+    for (const QString& f : files) recentMenu_->addAction(QFileInfo(f).fileName() + QStringLiteral("   ") + QFileInfo(f).absolutePath(), this, [this, f] { openInput(f); });
+    if (files.isEmpty()) recentMenu_->addAction(tr("(none)"))->setEnabled(false);
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("Clear List"), this, [this] {
+        QSettings().remove(QStringLiteral("recent/files"));
+        rebuildRecentMenu();
+    });
+}
+
+// ---- Sources -------------------------------------------------------------------------
+
+void MainWindow::openInput(const QString& input) {
+    if (input.isEmpty()) return;
+    OpenOptions options;
+    options.hwdec = engine_.usesCuda() ? hwdec_ : HwDecode::None;
+    options.cudaStream = engine_.cudaStream();
+    player_->open(input.toStdString(), options);
+    updateStatus();
+}
+
+void MainWindow::openFileDialog() {
+    QSettings s;
+    const QString dir = s.value(QStringLiteral("recent/folder"), QStandardPaths::writableLocation(QStandardPaths::MoviesLocation)).toString();
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open Video File"), dir,
+                                                   tr("Video files (*.mp4 *.mov *.mkv *.mxf *.ts *.m2ts *.avi *.webm *.y4m *.mpg *.m4v);;All files (*)"));
+    if (f.isEmpty()) return;
+    s.setValue(QStringLiteral("recent/folder"), QFileInfo(f).absolutePath());
+    openInput(f);
+}
+
+void MainWindow::openSourceDialog(int page) {
+    QSettings s;
+    SourceDialog dialog(s.value(QStringLiteral("recent/files")).toStringList(), s.value(QStringLiteral("recent/urls")).toStringList(), this);
+    dialog.setPage(SourceDialog::Page(page));
+    if (dialog.exec() != QDialog::Accepted) return;
+    const QString input = dialog.input();
+    if (dialog.page() == SourceDialog::Page::Network) addRecent(QStringLiteral("recent/urls"), input);
+    openInput(input);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    for (const QUrl& url : e->mimeData()->urls()) {
+        openInput(url.isLocalFile() ? url.toLocalFile() : url.toString());
+        e->acceptProposedAction();
+        return;
+    }
+}
+
+void MainWindow::onOpened() {
+    const SourceInfo& info = player_->info();
+    const QString input = QString::fromStdString(player_->input());
+    messages_->hide();
+    engineErrorShown_ = false;
+    if (!isPattern(input) && !info.live && QFileInfo::exists(input)) addRecent(QStringLiteral("recent/files"), QFileInfo(input).absoluteFilePath());
+    setWindowTitle((isPattern(input) ? input : QFileInfo(input).fileName()) + QStringLiteral(" - cudascope"));
+    viewer_->setFrameSize(info.width, info.height);
+    viewer_->setPinned(std::nullopt);
+    int64_t frames = info.frameCount;
+    if (frames <= 0 && info.duration > 0) frames = int64_t(std::llround(info.duration * player_->frameRate()));
+    transport_->setTimeline(frames, player_->frameRate(), info.seekable && !info.live);
+    updateStatus();
+    if (playOnOpen_) player_->play();
+}
+
+void MainWindow::onOpenFailed(const QString& input, const QString& message) {
+    Q_UNUSED(input);
+    showError(message.isEmpty() ? tr("%1 could not be opened.").arg(input) : message);
+}
+
+void MainWindow::onFrameChanged() {
+    processCurrentFrame();
+    transport_->setPosition(player_->currentPts(), player_->currentFrameNumber());
+    updatePicker();
+}
+
+// ---- The engine -------------------------------------------------------------------
+
+void MainWindow::syncPanel(Plane p) {
+    QDockWidget* d = docks_[size_t(p)];
+    ScopeView* v = views_[size_t(p)];
+    const bool shown = d && v && d->isVisible() && !v->visibleRegion().isEmpty();
+    engine_.setPanel(p, shown ? v->pixelWidth() : 0, shown ? v->pixelHeight() : 0);
+    if (p == Plane::Preview) applyPreviewSpec();
+}
+
+void MainWindow::scheduleReprocess() { reprocessTimer_.start(); }
+
+void MainWindow::applyPreviewSpec() {
+    const bool wanted = previewInViewer_ || engine_.panelVisible(Plane::Preview);
+    engine_.spec().preview = wanted ? previewFilter_ : PreviewFilter::None;
+}
+
+void MainWindow::setPreviewFilter(PreviewFilter f) {
+    previewFilter_ = f;
+    applyPreviewSpec();
+    scheduleReprocess();
+}
+
+void MainWindow::setPreviewInViewer(bool on) {
+    previewInViewer_ = on;
+    {
+        const QSignalBlocker block(previewInViewerAction_);
+        if (previewInViewerAction_) previewInViewerAction_->setChecked(on);
+    }
+    if (auto* box = findChild<QCheckBox*>(QStringLiteral("previewInViewer"))) {
+        const QSignalBlocker block(box);
+        box->setChecked(on);
+    }
+    viewer_->setShowPreview(on);
+    applyPreviewSpec();
+    scheduleReprocess();
+}
+
+void MainWindow::processCurrentFrame() {
+    if (!player_ || !player_->hasFrame()) return;
+    for (Plane p : kPanels) syncPanel(p);
+    const FrameView& frame = player_->currentFrame().view;
+    Status s;
+    if (viewer_->glReady()) {
+        viewer_->makeCurrent();
+        s = engine_.process(frame, &viewer_->textures());
+        viewer_->doneCurrent();
+    } else {
+        s = engine_.process(frame, nullptr);
+    }
+    if (!s) {
+        if (!engineErrorShown_) showError(QString::fromStdString(s.message()));
+        engineErrorShown_ = true;
+        return;
+    }
+    viewer_->setFrameSize(frame.width, frame.height);
+    refreshOverlays();
+    viewer_->update();
+    for (ScopeView* v : views_)
+        if (v) v->update();
+}
+
+void MainWindow::refreshOverlays() {
+    const ScopeSpec& spec = engine_.spec();
+    const ScopeResults& r = engine_.results();
+    for (Plane p : {Plane::Histogram, Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Preview}) {
+        ScopeView* v = views_[size_t(p)];
+        if (!v) continue;
+        const ScopePlacement placement = engine_.placement(p, viewer_->textures());
+        // The overlay is drawn again only when something the graticule depends on changed.
+        const QString key = QStringLiteral("%1x%2 d%3 m%4 r%5 w%6 h%7 p%8 z%9 t%10 s%11")
+                                .arg(placement.imageWidth).arg(placement.imageHeight).arg(r.bitDepth).arg(int(r.color.matrix))
+                                .arg(int(r.color.range)).arg(int(spec.waveformScale)).arg(int(spec.histogramScale))
+                                .arg(int(r.paradeMode)).arg(spec.vectorscopeZoom).arg(int(spec.vectorscopeTargets75))
+                                .arg(int(spec.skinToneLine));
+        v->setPlacement(placement);
+        if (key == overlayKeys_[size_t(p)]) continue;
+        overlayKeys_[size_t(p)] = key;
+        v->setOverlay(engine_.overlayFor(p));
+    }
+}
+
+// ---- Status and picker ------------------------------------------------------------------
+
+void MainWindow::updateStatus() {
+    const SourceInfo& info = player_->info();
+    if (!player_->hasSource()) {
+        sourceLabel_->setText(player_->isOpening() ? tr("opening %1...").arg(QString::fromStdString(player_->openingInput())) : tr("no source"));
+        for (QLabel* l : {sizeLabel_, formatLabel_, decoderLabel_}) l->clear();
+    } else {
+        const QString input = QString::fromStdString(player_->input());
+        sourceLabel_->setText(isPattern(input) ? input : QFileInfo(input).fileName());
+        sourceLabel_->setToolTip(input);
+        sizeLabel_->setText(QStringLiteral("%1x%2").arg(info.width).arg(info.height));
+        const ScopeResults& r = engine_.results();
+        const ColorInfo c = engine_.hasResults() ? r.color : applyOverride(info.color, engine_.spec().colorOverride);
+        const auto sv = [](std::string_view v) { return QString::fromLatin1(v.data(), qsizetype(v.size())); };
+        formatLabel_->setText(QStringLiteral("%1  %2-bit  %3 %4")
+                                  .arg(QString::fromStdString(info.sourcePixFmt.empty() ? std::string(formatInfo(info.format).name) : info.sourcePixFmt))
+                                  .arg(formatInfo(info.format).bitDepth)
+                                  .arg(sv(matrixName(c.matrix)), sv(rangeName(c.range))));
+        decoderLabel_->setText(QString::fromStdString(info.decoder));
+    }
+    fpsLabel_->setText(tr("%1 fps").arg(player_->presentedFps(), 0, 'f', 1));
+    droppedLabel_->setText(tr("dropped %1").arg(player_->droppedFrames()));
+    timeLabel_->setText(tr("%1 ms").arg(engine_.averageMilliseconds(), 0, 'f', 1));
+}
+
+void MainWindow::updatePicker() {
+    const std::optional<PixelPos> pinned = viewer_->pinned();
+    const std::optional<PixelPos> at = hover_ ? hover_ : pinned;
+    if (!at || !player_->hasFrame()) {
+        pickerLabel_->clear();
+        return;
+    }
+    const VideoFrame& f = player_->currentFrame();
+    const ColorInfo color = engine_.hasResults() ? engine_.results().color : applyOverride(f.view.color, engine_.spec().colorOverride);
+    std::optional<PixelReading> p = readPixel(f.view, color, at->x, at->y);
+    if (!p && f.view.onDevice) p = engine_.readDevicePixel(f.view, color, at->x, at->y);
+    if (!p) {
+        pickerLabel_->setText(tr("x %1  y %2").arg(at->x).arg(at->y));
+        return;
+    }
+    const QString prefix = hover_ ? QString() : tr("pinned  ");
+    pickerLabel_->setText(prefix + QString::fromStdString(describe(*p)));
+}
+
+QString MainWindow::pickerText() const { return pickerLabel_->text(); }
+
+void MainWindow::showError(const QString& text) {
+    messages_->showMessage(text, MessageBar::Severity::Error);
+    statusBar()->showMessage(text, 8000);
+}
+
+void MainWindow::showWarning(const QString& text) {
+    if (messages_->isVisible() && messages_->severity() == MessageBar::Severity::Error) return;   // keep the error
+    messages_->showMessage(text, MessageBar::Severity::Warning);
+}
+
+QString MainWindow::messageText() const { return messages_->text(); }
+
+void MainWindow::shuttle(int direction) {
+    static const double kSpeeds[] = {0.25, 0.5, 1.0, 1.5, 2.0, 4.0};
+    const double speed = player_->speed();
+    if (direction > 0) {
+        if (!player_->isPlaying()) {
+            player_->play();
+            return;
+        }
+        for (double s : kSpeeds)
+            if (s > speed + 1e-9) {
+                player_->setSpeed(s);
+                return;
+            }
+        return;
+    }
+    if (!player_->isPlaying()) {
+        player_->stepBack();
+        return;
+    }
+    double slower = 0.0;
+    for (double s : kSpeeds)
+        if (s < speed - 1e-9) slower = s;
+    if (slower > 0) player_->setSpeed(slower);
+    else player_->pause();
+}
+
+// ---- Layout ------------------------------------------------------------------------------
+
+void MainWindow::showAllPanels() {
+    for (Plane p : kPanels) docks_[size_t(p)]->show();
+}
+
+void MainWindow::resetLayout() {
+    for (Plane p : kPanels) docks_[size_t(p)]->setFloating(false);
+    restoreState(defaultState_, kStateVersion);
+    showAllPanels();
+}
+
+// ---- Export ---------------------------------------------------------------------------
+
+QImage MainWindow::scopesComposite() {
+    // Docked panels keep their places relative to each other (the viewer between them is left
+    // out); floating panels follow on the right.
+    QRect docked;
+    std::vector<QDockWidget*> inWindow, floating;
+    for (Plane p : kPanels) {
+        QDockWidget* d = docks_[size_t(p)];
+        if (!d->isVisible() || views_[size_t(p)]->visibleRegion().isEmpty()) continue;
+        if (d->isFloating()) {
+            floating.push_back(d);
+        } else {
+            inWindow.push_back(d);
+            docked = docked.united(d->geometry());
+        }
+    }
+    int width = docked.width(), height = docked.height();
+    for (QDockWidget* d : floating) {
+        width += d->width();
+        height = std::max(height, d->height());
+    }
+    if (width <= 0 || height <= 0) return {};
+    const qreal dpr = devicePixelRatioF();
+    QImage out(QSize(width, height) * dpr, QImage::Format_RGB32);
+    out.setDevicePixelRatio(dpr);
+    out.fill(QColor(0x1a, 0x1a, 0x1a));
+    QPainter painter(&out);
+    for (QDockWidget* d : inWindow) painter.drawPixmap(d->geometry().topLeft() - docked.topLeft(), d->grab());
+    int x = docked.width();
+    for (QDockWidget* d : floating) {
+        painter.drawPixmap(QPoint(x, 0), d->grab());
+        x += d->width();
+    }
+    return out;
+}
+
+Result<QStringList> MainWindow::saveScopesTo(const QString& folder, int width, int height) {
+    if (!player_->hasFrame()) return Status::error("there is no frame to take the scopes of");
+    ScopeExportRequest request;
+    request.folder = folder;
+    request.frameNumber = player_->currentFrameNumber();
+    request.spec = engine_.spec();
+    request.width = width;
+    request.height = height;
+    request.composite = scopesComposite();
+    return saveScopes(engine_.engine(), player_->currentFrame().view, request);
+}
+
+void MainWindow::saveScopesDialog() {
+    if (!player_->hasFrame()) {
+        showError(tr("Save scopes: there is no frame yet."));
+        return;
+    }
+    player_->pause();
+    QSettings s;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Save Scopes"));
+    auto* folder = new QLineEdit(s.value(QStringLiteral("export/folder"),
+                                         QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)).toString());
+    auto* browse = new QPushButton(tr("Browse..."));
+    connect(browse, &QPushButton::clicked, &dialog, [&] {
+        const QString d = QFileDialog::getExistingDirectory(&dialog, tr("Folder for the scope images"), folder->text());
+        if (!d.isEmpty()) folder->setText(d);
+    });
+    auto* folderRow = new QHBoxLayout;
+    folderRow->addWidget(folder, 1);
+    folderRow->addWidget(browse);
+    auto* width = new QSpinBox;
+    width->setRange(64, 8192);
+    width->setValue(s.value(QStringLiteral("export/width"), 1024).toInt());
+    auto* height = new QSpinBox;
+    height->setRange(64, 8192);
+    height->setValue(s.value(QStringLiteral("export/height"), 540).toInt());
+    auto* sizeRow = new QHBoxLayout;
+    sizeRow->addWidget(width);
+    sizeRow->addWidget(new QLabel(QStringLiteral("x")));
+    sizeRow->addWidget(height);
+    sizeRow->addStretch(1);
+    auto* presets = new QComboBox;
+    presets->addItem(tr("Preset..."));
+    for (const char* p : {"512x270", "1024x540", "1920x1080", "3840x2160"}) presets->addItem(QString::fromLatin1(p));
+    sizeRow->addWidget(presets);
+    connect(presets, &QComboBox::activated, &dialog, [&](int i) {
+        const QStringList wh = presets->itemText(i).split(QLatin1Char('x'));
+        if (wh.size() == 2) {
+            width->setValue(wh[0].toInt());
+            height->setValue(wh[1].toInt());
+        }
+    });
+    auto* form = new QFormLayout(&dialog);
+    form->addRow(tr("Folder"), folderRow);
+    form->addRow(tr("Scope size"), sizeRow);
+    auto* note = new QLabel(tr("Writes frame %1's picture, histogram, waveform, parade and vectorscope (the vectorscope "
+                               "is height x height) as headless export draws them, plus scopes.png: the panels as shown.")
+                                .arg(player_->currentFrameNumber()));
+    note->setWordWrap(true);
+    form->addRow(note);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted) return;
+    s.setValue(QStringLiteral("export/folder"), folder->text());
+    s.setValue(QStringLiteral("export/width"), width->value());
+    s.setValue(QStringLiteral("export/height"), height->value());
+    auto written = saveScopesTo(folder->text(), width->value(), height->value());
+    if (!written) {
+        showError(tr("Save scopes: %1").arg(QString::fromStdString(written.message())));
+        return;
+    }
+    statusBar()->showMessage(tr("Saved %1 images to %2").arg(written->size()).arg(folder->text()), 8000);
+}
+
+}  // namespace cs

@@ -1,0 +1,120 @@
+// The main window: the viewer with its transport, the scope panels as dock widgets
+// (histogram, waveform, parade, vectorscope, preview: shown, hidden, rearranged, floated;
+// layout remembered), menus and shortcuts, the source dialog, "Save scopes...", the pixel
+// picker and the status bar. It wires the Player (which frame) to the EngineHost (what
+// the scopes show) and the GL views (where it is drawn).
+#pragma once
+#include <QMainWindow>
+#include <QTimer>
+
+#include <array>
+#include <optional>
+
+#include "EngineHost.h"
+#include "Player.h"
+#include "render/FrameTextures.h"
+#include "render/Layout.h"
+
+class QAction;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QMenu;
+
+namespace cs {
+
+class MessageBar;
+class PictureView;
+class ScopeView;
+class TransportBar;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // engine: "auto", "cpu" or "cuda" (see EngineHost).
+    explicit MainWindow(const std::string& engine = "auto", QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // A file path, "pattern:..." or another openSource input. Opens in the background.
+    void openInput(const QString& input);
+
+    Player& player() { return *player_; }
+    EngineHost& engineHost() { return engine_; }
+    PictureView* viewer() { return viewer_; }
+    ScopeView* scopeView(gl::Plane plane) { return views_[size_t(plane)]; }
+    QDockWidget* dock(gl::Plane plane) { return docks_[size_t(plane)]; }
+    // The message strip's text ("" when hidden).
+    QString messageText() const;
+    // The status bar's picker readout.
+    QString pickerText() const;
+
+    // Writes the current frame's scopes (see ScopeExport.h) without a dialog.
+    Result<QStringList> saveScopesTo(const QString& folder, int width, int height);
+    // The scope panels as shown, in one image (docked panels as laid out, floating ones beside).
+    QImage scopesComposite();
+    void showAllPanels();
+    void resetLayout();
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void buildViewer();
+    void buildDocks();
+    void buildMenusAndToolbar();
+    void buildStatusBar();
+    QWidget* controlsFor(gl::Plane plane);
+    void loadSettings();
+    void saveSettings();
+
+    void onOpened();
+    void onOpenFailed(const QString& input, const QString& message);
+    void onFrameChanged();
+    void processCurrentFrame();
+    void scheduleReprocess();
+    void syncPanel(gl::Plane plane);
+    void refreshOverlays();
+    void updateStatus();
+    void updatePicker();
+    void showError(const QString& text);
+    void showWarning(const QString& text);
+
+    void openFileDialog();
+    void openSourceDialog(int page);
+    void saveScopesDialog();
+    void addRecent(const QString& key, const QString& value);
+    void rebuildRecentMenu();
+    void shuttle(int direction);
+    void setPreviewFilter(PreviewFilter f);
+    void setPreviewInViewer(bool on);
+    void applyPreviewSpec();
+
+    EngineHost engine_;
+    Player* player_;
+    PictureView* viewer_;
+    TransportBar* transport_;
+    MessageBar* messages_;
+    std::array<ScopeView*, gl::kPlaneCount> views_{};
+    std::array<QDockWidget*, gl::kPlaneCount> docks_{};
+    QByteArray defaultState_;
+
+    QMenu* recentMenu_ = nullptr;
+    QComboBox *matrixCombo_ = nullptr, *rangeCombo_ = nullptr;
+    QAction* previewInViewerAction_ = nullptr;
+    QLabel *pickerLabel_, *sourceLabel_, *sizeLabel_, *formatLabel_, *decoderLabel_, *engineLabel_, *fpsLabel_,
+        *droppedLabel_, *timeLabel_;
+
+    PreviewFilter previewFilter_ = PreviewFilter::FocusPeaking;
+    bool previewInViewer_ = false;
+    HwDecode hwdec_ = HwDecode::Auto;
+    bool playOnOpen_ = true;
+    bool engineErrorShown_ = false;
+    std::optional<PixelPos> hover_;
+    std::array<QString, gl::kPlaneCount> overlayKeys_;
+
+    QTimer reprocessTimer_, statusTimer_;
+};
+
+}  // namespace cs

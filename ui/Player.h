@@ -1,0 +1,129 @@
+// The player: owns the source thread (SourceReader) and decides, on the GUI thread,
+// which frame is "now": against the stream's timestamps on a monotonic clock while
+// playing (late frames are dropped and counted), or exactly the next/previous/sought
+// frame while paused. Each new current frame is announced once through frameChanged;
+// the receiver runs the engine on it, so the picture and every scope share the frame.
+//
+// Threading: every method runs on the GUI thread. The reader thread only queues frames
+// and posts a wake-up (a queued call) to this object.
+#pragma once
+#include <QObject>
+#include <QTimer>
+
+#include <chrono>
+#include <deque>
+#include <future>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "SourceReader.h"
+
+namespace cs {
+
+class Player : public QObject {
+    Q_OBJECT
+public:
+    explicit Player(QObject* parent = nullptr);
+    ~Player() override;
+
+    // Opens in the background; `opened` or `openFailed` follows. The current source keeps
+    // playing until the new one has opened, and stays when it fails to.
+    void open(const std::string& input, const OpenOptions& options);
+    void close();
+
+    bool hasSource() const { return bool(reader_); }
+    bool isOpening() const { return bool(pending_); }
+    const std::string& input() const { return input_; }
+    const std::string& openingInput() const { return pendingInput_; }
+    const SourceInfo& info() const { return info_; }
+    bool canSeek() const { return reader_ && info_.seekable; }
+
+    bool hasFrame() const { return hasFrame_; }
+    const VideoFrame& currentFrame() const { return current_; }
+    double currentPts() const { return current_.view.pts; }
+    int64_t currentFrameNumber() const;
+    double frameRate() const;        // the stream's, or observed, or 25
+    double frameDuration() const { return 1.0 / frameRate(); }
+
+    bool isPlaying() const { return playing_; }
+    double speed() const { return speed_; }
+    bool loops() const { return loop_; }
+    bool atEnd() const { return endReached_; }
+    int64_t droppedFrames() const { return dropped_; }
+    int64_t presentedFrames() const { return presented_; }
+    double presentedFps() const;     // frames presented over the last second
+
+public slots:
+    void play();
+    void pause();
+    void togglePlay();
+    void stepForward();
+    void stepBack();
+    void seekTo(double seconds);
+    void goToStart();
+    void goToEnd();
+    void setSpeed(double speed);     // 0.25 .. 4
+    void setLoop(bool loop);
+
+signals:
+    void opened();
+    void openFailed(const QString& input, const QString& message);
+    void frameChanged();
+    void playingChanged(bool playing);
+    void speedChanged(double speed);
+    void sourceError(const QString& message);
+    void warning(const QString& message);
+    void endOfStream();
+
+private:
+    using Clock = std::chrono::steady_clock;
+
+    std::unique_ptr<SourceReader> makeReader(const std::string& input, const OpenOptions& options);
+    void retire(std::unique_ptr<SourceReader> reader);
+    void onWake();
+    void service();
+    void tick();
+    void tickLive();
+    void serviceSeekToLast();
+    void handleEndOrError(SourceReader::Item& item);
+    void present(VideoFrame&& frame);
+    void requestSeek(double seconds);
+    double mediaNow() const;
+    void anchor();
+    void scheduleTick(double seconds);
+
+    std::unique_ptr<SourceReader> reader_, pending_;
+    std::string input_, pendingInput_;
+    std::vector<std::future<void>> retiring_;   // readers being stopped off the GUI thread
+    SourceInfo info_;
+
+    VideoFrame current_;
+    bool hasFrame_ = false;
+    double firstPts_ = 0.0;
+    bool haveFirstPts_ = false;
+    double observedDuration_ = 0.0;
+
+    bool playing_ = false;
+    double speed_ = 1.0;
+    bool loop_ = false;
+    bool presentNext_ = false;      // paused: show the next frame that arrives (open, seek, step)
+    bool anchored_ = false;         // playing: the clock is tied to a presented frame
+    bool endReached_ = false;       // the reader delivered its end (or an error): it waits for a seek
+    double anchorPts_ = 0.0;
+    Clock::time_point anchorWall_;
+
+    struct SeekToLast {
+        bool active = false;
+        int attempt = 0;
+        double target = 0.0;
+        VideoFrame last;
+        bool haveLast = false;
+    } seekLast_;
+
+    int64_t dropped_ = 0, presented_ = 0;
+    std::deque<Clock::time_point> presentTimes_;
+    QTimer timer_;
+};
+
+}  // namespace cs

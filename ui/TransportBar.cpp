@@ -1,0 +1,136 @@
+// Transport controls.
+#include "TransportBar.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QToolButton>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "Icons.h"
+#include "Timecode.h"
+
+namespace cs {
+namespace {
+const double kSpeeds[] = {0.25, 0.5, 1.0, 1.5, 2.0, 4.0};
+}
+
+QToolButton* TransportBar::button(const QString& tip, int icon) {
+    auto* b = new QToolButton(this);
+    b->setIcon(makeIcon(IconKind(icon)));
+    b->setToolTip(tip);
+    b->setAutoRaise(true);
+    b->setFocusPolicy(Qt::NoFocus);   // keys belong to the window's shortcuts
+    b->setIconSize(QSize(18, 18));
+    return b;
+}
+
+TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
+    start_ = button(tr("Go to start (Home)"), int(IconKind::Start));
+    back_ = button(tr("Step one frame back (Left, J when paused)"), int(IconKind::StepBack));
+    play_ = button(tr("Play / pause (Space, K, L)"), int(IconKind::Play));
+    forward_ = button(tr("Step one frame forward (Right)"), int(IconKind::StepForward));
+    end_ = button(tr("Go to end (End)"), int(IconKind::End));
+    loop_ = button(tr("Loop playback"), int(IconKind::Loop));
+    loop_->setCheckable(true);
+
+    speed_ = new QComboBox(this);
+    speed_->setFocusPolicy(Qt::NoFocus);
+    speed_->setToolTip(tr("Playback speed (L faster, J slower)"));
+    for (double s : kSpeeds) speed_->addItem(QString::number(s) + QStringLiteral("x"), s);
+    speed_->setCurrentIndex(2);
+
+    seek_ = new QSlider(Qt::Horizontal, this);
+    seek_->setFocusPolicy(Qt::NoFocus);
+    seek_->setToolTip(tr("Seek"));
+    seek_->setEnabled(false);
+
+    timecode_ = new QLabel(this);
+    timecode_->setObjectName(QStringLiteral("timecode"));
+    QFont mono(QStringLiteral("monospace"));
+    mono.setStyleHint(QFont::Monospace);
+    mono.setPointSizeF(font().pointSizeF() * 1.15);
+    timecode_->setFont(mono);
+    timecode_->setToolTip(tr("Timecode of the displayed frame / duration"));
+    frame_ = new QLabel(this);
+    frame_->setFont(mono);
+    frame_->setToolTip(tr("Frame number of the displayed frame"));
+    frame_->setMinimumWidth(QFontMetrics(mono).horizontalAdvance(QStringLiteral("frame 0000000")));
+
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(6, 2, 6, 2);
+    row->setSpacing(2);
+    for (QWidget* w : {static_cast<QWidget*>(start_), static_cast<QWidget*>(back_), static_cast<QWidget*>(play_),
+                       static_cast<QWidget*>(forward_), static_cast<QWidget*>(end_)})
+        row->addWidget(w);
+    row->addSpacing(6);
+    row->addWidget(loop_);
+    row->addWidget(speed_);
+    row->addSpacing(8);
+    row->addWidget(seek_, 1);
+    row->addSpacing(8);
+    row->addWidget(timecode_);
+    row->addSpacing(8);
+    row->addWidget(frame_);
+
+    connect(play_, &QToolButton::clicked, this, &TransportBar::playToggled);
+    connect(forward_, &QToolButton::clicked, this, &TransportBar::stepForwardClicked);
+    connect(back_, &QToolButton::clicked, this, &TransportBar::stepBackClicked);
+    connect(start_, &QToolButton::clicked, this, &TransportBar::startClicked);
+    connect(end_, &QToolButton::clicked, this, &TransportBar::endClicked);
+    connect(loop_, &QToolButton::toggled, this, &TransportBar::loopToggled);
+    connect(speed_, &QComboBox::activated, this, [this](int i) { emit speedChosen(speed_->itemData(i).toDouble()); });
+    // Scrubbing seeks on every move; the player keeps only the latest target.
+    connect(seek_, &QSlider::sliderMoved, this, [this](int v) { emit seekRequested(double(v) / fps_); });
+    connect(seek_, &QSlider::actionTriggered, this, [this](int action) {
+        if (action == QAbstractSlider::SliderPageStepAdd || action == QAbstractSlider::SliderPageStepSub ||
+            action == QAbstractSlider::SliderSingleStepAdd || action == QAbstractSlider::SliderSingleStepSub)
+            emit seekRequested(double(seek_->sliderPosition()) / fps_);
+    });
+    setTimeline(0, 25.0, false);
+    setPosition(0.0, 0);
+}
+
+void TransportBar::setTimeline(int64_t frameCount, double fps, bool seekable) {
+    fps_ = fps > 0 ? fps : 25.0;
+    frameCount_ = frameCount;
+    const QSignalBlocker block(seek_);
+    seek_->setRange(0, int(std::max<int64_t>(0, std::min<int64_t>(frameCount - 1, INT32_MAX))));
+    seek_->setPageStep(std::max(1, int(std::lround(fps_))));
+    seek_->setEnabled(seekable && frameCount > 1);
+    for (QToolButton* b : {start_, back_, end_}) b->setEnabled(seekable);
+    durationText_ = frameCount > 0 ? QString::fromStdString(timecode(double(frameCount) / fps_, fps_)) : tr("live");
+}
+
+void TransportBar::setPosition(double seconds, int64_t frameNumber) {
+    timecode_->setText(QString::fromStdString(timecode(seconds, fps_)) + QStringLiteral(" / ") + durationText_);
+    frame_->setText(tr("frame %1").arg(frameNumber));
+    if (!seek_->isSliderDown()) {
+        const QSignalBlocker block(seek_);
+        seek_->setValue(int(std::min<int64_t>(frameNumber, INT32_MAX)));
+    }
+}
+
+void TransportBar::setPlaying(bool playing) {
+    play_->setIcon(makeIcon(playing ? IconKind::Pause : IconKind::Play));
+    play_->setToolTip(playing ? tr("Pause (Space, K)") : tr("Play (Space, L)"));
+}
+
+void TransportBar::setLoop(bool loop) {
+    const QSignalBlocker block(loop_);
+    loop_->setChecked(loop);
+}
+
+void TransportBar::setSpeed(double speed) {
+    for (int i = 0; i < speed_->count(); ++i)
+        if (std::abs(speed_->itemData(i).toDouble() - speed) < 1e-6) speed_->setCurrentIndex(i);
+}
+
+bool TransportBar::isScrubbing() const { return seek_->isSliderDown(); }
+
+}  // namespace cs
