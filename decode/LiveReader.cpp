@@ -36,10 +36,10 @@ std::chrono::steady_clock::time_point FramePacer::due(double pts, Clock::time_po
 
 double BacklogGuard::behind(double pts, Clock::time_point arrival) {
     if (limit_ <= 0.0) return 0.0;
-    const double offset = std::chrono::duration<double>(arrival.time_since_epoch()).count() - pts;
+    const double now = std::chrono::duration<double>(arrival.time_since_epoch()).count();
+    const double offset = now - pts;
     // A jump of the offset between two frames is the timestamps jumping (a new sender, a
     // wrap), not decoding falling behind: reckon afresh from there.
-    const double now = std::chrono::duration<double>(arrival.time_since_epoch()).count();
     if (!started_ || std::abs(offset - last_) > kJumpSeconds) best_ = offset;
     else best_ = std::min(offset, best_ + (now - lastArrival_) * kClockDrift);
     started_ = true;

@@ -3,10 +3,12 @@
 // so the display always shows the newest frame and never a backlog. When the stream fails,
 // stalls or ends it says "reconnecting" and opens the input again, after 0.25 s, then 0.5,
 // 1, 2, 4, 4... s, until the stream returns; a first open that fails is final (the user gets
-// the error at once) unless Options::retryFirstOpen. A decoder slower than the stream
-// would let a backlog grow where the mailbox cannot drop it (socket and demuxer buffers):
-// past Options::maxBacklogSeconds the reader reconnects, which drops it. HLS, whose frames come a segment at a
-// time, is paced by its timestamps (other inputs are handed over the moment they decode).
+// the error at once) unless Options::retryFirstOpen.
+//
+// A decoder slower than the stream would let a backlog grow where the mailbox cannot drop it
+// (socket and demuxer buffers): past Options::maxBacklogSeconds the reader reconnects, which
+// drops it. HLS, whose frames come a segment at a time, is paced by its timestamps; other
+// inputs are handed over the moment they decode.
 //
 // States: Connecting (first open) -> Playing <-> Reconnecting; Failed (the first open
 // failed, or the input cannot be parsed); Ended (a remote file, not live, reached its end).
@@ -15,8 +17,8 @@
 // info and warnings; the mailbox has its own lock. `wake` is called on the reader thread
 // (never under a lock) when a frame lands in an empty mailbox, when the state changes and
 // when warnings arrive: post a queued call to the GUI thread from it, nothing more.
-// The destructor cancels any blocking call (OpenOptions::cancel) and joins: it returns
-// within about 0.1 s (1 s at most while an RTSP server is told goodbye).
+// The destructor cancels any blocking call (OpenOptions::cancel; FFmpeg polls it about
+// every 0.1 s) and joins.
 #pragma once
 #include <atomic>
 #include <chrono>

@@ -186,8 +186,8 @@ TEST(BacklogGuard, ASlowSenderClockIsNotABacklog) {
     const auto t0 = std::chrono::steady_clock::time_point(1000s);
     BacklogGuard guard(2.0);
     // The sender's 40 ms frames take 40.1 ms of ours (0.25% slow): after an hour, 9 s.
-    for (int i = 0; i < 90000; ++i)
-        ASSERT_EQ(guard.behind(i * 0.04, t0 + std::chrono::microseconds(i * 40100)), 0.0) << "frame " << i;
+    for (int64_t i = 0; i < 90000; ++i)
+        ASSERT_EQ(guard.behind(double(i) * 0.04, t0 + std::chrono::microseconds(i * 40100)), 0.0) << "frame " << i;
 }
 
 TEST(BacklogGuard, TimestampJumpsAreNotABacklog) {
