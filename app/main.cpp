@@ -1,9 +1,11 @@
 // cudascope's entry point: the window (default), or a headless subcommand.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "Commands.h"
+#include "decode/Source.h"
 #if CS_HAVE_BENCH_COMMAND
 #include "Bench.h"
 #endif
@@ -21,11 +23,14 @@ constexpr const char* kUsage =
     "       cudascope --help | --version\n"
     "INPUT: a media file, or pattern:bars, pattern:ramp, pattern:zoneplate (add :10bit, :WxH).\n"
     "Run `cudascope COMMAND --help` for a command's options.\n"
-    "Exit codes: 0 success, 1 runtime failure, 2 usage error.\n";
+    "Exit codes: 0 success, 1 runtime failure, 2 usage error.\n"
+    "Set CUDASCOPE_FFMPEG_LOG=1 to see FFmpeg's own log lines.\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
+    // FFmpeg's own log lines only on request: cudascope reports each problem as one sentence.
+    cs::setLibraryLogging(std::getenv("CUDASCOPE_FFMPEG_LOG") != nullptr);
     const std::string first = argc > 1 ? argv[1] : "";
     if (first == "-h" || first == "--help" || first == "help") {
         std::fputs(kUsage, stdout);

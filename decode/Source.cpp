@@ -2,6 +2,10 @@
 // camera, or a file).
 #include "decode/Source.h"
 
+extern "C" {
+#include <libavutil/log.h>
+}
+
 #include "FileSource.h"
 #include "LiveInput.h"
 #include "LiveSource.h"
@@ -21,5 +25,7 @@ Result<std::unique_ptr<Source>> openSource(const std::string& input, const OpenO
 }
 
 bool isLiveInput(const std::string& input) { return !isPatternInput(input) && isLiveUrlOrCamera(input); }
+
+void setLibraryLogging(bool enabled) { av_log_set_level(enabled ? AV_LOG_INFO : AV_LOG_QUIET); }
 
 }  // namespace cs

@@ -89,4 +89,8 @@ Result<std::unique_ptr<Source>> openSource(const std::string& input, const OpenO
 // by syntax alone, opening nothing. Play these through LiveReader (decode/LiveReader.h).
 bool isLiveInput(const std::string& input);
 
+// FFmpeg's own log lines on stderr. Off by default: every problem already reaches the user
+// as one sentence (an error or a warning); turn them on to debug a stream.
+void setLibraryLogging(bool enabled);
+
 }  // namespace cs

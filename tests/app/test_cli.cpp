@@ -155,3 +155,20 @@ TEST(Cli, ProbePrintsTheStream) {
     EXPECT_NE(r.out.find("bt709"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("bit_depth:   10"), std::string::npos) << r.out;
 }
+
+TEST(Cli, RefusedConnectionIsOneLineNamingTheUrl) {
+    QTemporaryDir dir;
+    // Nothing listens on loopback port 1: refused at once.
+    const auto r = cudascope({"export", "rtsp://127.0.0.1:1/live", "--out", dir.path(), "--max-frames", "1"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("rtsp://127.0.0.1:1/live"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("refused"), std::string::npos) << r.err;
+}
+
+TEST(Cli, MissingCameraIsOneLine) {
+    const auto r = cudascope({"probe", "v4l2:/dev/video97"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("v4l2:/dev/video97"), std::string::npos) << r.err;
+}
