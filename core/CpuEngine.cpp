@@ -141,18 +141,24 @@ void unpackRow(const FramePlan& p, int x0, int y, int n, TileRow& t) {
             const uint8_t* py = s.p0 + y * s.pitch0;
             const uint8_t* pu = s.p1 + (y >> s.log2ch) * s.pitch1;
             const uint8_t* pv = s.p2 + (y >> s.log2ch) * s.pitch2;
-            // Chroma per chroma sample, copied to the pixels it covers (4:2:x: a pair; for
-            // an odd n the copy past the last pixel is unused, kTile being even).
-            const int cx0 = x0 >> s.log2cw, samples = ((n - 1) >> s.log2cw) + 1, step = 1 << s.log2cw;
-            if (p.bytesPerSample == 1) {
-                for (int i = 0; i < n; ++i) t.y[i] = py[x0 + i];
-                for (int j = 0; j < samples; ++j) { t.cb[j * step] = pu[cx0 + j]; t.cr[j * step] = pv[cx0 + j]; }
-            } else {
-                for (int i = 0; i < n; ++i) t.y[i] = word(py, x0 + i) & mask;
-                for (int j = 0; j < samples; ++j) { t.cb[j * step] = word(pu, cx0 + j) & mask; t.cr[j * step] = word(pv, cx0 + j) & mask; }
-            }
-            if (step == 2)
-                for (int j = 0; j < samples; ++j) { t.cb[2 * j + 1] = t.cb[2 * j]; t.cr[2 * j + 1] = t.cr[2 * j]; }
+            if (p.bytesPerSample == 1) for (int i = 0; i < n; ++i) t.y[i] = py[x0 + i];
+            else for (int i = 0; i < n; ++i) t.y[i] = word(py, x0 + i) & mask;
+            // Chroma per chroma sample, stored to the pixels it covers (4:2:x: a pair; for an
+            // odd n the copy past the last pixel is unused, kTile being even).
+            auto chroma = [&](auto sample) {
+                if (s.log2cw == 1) {
+                    const int cx0 = x0 >> 1;
+                    for (int j = 0; j < (n + 1) >> 1; ++j) {
+                        const int32_t cb = sample(pu, cx0 + j), cr = sample(pv, cx0 + j);
+                        t.cb[2 * j] = cb; t.cb[2 * j + 1] = cb;
+                        t.cr[2 * j] = cr; t.cr[2 * j + 1] = cr;
+                    }
+                } else {
+                    for (int i = 0; i < n; ++i) { t.cb[i] = sample(pu, x0 + i); t.cr[i] = sample(pv, x0 + i); }
+                }
+            };
+            if (p.bytesPerSample == 1) chroma([](const uint8_t* row, int i) { return int32_t(row[i]); });
+            else chroma([mask](const uint8_t* row, int i) { return word(row, i) & mask; });
             return;
         }
         case PixelLayout::SemiPlanar: {

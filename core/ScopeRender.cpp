@@ -226,6 +226,49 @@ std::vector<Span> areaSpans(int columns, int display) {
     return spans;
 }
 
+// Sums of a row of counts over spans (dst[d] = src[lo] + ... + src[hi], 0 for an empty
+// span), as a running uint32 sum would give them (wrapping alike), without a loop of
+// varying length per span: spans one or two bins wide (the usual case) are two masked
+// loads, wider ones the difference of two prefix sums.
+class SpanSums {
+public:
+    explicit SpanSums(const std::vector<Span>& spans) : n_(spans.size()), lo_(spans.size()), hi_(spans.size()), loMask_(spans.size()), hiMask_(spans.size()) {
+        int widest = 0;
+        for (size_t d = 0; d < n_; ++d) {
+            const Span sp = spans[d];
+            const bool empty = sp.hi < sp.lo;
+            lo_[d] = empty ? 0 : sp.lo;
+            hi_[d] = empty ? 0 : sp.hi;
+            loMask_[d] = empty ? 0u : ~0u;
+            hiMask_[d] = (empty || sp.hi == sp.lo) ? 0u : ~0u;
+            if (!empty) {
+                widest = std::max(widest, sp.hi - sp.lo + 1);
+                last_ = std::max(last_, sp.hi);
+            }
+        }
+        prefix_ = widest > 2;
+        if (prefix_) scan_.resize(size_t(last_) + 2);
+    }
+    void operator()(const uint32_t* src, uint32_t* dst) {
+        if (!prefix_) {
+            for (size_t d = 0; d < n_; ++d) dst[d] = (src[lo_[d]] & loMask_[d]) + (src[hi_[d]] & hiMask_[d]);
+            return;
+        }
+        uint32_t run = 0;
+        scan_[0] = 0;
+        for (int x = 0; x <= last_; ++x) scan_[size_t(x) + 1] = run += src[x];
+        for (size_t d = 0; d < n_; ++d) dst[d] = (scan_[size_t(hi_[d]) + 1] - scan_[size_t(lo_[d])]) & loMask_[d];
+    }
+
+private:
+    size_t n_;
+    std::vector<int> lo_, hi_;
+    std::vector<uint32_t> loMask_, hiMask_;
+    int last_ = 0;
+    bool prefix_ = false;
+    std::vector<uint32_t> scan_;
+};
+
 // ---- Trace brightness ------------------------------------------------------------------
 
 // Brightness of a display pixel from its count density `v` (1 = the density of counts
@@ -301,14 +344,10 @@ void drawWaveTrace(RgbaImage& img, const PlotRect& plot, const uint32_t* counts,
     // Each count read once: acc[level][display column] gathers the columns under it.
     std::vector<uint32_t> acc(size_t(levels) * size_t(pw), 0);
     std::vector<uint64_t> columnTotal(size_t(pw), 0);
+    SpanSums gather(cols);
     for (int c = 0; c < levels; ++c) {
-        const uint32_t* src = counts + size_t(c) * size_t(columns);
         uint32_t* dst = acc.data() + size_t(c) * size_t(pw);
-        for (int d = 0; d < pw; ++d) {
-            uint32_t sum = 0;
-            for (int x = cols[size_t(d)].lo; x <= cols[size_t(d)].hi; ++x) sum += src[x];
-            dst[d] = sum;
-        }
+        gather(counts + size_t(c) * size_t(columns), dst);
         for (int d = 0; d < pw; ++d) columnTotal[size_t(d)] += dst[d];
     }
     // A pixel's colour depends on its count n and on (its column's total, its row's span
@@ -507,15 +546,11 @@ void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& 
         // Collapse Cb per display column for every Cr, then Cr per display row.
         std::vector<uint32_t> perCr(size_t(levels) * size_t(plot.width), 0);
         uint64_t total = 0;
+        SpanSums gather(spans);
         for (int cr = 0; cr < levels; ++cr) {
             const uint32_t* src = r.vectorscope.data() + size_t(cr) * size_t(levels);
-            uint32_t* dst = perCr.data() + size_t(cr) * size_t(plot.width);
             for (int cb = 0; cb < levels; ++cb) total += src[cb];
-            for (int d = 0; d < plot.width; ++d) {
-                uint32_t sum = 0;
-                for (int cb = spans[size_t(d)].lo; cb <= spans[size_t(d)].hi; ++cb) sum += src[cb];
-                dst[d] = sum;
-            }
+            gather(src, perCr.data() + size_t(cr) * size_t(plot.width));
         }
         const double gain = sanitiseGain(spec.vectorscopeGain);
         const LumaWeights w = lumaWeights(r.color.matrix);

@@ -1,6 +1,6 @@
-// The fused scope pass: one kernel launch reads each pixel of a frame once and counts
-// every scope from it. Design notes (why strips, 16-bit packed column counters, per-thread
-// run-length merging and warp-aggregated final flushes) are in docs/CUDA.md.
+// The general scope pass (every pixel format, any set of scopes): one kernel launch reads
+// each pixel of a frame once and counts every scope asked for. scopePass first offers the
+// work to the specialised kernels (ScopeKernelsDetail.h); docs/CUDA.md explains the designs.
 #include "ScopeKernels.h"
 
 #include <cuda_runtime.h>
@@ -8,6 +8,12 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "ScopeDevice.cuh"
+#include "ScopeKernelsDetail.h"
 
 namespace cs::cuda {
 namespace {
@@ -56,37 +62,10 @@ __device__ __forceinline__ void runAdd(WideRun& r, int key, uint32_t weight, Add
     r.n = weight;
 }
 
-// Adds `value` to *addr for every lane of the warp, one atomic per distinct address.
-// All 32 lanes must call it (uniformly); lanes with a null addr or a zero value add nothing.
-__device__ __forceinline__ void warpAggregatedAdd(uint32_t* addr, uint32_t value) {
-    const bool active = addr != nullptr && value != 0;
-    const unsigned long long key = active ? reinterpret_cast<unsigned long long>(addr) : 0ull;
-    const unsigned peers = __match_any_sync(0xffffffffu, key);
-    if (!active) value = 0;
-#if __CUDA_ARCH__ >= 800
-    const uint32_t sum = __reduce_add_sync(peers, value);
-#else
-    uint32_t sum = 0;
-    for (int i = 0; i < 32; ++i) {
-        const uint32_t v = __shfl_sync(0xffffffffu, value, i);
-        if ((peers >> i) & 1u) sum += v;
-    }
-#endif
-    if (active && int(threadIdx.x & 31u) == __ffs(int(peers)) - 1) atomicAdd(addr, sum);
-}
-
-__device__ __forceinline__ int warpMin(int v) {
-    for (int o = 16; o > 0; o >>= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-__device__ __forceinline__ int warpMax(int v) {
-    for (int o = 16; o > 0; o >>= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-__device__ __forceinline__ unsigned long long warpSum(unsigned long long v) {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
+using detail::warpAggregatedAdd;
+using detail::warpMax;
+using detail::warpMin;
+using detail::warpSum;
 
 struct BlockStats {
     unsigned long long sum[3], legal, gamut;
@@ -362,81 +341,64 @@ __global__ void __launch_bounds__(kThreads, R::kMinBlocks) scopeKernel(const R r
     }
 }
 
-// The luma histogram alone (the scope pass's flags are exactly kScopeHistogram) of a
-// format whose luma is a plane of its own: every thread reads 16 bytes at a time (16 or 8
-// samples), merges runs of equal values in a register, and adds to the block's histogram in
-// shared memory; blocks stride over the plane (a grid of a few blocks per multiprocessor).
-template <int BPS, int SHIFT>
-__global__ void __launch_bounds__(kThreads) lumaHistogramKernel(const uint8_t* plane, size_t pitch, int width, int height, int mask,
-                                                                 int levels, uint32_t* d_hist) {
-    extern __shared__ uint32_t hist[];
-    for (int i = int(threadIdx.x); i < levels; i += kThreads) hist[i] = 0;
-    __syncthreads();
-    constexpr int kPx = 16 / BPS;
-    // 32-bit indices: at most 16384 rows x 2048 chunks.
-    const int chunksPerRow = (width + kPx - 1) / kPx;
-    const int chunks = chunksPerRow * height;
-    const int stride = int(gridDim.x) * kThreads;
-    Run run = kRunNone;
-    auto add = [&](int key, uint32_t n) { atomicAdd(hist + key, n); };
-    auto count = [&](const uint4& v, int c) {
-        const int row = c / chunksPerRow, col = c - row * chunksPerRow;
-        const uint32_t w[4] = {v.x, v.y, v.z, v.w};
-        const int valid = min(kPx, width - col * kPx);
-#pragma unroll
-        for (int i = 0; i < kPx; ++i) {
-            if (i >= valid) break;
-            const int key = BPS == 1 ? int((w[i >> 2] >> (8 * (i & 3))) & 0xffu)
-                                     : int(((w[i >> 1] >> (16 * (i & 1))) & 0xffffu) >> SHIFT) & mask;
-            runAdd(run, key, 1u, add);
-        }
-    };
-    auto load = [&](int c) {
-        const int row = c / chunksPerRow, col = c - row * chunksPerRow;
-        return __ldg(reinterpret_cast<const uint4*>(plane + size_t(row) * pitch) + col);
-    };
-    // Two 16-byte loads in flight per thread before either is counted.
-    int c = int(blockIdx.x) * kThreads + int(threadIdx.x);
-    for (; c + stride < chunks; c += 2 * stride) {
-        const uint4 a = load(c), b = load(c + stride);
-        count(a, c);
-        count(b, c + stride);
-    }
-    if (c < chunks) count(load(c), c);
-    warpAggregatedAdd(runCount(run) ? hist + runKey(run) : nullptr, runCount(run));
-    __syncthreads();
-    for (int i = int(threadIdx.x); i < levels; i += kThreads)
-        if (hist[i]) atomicAdd(d_hist + i, hist[i]);
-}
-
 int log2i(int v) { int l = 0; while ((1 << (l + 1)) <= v) ++l; return l; }
 int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 
 template <class R>
 cudaError_t launch(const R& reader, const KernelArgs& a, const ScopeLaunchShape& s, cudaStream_t stream) {
-    // Above 48 KB a kernel must opt in to its dynamic shared memory, per device. The
-    // largest size set is remembered so that later launches (and graph captures) skip the call.
-    constexpr int kDevices = 64;
-    static std::atomic<size_t> optedIn[kDevices];
-    int device = 0;
-    if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-    std::atomic<size_t>* slot = device < kDevices ? &optedIn[device] : nullptr;
     // (The kernel's static shared memory counts too: opt in well before 48 KB of dynamic.)
-    if (s.sharedBytes > 32 * 1024 && (!slot || s.sharedBytes > slot->load())) {
-        const cudaError_t e = cudaFuncSetAttribute(scopeKernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(s.sharedBytes));
-        if (e != cudaSuccess) return e;
-        if (slot) {
-            size_t current = slot->load();
-            while (current < s.sharedBytes && !slot->compare_exchange_weak(current, s.sharedBytes)) {}
-        }
-    }
+    if (s.sharedBytes > 32 * 1024)
+        if (const cudaError_t e = detail::optInSharedMemory(reinterpret_cast<const void*>(scopeKernel<R>), s.sharedBytes); e != cudaSuccess)
+            return e;
     scopeKernel<R><<<dim3(unsigned(s.gridX), unsigned(s.gridY)), kThreads, s.sharedBytes, stream>>>(reader, a);
     return cudaGetLastError();
 }
 
 }  // namespace
 
+namespace detail {
+
+// Above 48 KB a kernel must opt in to its dynamic shared memory, per device. The largest
+// size set per kernel and device is remembered, so later launches (and graph captures,
+// which follow an uncaptured warm-up) make no call.
+cudaError_t optInSharedMemory(const void* kernel, size_t bytes) {
+    struct OptIn { const void* kernel; int device; size_t bytes; };
+    static std::mutex mutex;
+    static std::vector<OptIn> done;
+    int device = 0;
+    if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (const OptIn& o : done)
+        if (o.kernel == kernel && o.device == device && o.bytes >= bytes) return cudaSuccess;
+    if (const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)); e != cudaSuccess)
+        return e;
+    for (OptIn& o : done)
+        if (o.kernel == kernel && o.device == device) { o.bytes = bytes; return cudaSuccess; }
+    done.push_back({kernel, device, bytes});
+    return cudaSuccess;
+}
+
+size_t maxSharedPerBlock() {
+    constexpr int kDevices = 64;
+    static std::atomic<size_t> cached[kDevices];
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return 0;
+    if (device < kDevices && cached[device].load() != 0) return cached[device].load();
+    int optin = 0;
+    if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) return 0;
+    // Leave room for the kernels' static shared memory (a few hundred bytes).
+    const size_t usable = optin > 1024 ? size_t(optin) - 1024 : 0;
+    if (device < kDevices) cached[device].store(usable);
+    return usable;
+}
+
+}  // namespace detail
+
 ScopeLaunchShape scopeLaunchShape(PixelFormat format, int width, int height, uint32_t flags, int multiprocessors) {
+    if (flags != kScopeHistogram) {
+        const ScopeLaunchShape q = detail::quad420Shape(format, width, height, flags);
+        if (q.gridX > 0 && q.sharedBytes <= detail::maxSharedPerBlock()) return q;
+    }
     ScopeLaunchShape s;
     const int P = groupPixels(format);
     const int L = levelsOf(format);
@@ -487,17 +449,13 @@ cudaError_t scopePass(const PlaneSet& planes, PixelFormat format, int width, int
     if (e != cudaSuccess) return e;
 
     const auto& info = formatInfo(format);
-    if (flags == kScopeHistogram && info.layout != PixelLayout::PackedYuv422 && !info.isRgb) {
-        const int levels = 1 << info.bitDepth;
-        const dim3 grid(unsigned(std::max(1, std::min(2 * sms, (height * ((width + 15) / 16) + kThreads - 1) / kThreads))));
-        const size_t shared = size_t(levels) * 4;
-        if (info.bytesPerSample == 1)
-            lumaHistogramKernel<1, 0><<<grid, kThreads, shared, stream>>>(planes.data[0], planes.pitch[0], width, height, levels - 1, levels, o.d_histY);
-        else if (format == PixelFormat::P010)
-            lumaHistogramKernel<2, 6><<<grid, kThreads, shared, stream>>>(planes.data[0], planes.pitch[0], width, height, levels - 1, levels, o.d_histY);
-        else
-            lumaHistogramKernel<2, 0><<<grid, kThreads, shared, stream>>>(planes.data[0], planes.pitch[0], width, height, levels - 1, levels, o.d_histY);
-        return cudaGetLastError();
+    // The specialised kernels first; they decline (cudaErrorNotSupported) what they do not cover.
+    if (flags == kScopeHistogram) {
+        e = detail::lumaHistogramPass(planes, format, width, height, o.d_histY, stream);
+        if (e != cudaErrorNotSupported) return e;
+    } else {
+        e = detail::quad420Pass(planes, format, width, height, colour, flags, o, stream);
+        if (e != cudaErrorNotSupported) return e;
     }
     const ScopeLaunchShape shape = scopeLaunchShape(format, width, height, flags, sms);
     KernelArgs a{};

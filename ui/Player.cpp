@@ -8,8 +8,9 @@
 
 namespace cs {
 namespace {
-// Frames decoded ahead. Small: NVDEC frames hold decoder surfaces, and 4K frames are large.
-constexpr size_t kQueueFrames = 6;
+// Frames decoded ahead. Small: 4K frames are large, and NVDEC frames hold decoder surfaces
+// (the decoder has 8 beyond its own; the current frame and one in the engine hold two more).
+constexpr size_t kQueueFrames = 6, kQueueDeviceFrames = 4;
 // A frame is due when its time is at most this far in the future (timer granularity).
 constexpr double kDueSlack = 0.002;
 // Playing with an empty queue (decoder behind) for longer than this re-ties the clock to the
@@ -25,22 +26,25 @@ Player::Player(QObject* parent) : QObject(parent) {
 
 Player::~Player() {
     timer_.stop();
-    if (pending_) pending_->requestStop();
-    if (reader_) reader_->requestStop();
+    for (auto* r : {pending_.get(), reader_.get()})
+        if (r) r->requestStop();
+    for (auto* r : {pendingLive_.get(), live_.get()})
+        if (r) r->requestStop();
     pending_.reset();
     reader_.reset();
+    pendingLive_.reset();
+    live_.reset();
     for (auto& f : retiring_) f.wait();
 }
 
-std::unique_ptr<SourceReader> Player::makeReader(const std::string& input, const OpenOptions& options) {
+std::function<void()> Player::wakeCall() {
     // The wake-up is a queued call: it runs on the GUI thread, and is dropped if the
     // player is gone by then.
-    return std::make_unique<SourceReader>(input, options, kQueueFrames, [this] {
-        QMetaObject::invokeMethod(this, [this] { onWake(); }, Qt::QueuedConnection);
-    });
+    return [this] { QMetaObject::invokeMethod(this, [this] { onWake(); }, Qt::QueuedConnection); };
 }
 
-void Player::retire(std::unique_ptr<SourceReader> reader) {
+template <typename Reader>
+void Player::retire(std::unique_ptr<Reader> reader) {
     if (!reader) return;
     reader->requestStop();
     // A read blocked on a slow network must not freeze the window: wait for it elsewhere.
@@ -54,18 +58,38 @@ void Player::retire(std::unique_ptr<SourceReader> reader) {
 
 void Player::open(const std::string& input, const OpenOptions& options) {
     retire(std::move(pending_));
+    retire(std::move(pendingLive_));
     pendingInput_ = input;
-    pending_ = makeReader(input, options);
+    if (isLiveInput(input)) {
+        // Cameras and streams: the live reader keeps only the newest frame and reconnects.
+        LiveReader::Options live;
+        live.open = options;
+        pendingLive_ = std::make_unique<LiveReader>(input, live, wakeCall());
+        return;
+    }
+    const size_t capacity = options.hwdec == HwDecode::None ? kQueueFrames : kQueueDeviceFrames;
+    pending_ = std::make_unique<SourceReader>(input, options, capacity, wakeCall());
 }
 
 void Player::close() {
     pause();
     retire(std::move(pending_));
     retire(std::move(reader_));
+    retire(std::move(pendingLive_));
+    retire(std::move(live_));
     info_ = {};
     input_.clear();
     current_ = {};
     hasFrame_ = false;
+}
+
+std::string Player::liveStatusText() const {
+    const LiveReader* r = pendingLive_ ? pendingLive_.get() : live_.get();
+    if (!r) return {};
+    const LiveStatus st = r->status();
+    if (st.state == LiveState::Reconnecting)
+        return "reconnecting (attempt " + std::to_string(st.attempt) + ")";
+    return liveStateName(st.state);
 }
 
 int64_t Player::currentFrameNumber() const { return frameNumberAt(currentPts(), frameRate()); }
@@ -82,6 +106,22 @@ double Player::presentedFps() const {
     return span > 0 ? double(presentTimes_.size() - 1) / span : 0.0;
 }
 
+void Player::adoptPending(const SourceInfo& info) {
+    const bool wasPlaying = playing_;
+    input_ = std::exchange(pendingInput_, {});
+    info_ = info;
+    haveFirstPts_ = false;
+    observedDuration_ = 0.0;
+    dropped_ = presented_ = 0;
+    presentTimes_.clear();
+    endReached_ = false;
+    seekLast_ = {};
+    presentNext_ = !wasPlaying;
+    anchored_ = false;
+    liveState_ = LiveState::Playing;
+    emit opened();
+}
+
 void Player::onWake() {
     if (pending_) {
         switch (pending_->state()) {
@@ -94,28 +134,66 @@ void Player::onWake() {
                 emit openFailed(input, message);
                 break;
             }
-            case SourceReader::State::Open: {
-                const bool wasPlaying = playing_;
+            case SourceReader::State::Open:
                 retire(std::move(reader_));
+                retire(std::move(live_));
                 reader_ = std::move(pending_);
-                input_ = std::exchange(pendingInput_, {});
-                info_ = reader_->info();
-                haveFirstPts_ = false;
-                observedDuration_ = 0.0;
-                dropped_ = presented_ = 0;
-                presentTimes_.clear();
-                endReached_ = false;
-                seekLast_ = {};
-                presentNext_ = !wasPlaying;
-                anchored_ = false;
-                emit opened();
+                adoptPending(reader_->info());
                 break;
-            }
         }
+    }
+    if (pendingLive_) {
+        const LiveStatus status = pendingLive_->status();
+        if (status.state == LiveState::Failed) {
+            const QString input = QString::fromStdString(pendingInput_);
+            retire(std::move(pendingLive_));
+            pendingInput_.clear();
+            emit openFailed(input, QString::fromStdString(status.message));
+        } else if (pendingLive_->hasInfo()) {
+            retire(std::move(reader_));
+            retire(std::move(live_));
+            live_ = std::move(pendingLive_);
+            adoptPending(live_->info());
+        }
+    }
+    if (live_) {
+        serviceLive();
+        return;
     }
     if (!reader_) return;
     for (const auto& w : reader_->takeWarnings()) emit warning(QString::fromStdString(w));
     service();
+}
+
+// A live source is shown as it arrives: the newest frame, never a backlog (the mailbox keeps
+// one frame; the ones it replaced are the dropped frames). Paused, the picture holds and a
+// step shows the next arrival. Connection trouble is reported, and the reader reconnects.
+void Player::serviceLive() {
+    for (const auto& w : live_->takeWarnings()) emit warning(QString::fromStdString(w));
+    const LiveStatus status = live_->status();
+    if (status.state != liveState_) {
+        liveState_ = status.state;
+        switch (status.state) {
+            case LiveState::Reconnecting: emit warning(QString::fromStdString(status.message)); break;
+            case LiveState::Failed:
+                pause();
+                emit sourceError(QString::fromStdString(status.message));
+                break;
+            case LiveState::Ended:
+                endReached_ = true;
+                pause();
+                emit endOfStream();
+                break;
+            default: break;
+        }
+    }
+    if (live_->hasInfo()) info_ = live_->info();   // size and format follow the stream
+    dropped_ = int64_t(live_->framesDropped());
+    if (!playing_ && !presentNext_) return;
+    if (auto f = live_->tryTake()) {
+        presentNext_ = false;
+        present(std::move(f->frame));
+    }
 }
 
 void Player::service() {
@@ -150,10 +228,6 @@ void Player::tick() {
         present(std::move(item->frame));
         anchor();
     }
-    if (info_.live) {
-        tickLive();
-        return;
-    }
     const double now = mediaNow();
     std::optional<VideoFrame> chosen;
     while (reader_->peek(status, pts)) {
@@ -186,26 +260,6 @@ void Player::tick() {
         // The decoder is behind: its wake-up comes when a frame is queued; poll as a fallback.
         scheduleTick(0.05);
     }
-}
-
-// A live source is shown as it arrives: the newest frame now, never a backlog (the others
-// queued meanwhile are dropped and counted). Its timestamps follow the sender's clock.
-void Player::tickLive() {
-    std::optional<VideoFrame> newest;
-    ReadStatus status{};
-    double pts = 0.0;
-    while (reader_->peek(status, pts)) {
-        auto item = reader_->pop();
-        if (item->status != ReadStatus::Frame) {
-            if (newest) present(std::move(*newest));
-            handleEndOrError(*item);
-            return;
-        }
-        if (newest) ++dropped_;
-        newest = std::move(item->frame);
-    }
-    if (newest) present(std::move(*newest));
-    scheduleTick(0.05);   // arrivals wake the player; this only keeps it ticking if one is missed
 }
 
 void Player::handleEndOrError(SourceReader::Item& item) {
@@ -270,13 +324,14 @@ void Player::scheduleTick(double seconds) {
 }
 
 void Player::play() {
-    if (!reader_ || playing_) return;
+    if ((!reader_ && !live_) || playing_) return;
     if (endReached_ && canSeek()) requestSeek(0.0);
     playing_ = true;
     anchored_ = false;
     presentNext_ = false;
     emit playingChanged(true);
-    service();
+    if (live_) serviceLive();
+    else service();
 }
 
 void Player::pause() {
@@ -292,8 +347,13 @@ void Player::togglePlay() {
 }
 
 void Player::stepForward() {
-    if (!reader_) return;
+    if (!reader_ && !live_) return;
     pause();
+    if (live_) {
+        presentNext_ = true;
+        serviceLive();
+        return;
+    }
     if (endReached_ || seekLast_.active) return;
     presentNext_ = true;
     service();

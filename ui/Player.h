@@ -4,20 +4,23 @@
 // frame while paused. Each new current frame is announced once through frameChanged;
 // the receiver runs the engine on it, so the picture and every scope share the frame.
 //
-// Threading: every method runs on the GUI thread. The reader thread only queues frames
-// and posts a wake-up (a queued call) to this object.
+// Threading: every method runs on the GUI thread. The reader threads (SourceReader for
+// files and patterns, decode/LiveReader for cameras and streams) only queue frames and post
+// a wake-up (a queued call) to this object.
 #pragma once
 #include <QObject>
 #include <QTimer>
 
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <future>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "SourceReader.h"
+#include "decode/LiveReader.h"
 
 namespace cs {
 
@@ -32,8 +35,10 @@ public:
     void open(const std::string& input, const OpenOptions& options);
     void close();
 
-    bool hasSource() const { return bool(reader_); }
-    bool isOpening() const { return bool(pending_); }
+    bool hasSource() const { return reader_ || live_; }
+    bool isOpening() const { return pending_ || pendingLive_; }
+    // A live source's connection, as words for the status bar ("" for files and patterns).
+    std::string liveStatusText() const;
     const std::string& input() const { return input_; }
     const std::string& openingInput() const { return pendingInput_; }
     const SourceInfo& info() const { return info_; }
@@ -79,12 +84,14 @@ signals:
 private:
     using Clock = std::chrono::steady_clock;
 
-    std::unique_ptr<SourceReader> makeReader(const std::string& input, const OpenOptions& options);
-    void retire(std::unique_ptr<SourceReader> reader);
+    std::function<void()> wakeCall();
+    template <typename Reader>
+    void retire(std::unique_ptr<Reader> reader);
+    void adoptPending(const SourceInfo& info);
     void onWake();
+    void serviceLive();
     void service();
     void tick();
-    void tickLive();
     void serviceSeekToLast();
     void handleEndOrError(SourceReader::Item& item);
     void present(VideoFrame&& frame);
@@ -93,7 +100,11 @@ private:
     void anchor();
     void scheduleTick(double seconds);
 
+    // Files and patterns: a read-ahead queue with seeking. Cameras and streams
+    // (isLiveInput): decode/LiveReader's latest-frame mailbox with reconnection.
     std::unique_ptr<SourceReader> reader_, pending_;
+    std::unique_ptr<LiveReader> live_, pendingLive_;
+    LiveState liveState_ = LiveState::Playing;
     std::string input_, pendingInput_;
     std::vector<std::future<void>> retiring_;   // readers being stopped off the GUI thread
     SourceInfo info_;

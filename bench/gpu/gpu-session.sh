@@ -3,8 +3,10 @@
 # the bundle that /work/shared/tools/gpu-bundle wrote to .gpu/cuda into /tmp/b, runs cuda_tests,
 # compute-sanitizer memcheck and racecheck (small frames: CS_CUDA_TEST_SMALL=1), builds
 # bench/gpu from this source tree with the machine's CUDA toolkit (NPP included where
-# present) and runs gpu_bench on the carried clip frames. Logs and tables go to $OUT.
-#   bench/gpu/gpu-session.sh [all|tests|bench]
+# present) and runs gpu_bench on the carried clip frames; with .gpu/nvdec/nvdec.tar.xz
+# (bench/nvdec/make_bundle.py) also nvdec_bench on the carried HEVC clip, and it saves the
+# 4:2:0 scope kernel's SASS. Logs and tables go to $OUT.
+#   bench/gpu/gpu-session.sh [all|tests|bench|nvdec|sass|profile|app]
 set -u
 what=${1:-all}
 OUT=${OUT:-/tmp/gpu-out}
@@ -33,7 +35,7 @@ step() {   # step NAME SECONDS COMMAND...: runs with a time limit, log in $OUT/N
 if [[ $what == all || $what == bench ]]; then
     # Build the benchmark while the tests run (it needs CPU cores, the tests mostly the GPU).
     ( cmake -S bench/gpu -B /tmp/gbb -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_BUILD_TYPE=Release &&
-      cmake --build /tmp/gbb -j 12 ) > "$OUT/bench_build.log" 2>&1 &
+      cmake --build /tmp/gbb -j 12 ) > /tmp/bench_build.log 2>&1 &
     build=$!
 fi
 if [[ $what == all || $what == tests ]]; then
@@ -44,10 +46,24 @@ if [[ $what == all || $what == tests ]]; then
 fi
 if [[ $what == all || $what == bench ]]; then
     wait $build
-    echo "== bench build: $(grep -E 'NPP|error' "$OUT/bench_build.log" | head -5)"
+    echo "== bench build: $(grep -E 'NPP|error' /tmp/bench_build.log | head -5)"
+    [[ -x /tmp/gbb/gpu_bench ]] || cp /tmp/bench_build.log "$OUT/"
     step gpu_bench 200 /tmp/gbb/gpu_bench --clip-nv12 $B/data/clip_nv12_3840x2160.raw --clip-p010 $B/data/clip_p010_3840x2160.raw \
         --out "$OUT/gpu_bench.md"
     sed -n '/### Targets/,$p' "$OUT/gpu_bench.md"
+    # At most 8 files come back: the log only when the table is missing.
+    [[ -s $OUT/gpu_bench.md ]] && mv "$OUT/gpu_bench.log" /tmp/
+fi
+if [[ ($what == all || $what == nvdec) && -f .gpu/nvdec/nvdec.tar.xz ]]; then
+    # NVDEC decoding alone vs decoding + every scope (bench/nvdec), FFmpeg libraries carried with stubs.
+    mkdir -p /tmp/n && tar -C /tmp/n -xJf .gpu/nvdec/nvdec.tar.xz
+    LD_LIBRARY_PATH=/tmp/n/lib step nvdec 150 /tmp/n/bin/nvdec_bench --passes 3 /tmp/n/data/*.mkv
+    grep -E "^\||nvdec_bench|rror" "$OUT/nvdec.log" | head -20
+fi
+if [[ ($what == all || $what == sass) && -x /tmp/gbb/gpu_bench ]]; then
+    # The 4:2:0 kernel's machine code (P010, every scope, statistics, picture) for offline reading.
+    cuobjdump -sass /tmp/gbb/gpu_bench 2>/dev/null | awk '/Function : /{keep = ($0 ~ /Quad420ReaderILi2ELb1ELb1E/ || $0 ~ /lumaHistogramKernel/)} keep' > "$OUT/sass_scopes.txt"
+    echo "== sass: $(grep -c 'Function :' "$OUT/sass_scopes.txt") functions, $(wc -l < "$OUT/sass_scopes.txt") lines"
 fi
 if [[ $what == all || $what == app ]]; then
     # `cudascope bench`: the engines per frame on the zone plate, then NVDEC on the carried clips.

@@ -343,7 +343,14 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
         });
         if (j.flags == cuda::kScopeHistogram) lumaHistUs = r.us;
         const cuda::ScopeLaunchShape shape = cuda::scopeLaunchShape(f, W, H, j.flags, sms);
-        r.note = "strip " + std::to_string(shape.stripWidth) + ", grid " + std::to_string(shape.gridX) + "x" + std::to_string(shape.gridY);
+        if (j.flags == cuda::kScopeHistogram && info.layout != PixelLayout::PackedYuv422 && !info.isRgb)
+            r.note = "luma kernel: lane-owned counters, 16-byte loads";
+        else
+            r.note = "strip " + std::to_string(shape.stripWidth) + ", grid " + std::to_string(shape.gridX) + "x" + std::to_string(shape.gridY) +
+                     (shape.stripWidth == 16 && (info.layout == PixelLayout::Planar || info.layout == PixelLayout::SemiPlanar) &&
+                              info.log2ChromaH == 1
+                          ? " (4:2:0 quad kernel)"
+                          : "");
         add(r, j.bytes);
     }
 

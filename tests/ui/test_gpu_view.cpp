@@ -11,13 +11,16 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/Graticule.h"
 #include "core/ScopeRender.h"
-#include "decode/Source.h"
 #include "render/GlObjects.h"
 #include "render/GraticuleOverlay.h"
 #include "ui/EngineHost.h"
@@ -104,6 +107,34 @@ struct DeviceFrame {
     }
 };
 
+// The panel image a view shows: the trace texture's pieces at their places, the graticule
+// overlay (premultiplied) over them. Written as PPM when CS_GPU_VIEW_OUT names a folder,
+// to look at what the CUDA path draws.
+void writeComposite(const char* name, const RgbaImage& trace, const ScopePlacement& placement, const RgbaImage& overlay) {
+    const char* dir = std::getenv("CS_GPU_VIEW_OUT");
+    if (!dir || placement.imageWidth <= 0) return;
+    RgbaImage img;
+    img.resize(placement.imageWidth, placement.imageHeight);
+    for (const auto& piece : placement.pieces)
+        for (int y = 0; y < int(piece.dst.h); ++y)
+            for (int x = 0; x < int(piece.dst.w); ++x) {
+                const int tx = std::min(trace.width - 1, int((piece.uv.x + (x + 0.5) / piece.dst.w * piece.uv.w) * trace.width));
+                const int ty = std::min(trace.height - 1, int((piece.uv.y + (y + 0.5) / piece.dst.h * piece.uv.h) * trace.height));
+                std::copy_n(trace.at(tx, ty), 4, img.at(int(piece.dst.x) + x, int(piece.dst.y) + y));
+            }
+    std::FILE* f = std::fopen((std::string(dir) + "/" + name + ".ppm").c_str(), "wb");
+    if (!f) return;
+    std::fprintf(f, "P6\n%d %d\n255\n", img.width, img.height);
+    for (int y = 0; y < img.height; ++y)
+        for (int x = 0; x < img.width; ++x) {
+            const uint8_t* t = img.at(x, y);
+            const uint8_t* o = overlay.empty() ? nullptr : overlay.at(x, y);
+            for (int c = 0; c < 3; ++c)
+                std::fputc(o ? std::min(255, o[c] + t[c] * (255 - o[3]) / 255) : t[c], f);
+        }
+    std::fclose(f);
+}
+
 class GpuView : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
@@ -124,10 +155,27 @@ TEST_F(GpuView, EngineWritesTheFrameTexturesUnderCoresGraticule) {
     if (!skipWhy().empty()) GTEST_SKIP() << skipWhy();
     EngineHost host("cuda");
     ASSERT_TRUE(host.usesCuda()) << host.note();
-    auto source = openSource("pattern:bars");
-    ASSERT_TRUE(source) << source.message();
-    VideoFrame frame;
-    ASSERT_EQ((*source)->read(frame).status, ReadStatus::Frame);
+    // Eight vertical bars at the 75% bars' luma levels (BT.709 limited, 4:2:2, 1920x1080;
+    // each bar 240 columns), with the bars' chroma, so the scopes have known levels.
+    constexpr int kLevels[8] = {180, 168, 145, 133, 63, 51, 28, 16};
+    constexpr double kRgb[8][3] = {{.75, .75, .75}, {.75, .75, 0}, {0, .75, .75}, {0, .75, 0},
+                                   {.75, 0, .75},   {.75, 0, 0},   {0, 0, .75},   {0, 0, 0}};
+    int kCb[8], kCr[8];
+    for (int i = 0; i < 8; ++i) {
+        const ChromaCodes c = chromaCodes(Matrix::Bt709, Range::Limited, 8, kRgb[i][0], kRgb[i][1], kRgb[i][2]);
+        kCb[i] = int(std::lround(c.cb));
+        kCr[i] = int(std::lround(c.cr));
+    }
+    ColorInfo bt709;
+    bt709.matrix = Matrix::Bt709;
+    bt709.range = Range::Limited;
+    bt709.matrixTagged = bt709.rangeTagged = true;
+    Frame bars(PixelFormat::Yuv422p, 1920, 1080, bt709);
+    for (int y = 0; y < 1080; ++y)
+        for (int x = 0; x < 1920; ++x) bars.setPixel(x, y, kLevels[x / 240], kCb[x / 240], kCr[x / 240]);
+    struct {
+        FrameView view;
+    } frame{bars.view()};
 
     host.setPanel(gl::Plane::Waveform, 700, 380);
     host.setPanel(gl::Plane::Parade, 640, 360);
@@ -158,8 +206,8 @@ TEST_F(GpuView, EngineWritesTheFrameTexturesUnderCoresGraticule) {
     renderHistogram(ref, hs, histogram);
     EXPECT_EQ(maxDifference(readTexture(textures.texture(gl::Plane::Histogram)), histogram), 0);
 
-    // The waveform trace fills the plot of a 700x380 image; in the 75% white bar's columns
-    // (x 240..446 of 1920) its brightest row is the graticule's row for code 180.
+    // The waveform trace fills the plot of a 700x380 image; in each bar's columns its
+    // brightest row is the graticule's row for the bar's code.
     int tw = 0, th = 0;
     traceTextureSize(gl::Plane::Waveform, 700, 380, tw, th);
     const RgbaImage trace = readTexture(textures.texture(gl::Plane::Waveform));
@@ -170,9 +218,9 @@ TEST_F(GpuView, EngineWritesTheFrameTexturesUnderCoresGraticule) {
     const PlotRect plot = waveformPlotRect(700, 380);
     EXPECT_EQ(placement.pieces[0].dst.x, plot.left);
     EXPECT_EQ(placement.pieces[0].dst.h, plot.height);
-    for (int code : {180, 168, 145, 133, 63, 51, 28}) {
-        const int bar = code == 180 ? 0 : code == 168 ? 1 : code == 145 ? 2 : code == 133 ? 3 : code == 63 ? 4 : code == 51 ? 5 : 6;
-        const int column = (240 + 206 * bar + 103) * tw / 1920;
+    for (int bar = 0; bar < 8; ++bar) {
+        const int code = kLevels[bar];
+        const int column = (240 * bar + 120) * tw / 1920;
         int best = -1, bestRow = -1;
         for (int y = 0; y < th; ++y)
             if (trace.at(column, y)[1] > best) {
@@ -185,6 +233,34 @@ TEST_F(GpuView, EngineWritesTheFrameTexturesUnderCoresGraticule) {
     EXPECT_EQ(overlay.width, 700);
     EXPECT_EQ(overlay.height, 380);
     EXPECT_EQ(host.placement(gl::Plane::Parade, textures).pieces.size(), 3u);
+
+    // The vectorscope trace: each bar's chroma lights the texel at the graticule's point for
+    // it (the 75% targets sit there). The engine's texels are boxes of codes (code c in texel
+    // floor(c * size / L)), the graticule puts code c at a pixel centre ((0.5 + (c - L/2) / L)
+    // of the plot's last pixel): they differ by up to c / L plus the box's rounding, under 2 px.
+    const ScopePlacement vs = host.placement(gl::Plane::Vectorscope, textures);
+    const RgbaImage vsTrace = readTexture(textures.texture(gl::Plane::Vectorscope));
+    ASSERT_EQ(vs.pieces.size(), 1u);
+    const PlotRect vplot = vectorscopePlotRect(vs.imageWidth);
+    ASSERT_EQ(vsTrace.width, vplot.width);
+    for (int bar = 0; bar < 7; ++bar) {
+        const PlotPoint p = vectorscopePoint(kCb[bar], kCr[bar], 8, 1);
+        const double ex = p.x * (vplot.width - 1), ey = (1.0 - p.y) * (vplot.height - 1);   // trace texel coordinates
+        int best = -1, bx = 0, by = 0;
+        for (int y = std::max(0, int(ey) - 4); y <= std::min(vplot.height - 1, int(ey) + 4); ++y)
+            for (int x = std::max(0, int(ex) - 4); x <= std::min(vplot.width - 1, int(ex) + 4); ++x)
+                if (vsTrace.at(x, y)[0] > best) {
+                    best = vsTrace.at(x, y)[0];
+                    bx = x;
+                    by = y;
+                }
+        EXPECT_GT(best, 0) << "bar " << bar;
+        EXPECT_NEAR(bx, ex, 2.0) << "bar " << bar;
+        EXPECT_NEAR(by, ey, 2.0) << "bar " << bar;
+    }
+    writeComposite("waveform", trace, placement, overlay);
+    for (auto [plane, name] : {std::pair{gl::Plane::Parade, "parade"}, std::pair{gl::Plane::Vectorscope, "vectorscope"}})
+        writeComposite(name, readTexture(textures.texture(plane)), host.placement(plane, textures), host.overlayFor(plane));
     host.releaseGl();
     textures.release();
 }

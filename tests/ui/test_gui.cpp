@@ -16,6 +16,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -35,6 +40,21 @@ using cs::gl::Plane;
 namespace {
 
 constexpr int kWaitMs = 20000;
+
+// A UDP port nothing listens on now (bound to port 0 and let go).
+int freeUdpPort() {
+    const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
+    if (fd < 0) return -1;
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof a;
+    int port = -1;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &length) == 0)
+        port = ntohs(a.sin_port);
+    ::close(fd);
+    return port;
+}
 
 QByteArray pictureHash(const cs::EngineHost& e) {
     const auto& p = e.results().picture.pixels;
@@ -383,6 +403,41 @@ private slots:
         QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
         player().play();
         QVERIFY(waitFrames(3));
+    }
+
+    void aNetworkStreamPlaysLiveAndReconnects() {
+        // An MPEG-TS sender on loopback UDP, started after the window listens.
+        const int port = freeUdpPort();
+        QVERIFY(port > 0);
+        const QString url = QStringLiteral("udp://127.0.0.1:%1").arg(port);
+        QProcess sender;
+        const QStringList senderArgs = {QStringLiteral("-nostdin"), QStringLiteral("-hide_banner"), QStringLiteral("-loglevel"),
+                                        QStringLiteral("error"), QStringLiteral("-re"), QStringLiteral("-f"), QStringLiteral("lavfi"),
+                                        QStringLiteral("-i"), QStringLiteral("testsrc2=size=320x240:rate=25"), QStringLiteral("-c:v"),
+                                        QStringLiteral("mpeg2video"), QStringLiteral("-g"), QStringLiteral("5"), QStringLiteral("-f"),
+                                        QStringLiteral("mpegts"), url + QStringLiteral("?pkt_size=1316")};
+        window_->openInput(url);
+        sender.start(QStringLiteral(CS_TEST_FFMPEG), senderArgs);
+        QVERIFY(sender.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(player().input() == url.toStdString() && player().hasFrame(), kWaitMs);
+        QVERIFY(player().info().live);
+        QVERIFY(!player().canSeek());
+        QCOMPARE(player().info().width, 320);
+        player().play();
+        QVERIFY(waitFrames(10));
+
+        // The sender goes away: the window says so and keeps waiting; it returns: so do frames.
+        sender.kill();
+        sender.waitForFinished();
+        QTRY_VERIFY_WITH_TIMEOUT(QString::fromStdString(player().liveStatusText()).startsWith(QStringLiteral("reconnecting")), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->messageText().contains(url), kWaitMs);
+        sender.start(QStringLiteral(CS_TEST_FFMPEG), senderArgs);
+        QVERIFY(sender.waitForStarted());
+        QVERIFY(waitFrames(10));
+        QCOMPARE(QString::fromStdString(player().liveStatusText()), QStringLiteral("playing"));
+        sender.kill();
+        sender.waitForFinished();
+        QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
     }
 
     void sourceDialogBuildsInputs() {

@@ -1,0 +1,505 @@
+// The scope pass for 4:2:0 frames (yuv420p, yuv420p10, nv12, p010: what decoders and
+// NVDEC deliver): every scope, statistic, the picture and the luma plane in one launch,
+// designed for few instructions per pixel and shared-memory atomics without conflicts.
+//
+// Work split. A block owns a strip of 16 columns over every row, so its column counters
+// (waveform and parade) are complete at the end and are stored, not added. A warp's 32
+// lanes are 4 groups of 8: lane (g, c) owns columns 2c, 2c+1 of the strip, and each group
+// is a "row worker" walking down a band of row pairs, one 2x2 quad (one chroma sample) per
+// step. Chroma terms of the conversions are computed once per quad and serve its 4 pixels.
+//
+// Conflict-free counting. Each pixel is counted in 4 channels: luma (waveform) and the
+// parade's 3 components. Counters live in shared memory as [level][channel][c] words (two
+// 16-bit column counts per word: a column holds at most 16384 pixels), so a word's bank
+// is channel * 8 + c. At its j-th count of a pixel, group g counts channel (g + j) % 4:
+// within one atomic instruction the 4 groups hit 4 different channels, the 8 lanes of a
+// group 8 different c, so the 32 lanes always hit 32 different banks, whatever the
+// picture (a solid frame is as fast as noise). The rotation is folded into per-lane
+// conversion constants, so no lane selects anything per pixel.
+//
+// For 10-bit sources (and the Y'CbCr parade) the 8-bit R'G'B' of the histograms, the
+// picture and the gamut test is a second set of 4 rotated channels (the 4th a copy of R',
+// counted into an unused channel, its picture byte replaced by alpha), into
+// [bin][channel][c] 32-bit counters. For 8-bit sources with the R'G'B' parade the parade's values are the
+// 8-bit R'G'B' themselves, and the histograms are summed from its columns at the end; the
+// luma histogram (and the luma statistics) always come from the waveform's columns.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <type_traits>
+
+#include "ScopeDevice.cuh"
+#include "ScopeKernelsDetail.h"
+
+namespace cs::cuda::detail {
+namespace {
+
+constexpr int kStrip = 16;   // columns per block: 8 lanes x 2 columns
+
+// Four channels in canonical order (0 = luma, or a copy of R', 1..3 = the parade's / R'G'B'):
+// value = clamp((mul * y + add + kU * (cb - cOffset) + kV * (cr - cOffset)) >> 16, 0, max).
+// Equal, modulo 2^32, to core/Color.h's yuvToRgb terms, so the results are identical.
+struct ChannelSet {
+    int32_t mul[4], add[4], kU[4], kV[4];
+};
+
+struct Quad420Args {
+    int width, height, rowPairs;
+    uint32_t flags;
+    int32_t cOffset;
+    LegalRange legal;
+    int32_t gamutLo, gamutHi;   // EBU R 103 limits on the unclamped 8-bit R'G'B'
+    ChannelSet native, eight;
+    ScopeOutputs out;
+};
+
+__device__ __forceinline__ uint32_t ldg8(const uint8_t* p) { return __ldg(p); }
+__device__ __forceinline__ uint32_t ldg16(const uint8_t* p) { return __ldg(reinterpret_cast<const unsigned short*>(p)); }
+__device__ __forceinline__ uint32_t ldg32(const uint8_t* p) { return __ldg(reinterpret_cast<const unsigned int*>(p)); }
+
+// Reads one quad: two luma pairs (rows y0, y1) and the chroma sample they share.
+// BPS: bytes per sample; SEMI: interleaved CbCr plane; P010: value in the high 10 bits.
+template <int BPS, bool SEMI, bool P010>
+struct Quad420Reader {
+    static constexpr bool kDeep = BPS == 2;
+    static constexpr int kLevels = kDeep ? 1024 : 256;
+    static constexpr int kLog2Levels = kDeep ? 10 : 8;
+    // 10-bit: one block per multiprocessor (its 160 KB of counters), 80 registers a thread;
+    // 8-bit (32 KB): two, so that the 240 strips of a 4K frame all run at once.
+    static constexpr int kThreads = kDeep ? 768 : 384;
+    static constexpr int kMinBlocks = kDeep ? 1 : 2;
+    const uint8_t* luma;
+    size_t lumaPitch;
+    const uint8_t* cbPlane;   // semi-planar: the CbCr plane
+    size_t cbPitch;
+    const uint8_t* crPlane;
+    size_t crPitch;
+
+    struct Raw { uint32_t row0, row1, c0, c1; };
+
+    // x0 even and inside the row; y1 = y0 + 1, or y0 on a last odd row.
+    __device__ __forceinline__ void load(int x0, int y0, int y1, Raw& r) const {
+        const uint8_t* p0 = luma + size_t(y0) * lumaPitch + size_t(x0) * BPS;
+        const uint8_t* p1 = luma + size_t(y1) * lumaPitch + size_t(x0) * BPS;
+        const size_t cy = size_t(y0 >> 1);
+        if constexpr (BPS == 1) { r.row0 = ldg16(p0); r.row1 = ldg16(p1); }
+        else { r.row0 = ldg32(p0); r.row1 = ldg32(p1); }
+        if constexpr (SEMI) {
+            // x0 / 2 Cb,Cr pairs of BPS-byte samples precede this one: byte offset x0 * BPS.
+            const uint8_t* pc = cbPlane + cy * cbPitch + size_t(x0) * BPS;
+            r.c0 = BPS == 1 ? ldg16(pc) : ldg32(pc);
+            r.c1 = 0;
+        } else {
+            const size_t off = size_t(x0 >> 1) * BPS;
+            r.c0 = BPS == 1 ? ldg8(cbPlane + cy * cbPitch + off) : ldg16(cbPlane + cy * cbPitch + off);
+            r.c1 = BPS == 1 ? ldg8(crPlane + cy * crPitch + off) : ldg16(crPlane + cy * crPitch + off);
+        }
+    }
+    // y[0], y[1]: row y0, columns x0, x0+1; y[2], y[3]: row y1. Bits above the depth are
+    // ignored (planar 10-bit words are masked, P010's low 6 bits dropped).
+    __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t& cb, int32_t& cr) const {
+        if constexpr (BPS == 1) {
+            y[0] = int32_t(r.row0 & 0xffu); y[1] = int32_t(r.row0 >> 8);
+            y[2] = int32_t(r.row1 & 0xffu); y[3] = int32_t(r.row1 >> 8);
+            if constexpr (SEMI) { cb = int32_t(r.c0 & 0xffu); cr = int32_t(r.c0 >> 8); }
+            else { cb = int32_t(r.c0); cr = int32_t(r.c1); }
+        } else if constexpr (P010) {
+            y[0] = int32_t((r.row0 & 0xffffu) >> 6); y[1] = int32_t(r.row0 >> 22);
+            y[2] = int32_t((r.row1 & 0xffffu) >> 6); y[3] = int32_t(r.row1 >> 22);
+            cb = int32_t((r.c0 & 0xffffu) >> 6); cr = int32_t(r.c0 >> 22);
+        } else {
+            y[0] = int32_t(r.row0 & 0x3ffu); y[1] = int32_t((r.row0 >> 16) & 0x3ffu);
+            y[2] = int32_t(r.row1 & 0x3ffu); y[3] = int32_t((r.row1 >> 16) & 0x3ffu);
+            cb = int32_t(r.c0 & 0x3ffu); cr = int32_t(r.c1 & 0x3ffu);
+        }
+    }
+};
+
+struct BlockSums {
+    unsigned long long sum[3], legal, gamut;
+    int minInv[3], max[3];
+};
+
+// A value the compiler must keep in a register as computed (no rematerialisation).
+__device__ __forceinline__ uint32_t opaque(uint32_t v) {
+    asm volatile("" : "+r"(v));
+    return v;
+}
+
+__device__ __forceinline__ int32_t pick4(const int32_t (&v)[4], int i) {
+    return i == 0 ? v[0] : i == 1 ? v[1] : i == 2 ? v[2] : v[3];
+}
+
+// kSet8: the second (8-bit R'G'B') channel set is counted; kStats: legal, gamut and chroma
+// statistics per pixel; kPicture: the RGBA picture is written.
+template <class R, bool kSet8, bool kStats, bool kPicture>
+__global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(const R reader, const Quad420Args a) {
+    constexpr int kThreads = R::kThreads;
+    constexpr int L = R::kLevels;
+    constexpr uint32_t kEightOffset = uint32_t(L) * 32u * 4u;   // bytes: the 8-bit set after the columns
+    extern __shared__ __align__(16) uint32_t smem[];
+    __shared__ BlockSums blockSums;
+
+    const int W = a.width, H = a.height;
+    const uint32_t flags = a.flags;
+    const int lane = int(threadIdx.x & 31u), g = lane >> 3, c = lane & 7, warp = int(threadIdx.x >> 5);
+    const int x0 = int(blockIdx.x) * kStrip + 2 * c;
+    const bool col0 = x0 < W, col1 = x0 + 1 < W;
+    const int xLoad = col0 ? x0 : 0;
+
+    // This worker's band of row pairs (issue its first loads before clearing shared memory).
+    constexpr int kWorkers = (kThreads / 32) * 4;
+    const int worker = warp * 4 + g;
+    const int rpBegin = int((long long)worker * a.rowPairs / kWorkers);
+    const int rpEnd = int((long long)(worker + 1) * a.rowPairs / kWorkers);
+    typename R::Raw cur{}, next{};
+    if (rpBegin < rpEnd) reader.load(xLoad, 2 * rpBegin, min(2 * rpBegin + 1, H - 1), cur);
+
+    {
+        constexpr int kWords = L * 32 + (kSet8 ? 256 * 32 : 0);
+        uint4* s4 = reinterpret_cast<uint4*>(smem);
+        for (int i = int(threadIdx.x); i < kWords / 4; i += kThreads) s4[i] = make_uint4(0, 0, 0, 0);
+        if (threadIdx.x == 0) {
+            for (int k = 0; k < 3; ++k) { blockSums.sum[k] = 0; blockSums.minInv[k] = -1; blockSums.max[k] = -1; }
+            blockSums.legal = blockSums.gamut = 0;
+        }
+    }
+
+    // Per-lane constants of the rotated channels: position j counts channel (g + j) % 4.
+    // (opaque(): computed once and kept, not recomputed from the thread index per pixel.)
+    int32_t M[4], A[4], KU[4], KV[4], KU8[4], KV8[4];
+    uint32_t off[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const int ch = (g + j) & 3;
+        M[j] = pick4(a.native.mul, ch); A[j] = pick4(a.native.add, ch);
+        KU[j] = pick4(a.native.kU, ch); KV[j] = pick4(a.native.kV, ch);
+        KU8[j] = pick4(a.eight.kU, ch); KV8[j] = pick4(a.eight.kV, ch);
+        off[j] = opaque(uint32_t(ch * 8 + c) * 4u);
+    }
+    // Picture: the 4 positions' bytes packed in position order, rotated right by
+    // (1 - g) % 4 bytes, give canonical channels 1, 2, 3, 0 = R, G, B, (alpha).
+    const uint32_t pictureRotate = opaque(uint32_t((1 - g) & 3) * 8u);
+
+    const bool doVec = flags & kScopeVectorscope, doLuma = flags & kScopeLuma;
+    const uint32_t yRange = uint32_t(a.legal.yHi - a.legal.yLo), cRange = uint32_t(a.legal.cHi - a.legal.cLo);
+    int uMin = INT_MAX, uMax = -1, vMin = INT_MAX, vMax = -1;
+    uint32_t uSum = 0, vSum = 0, legalCount = 0, gamutCount = 0;
+    int vsKey = -1;
+    uint32_t vsCount = 0;
+    __syncthreads();
+
+    // One quad; kFull: all four pixels inside the frame (no per-pixel tests).
+    auto quad = [&](auto fullTag, int y0, bool row1) {
+        constexpr bool kFull = decltype(fullTag)::value;
+        int32_t yv[4], cb, cr;
+        reader.unpack(cur, yv, cb, cr);
+        const int32_t du = cb - a.cOffset, dv = cr - a.cOffset;
+        int32_t C[4], C8[4] = {};
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            C[j] = A[j] + KU[j] * du + KV[j] * dv;
+            if constexpr (kSet8) C8[j] = a.eight.add[1] + KU8[j] * du + KV8[j] * dv;
+        }
+        (void)C8;
+        const bool valid[4] = {true, col1, row1, col1 && row1};
+        [[maybe_unused]] const bool chromaIllegal = (uint32_t(cb - a.legal.cLo) > cRange) | (uint32_t(cr - a.legal.cLo) > cRange);
+        [[maybe_unused]] uint32_t px[4];
+#pragma unroll
+        for (int p = 0; p < 4; ++p) {
+            const bool ok = kFull || valid[p];
+            const uint32_t inc = (p & 1) ? 0x10000u : 1u;
+            const int32_t y = yv[p];
+            int32_t s[4], v[4];
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                s[j] = (M[j] * y + C[j]) >> 16;
+                v[j] = __vimin_s32_relu(s[j], L - 1);
+                if (ok) sharedAddAt(smem, off[j] + (uint32_t(v[j]) << 7), inc);
+            }
+            int32_t s8[4], v8[4];
+            if constexpr (kSet8) {
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    s8[j] = (a.eight.mul[1] * y + C8[j]) >> 16;
+                    v8[j] = __vimin_s32_relu(s8[j], 255);
+                    if (ok) sharedAddAt(smem, kEightOffset + off[j] + (uint32_t(v8[j]) << 7), 1u);
+                }
+            } else {
+#pragma unroll
+                for (int j = 0; j < 4; ++j) { s8[j] = s[j]; v8[j] = v[j]; }
+            }
+            if constexpr (kPicture) {
+                const uint32_t lo = __byte_perm(uint32_t(v8[0]), uint32_t(v8[1]), 0x5140);
+                const uint32_t hi = __byte_perm(uint32_t(v8[2]), uint32_t(v8[3]), 0x5140);
+                const uint32_t packed = __byte_perm(lo, hi, 0x5410);
+                px[p] = __funnelshift_r(packed, packed, pictureRotate) | 0xff000000u;   // alpha: channel 0's byte replaced
+            }
+            if constexpr (kStats) {
+                // Channel 0 (a copy of R', or luma 0..255) adds no out-of-gamut pixel of its own.
+                const int32_t mn = min(min(s8[0], s8[1]), min(s8[2], s8[3]));
+                const int32_t mx = max(max(s8[0], s8[1]), max(s8[2], s8[3]));
+                gamutCount += uint32_t(ok && (mn < a.gamutLo || mx > a.gamutHi));
+                legalCount += uint32_t(ok && ((uint32_t(y - a.legal.yLo) > yRange) || chromaIllegal));
+            }
+        }
+        if constexpr (kStats) {
+            uMin = min(uMin, cb); uMax = max(uMax, cb); uSum += uint32_t(cb);
+            vMin = min(vMin, cr); vMax = max(vMax, cr); vSum += uint32_t(cr);
+        }
+        if (doVec) {
+            const int key = (cr << R::kLog2Levels) | cb;
+            const uint32_t weight = kFull ? 4u : uint32_t((col1 ? 2 : 1) * (row1 ? 2 : 1));
+            const bool flush = key != vsKey;
+            if (flush && vsCount) atomicAdd(a.out.d_vectorscope + vsKey, vsCount);
+            vsCount = flush ? weight : vsCount + weight;
+            vsKey = key;
+        }
+        if constexpr (kPicture) {
+            uint8_t* row = a.out.d_picture + size_t(y0) * a.out.picturePitch + size_t(x0) * 4;
+            if (kFull || col1) {
+                *reinterpret_cast<uint2*>(row) = make_uint2(px[0], px[1]);
+                if (kFull || row1) *reinterpret_cast<uint2*>(row + a.out.picturePitch) = make_uint2(px[2], px[3]);
+            } else {
+                *reinterpret_cast<uint32_t*>(row) = px[0];
+                if (row1) *reinterpret_cast<uint32_t*>(row + a.out.picturePitch) = px[2];
+            }
+        }
+        if (doLuma) {
+            uint8_t* row = reinterpret_cast<uint8_t*>(a.out.d_luma) + size_t(y0) * a.out.lumaPitch + size_t(x0) * 2;
+            if (kFull || col1) {
+                *reinterpret_cast<uint32_t*>(row) = uint32_t(yv[0]) | (uint32_t(yv[1]) << 16);
+                if (kFull || row1) *reinterpret_cast<uint32_t*>(row + a.out.lumaPitch) = uint32_t(yv[2]) | (uint32_t(yv[3]) << 16);
+            } else {
+                *reinterpret_cast<uint16_t*>(row) = uint16_t(yv[0]);
+                if (row1) *reinterpret_cast<uint16_t*>(row + a.out.lumaPitch) = uint16_t(yv[2]);
+            }
+        }
+    };
+
+    for (int rp = rpBegin; rp < rpEnd; ++rp) {
+        const int y0 = 2 * rp;
+        if (rp + 1 < rpEnd) reader.load(xLoad, y0 + 2, min(y0 + 3, H - 1), next);   // in flight while this quad is counted
+        const bool row1 = y0 + 1 < H;
+        if (col1 && row1) quad(std::true_type{}, y0, true);
+        else if (col0) quad(std::false_type{}, y0, row1);
+        cur = next;
+    }
+
+    // Open vectorscope runs: lanes holding the same bin merge in the warp first.
+    if (doVec) warpAggregatedAdd(vsCount ? a.out.d_vectorscope + vsKey : nullptr, vsCount);
+    if constexpr (kStats) {
+        const int mins[2] = {warpMin(uMin), warpMin(vMin)};
+        const int maxs[2] = {warpMax(uMax), warpMax(vMax)};
+        const unsigned long long sums[2] = {warpSum(uSum), warpSum(vSum)};
+        const unsigned long long legal = warpSum(legalCount), gamut = warpSum(gamutCount);
+        if (lane == 0) {
+            for (int k = 0; k < 2; ++k) {
+                if (mins[k] != INT_MAX) atomicMax(&blockSums.minInv[k + 1], (L - 1) - mins[k]);
+                atomicMax(&blockSums.max[k + 1], maxs[k]);
+                atomicAdd(&blockSums.sum[k + 1], sums[k]);
+            }
+            atomicAdd(&blockSums.legal, legal);
+            atomicAdd(&blockSums.gamut, gamut);
+        }
+    }
+    __syncthreads();
+
+    // Columns: complete (the strip spans every row): stored, not added.
+    const bool doWave = flags & kScopeWaveform, doParade = flags & kScopeParade;
+    const int xStrip = int(blockIdx.x) * kStrip;
+    if (doWave || doParade) {
+        const bool pairs = (W & 1) == 0;   // 8-byte stores stay aligned
+        for (int i = int(threadIdx.x); i < L * 32; i += kThreads) {
+            const int level = i >> 5, ch = (i >> 3) & 3, cc = i & 7;
+            const int x = xStrip + 2 * cc;
+            if (x >= W || (ch == 0 ? !doWave : !doParade)) continue;
+            const uint32_t word = smem[i];
+            uint32_t* dst = ch == 0 ? a.out.d_waveform + size_t(level) * size_t(W) + size_t(x)
+                                    : a.out.d_parade + (size_t(ch - 1) * size_t(L) + size_t(level)) * size_t(W) + size_t(x);
+            if (pairs) {
+                *reinterpret_cast<uint2*>(dst) = make_uint2(word & 0xffffu, word >> 16);
+            } else {
+                dst[0] = word & 0xffffu;
+                if (x + 1 < W) dst[1] = word >> 16;
+            }
+        }
+    }
+    // Luma histogram and luma statistics from the waveform's columns.
+    const bool doHist = flags & kScopeHistogram;
+    auto columnSum = [&](int level, int ch) {
+        const uint4* w = reinterpret_cast<const uint4*>(smem + level * 32 + ch * 8);
+        uint32_t n = 0;
+#pragma unroll
+        for (int k = 0; k < 2; ++k) {
+            const uint4 q = w[k];
+            n += (q.x & 0xffffu) + (q.x >> 16) + (q.y & 0xffffu) + (q.y >> 16) + (q.z & 0xffffu) + (q.z >> 16) + (q.w & 0xffffu) + (q.w >> 16);
+        }
+        return n;
+    };
+    if (doHist || kStats) {
+        unsigned long long ySum = 0;
+        int yMin = INT_MAX, yMax = -1;
+        for (int level = int(threadIdx.x); level < L; level += kThreads) {
+            const uint32_t n = columnSum(level, 0);
+            if (n == 0) continue;
+            if (doHist) atomicAdd(a.out.d_histY + level, n);
+            ySum += (unsigned long long)level * n;
+            yMin = min(yMin, level);
+            yMax = max(yMax, level);
+        }
+        if constexpr (kStats) {
+            const unsigned long long s = warpSum(ySum);
+            const int mn = warpMin(yMin), mx = warpMax(yMax);
+            if (lane == 0) {
+                if (mn != INT_MAX) atomicMax(&blockSums.minInv[0], (L - 1) - mn);
+                atomicMax(&blockSums.max[0], mx);
+                atomicAdd(&blockSums.sum[0], s);
+            }
+        }
+    }
+    // R'G'B' histograms: from the 8-bit set, or from the 8-bit R'G'B' parade's columns.
+    if (flags & kScopeHistogramRgb) {
+        for (int i = int(threadIdx.x); i < 768; i += kThreads) {
+            const int ch = 1 + (i >> 8), bin = i & 255;
+            uint32_t n = 0;
+            if constexpr (kSet8) {
+                const uint4* w = reinterpret_cast<const uint4*>(smem + L * 32 + bin * 32 + ch * 8);
+                const uint4 q0 = w[0], q1 = w[1];
+                n = q0.x + q0.y + q0.z + q0.w + q1.x + q1.y + q1.z + q1.w;
+            } else {
+                n = columnSum(bin, ch);
+            }
+            if (n) atomicAdd(a.out.d_histRgb + (ch - 1) * 256 + bin, n);
+        }
+    }
+    if constexpr (kStats) {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            DeviceStats* st = a.out.d_stats;
+            atomicAdd(&st->ySum, blockSums.sum[0]); atomicAdd(&st->uSum, blockSums.sum[1]); atomicAdd(&st->vSum, blockSums.sum[2]);
+            if (blockSums.legal) atomicAdd(&st->outOfLegal, blockSums.legal);
+            if (blockSums.gamut) atomicAdd(&st->outOfGamut, blockSums.gamut);
+            atomicMax(&st->yMinInv, blockSums.minInv[0]); atomicMax(&st->yMax, blockSums.max[0]);
+            atomicMax(&st->uMinInv, blockSums.minInv[1]); atomicMax(&st->uMax, blockSums.max[1]);
+            atomicMax(&st->vMinInv, blockSums.minInv[2]); atomicMax(&st->vMax, blockSums.max[2]);
+        }
+    }
+}
+
+constexpr uint32_t kCounted = kScopeWaveform | kScopeParade | kScopeHistogram | kScopeHistogramRgb | kScopeVectorscope | kScopeStats;
+
+bool is420(PixelFormat f) {
+    return f == PixelFormat::Yuv420p || f == PixelFormat::Yuv420p10 || f == PixelFormat::Nv12 || f == PixelFormat::P010;
+}
+
+// The native set is R'G'B' unless the parade is asked for in Y'CbCr.
+bool nativeIsRgb(uint32_t flags) { return !(flags & kScopeParade) || (flags & kScopeParadeRgb); }
+
+bool needsSet8(PixelFormat f, uint32_t flags) {
+    const bool deep = bitDepthOf(f) == 10;
+    return (deep || !nativeIsRgb(flags)) && (flags & (kScopeHistogramRgb | kScopePicture | kScopeStats));
+}
+
+size_t sharedBytesFor(PixelFormat f, uint32_t flags) {
+    return size_t(levelsOf(f)) * 32 * 4 + (needsSet8(f, flags) ? 256 * 32 * 4 : 0);
+}
+
+// Channels 1..3 = R', G', B'. Channel 0 is a copy of R' (the native set overwrites it with
+// luma): in the 8-bit set its counts land in the unused channel 0 region and its picture
+// byte becomes alpha, so every channel of the set has the same luma gain and offset.
+ChannelSet rgbChannels(const YuvToRgb& k) {
+    ChannelSet s{};
+    const int32_t add = (1 << (kFixedShift - 1)) - k.yMul * k.yOffset;
+    s.mul[0] = k.yMul; s.add[0] = add; s.kU[0] = 0; s.kV[0] = k.rCr;
+    s.mul[1] = k.yMul; s.add[1] = add; s.kU[1] = 0; s.kV[1] = k.rCr;
+    s.mul[2] = k.yMul; s.add[2] = add; s.kU[2] = -k.gCb; s.kV[2] = -k.gCr;
+    s.mul[3] = k.yMul; s.add[3] = add; s.kU[3] = k.bCb; s.kV[3] = 0;
+    return s;
+}
+
+template <class R, bool kSet8, bool kStats, bool kPicture>
+cudaError_t launchQuad(const R& reader, const Quad420Args& a, int gridX, size_t shared, cudaStream_t stream) {
+    auto kernel = quad420Kernel<R, kSet8, kStats, kPicture>;
+    if (const cudaError_t e = optInSharedMemory(reinterpret_cast<const void*>(kernel), shared); e != cudaSuccess) return e;
+    kernel<<<dim3(unsigned(gridX)), R::kThreads, shared, stream>>>(reader, a);
+    return cudaGetLastError();
+}
+
+template <class R>
+cudaError_t dispatchQuad(const R& reader, const Quad420Args& a, bool set8, int gridX, size_t shared, cudaStream_t stream) {
+    const bool stats = a.flags & kScopeStats, picture = a.flags & kScopePicture;
+    if (set8) {
+        if (stats) return picture ? launchQuad<R, true, true, true>(reader, a, gridX, shared, stream)
+                                  : launchQuad<R, true, true, false>(reader, a, gridX, shared, stream);
+        return picture ? launchQuad<R, true, false, true>(reader, a, gridX, shared, stream)
+                       : launchQuad<R, true, false, false>(reader, a, gridX, shared, stream);
+    }
+    if (stats) return picture ? launchQuad<R, false, true, true>(reader, a, gridX, shared, stream)
+                              : launchQuad<R, false, true, false>(reader, a, gridX, shared, stream);
+    return picture ? launchQuad<R, false, false, true>(reader, a, gridX, shared, stream)
+                   : launchQuad<R, false, false, false>(reader, a, gridX, shared, stream);
+}
+
+}  // namespace
+
+ScopeLaunchShape quad420Shape(PixelFormat format, int width, int height, uint32_t flags) {
+    ScopeLaunchShape s;
+    (void)height;
+    s.groupPixels = 4;
+    if (!is420(format) || !(flags & kCounted)) return s;
+    s.stripWidth = kStrip;
+    s.gridX = (width + kStrip - 1) / kStrip;
+    s.gridY = 1;
+    s.sharedBytes = sharedBytesFor(format, flags);
+    return s;
+}
+
+cudaError_t quad420Pass(const PlaneSet& planes, PixelFormat format, int width, int height, const ScopeColour& colour,
+                        uint32_t flags, const ScopeOutputs& o, cudaStream_t stream) {
+    if (!is420(format) || !(flags & kCounted)) return cudaErrorNotSupported;
+    const ScopeLaunchShape shape = quad420Shape(format, width, height, flags);
+    if (shape.sharedBytes > maxSharedPerBlock()) return cudaErrorNotSupported;
+    const int depth = bitDepthOf(format);
+    Quad420Args a{};
+    a.width = width; a.height = height; a.rowPairs = (height + 1) / 2;
+    a.flags = flags;
+    a.cOffset = colour.toRgb8.cOffset;
+    a.legal = legalRange(depth);
+    a.gamutLo = -(colour.toRgb8.outMax + 10) / 20;
+    a.gamutHi = colour.toRgb8.outMax + (colour.toRgb8.outMax + 10) / 20;
+    if (nativeIsRgb(flags)) {
+        a.native = rgbChannels(colour.toRgbNative);
+    } else {
+        a.native = ChannelSet{};
+        a.native.mul[1] = 1 << kFixedShift;                                              // Y
+        a.native.add[2] = colour.toRgb8.cOffset << kFixedShift; a.native.kU[2] = 1 << kFixedShift;   // Cb
+        a.native.add[3] = colour.toRgb8.cOffset << kFixedShift; a.native.kV[3] = 1 << kFixedShift;   // Cr
+    }
+    a.native.mul[0] = 1 << kFixedShift; a.native.add[0] = 0; a.native.kU[0] = a.native.kV[0] = 0;   // luma
+    a.eight = rgbChannels(colour.toRgb8);
+    a.out = o;
+    const bool set8 = needsSet8(format, flags);
+    switch (format) {
+        case PixelFormat::Nv12:
+            return dispatchQuad(Quad420Reader<1, true, false>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0},
+                                a, set8, shape.gridX, shape.sharedBytes, stream);
+        case PixelFormat::P010:
+            return dispatchQuad(Quad420Reader<2, true, true>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0},
+                                a, set8, shape.gridX, shape.sharedBytes, stream);
+        case PixelFormat::Yuv420p:
+            return dispatchQuad(Quad420Reader<1, false, false>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1],
+                                                               planes.data[2], planes.pitch[2]},
+                                a, set8, shape.gridX, shape.sharedBytes, stream);
+        case PixelFormat::Yuv420p10:
+            return dispatchQuad(Quad420Reader<2, false, false>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1],
+                                                               planes.data[2], planes.pitch[2]},
+                                a, set8, shape.gridX, shape.sharedBytes, stream);
+        default: break;
+    }
+    return cudaErrorNotSupported;
+}
+
+}  // namespace cs::cuda::detail

@@ -1,0 +1,48 @@
+// Device helpers shared by the scope kernels (ScopeKernels.cu, Quad420Kernel.cu,
+// LumaHistogramKernel.cu): warp reductions and warp-aggregated atomics.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace cs::cuda::detail {
+
+// Adds `value` to *addr for every lane of the warp, one atomic per distinct address.
+// All 32 lanes must call it (uniformly); lanes with a null addr or a zero value add nothing.
+__device__ __forceinline__ void warpAggregatedAdd(uint32_t* addr, uint32_t value) {
+    const bool active = addr != nullptr && value != 0;
+    const unsigned long long key = active ? reinterpret_cast<unsigned long long>(addr) : 0ull;
+    const unsigned peers = __match_any_sync(0xffffffffu, key);
+    if (!active) value = 0;
+#if __CUDA_ARCH__ >= 800
+    const uint32_t sum = __reduce_add_sync(peers, value);
+#else
+    uint32_t sum = 0;
+    for (int i = 0; i < 32; ++i) {
+        const uint32_t v = __shfl_sync(0xffffffffu, value, i);
+        if ((peers >> i) & 1u) sum += v;
+    }
+#endif
+    if (active && int(threadIdx.x & 31u) == __ffs(int(peers)) - 1) atomicAdd(addr, sum);
+}
+
+__device__ __forceinline__ int warpMin(int v) {
+    for (int o = 16; o > 0; o >>= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+__device__ __forceinline__ int warpMax(int v) {
+    for (int o = 16; o > 0; o >>= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+__device__ __forceinline__ unsigned long long warpSum(unsigned long long v) {
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+// Shared-memory atomic add at a byte offset from a shared array (the offsets the lane-owned
+// layouts compute are byte offsets, so that one LEA forms the address).
+__device__ __forceinline__ void sharedAddAt(uint32_t* base, uint32_t byteOffset, uint32_t value) {
+    atomicAdd(reinterpret_cast<uint32_t*>(reinterpret_cast<char*>(base) + byteOffset), value);
+}
+
+}  // namespace cs::cuda::detail

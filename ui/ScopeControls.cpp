@@ -1,0 +1,225 @@
+// The controls above each scope panel (modes, scales, targets, gain; the preview's filter
+// and its parameter): part of MainWindow, kept apart because there are many of them. Each
+// changes the engine's spec and asks for the displayed frame to be processed again.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "GainControl.h"
+#include "MainWindow.h"
+
+namespace cs {
+namespace {
+
+using gl::Plane;
+
+QString previewTitle(PreviewFilter f) {
+    switch (f) {
+        case PreviewFilter::None: return QObject::tr("Picture");
+        case PreviewFilter::BoxBlur: return QObject::tr("Blur (box)");
+        case PreviewFilter::Gaussian: return QObject::tr("Blur (Gaussian)");
+        case PreviewFilter::Edges: return QObject::tr("Edges");
+        case PreviewFilter::FocusPeaking: return QObject::tr("Focus peaking");
+        case PreviewFilter::Median3: return QObject::tr("Median 3x3");
+        case PreviewFilter::Zebra: return QObject::tr("Zebra");
+        case PreviewFilter::FalseColour: return QObject::tr("False colour");
+    }
+    return {};
+}
+
+QComboBox* makeCombo(QWidget* parent, std::initializer_list<std::pair<QString, int>> items, int current) {
+    auto* c = new QComboBox(parent);
+    c->setFocusPolicy(Qt::NoFocus);
+    for (const auto& [text, value] : items) c->addItem(text, value);
+    c->setCurrentIndex(std::max(0, c->findData(current)));
+    return c;
+}
+
+}  // namespace
+
+QWidget* MainWindow::controlsFor(gl::Plane plane) {
+    auto* box = new QWidget;
+    box->setObjectName(QStringLiteral("scopeControls"));
+    box->setAttribute(Qt::WA_StyledBackground);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(6, 2, 6, 2);
+    row->setSpacing(6);
+    ScopeSpec& spec = engine_.spec();
+    auto changed = [this] { scheduleReprocess(); };
+    auto gainFor = [&](float* target) {
+        auto* g = new GainControl(box);
+        g->setGain(*target);
+        connect(g, &GainControl::gainChanged, this, [target, changed](float v) { *target = v; changed(); });
+        return g;
+    };
+    auto scaleCombo = [&] {
+        auto* c = makeCombo(box, {{tr("IRE"), int(WaveformScale::Ire)}, {tr("Code values"), int(WaveformScale::CodeValue)}},
+                            int(spec.waveformScale));
+        c->setToolTip(tr("Graticule scale: IRE or code values at the source's bit depth"));
+        connect(c, &QComboBox::activated, this, [this, c, changed] {
+            engine_.spec().waveformScale = WaveformScale(c->currentData().toInt());
+            // The waveform and parade share the scale: keep both panels' controls in step.
+            for (auto* other : findChildren<QComboBox*>(QStringLiteral("waveformScale"))) {
+                const QSignalBlocker block(other);
+                other->setCurrentIndex(other->findData(int(engine_.spec().waveformScale)));
+            }
+            changed();
+        });
+        c->setObjectName(QStringLiteral("waveformScale"));
+        return c;
+    };
+    switch (plane) {
+        case Plane::Histogram: {
+            auto* channels = makeCombo(box, {{tr("Y + RGB"), int(HistogramChannels::LumaAndRgb)},
+                                             {tr("Luma"), int(HistogramChannels::Luma)},
+                                             {tr("RGB"), int(HistogramChannels::Rgb)}},
+                                       int(engine_.histogramChannels));
+            connect(channels, &QComboBox::activated, this, [this, channels, changed] {
+                engine_.histogramChannels = HistogramChannels(channels->currentData().toInt());
+                changed();
+            });
+            auto* scale = makeCombo(box, {{tr("Linear"), int(HistogramScale::Linear)}, {tr("Log"), int(HistogramScale::Log)}},
+                                    int(spec.histogramScale));
+            connect(scale, &QComboBox::activated, this, [this, scale, changed] {
+                engine_.spec().histogramScale = HistogramScale(scale->currentData().toInt());
+                changed();
+            });
+            row->addWidget(channels);
+            row->addWidget(scale);
+            row->addStretch(1);
+            row->addWidget(gainFor(&spec.histogramGain));
+            break;
+        }
+        case Plane::Waveform:
+            row->addWidget(new QLabel(tr("Luma"), box));
+            row->addWidget(scaleCombo());
+            row->addStretch(1);
+            row->addWidget(gainFor(&spec.waveformGain));
+            break;
+        case Plane::Parade: {
+            auto* mode = makeCombo(box, {{tr("R'G'B'"), int(ParadeMode::Rgb)}, {tr("Y'CbCr"), int(ParadeMode::Ycbcr)}},
+                                   int(spec.paradeMode));
+            connect(mode, &QComboBox::activated, this, [this, mode, changed] {
+                engine_.spec().paradeMode = ParadeMode(mode->currentData().toInt());
+                changed();
+            });
+            row->addWidget(mode);
+            row->addWidget(scaleCombo());
+            row->addStretch(1);
+            row->addWidget(gainFor(&spec.waveformGain));
+            break;
+        }
+        case Plane::Vectorscope: {
+            auto* zoom = makeCombo(box, {{tr("1x"), 1}, {tr("2x"), 2}}, spec.vectorscopeZoom);
+            zoom->setToolTip(tr("Zoom: 2x shows low-saturation detail (crops the 100% targets)"));
+            connect(zoom, &QComboBox::activated, this, [this, zoom, changed] {
+                engine_.spec().vectorscopeZoom = zoom->currentData().toInt();
+                changed();
+            });
+            auto* targets = makeCombo(box, {{tr("75% + 100%"), 1}, {tr("100%"), 0}}, spec.vectorscopeTargets75 ? 1 : 0);
+            targets->setToolTip(tr("Colour-bar targets"));
+            connect(targets, &QComboBox::activated, this, [this, targets, changed] {
+                engine_.spec().vectorscopeTargets75 = targets->currentData().toInt() != 0;
+                changed();
+            });
+            auto* skin = new QCheckBox(tr("Skin line"), box);
+            skin->setFocusPolicy(Qt::NoFocus);
+            skin->setChecked(spec.skinToneLine);
+            connect(skin, &QCheckBox::toggled, this, [this, changed](bool on) {
+                engine_.spec().skinToneLine = on;
+                changed();
+            });
+            row->addWidget(zoom);
+            row->addWidget(targets);
+            row->addWidget(skin);
+            row->addStretch(1);
+            row->addWidget(gainFor(&spec.vectorscopeGain));
+            break;
+        }
+        case Plane::Preview: {
+            auto* filter = new QComboBox(box);
+            filter->setObjectName(QStringLiteral("previewFilter"));
+            filter->setFocusPolicy(Qt::NoFocus);
+            for (PreviewFilter f : {PreviewFilter::FocusPeaking, PreviewFilter::Zebra, PreviewFilter::FalseColour,
+                                    PreviewFilter::Edges, PreviewFilter::BoxBlur, PreviewFilter::Gaussian, PreviewFilter::Median3})
+                filter->addItem(previewTitle(f), int(f));
+            filter->setCurrentIndex(std::max(0, filter->findData(int(previewFilter_))));
+            auto* param = new QDoubleSpinBox(box);
+            param->setObjectName(QStringLiteral("previewParameter"));
+            param->setFocusPolicy(Qt::ClickFocus);
+            param->setKeyboardTracking(false);
+            auto* paramLabel = new QLabel(box);
+            auto* inViewer = new QCheckBox(tr("In viewer"), box);
+            inViewer->setObjectName(QStringLiteral("previewInViewer"));
+            inViewer->setFocusPolicy(Qt::NoFocus);
+            inViewer->setToolTip(tr("Show the preview in the main viewer instead of the picture"));
+            inViewer->setChecked(previewInViewer_);
+            // One parameter per filter, shown with its own label and range.
+            auto showParam = [this, param, paramLabel] {
+                FilterParams& fp = engine_.spec().filter;
+                const QSignalBlocker block(param);
+                param->setVisible(true);
+                paramLabel->setVisible(true);
+                switch (previewFilter_) {
+                    case PreviewFilter::FocusPeaking:
+                        paramLabel->setText(tr("Threshold"));
+                        param->setRange(0.01, 1.0); param->setSingleStep(0.01); param->setDecimals(2);
+                        param->setValue(double(fp.peakingThreshold));
+                        break;
+                    case PreviewFilter::Zebra:
+                        paramLabel->setText(tr("IRE"));
+                        param->setRange(0.0, 109.0); param->setSingleStep(1.0); param->setDecimals(0);
+                        param->setValue(double(fp.zebraIre));
+                        break;
+                    case PreviewFilter::BoxBlur:
+                        paramLabel->setText(tr("Radius"));
+                        param->setRange(1, 64); param->setSingleStep(1); param->setDecimals(0);
+                        param->setValue(fp.blurRadius);
+                        break;
+                    case PreviewFilter::Gaussian:
+                        paramLabel->setText(tr("Sigma"));
+                        param->setRange(0.3, 20.0); param->setSingleStep(0.1); param->setDecimals(1);
+                        param->setValue(double(fp.gaussianSigma));
+                        break;
+                    default:
+                        param->setVisible(false);
+                        paramLabel->setVisible(false);
+                }
+            };
+            connect(param, &QDoubleSpinBox::valueChanged, this, [this, changed](double v) {
+                FilterParams& fp = engine_.spec().filter;
+                switch (previewFilter_) {
+                    case PreviewFilter::FocusPeaking: fp.peakingThreshold = float(v); break;
+                    case PreviewFilter::Zebra: fp.zebraIre = float(v); break;
+                    case PreviewFilter::BoxBlur: fp.blurRadius = int(std::lround(v)); break;
+                    case PreviewFilter::Gaussian: fp.gaussianSigma = float(v); break;
+                    default: break;
+                }
+                changed();
+            });
+            connect(filter, &QComboBox::activated, this, [this, filter, showParam] {
+                setPreviewFilter(PreviewFilter(filter->currentData().toInt()));
+                showParam();
+            });
+            connect(inViewer, &QCheckBox::toggled, this, &MainWindow::setPreviewInViewer);
+            showParam();
+            row->addWidget(filter);
+            row->addWidget(paramLabel);
+            row->addWidget(param);
+            row->addStretch(1);
+            row->addWidget(inViewer);
+            break;
+        }
+        default: break;
+    }
+    return box;
+}
+
+}  // namespace cs
