@@ -194,7 +194,9 @@ int runExport(int argc, char** argv) {
         std::fprintf(stderr, "cudascope export: warning: %s\n", w.c_str());
         warnings.append(QString::fromStdString(w));
     };
-    if (!engineChoice->note.empty()) warn(engineChoice->note);
+    // Why auto fell back to the CPU goes in the report and the closing summary line, not
+    // as an early stderr line of its own: an error about the input must stay one line.
+    if (!engineChoice->note.empty()) warnings.append(QString::fromStdString(engineChoice->note));
 
     OpenOptions options;
     options.hwdec = a.hwdec == "nvdec" ? HwDecode::Nvdec
@@ -299,9 +301,9 @@ int runExport(int argc, char** argv) {
         std::fprintf(stderr, "cudascope export: %s: cannot write\n", reportPath.c_str());
         return kExitFailure;
     }
-    std::fprintf(stderr, "cudascope export: %ld frame%s from %s to %s (engine %s, decoder %s)\n", exported,
+    std::fprintf(stderr, "cudascope export: %ld frame%s from %s to %s (engine %s%s%s, decoder %s)\n", exported,
                  exported == 1 ? "" : "s", a.input.c_str(), a.outDir.c_str(), std::string(engine.name()).c_str(),
-                 info.decoder.c_str());
+                 engineChoice->note.empty() ? "" : ": ", engineChoice->note.c_str(), info.decoder.c_str());
     if (exported == 0 && exitCode == kExitOk) {
         std::fprintf(stderr, "cudascope export: %s: no frame could be decoded\n", a.input.c_str());
         return kExitFailure;
