@@ -34,8 +34,9 @@ namespace {
 constexpr int kHistCopies = 4;
 
 // Columns per tile: even (a 4:2:x chroma sample never straddles two tiles); its 16-bit
-// counters are 4 x levels x kTile x 2 bytes (64 KB at 8 bits, 256 KB at 10 bits).
-constexpr int kTile = 32;
+// counters are 4 x levels x kTile x 2 bytes (128 KB at 8 bits, 512 KB at 10 bits: L2).
+// Measured: 16 columns is clearly slower, 128 no faster.
+constexpr int kTile = 64;
 
 // What one slot (one thread's share of the tiles) accumulates beyond the waveform/parade.
 struct SlotCounts {
@@ -216,41 +217,15 @@ void unpackRow(const FramePlan& p, int x0, int y, int n, TileRow& t) {
     }
 }
 
-// A tile reads a short piece of every row, one row a page apart from the next, which the
-// hardware prefetchers do not follow: the pieces a few rows ahead are requested here.
-// Always inlined: GCC deems a separate function that only prefetches free of effects and
-// drops its calls.
-constexpr int kPrefetchRows = 8;
-[[gnu::always_inline]] inline void prefetchSpan(const uint8_t* first, size_t bytes) {
-    __builtin_prefetch(first);
-    __builtin_prefetch(first + bytes - 1);
-}
-[[gnu::always_inline]] inline void prefetchRow(const FramePlan& p, int x0, int n, int y) {
-    const PixelSource& s = p.src;
-    switch (p.layout) {
-        case PixelLayout::Planar: {
-            const size_t bps = size_t(p.bytesPerSample);
-            prefetchSpan(s.p0 + y * s.pitch0 + size_t(x0) * bps, size_t(n) * bps);
-            const int cy = y >> s.log2ch;
-            const size_t cx = size_t(x0 >> s.log2cw), cn = size_t(((n - 1) >> s.log2cw) + 1);
-            prefetchSpan(s.p1 + cy * s.pitch1 + cx * bps, cn * bps);
-            prefetchSpan(s.p2 + cy * s.pitch2 + cx * bps, cn * bps);
-            return;
-        }
-        case PixelLayout::SemiPlanar: {
-            const size_t bps = size_t(p.bytesPerSample);
-            prefetchSpan(s.p0 + y * s.pitch0 + size_t(x0) * bps, size_t(n) * bps);
-            prefetchSpan(s.p1 + (y >> 1) * s.pitch1 + size_t(x0) * bps, size_t(n) * bps);   // Cb,Cr pairs: as wide as the luma
-            return;
-        }
-        case PixelLayout::Gray:
-            prefetchSpan(s.p0 + y * s.pitch0 + size_t(x0) * size_t(p.bytesPerSample), size_t(n) * size_t(p.bytesPerSample));
-            return;
-        case PixelLayout::PackedYuv422:
-        case PixelLayout::PackedRgb:
-            prefetchSpan(s.p0 + y * s.pitch0 + size_t(x0) * size_t(s.bytesPerPixel), size_t(n) * size_t(s.bytesPerPixel));
-            return;
-    }
+// A tile writes short pieces of rows far apart (the picture, the luma plane, and at the
+// flush the [level][x] counts), which the hardware prefetchers do not follow: the lines a
+// little ahead are requested for writing early (measured: the picture alone went from
+// 8.5 to 3.8 ms a 1080p frame). Always inlined: GCC deems a separate function that only
+// prefetches free of effects and drops its calls.
+constexpr int kPrefetchRows = 8;     // picture and luma rows ahead
+constexpr int kPrefetchLevels = 16;  // count rows ahead at the flush
+[[gnu::always_inline]] inline void prefetchForWrite(void* first, size_t bytes) {
+    for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(static_cast<uint8_t*>(first) + b, 1);
 }
 
 // yuvToRgb over a row (the same expressions, so the same codes), optionally counting
@@ -286,6 +261,7 @@ inline void countColumns(uint16_t* counters, const int32_t* level, int n) {
 void flushColumns(uint16_t* counters, int levels, int n, uint32_t* result, size_t width, uint32_t* hist) {
     for (int l = 0; l < levels; ++l) {
         uint16_t* c = counters + size_t(l) * kTile;
+        if (result && l + kPrefetchLevels < levels) prefetchForWrite(result + size_t(l + kPrefetchLevels) * width, size_t(n) * 4);
         if (result) {
             uint32_t* dst = result + size_t(l) * width;
             for (int i = 0; i < n; ++i) dst[i] = c[i];
@@ -316,7 +292,11 @@ void CpuEngine::processTile(const FramePlan& p, SlotCounts& slot, bool directVec
     TileRow t;
 
     for (int y = 0; y < H; ++y) {
-        if (y + kPrefetchRows < H) prefetchRow(p, x0, n, y + kPrefetchRows);
+        if (y + kPrefetchRows < H) {
+            const size_t ahead = size_t(y + kPrefetchRows) * size_t(W) + size_t(x0);
+            if (p.picture) prefetchForWrite(p.picture + ahead * 4, size_t(n) * 4);
+            if (p.luma) prefetchForWrite(p.luma + ahead, size_t(n) * 2);
+        }
         unpackRow(p, x0, y, n, t);
         // R'G'B' at 8 bits (RGB sources: as stored) and at native depth.
         if (p.rgb8) {
@@ -582,14 +562,15 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     if (spec.preview != PreviewFilter::None) applyPreview(picture, luma_, spec, out.preview, &pool_);
     else out.preview = {};
     if (spec.displayImages) {
-        // The four scope images are independent: draw them side by side on the pool.
+        // The four scope images are independent: draw them side by side on the pool, the
+        // costliest first (threads take the next one as they come free).
         pool_.parallelFor(
             4,
             [&](int, int b, int e) {
                 for (int i = b; i < e; ++i) {
-                    if (i == 0) { if (spec.histogram) renderHistogram(out, spec, out.histogramImage); else out.histogramImage = {}; }
+                    if (i == 0) { if (spec.parade) renderParade(out, spec, out.paradeImage); else out.paradeImage = {}; }
                     if (i == 1) { if (spec.waveform) renderWaveform(out, spec, out.waveformImage); else out.waveformImage = {}; }
-                    if (i == 2) { if (spec.parade) renderParade(out, spec, out.paradeImage); else out.paradeImage = {}; }
+                    if (i == 2) { if (spec.histogram) renderHistogram(out, spec, out.histogramImage); else out.histogramImage = {}; }
                     if (i == 3) { if (spec.vectorscope) renderVectorscope(out, spec, out.vectorscopeImage); else out.vectorscopeImage = {}; }
                 }
             },

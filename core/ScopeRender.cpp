@@ -259,6 +259,34 @@ public:
         for (int x = 0; x <= last_; ++x) scan_[size_t(x) + 1] = run += src[x];
         for (size_t d = 0; d < n_; ++d) dst[d] = (scan_[size_t(hi_[d]) + 1] - scan_[size_t(lo_[d])]) & loMask_[d];
     }
+    // `count` rows (src rows srcStride apart, dst rows dstStride apart). Prefix sums run
+    // four rows at a time: four independent running sums instead of one long chain.
+    void rows(const uint32_t* src, size_t srcStride, int count, uint32_t* dst, size_t dstStride) {
+        int r = 0;
+        if (prefix_) {
+            scan4_.resize((size_t(last_) + 2) * 4);
+            uint32_t* q = scan4_.data();
+            for (; r + 4 <= count; r += 4) {
+                const uint32_t* s0 = src + size_t(r) * srcStride;
+                const uint32_t *s1 = s0 + srcStride, *s2 = s1 + srcStride, *s3 = s2 + srcStride;
+                uint32_t a = 0, b = 0, c = 0, e = 0;
+                q[0] = q[1] = q[2] = q[3] = 0;
+                for (int x = 0; x <= last_; ++x) {
+                    uint32_t* o = q + (size_t(x) + 1) * 4;
+                    o[0] = a += s0[x];
+                    o[1] = b += s1[x];
+                    o[2] = c += s2[x];
+                    o[3] = e += s3[x];
+                }
+                for (size_t k = 0; k < 4; ++k) {
+                    uint32_t* out = dst + (size_t(r) + k) * dstStride;
+                    for (size_t d = 0; d < n_; ++d)
+                        out[d] = (q[(size_t(hi_[d]) + 1) * 4 + k] - q[size_t(lo_[d]) * 4 + k]) & loMask_[d];
+                }
+            }
+        }
+        for (; r < count; ++r) (*this)(src + size_t(r) * srcStride, dst + size_t(r) * dstStride);
+    }
 
 private:
     size_t n_;
@@ -266,7 +294,7 @@ private:
     std::vector<uint32_t> loMask_, hiMask_;
     int last_ = 0;
     bool prefix_ = false;
-    std::vector<uint32_t> scan_;
+    std::vector<uint32_t> scan_, scan4_;
 };
 
 // ---- Trace brightness ------------------------------------------------------------------
@@ -345,10 +373,10 @@ void drawWaveTrace(RgbaImage& img, const PlotRect& plot, const uint32_t* counts,
     std::vector<uint32_t> acc(size_t(levels) * size_t(pw), 0);
     std::vector<uint64_t> columnTotal(size_t(pw), 0);
     SpanSums gather(cols);
+    gather.rows(counts, size_t(columns), levels, acc.data(), size_t(pw));
     for (int c = 0; c < levels; ++c) {
-        uint32_t* dst = acc.data() + size_t(c) * size_t(pw);
-        gather(counts + size_t(c) * size_t(columns), dst);
-        for (int d = 0; d < pw; ++d) columnTotal[size_t(d)] += dst[d];
+        const uint32_t* a = acc.data() + size_t(c) * size_t(pw);
+        for (int d = 0; d < pw; ++d) columnTotal[size_t(d)] += a[d];
     }
     // A pixel's colour depends on its count n and on (its column's total, its row's span
     // of levels): memoised per pair of those, of which an image has few.
@@ -547,11 +575,8 @@ void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& 
         std::vector<uint32_t> perCr(size_t(levels) * size_t(plot.width), 0);
         uint64_t total = 0;
         SpanSums gather(spans);
-        for (int cr = 0; cr < levels; ++cr) {
-            const uint32_t* src = r.vectorscope.data() + size_t(cr) * size_t(levels);
-            for (int cb = 0; cb < levels; ++cb) total += src[cb];
-            gather(src, perCr.data() + size_t(cr) * size_t(plot.width));
-        }
+        gather.rows(r.vectorscope.data(), size_t(levels), levels, perCr.data(), size_t(plot.width));
+        for (size_t i = 0; i < r.vectorscope.size(); ++i) total += r.vectorscope[i];
         const double gain = sanitiseGain(spec.vectorscopeGain);
         const LumaWeights w = lumaWeights(r.color.matrix);
         const double cScale = r.color.range == Range::Limited ? 224.0 * double(1 << (shape.depth - 8)) : double(levels - 1);
@@ -610,7 +635,12 @@ void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& 
                 const double sat = std::max(std::abs(u), std::abs(vv)) > 0.1201 ? 1.0 : std::min(1.0, std::hypot(u, vv) / 0.12);
                 Rgbf hue{1.0f, 1.0f, 1.0f};
                 if (hi - lo > 1e-9) {
-                    auto channel = [&](double ch) { return float(1.0 - sat * 0.75 * (1.0 - (ch - lo) / (hi - lo))); };
+                    // (ch - lo) / (hi - lo) is exactly 0 for the lowest channel and exactly 1
+                    // for the highest: only the middle one needs the division.
+                    auto channel = [&](double ch) {
+                        const double q = ch == lo ? 0.0 : ch == hi ? 1.0 : (ch - lo) / (hi - lo);
+                        return float(1.0 - sat * 0.75 * (1.0 - q));
+                    };
                     hue = {channel(rr), channel(gg), channel(bb)};
                 }
                 storeRgba(out, plot.left + d, y, opaqueRgba(traceColour(hue, b)));

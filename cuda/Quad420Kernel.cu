@@ -23,6 +23,15 @@
 // [bin][channel][c] 32-bit counters. For 8-bit sources with the R'G'B' parade the parade's values are the
 // 8-bit R'G'B' themselves, and the histograms are summed from its columns at the end; the
 // luma histogram (and the luma statistics) always come from the waveform's columns.
+//
+// The vectorscope (levels^2 counters) stays in global memory. A worker merges equal
+// consecutive chroma samples of its column in a register; a run's count then goes through
+// a small shared cache of bins (the first bins a block meets claim its slots: the frequent
+// colours of real pictures, whose global counters would otherwise take atomics from every
+// block), else straight to the global counter. The cache is added to global memory once.
+//
+// A lookup preview (false colour: preview pixel = table[luma code]) can be written by the
+// same pass, which spares the preview its own launch and the luma plane.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -37,6 +46,8 @@ namespace cs::cuda::detail {
 namespace {
 
 constexpr int kStrip = 16;   // columns per block: 8 lanes x 2 columns
+constexpr int kVsCacheBits = 11;
+constexpr int kVsCache = 1 << kVsCacheBits;   // vectorscope bins cached per block (16 KB)
 
 // Four channels in canonical order (0 = luma, or a copy of R', 1..3 = the parade's / R'G'B'):
 // value = clamp((mul * y + add + kU * (cb - cOffset) + kV * (cr - cOffset)) >> 16, 0, max).
@@ -157,10 +168,17 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(cons
     typename R::Raw cur{}, next{};
     if (rpBegin < rpEnd) reader.load(xLoad, 2 * rpBegin, min(2 * rpBegin + 1, H - 1), cur);
 
+    const bool doVec = flags & kScopeVectorscope, doLuma = flags & kScopeLuma;
+    const uint32_t* previewLut = a.out.d_previewLut;
+    // Vectorscope cache: keys (-1 = free), then counts, after the counters.
+    constexpr int kWords = L * 32 + (kSet8 ? 256 * 32 : 0);
+    int* vsKeys = reinterpret_cast<int*>(smem + kWords);
+    uint32_t* vsCounts = smem + kWords + kVsCache;
     {
-        constexpr int kWords = L * 32 + (kSet8 ? 256 * 32 : 0);
         uint4* s4 = reinterpret_cast<uint4*>(smem);
         for (int i = int(threadIdx.x); i < kWords / 4; i += kThreads) s4[i] = make_uint4(0, 0, 0, 0);
+        if (doVec)
+            for (int i = int(threadIdx.x); i < kVsCache; i += kThreads) { vsKeys[i] = -1; vsCounts[i] = 0; }
         if (threadIdx.x == 0) {
             for (int k = 0; k < 3; ++k) { blockSums.sum[k] = 0; blockSums.minInv[k] = -1; blockSums.max[k] = -1; }
             blockSums.legal = blockSums.gamut = 0;
@@ -170,25 +188,33 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(cons
     // Per-lane constants of the rotated channels: position j counts channel (g + j) % 4.
     // (opaque(): computed once and kept, not recomputed from the thread index per pixel.)
     int32_t M[4], A[4], KU[4], KV[4], KU8[4], KV8[4];
-    uint32_t off[4];
+    uint32_t off[4];   // shared addresses
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
         const int ch = (g + j) & 3;
         M[j] = pick4(a.native.mul, ch); A[j] = pick4(a.native.add, ch);
         KU[j] = pick4(a.native.kU, ch); KV[j] = pick4(a.native.kV, ch);
         KU8[j] = pick4(a.eight.kU, ch); KV8[j] = pick4(a.eight.kV, ch);
-        off[j] = opaque(uint32_t(ch * 8 + c) * 4u);
+        off[j] = opaque(sharedAddress(smem) + uint32_t(ch * 8 + c) * 4u);   // the lane's word of level 0
     }
     // Picture: the 4 positions' bytes packed in position order, rotated right by
     // (1 - g) % 4 bytes, give canonical channels 1, 2, 3, 0 = R, G, B, (alpha).
     const uint32_t pictureRotate = opaque(uint32_t((1 - g) & 3) * 8u);
 
-    const bool doVec = flags & kScopeVectorscope, doLuma = flags & kScopeLuma;
     const uint32_t yRange = uint32_t(a.legal.yHi - a.legal.yLo), cRange = uint32_t(a.legal.cHi - a.legal.cLo);
     int uMin = INT_MAX, uMax = -1, vMin = INT_MAX, vMax = -1;
     uint32_t uSum = 0, vSum = 0, legalCount = 0, gamutCount = 0;
     int vsKey = -1;
     uint32_t vsCount = 0;
+    // A run of `n` samples of vectorscope bin `key`: into the block's cache when the bin has
+    // (or can claim) a slot, else into the global counter. (One compare-and-swap reads the
+    // slot's key and claims a free slot.)
+    auto vsAdd = [&](int key, uint32_t n) {
+        const uint32_t slot = (uint32_t(key) * 2654435761u) >> (32 - kVsCacheBits);
+        const int old = atomicCAS(vsKeys + slot, -1, key);
+        if (old == -1 || old == key) atomicAdd(vsCounts + slot, n);
+        else atomicAdd(a.out.d_vectorscope + key, n);
+    };
     __syncthreads();
 
     // One quad; kFull: all four pixels inside the frame (no per-pixel tests).
@@ -217,7 +243,7 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(cons
             for (int j = 0; j < 4; ++j) {
                 s[j] = (M[j] * y + C[j]) >> 16;
                 v[j] = __vimin_s32_relu(s[j], L - 1);
-                if (ok) sharedAddAt(smem, off[j] + (uint32_t(v[j]) << 7), inc);
+                if (ok) sharedRed<0>(off[j] + (uint32_t(v[j]) << 7), inc);
             }
             int32_t s8[4], v8[4];
             if constexpr (kSet8) {
@@ -225,7 +251,7 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(cons
                 for (int j = 0; j < 4; ++j) {
                     s8[j] = (a.eight.mul[1] * y + C8[j]) >> 16;
                     v8[j] = __vimin_s32_relu(s8[j], 255);
-                    if (ok) sharedAddAt(smem, kEightOffset + off[j] + (uint32_t(v8[j]) << 7), 1u);
+                    if (ok) sharedRed<kEightOffset>(off[j] + (uint32_t(v8[j]) << 7), 1u);
                 }
             } else {
 #pragma unroll
@@ -253,7 +279,7 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(cons
             const int key = (cr << R::kLog2Levels) | cb;
             const uint32_t weight = kFull ? 4u : uint32_t((col1 ? 2 : 1) * (row1 ? 2 : 1));
             const bool flush = key != vsKey;
-            if (flush && vsCount) atomicAdd(a.out.d_vectorscope + vsKey, vsCount);
+            if (flush && vsCount) vsAdd(vsKey, vsCount);
             vsCount = flush ? weight : vsCount + weight;
             vsKey = key;
         }
@@ -265,6 +291,19 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(cons
             } else {
                 *reinterpret_cast<uint32_t*>(row) = px[0];
                 if (row1) *reinterpret_cast<uint32_t*>(row + a.out.picturePitch) = px[2];
+            }
+        }
+        if (previewLut) {
+            uint32_t lut[4];
+#pragma unroll
+            for (int p = 0; p < 4; ++p) lut[p] = __ldg(previewLut + yv[p]);
+            uint8_t* row = a.out.d_preview + size_t(y0) * a.out.previewPitch + size_t(x0) * 4;
+            if (kFull || col1) {
+                *reinterpret_cast<uint2*>(row) = make_uint2(lut[0], lut[1]);
+                if (kFull || row1) *reinterpret_cast<uint2*>(row + a.out.previewPitch) = make_uint2(lut[2], lut[3]);
+            } else {
+                *reinterpret_cast<uint32_t*>(row) = lut[0];
+                if (row1) *reinterpret_cast<uint32_t*>(row + a.out.previewPitch) = lut[2];
             }
         }
         if (doLuma) {
@@ -288,8 +327,8 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(cons
         cur = next;
     }
 
-    // Open vectorscope runs: lanes holding the same bin merge in the warp first.
-    if (doVec) warpAggregatedAdd(vsCount ? a.out.d_vectorscope + vsKey : nullptr, vsCount);
+    // Open vectorscope runs.
+    if (doVec && vsCount) vsAdd(vsKey, vsCount);
     if constexpr (kStats) {
         const int mins[2] = {warpMin(uMin), warpMin(vMin)};
         const int maxs[2] = {warpMax(uMax), warpMax(vMax)};
@@ -307,23 +346,36 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(cons
     }
     __syncthreads();
 
+    // The vectorscope cache, once per block.
+    if (doVec)
+        for (int i = int(threadIdx.x); i < kVsCache; i += kThreads)
+            if (const uint32_t n = vsCounts[i]) atomicAdd(a.out.d_vectorscope + vsKeys[i], n);
+
     // Columns: complete (the strip spans every row): stored, not added.
     const bool doWave = flags & kScopeWaveform, doParade = flags & kScopeParade;
     const int xStrip = int(blockIdx.x) * kStrip;
-    if (doWave || doParade) {
-        const bool pairs = (W & 1) == 0;   // 8-byte stores stay aligned
-        for (int i = int(threadIdx.x); i < L * 32; i += kThreads) {
-            const int level = i >> 5, ch = (i >> 3) & 3, cc = i & 7;
-            const int x = xStrip + 2 * cc;
-            if (x >= W || (ch == 0 ? !doWave : !doParade)) continue;
-            const uint32_t word = smem[i];
-            uint32_t* dst = ch == 0 ? a.out.d_waveform + size_t(level) * size_t(W) + size_t(x)
-                                    : a.out.d_parade + (size_t(ch - 1) * size_t(L) + size_t(level)) * size_t(W) + size_t(x);
-            if (pairs) {
-                *reinterpret_cast<uint2*>(dst) = make_uint2(word & 0xffffu, word >> 16);
+    // Thread t always handles word t % 32 of a level row (channel, column pair), levels
+    // t / 32, + kThreads / 32, ...: its destination only moves down by whole rows.
+    {
+        const int t = int(threadIdx.x), ch = (t >> 3) & 3, cc = t & 7;
+        const int x = xStrip + 2 * cc;
+        if (x < W && (ch == 0 ? doWave : doParade)) {
+            constexpr int kLevelStep = kThreads / 32;
+            uint32_t* dst = (ch == 0 ? a.out.d_waveform : a.out.d_parade + size_t(ch - 1) * size_t(L) * size_t(W)) +
+                            size_t(t >> 5) * size_t(W) + size_t(x);
+            const size_t step = size_t(kLevelStep) * size_t(W);
+            if ((W & 1) == 0) {   // 8-byte stores stay aligned
+                for (int i = t; i < L * 32; i += kThreads, dst += step) {
+                    const uint32_t word = smem[i];
+                    *reinterpret_cast<uint2*>(dst) = make_uint2(word & 0xffffu, word >> 16);
+                }
             } else {
-                dst[0] = word & 0xffffu;
-                if (x + 1 < W) dst[1] = word >> 16;
+                const bool second = x + 1 < W;
+                for (int i = t; i < L * 32; i += kThreads, dst += step) {
+                    const uint32_t word = smem[i];
+                    dst[0] = word & 0xffffu;
+                    if (second) dst[1] = word >> 16;
+                }
             }
         }
     }
@@ -404,7 +456,8 @@ bool needsSet8(PixelFormat f, uint32_t flags) {
 }
 
 size_t sharedBytesFor(PixelFormat f, uint32_t flags) {
-    return size_t(levelsOf(f)) * 32 * 4 + (needsSet8(f, flags) ? 256 * 32 * 4 : 0);
+    return size_t(levelsOf(f)) * 32 * 4 + (needsSet8(f, flags) ? 256 * 32 * 4 : 0) +
+           ((flags & kScopeVectorscope) ? size_t(kVsCache) * 8 : 0);
 }
 
 // Channels 1..3 = R', G', B'. Channel 0 is a copy of R' (the native set overwrites it with

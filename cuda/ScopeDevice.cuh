@@ -45,4 +45,14 @@ __device__ __forceinline__ void sharedAddAt(uint32_t* base, uint32_t byteOffset,
     atomicAdd(reinterpret_cast<uint32_t*>(reinterpret_cast<char*>(base) + byteOffset), value);
 }
 
+// The 32-bit shared-window address of a shared-memory object.
+__device__ __forceinline__ uint32_t sharedAddress(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
+
+// Atomic add (result unused) at shared address addr + kOffset: one multiply-add forms addr
+// from a bin and a lane's base, the constant offset rides in the instruction.
+template <uint32_t kOffset>
+__device__ __forceinline__ void sharedRed(uint32_t addr, uint32_t value) {
+    asm volatile("red.shared.add.u32 [%0+%2], %1;" ::"r"(addr), "r"(value), "n"(kOffset));
+}
+
 }  // namespace cs::cuda::detail

@@ -427,6 +427,14 @@ ScopeLaunchShape scopeLaunchShape(PixelFormat format, int width, int height, uin
     return s;
 }
 
+size_t lumaHistogramScratchBytes(PixelFormat format) { return (size_t(levelsOf(format)) + 1) * sizeof(uint32_t); }
+
+bool scopePassWritesLookupPreview(PixelFormat format, int width, int height, uint32_t flags) {
+    if (flags == kScopeHistogram) return false;
+    const ScopeLaunchShape q = detail::quad420Shape(format, width, height, flags);
+    return q.gridX > 0 && q.sharedBytes <= detail::maxSharedPerBlock();
+}
+
 bool planesAligned(const PlaneSet& planes, PixelFormat format) {
     const int n = formatInfo(format).planeCount;
     for (int i = 0; i < n; ++i)
@@ -451,8 +459,11 @@ cudaError_t scopePass(const PlaneSet& planes, PixelFormat format, int width, int
     const auto& info = formatInfo(format);
     // The specialised kernels first; they decline (cudaErrorNotSupported) what they do not cover.
     if (flags == kScopeHistogram) {
-        e = detail::lumaHistogramPass(planes, format, width, height, o.d_histY, stream);
+        e = detail::lumaHistogramPass(planes, format, width, height, o.d_histY, o.d_histScratch, stream);
         if (e != cudaErrorNotSupported) return e;
+        // The general kernel adds to d_histY, which a caller giving scratch has not cleared.
+        if (o.d_histScratch)
+            if (e = cudaMemsetAsync(o.d_histY, 0, size_t(levelsOf(format)) * sizeof(uint32_t), stream); e != cudaSuccess) return e;
     } else {
         e = detail::quad420Pass(planes, format, width, height, colour, flags, o, stream);
         if (e != cudaErrorNotSupported) return e;

@@ -57,6 +57,15 @@ struct ScopeOutputs {
     size_t picturePitch = 0;
     uint16_t* d_luma = nullptr;
     size_t lumaPitch = 0;
+    // Optional, the luma histogram alone (flags == kScopeHistogram) only: scratch memory of
+    // lumaHistogramScratchBytes(format) bytes, zero before its first use (the pass leaves it
+    // zero again). With it the pass writes d_histY whole: d_histY needs no clearing.
+    uint32_t* d_histScratch = nullptr;
+    // Optional lookup preview (false colour), written by the pass when
+    // scopePassWritesLookupPreview() says so: preview pixel = d_previewLut[luma code], RGBA.
+    const uint32_t* d_previewLut = nullptr;
+    uint8_t* d_preview = nullptr;
+    size_t previewPitch = 0;
 };
 
 // How the pass will be launched for a frame (strip width, grid, shared memory): exposed
@@ -70,13 +79,21 @@ struct ScopeLaunchShape {
 };
 ScopeLaunchShape scopeLaunchShape(PixelFormat format, int width, int height, uint32_t flags, int multiprocessors);
 
-// Accumulators that must be zero before the pass: d_histY, d_histRgb, d_vectorscope and
-// d_stats (the waveform and parade are written whole by the pass, no clearing needed).
+// Accumulators that must be zero before the pass: d_histY (unless d_histScratch is given
+// for the luma histogram alone), d_histRgb, d_vectorscope and d_stats (the waveform and
+// parade are written whole by the pass, no clearing needed).
 //
 // Enqueues the pass on `stream`. `planes` must satisfy PixelGroups.h's alignment contract
 // (planesAligned). Returns the launch error, if any.
 cudaError_t scopePass(const PlaneSet& planes, PixelFormat format, int width, int height, const ScopeColour& colour,
                       uint32_t flags, const ScopeOutputs& outputs, cudaStream_t stream);
+
+// Bytes of ScopeOutputs::d_histScratch for a format's luma histogram.
+size_t lumaHistogramScratchBytes(PixelFormat format);
+
+// True when scopePass, for this format and these flags on the current device, runs the 4:2:0
+// kernel, which writes ScopeOutputs' lookup preview when one is given (else no preview is written).
+bool scopePassWritesLookupPreview(PixelFormat format, int width, int height, uint32_t flags);
 
 // True when every plane pointer and pitch the format uses is a multiple of 16 bytes.
 bool planesAligned(const PlaneSet& planes, PixelFormat format);

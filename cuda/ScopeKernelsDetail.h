@@ -8,11 +8,12 @@
 namespace cs::cuda::detail {
 
 // The luma histogram alone, for formats whose luma is a plane of its own (planar,
-// semi-planar, gray): lane-owned shared counters, 16-byte loads. d_histY must be zero.
+// semi-planar, gray): lane-owned shared counters, 16-byte loads. d_histY must be zero,
+// unless d_scratch (ScopeOutputs::d_histScratch) is given: then d_histY is written whole.
 // Returns cudaErrorNotSupported when the device lacks the shared memory it needs
 // (the caller then uses the general kernel).
 cudaError_t lumaHistogramPass(const PlaneSet& planes, PixelFormat format, int width, int height, uint32_t* d_histY,
-                              cudaStream_t stream);
+                              uint32_t* d_scratch, cudaStream_t stream);
 
 // Every scope of a 4:2:0 frame (yuv420p, yuv420p10, nv12, p010) in one launch: each
 // thread counts 2x2 quads, conflict-free shared atomics (see Quad420Kernel.cu). Same

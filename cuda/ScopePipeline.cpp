@@ -1,6 +1,7 @@
 // The per-frame GPU work (ScopePipeline.h): buffers sized once per geometry, then a short
-// fixed sequence per frame: one memset, the scope pass, the preview (one or two kernels),
-// and for the GL view a copy of the picture and one kernel per scope trace.
+// fixed sequence per frame: one memset, the scope pass, the preview (one or two kernels;
+// none for false colour into memory from a 4:2:0 frame, which the scope pass writes), and
+// for the GL view a copy of the picture and one kernel per scope trace.
 #include "ScopePipeline.h"
 
 namespace cs::cuda {
@@ -57,9 +58,19 @@ Status ScopePipeline::enqueue(const PlaneSet& planes, const ScopeColour& colour,
     o.picturePitch = picture_.pitch();
     o.d_luma = luma_.get<uint16_t>();
     o.lumaPitch = luma_.pitch();
-    CS_CUDA_CHECK(scopePass(planes, format_, width_, height_, colour, work_.flags, o, stream));
+    // False colour into device memory: the scope pass writes it (no luma plane, no launch).
+    uint32_t flags = work_.flags;
+    const bool fusedPreview = work_.preview == PreviewFilter::FalseColour && !(surfaces && surfaces->preview) &&
+                              filters_.lookupTable() && scopePassWritesLookupPreview(format_, width_, height_, flags);
+    if (fusedPreview) {
+        o.d_previewLut = filters_.lookupTable();
+        o.d_preview = preview_.get();
+        o.previewPitch = preview_.pitch();
+        flags &= ~uint32_t(kScopeLuma);   // only previews read the luma plane
+    }
+    CS_CUDA_CHECK(scopePass(planes, format_, width_, height_, colour, flags, o, stream));
 
-    if (work_.preview != PreviewFilter::None) {
+    if (work_.preview != PreviewFilter::None && !fusedPreview) {
         ImageSink sink{preview_.get(), preview_.pitch(), 0};
         if (surfaces && surfaces->preview) sink = ImageSink{nullptr, 0, surfaces->preview};
         CS_CUDA_CHECK(filters_.enqueue(picture_.get(), picture_.pitch(), luma_.get<uint16_t>(), luma_.pitch(), sink, stream));

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 
@@ -316,6 +317,63 @@ TEST(ScopePass, LumaHistogramAloneMatchesCpu) {
                 cudaFree(d_hist);
                 for (void* m : memory) cudaFree(m);
             }
+}
+
+// With scratch memory (ScopeOutputs::d_histScratch) the luma histogram alone is written
+// whole: the output starts as garbage here and needs no clearing, and the pass leaves the
+// scratch zero for the next frame (checked over consecutive frames). Uyvy422 takes the
+// general kernel, which must then clear the output itself.
+TEST(ScopePass, LumaHistogramWithScratchWritesWholeHistogram) {
+    std::mt19937 rng(31);
+    std::vector<std::pair<int, int>> sizes = {{1, 1}, {37, 23}, {258, 131}};
+    if (!test::smallOnly()) sizes.push_back({1921, 1081});
+    for (PixelFormat f : {PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv420p10, PixelFormat::Gray8, PixelFormat::Uyvy422})
+        for (auto [w, h] : sizes) {
+            const auto& info = formatInfo(f);
+            const int levels = levelsOf(f);
+            uint32_t *d_hist = nullptr, *d_scratch = nullptr;
+            const size_t scratchBytes = cuda::lumaHistogramScratchBytes(f);
+            ASSERT_EQ(scratchBytes, size_t(levels + 1) * 4);
+            ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_hist), size_t(levels) * 4), cudaSuccess);
+            ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_scratch), scratchBytes), cudaSuccess);
+            ASSERT_EQ(cudaMemset(d_scratch, 0, scratchBytes), cudaSuccess);
+            for (int frameNo = 0; frameNo < 3; ++frameNo) {
+                Frame frame(f, w, h);
+                if (frameNo == 1) frame.fill(levels / 5, levels / 2, levels / 2);
+                else test::fillRandom(frame, rng);
+                const std::string where = label(frame, "luma histogram with scratch, frame " + std::to_string(frameNo));
+                ScopeResults cpu;
+                ASSERT_TRUE(cpuEngine().process(frame.view(), ScopeSpec{}, cpu).ok()) << where;
+                cuda::PlaneSet planes{};
+                std::vector<void*> memory;
+                for (int p = 0; p < info.planeCount; ++p) {
+                    const size_t rows = size_t(test::planeRowsOf(f, h, p)), bytes = size_t(frame.pitch(p));
+                    void* m = nullptr;
+                    size_t pitch = 0;
+                    ASSERT_EQ(cudaMallocPitch(&m, &pitch, bytes, rows), cudaSuccess);
+                    memory.push_back(m);
+                    ASSERT_EQ(cudaMemcpy2D(m, pitch, frame.plane(p), bytes, bytes, rows, cudaMemcpyHostToDevice), cudaSuccess);
+                    planes.data[p] = static_cast<const uint8_t*>(m);
+                    planes.pitch[p] = pitch;
+                }
+                ASSERT_EQ(cudaMemset(d_hist, 0xab, size_t(levels) * 4), cudaSuccess);   // garbage, not cleared
+                cuda::ScopeOutputs o;
+                o.d_histY = d_hist;
+                o.d_histScratch = d_scratch;
+                const ColorInfo c = frame.view().color;
+                const cuda::ScopeColour colour{makeYuvToRgb(c.matrix, c.range, info.bitDepth, 8),
+                                               makeYuvToRgb(c.matrix, c.range, info.bitDepth, info.bitDepth), makeRgbToYuv(c.matrix, c.range, 8)};
+                ASSERT_EQ(cuda::scopePass(planes, f, w, h, colour, cuda::kScopeHistogram, o, nullptr), cudaSuccess) << where;
+                std::vector<uint32_t> hist(static_cast<size_t>(levels)), scratch(static_cast<size_t>(levels + 1));
+                ASSERT_EQ(cudaMemcpy(hist.data(), d_hist, size_t(levels) * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+                ASSERT_EQ(cudaMemcpy(scratch.data(), d_scratch, scratchBytes, cudaMemcpyDeviceToHost), cudaSuccess);
+                EXPECT_TRUE(test::sameCounts(hist, cpu.histY, "histY")) << where;
+                EXPECT_EQ(std::count(scratch.begin(), scratch.end(), 0u), std::ptrdiff_t(scratch.size())) << where << ": scratch left dirty";
+                for (void* m : memory) cudaFree(m);
+            }
+            cudaFree(d_hist);
+            cudaFree(d_scratch);
+        }
 }
 
 }  // namespace
