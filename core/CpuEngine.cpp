@@ -13,7 +13,6 @@
 // (conversion, counting, statistics, picture) is a tight loop with its spec flags
 // tested once per row of the tile rather than per pixel.
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <bit>
 #include <cstring>
@@ -26,6 +25,15 @@
 #include "PixelAccess.h"
 #include "ScopeRender.h"
 #include "ThreadPool.h"
+
+// The tile loop is compiled twice on x86-64 with GCC, for AVX2 and for the baseline, and
+// the loader picks one for the machine (integer code: both give the very same counts; on
+// AVX2 the vectorised steps run about 20% faster).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define CS_TILE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define CS_TILE_CLONES
+#endif
 
 namespace cs {
 namespace {
@@ -44,7 +52,7 @@ struct SlotCounts {
     // R'G'B' histograms, [channel][copy][256]: neighbouring pixels often share a code, and
     // counting them into different copies (by column) keeps the increments independent.
     std::vector<uint32_t> histRgb;
-    std::vector<uint32_t> vectorscope;       // slot 0 counts straight into the result instead
+    std::vector<uint32_t> vectorscope;       // unless one slot counts straight into the result
     std::vector<uint8_t> vectorscopeRows;    // Cr rows this slot touched (to merge and clear only those)
     std::vector<uint16_t> columns;           // tile counters: 4 planes (Y, parade 0..2) x levels x kTile
     int32_t minU = 0, maxU = 0, minV = 0, maxV = 0;
@@ -107,8 +115,6 @@ public:
     Status process(const FrameView& frame, const ScopeSpec& spec, ScopeResults& out) override;
 
 private:
-    void processTile(const FramePlan& plan, SlotCounts& slot, bool directVectorscope, int x0, int x1) const;
-
     ThreadPool pool_;
     std::vector<SlotCounts> slots_;
     LumaPlane luma_;
@@ -134,7 +140,7 @@ inline int32_t word(const uint8_t* p, int i) {
 // Unpacks n pixels of row y from column x0 (even) into t.y/cb/cr, or t.r8/g8/b8 plus the
 // derived Y'CbCr for RGB sources. 16-bit samples keep only the bits of the depth (bits
 // above it are ignored rather than indexed, as the CUDA readers do).
-void unpackRow(const FramePlan& p, int x0, int y, int n, TileRow& t) {
+[[gnu::always_inline]] inline void unpackRow(const FramePlan& p, int x0, int y, int n, TileRow& t) {
     const PixelSource& s = p.src;
     const int32_t mask = p.valueMask;
     switch (p.layout) {
@@ -231,9 +237,9 @@ constexpr int kPrefetchLevels = 16;  // count rows ahead at the flush
 // yuvToRgb over a row (the same expressions, so the same codes), optionally counting
 // yuvOutOfGamut on the unclamped values of the same conversion.
 template <bool kGamut>
-uint32_t convertRow(const YuvToRgb& k, const int32_t* __restrict Y, const int32_t* __restrict Cb,
-                    const int32_t* __restrict Cr, int n, int32_t* __restrict R, int32_t* __restrict G,
-                    int32_t* __restrict B) {
+[[gnu::always_inline]] inline uint32_t convertRow(const YuvToRgb& k, const int32_t* __restrict Y,
+                                                  const int32_t* __restrict Cb, const int32_t* __restrict Cr, int n,
+                                                  int32_t* __restrict R, int32_t* __restrict G, int32_t* __restrict B) {
     // The constants as locals: the stores below cannot alias them, so the loop vectorises.
     const int32_t yOffset = k.yOffset, cOffset = k.cOffset, yMul = k.yMul, rCr = k.rCr, gCb = k.gCb, gCr = k.gCr,
                   bCb = k.bCb, outMax = k.outMax;
@@ -258,10 +264,12 @@ inline void countColumns(uint16_t* counters, const int32_t* level, int n) {
 
 // Writes a tile's counters (levels x kTile) to result columns x0.. of a [level][width]
 // array (optional), adds each level's total to `hist` (optional), and zeroes them.
-void flushColumns(uint16_t* counters, int levels, int n, uint32_t* result, size_t width, uint32_t* hist) {
+[[gnu::always_inline]] inline void flushColumns(uint16_t* counters, int levels, int n, uint32_t* result, size_t width,
+                                                uint32_t* hist) {
     for (int l = 0; l < levels; ++l) {
         uint16_t* c = counters + size_t(l) * kTile;
-        if (result && l + kPrefetchLevels < levels) prefetchForWrite(result + size_t(l + kPrefetchLevels) * width, size_t(n) * 4);
+        if (result && l + kPrefetchLevels < levels)
+            prefetchForWrite(result + size_t(l + kPrefetchLevels) * width, size_t(n) * 4);
         if (result) {
             uint32_t* dst = result + size_t(l) * width;
             for (int i = 0; i < n; ++i) dst[i] = c[i];
@@ -275,7 +283,9 @@ void flushColumns(uint16_t* counters, int levels, int n, uint32_t* result, size_
     }
 }
 
-void CpuEngine::processTile(const FramePlan& p, SlotCounts& slot, bool directVectorscope, int x0, int x1) const {
+// Counts columns [x0, x1) over every row into `slot`, writes their waveform/parade columns,
+// picture and luma pixels. Its helpers are inlined, so each clone vectorises them its way.
+CS_TILE_CLONES void processTile(const FramePlan& p, SlotCounts& slot, bool directVectorscope, int x0, int x1) {
     const int n = x1 - x0, W = p.width, H = p.height, L = p.levels;
     const size_t planeSize = size_t(L) * kTile;
     uint16_t* yCols = slot.columns.data();
@@ -454,7 +464,15 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     // Results. Waveform and parade are written whole by the tiles: sized, not cleared.
     if (spec.waveform) out.waveform.resize(size_t(L) * size_t(W)); else out.waveform.clear();
     if (spec.parade) out.parade.resize(size_t(3) * size_t(L) * size_t(W)); else out.parade.clear();
-    if (spec.vectorscope) out.vectorscope.assign(size_t(L) * size_t(L), 0); else out.vectorscope.clear();
+    // Tiles of kTile columns, handed out to the pool's threads as they come free.
+    const int tiles = (W + kTile - 1) / kTile;
+    const int slots = std::min(pool_.size(), tiles);
+    // The vectorscope (4 MB at 10 bits): one slot counts straight into the result; several
+    // count into their own and the merge below writes every row of the result, in parallel.
+    const bool directVectorscope = slots == 1;
+    if (!spec.vectorscope) out.vectorscope.clear();
+    else if (directVectorscope) out.vectorscope.assign(size_t(L) * size_t(L), 0);
+    else out.vectorscope.resize(size_t(L) * size_t(L));
     p.waveform = spec.waveform ? out.waveform.data() : nullptr;
     p.parade = spec.parade ? out.parade.data() : nullptr;
     p.vectorscopeOut = spec.vectorscope ? out.vectorscope.data() : nullptr;
@@ -473,34 +491,36 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
         p.luma = luma_.values.data();
     }
 
-    // Tiles of kTile columns, handed out to the pool's threads as they come free.
-    const int tiles = (W + kTile - 1) / kTile;
-    const int slots = std::min(pool_.size(), tiles);
     slots_.resize(size_t(std::max(slots, 1)));
-    for (int s = 0; s < slots; ++s) slots_[size_t(s)].reset(L, spec.vectorscope && s > 0);
+    for (int s = 0; s < slots; ++s) slots_[size_t(s)].reset(L, spec.vectorscope && !directVectorscope);
     std::atomic<int> nextTile{0};
     pool_.parallelFor(
         slots,
         [&](int slot, int, int) {
             for (int tile = nextTile.fetch_add(1); tile < tiles; tile = nextTile.fetch_add(1))
-                processTile(p, slots_[size_t(slot)], slot == 0, tile * kTile, std::min(W, (tile + 1) * kTile));
+                processTile(p, slots_[size_t(slot)], directVectorscope, tile * kTile, std::min(W, (tile + 1) * kTile));
         },
         slots);
 
-    // Merge the slots. The vectorscope: only the Cr rows a slot touched, which are then
-    // zeroed so the slot's buffer is clean for the next frame.
-    if (spec.vectorscope && slots > 1) {
+    // Merge the slots. The vectorscope: each result row is the sum of the slots' rows, of
+    // which only those a slot touched are read (and zeroed, so the slot's buffer is clean
+    // for the next frame); rows no slot touched are zero.
+    if (spec.vectorscope && !directVectorscope) {
         pool_.parallelFor(L, [&](int, int r0, int r1) {
             for (int cr = r0; cr < r1; ++cr) {
                 uint32_t* dst = out.vectorscope.data() + size_t(cr) * size_t(L);
-                for (int s = 1; s < slots; ++s) {
+                bool written = false;
+                for (int s = 0; s < slots; ++s) {
                     SlotCounts& slot = slots_[size_t(s)];
                     if (!slot.vectorscopeRows[size_t(cr)]) continue;
                     uint32_t* src = slot.vectorscope.data() + size_t(cr) * size_t(L);
-                    for (int cb = 0; cb < L; ++cb) dst[cb] += src[cb];
+                    if (written) for (int cb = 0; cb < L; ++cb) dst[cb] += src[cb];
+                    else std::memcpy(dst, src, sizeof(uint32_t) * size_t(L));
+                    written = true;
                     std::memset(src, 0, sizeof(uint32_t) * size_t(L));
                     slot.vectorscopeRows[size_t(cr)] = 0;
                 }
+                if (!written) std::memset(dst, 0, sizeof(uint32_t) * size_t(L));
             }
         });
     }

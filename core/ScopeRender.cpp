@@ -4,14 +4,18 @@
 //
 // Speed without changing a pixel: a trace pixel's colour depends on its count and on a
 // denominator shared by many pixels, so colours are memoised per (denominator, count)
-// instead of running log1p per pixel (TraceShades); rounding is std::lround's, done
-// inline; the vectorscope circle only visits the pixels its ring can cover.
+// instead of running log1p per pixel (CountMemo); counts are gathered onto display
+// columns without per-span loops (SpanSums); rounding is std::lround's, done inline; the
+// histogram's fills are one pass with per-byte tables; the vectorscope circle only visits
+// the pixels its ring can cover.
 #include "ScopeRender.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "BitmapFont.h"
 #include "Frame.h"
@@ -232,7 +236,8 @@ std::vector<Span> areaSpans(int columns, int display) {
 // loads, wider ones the difference of two prefix sums.
 class SpanSums {
 public:
-    explicit SpanSums(const std::vector<Span>& spans) : n_(spans.size()), lo_(spans.size()), hi_(spans.size()), loMask_(spans.size()), hiMask_(spans.size()) {
+    explicit SpanSums(const std::vector<Span>& spans)
+        : n_(spans.size()), lo_(spans.size()), hi_(spans.size()), loMask_(spans.size()), hiMask_(spans.size()) {
         int widest = 0;
         for (size_t d = 0; d < n_; ++d) {
             const Span sp = spans[d];
@@ -327,7 +332,8 @@ Rgbf traceColour(Rgbf hue, float b) {
 // budget, and values that are 0 themselves are computed directly.
 class CountMemo {
 public:
-    CountMemo(int keys, std::vector<uint64_t> maxCounts) : tables_(size_t(std::max(keys, 0))), maxCounts_(std::move(maxCounts)) {}
+    CountMemo(int keys, std::vector<uint64_t> maxCounts)
+        : tables_(size_t(std::max(keys, 0))), maxCounts_(std::move(maxCounts)) {}
     template <typename Compute>
     uint32_t get(int key, uint64_t n, Compute compute) {
         if (key < 0) return compute();
@@ -358,7 +364,8 @@ std::vector<T> distinctValues(const std::vector<T>& v, std::vector<int>& index) 
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
     index.resize(v.size());
-    for (size_t i = 0; i < v.size(); ++i) index[i] = int(std::lower_bound(values.begin(), values.end(), v[i]) - values.begin());
+    for (size_t i = 0; i < v.size(); ++i)
+        index[i] = int(std::lower_bound(values.begin(), values.end(), v[i]) - values.begin());
     return values;
 }
 
@@ -373,10 +380,15 @@ void drawWaveTrace(RgbaImage& img, const PlotRect& plot, const uint32_t* counts,
     std::vector<uint32_t> acc(size_t(levels) * size_t(pw), 0);
     std::vector<uint64_t> columnTotal(size_t(pw), 0);
     SpanSums gather(cols);
-    gather.rows(counts, size_t(columns), levels, acc.data(), size_t(pw));
-    for (int c = 0; c < levels; ++c) {
-        const uint32_t* a = acc.data() + size_t(c) * size_t(pw);
-        for (int d = 0; d < pw; ++d) columnTotal[size_t(d)] += a[d];
+    // Four levels at a time, each block's column totals taken while it is still in cache.
+    for (int c0 = 0; c0 < levels; c0 += 4) {
+        const int count = std::min(4, levels - c0);
+        gather.rows(counts + size_t(c0) * size_t(columns), size_t(columns), count, acc.data() + size_t(c0) * size_t(pw),
+                    size_t(pw));
+        for (int c = c0; c < c0 + count; ++c) {
+            const uint32_t* a = acc.data() + size_t(c) * size_t(pw);
+            for (int d = 0; d < pw; ++d) columnTotal[size_t(d)] += a[d];
+        }
     }
     // A pixel's colour depends on its count n and on (its column's total, its row's span
     // of levels): memoised per pair of those, of which an image has few.
@@ -575,8 +587,14 @@ void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& 
         std::vector<uint32_t> perCr(size_t(levels) * size_t(plot.width), 0);
         uint64_t total = 0;
         SpanSums gather(spans);
-        gather.rows(r.vectorscope.data(), size_t(levels), levels, perCr.data(), size_t(plot.width));
-        for (size_t i = 0; i < r.vectorscope.size(); ++i) total += r.vectorscope[i];
+        // Four Cr rows at a time, each block's total taken while it is still in cache.
+        for (int cr0 = 0; cr0 < levels; cr0 += 4) {
+            const int count = std::min(4, levels - cr0);
+            const uint32_t* src = r.vectorscope.data() + size_t(cr0) * size_t(levels);
+            gather.rows(src, size_t(levels), count, perCr.data() + size_t(cr0) * size_t(plot.width),
+                        size_t(plot.width));
+            for (size_t i = 0; i < size_t(count) * size_t(levels); ++i) total += src[i];
+        }
         const double gain = sanitiseGain(spec.vectorscopeGain);
         const LumaWeights w = lumaWeights(r.color.matrix);
         const double cScale = r.color.range == Range::Limited ? 224.0 * double(1 << (shape.depth - 8)) : double(levels - 1);
@@ -632,7 +650,8 @@ void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& 
                 const double gg = (0.5 - w.kr * rr - w.kb * bb) / w.kg;
                 const double lo = std::min({rr, gg, bb}), hi = std::max({rr, gg, bb});
                 // hypot(u, vv) / 0.12 >= 1 wherever either part is clearly beyond 0.12.
-                const double sat = std::max(std::abs(u), std::abs(vv)) > 0.1201 ? 1.0 : std::min(1.0, std::hypot(u, vv) / 0.12);
+                const double sat =
+                    std::max(std::abs(u), std::abs(vv)) > 0.1201 ? 1.0 : std::min(1.0, std::hypot(u, vv) / 0.12);
                 Rgbf hue{1.0f, 1.0f, 1.0f};
                 if (hi - lo > 1e-9) {
                     // (ch - lo) / (hi - lo) is exactly 0 for the lowest channel and exactly 1
@@ -692,7 +711,8 @@ void renderHistogram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& ou
             for (size_t d = 0; d < sums.size(); ++d) tops[d] = barTop(sums[d], max);
             return tops;
         };
-        const std::vector<int> tops[4] = {topsOf(y, yMax), topsOf(rgb[0], rgbMax), topsOf(rgb[1], rgbMax), topsOf(rgb[2], rgbMax)};
+        const std::vector<int> tops[4] = {topsOf(y, yMax), topsOf(rgb[0], rgbMax), topsOf(rgb[1], rgbMax),
+                                          topsOf(rgb[2], rgbMax)};
         // The fills, in order: the luma bars set one opaque grey, then R, G and B each add
         // light (saturating, so overlaps mix towards white), each new byte a function of the
         // old one (a table). All four run in one pass over the rows, each pixel taking the
