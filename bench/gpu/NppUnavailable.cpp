@@ -1,4 +1,4 @@
-// Stand-in for NppBench.cu where NPP is missing or its API did not compile (see CMakeLists.txt).
+// Used instead of NppBench.cu where NPP is missing or its API did not compile (see CMakeLists.txt).
 #include "NppBench.h"
 
 namespace cs::bench {
