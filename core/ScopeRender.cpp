@@ -137,7 +137,7 @@ void drawCircle(RgbaImage& img, const PlotRect& plot, const GraticuleCircle& c) 
     }
 }
 
-struct TextRect { int x, y, w, h; };
+using TextRect = LabelLayout::Rect;
 bool overlaps(const TextRect& a, const TextRect& b) {
     return a.x < b.x + b.w + 2 && b.x < a.x + a.w + 2 && a.y < b.y + b.h + 1 && b.y < a.y + a.h + 1;
 }
@@ -169,8 +169,8 @@ void drawLabel(RgbaImage& img, const PlotRect& plot, const GraticuleLabel& l, in
     drawText(img, r.x, r.y, l.text.c_str(), graticuleLabelRgba(l.emphasis), scale);
 }
 
-void drawGraticule(RgbaImage& img, const PlotRect& plot, const Graticule& g, int textScale, bool labels,
-                   std::vector<TextRect>& placed) {
+void drawGraticuleInto(RgbaImage& img, const PlotRect& plot, const Graticule& g, int textScale, bool labels,
+                       std::vector<TextRect>& placed) {
     if (plot.empty()) return;
     for (const GraticuleCircle& c : g.circles) drawCircle(img, plot, c);
     for (const GraticuleLine& l : g.lines)
@@ -451,6 +451,11 @@ constexpr Rgbf kWhiteHue{0.9f, 0.9f, 0.9f};
 
 // ---- Public drawing primitives ---------------------------------------------------------
 
+void drawGraticule(RgbaImage& img, const PlotRect& plot, const Graticule& g, int textScale, bool labels,
+                   LabelLayout& layout) {
+    drawGraticuleInto(img, plot, g, textScale, labels, layout.placed);
+}
+
 void drawText(RgbaImage& img, int x, int y, const char* text, uint32_t rgba, int scale) {
     if (text == nullptr || img.empty()) return;
     scale = std::clamp(scale, 1, 64);
@@ -525,7 +530,7 @@ void renderWaveform(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out
     const int textScale = graticuleTextScale(out.width, out.height);
     if (shape.valid && r.waveform.size() == size_t(shape.levels) * size_t(r.width))
         drawWaveTrace(out, plot, r.waveform.data(), shape.levels, r.width, sanitiseGain(spec.waveformGain), kLumaHue);
-    std::vector<TextRect> placed;
+    LabelLayout placed;
     drawGraticule(out, plot, waveformGraticule(shape.depth, r.color.range, spec.waveformScale), textScale, true, placed);
 }
 
@@ -543,7 +548,7 @@ void renderParade(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) 
     const Rgbf hues[3] = {rgb ? kRedHue : kWhiteHue, rgb ? kGreenHue : kBlueHue, rgb ? kBlueHue : kRedHue};
     // R'G'B' is full range whatever the stream's Y'CbCr range is.
     const Graticule g = waveformGraticule(shape.depth, rgb ? Range::Full : r.color.range, spec.waveformScale);
-    std::vector<TextRect> placed;
+    LabelLayout placed;
     for (int c = 0; c < 3; ++c) {
         const PlotRect panel = paradePanelRect(plot, c, textScale);
         if (panel.empty()) continue;
@@ -666,7 +671,7 @@ void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& 
             }
         }
     }
-    std::vector<TextRect> placed;
+    LabelLayout placed;
     drawGraticule(out, plot,
                   vectorscopeGraticule(r.color.matrix, r.color.range, shape.depth, zoom, spec.vectorscopeTargets75,
                                        spec.skinToneLine),
@@ -762,7 +767,7 @@ void renderHistogram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& ou
         outline(tops[3], 0xe0ff8a5au);
         outline(tops[0], 0xf0f0f0f0u);
     }
-    std::vector<TextRect> placed;
+    LabelLayout placed;
     drawGraticule(out, plot, histogramGraticule(shape.depth, r.color.range, spec.histogramScale), textScale, true, placed);
 }
 

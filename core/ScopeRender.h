@@ -1,6 +1,8 @@
 // Display images of the scopes: raw counts in, RGBA with graticule out. Used by the
 // CPU engine, by headless export, and (as overlays) by the GL views, so all agree.
 #pragma once
+#include <vector>
+
 #include "Graticule.h"
 #include "ScopeResults.h"
 #include "ScopeSpec.h"
@@ -13,6 +15,18 @@ void renderHistogram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& ou
 void renderWaveform(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out);
 void renderParade(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out);
 void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out);
+
+// Label rectangles already drawn, so that the labels of several graticules drawn into one
+// image (the parade's panels) never overlap.
+struct LabelLayout {
+    struct Rect { int x, y, w, h; };
+    std::vector<Rect> placed;
+};
+// A graticule's circles, lines, boxes and (when `labels`) labels, drawn within `plot`.
+// Into an opaque image this is the scope images' graticule; into a transparent one the
+// same pixels in premultiplied form, an overlay for the GL views.
+void drawGraticule(RgbaImage& img, const PlotRect& plot, const Graticule& g, int textScale, bool labels,
+                   LabelLayout& layout);
 
 // Text in a built-in bitmap font (ASCII 32..126), for graticule labels; scale >= 1.
 void drawText(RgbaImage& img, int x, int y, const char* text, uint32_t rgba, int scale = 1);

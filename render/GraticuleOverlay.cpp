@@ -1,7 +1,5 @@
-// Graticule overlays (see GraticuleOverlay.h). Lines and text go through core's own
-// drawLine/drawText; boxes, circles and label placement follow core/ScopeRender.cpp's
-// rules (outline pixels once, a one-pixel anti-aliased ring, labels offset by a gap,
-// kept inside the image, shadowed, and dropped where they would overlap).
+// Graticule overlays (see GraticuleOverlay.h): core's own drawGraticule into a transparent
+// image gives the scope images' graticule in premultiplied form, so both always agree.
 #include "GraticuleOverlay.h"
 
 #include <algorithm>
@@ -14,74 +12,6 @@
 
 namespace cs {
 namespace {
-
-// Source-over in premultiplied form: on a transparent image this is what core's renderer
-// does to an opaque one, so compositing the overlay later gives the same pixels.
-void blend(RgbaImage& img, int x, int y, uint32_t rgba, float coverage) {
-    if (x < 0 || y < 0 || x >= img.width || y >= img.height || !(coverage > 0.0f)) return;
-    const float a = std::min(coverage, 1.0f) * float(rgba >> 24) / 255.0f;
-    uint8_t* p = img.at(x, y);
-    for (int c = 0; c < 3; ++c) {
-        const float src = float((rgba >> (8 * c)) & 0xffu);
-        p[c] = uint8_t(std::lround(float(p[c]) + (src - float(p[c])) * a));
-    }
-    p[3] = uint8_t(std::lround(float(p[3]) + (255.0f - float(p[3])) * a));
-}
-
-void drawBox(RgbaImage& img, const PlotRect& plot, const GraticuleBox& b) {
-    const int x0 = int(std::lround(plot.toPixelX(b.cx - b.halfWidth))), x1 = int(std::lround(plot.toPixelX(b.cx + b.halfWidth)));
-    const int y0 = int(std::lround(plot.toPixelY(b.cy + b.halfHeight))), y1 = int(std::lround(plot.toPixelY(b.cy - b.halfHeight)));
-    const uint32_t c = graticuleRgba(b.emphasis);
-    for (int x = x0; x <= x1; ++x) {
-        blend(img, x, y0, c, 1.0f);
-        if (y1 != y0) blend(img, x, y1, c, 1.0f);
-    }
-    for (int y = y0 + 1; y < y1; ++y) {
-        blend(img, x0, y, c, 1.0f);
-        if (x1 != x0) blend(img, x1, y, c, 1.0f);
-    }
-}
-
-void drawCircle(RgbaImage& img, const PlotRect& plot, const GraticuleCircle& c) {
-    const double cx = plot.toPixelX(c.cx), cy = plot.toPixelY(c.cy), r = c.radius * double(plot.width - 1);
-    if (!std::isfinite(cx) || !std::isfinite(cy) || !(r > 0.0)) return;
-    const uint32_t rgba = graticuleRgba(c.emphasis);
-    const int xa = std::max(0, int(std::floor(cx - r - 1))), xb = std::min(img.width - 1, int(std::ceil(cx + r + 1)));
-    const int ya = std::max(0, int(std::floor(cy - r - 1))), yb = std::min(img.height - 1, int(std::ceil(cy + r + 1)));
-    for (int y = ya; y <= yb; ++y)
-        for (int x = xa; x <= xb; ++x)
-            blend(img, x, y, rgba, float(1.0 - std::abs(std::hypot(double(x) - cx, double(y) - cy) - r)));
-}
-
-struct TextRect { int x, y, w, h; };
-
-void drawLabel(RgbaImage& img, const PlotRect& plot, const GraticuleLabel& l, int scale, std::vector<TextRect>& placed) {
-    const int w = font::textWidth(l.text, scale), h = font::textHeight(l.text, scale);
-    if (w == 0 || w > img.width || h > img.height) return;
-    const int gap = 3 * scale;
-    const double px = plot.toPixelX(l.x), py = plot.toPixelY(l.y);
-    const double left = l.hAlign == HAlign::Left ? px + gap : l.hAlign == HAlign::Center ? px - w / 2.0 : px - gap - w;
-    const double top = l.vAlign == VAlign::Top ? py + gap : l.vAlign == VAlign::Middle ? py - h / 2.0 : py - gap - h;
-    if (!std::isfinite(left) || !std::isfinite(top)) return;
-    const TextRect r{std::clamp(int(std::lround(left)), 0, img.width - w), std::clamp(int(std::lround(top)), 0, img.height - h), w, h};
-    for (const TextRect& o : placed)
-        if (r.x < o.x + o.w + 2 && o.x < r.x + r.w + 2 && r.y < o.y + o.h + 1 && o.y < r.y + r.h + 1) return;
-    placed.push_back(r);
-    drawText(img, r.x + scale, r.y + scale, l.text.c_str(), 0xb0000000u, scale);
-    drawText(img, r.x, r.y, l.text.c_str(), graticuleLabelRgba(l.emphasis), scale);
-}
-
-void drawGraticule(RgbaImage& img, const PlotRect& plot, const Graticule& g, int textScale, bool labels,
-                   std::vector<TextRect>& placed) {
-    if (plot.empty()) return;
-    for (const GraticuleCircle& c : g.circles) drawCircle(img, plot, c);
-    for (const GraticuleLine& l : g.lines)
-        drawLine(img, plot.toPixelX(l.x0), plot.toPixelY(l.y0), plot.toPixelX(l.x1), plot.toPixelY(l.y1),
-                 graticuleRgba(l.emphasis));
-    for (const GraticuleBox& b : g.boxes) drawBox(img, plot, b);
-    if (labels)
-        for (const GraticuleLabel& l : g.labels) drawLabel(img, plot, l, textScale, placed);
-}
 
 // The parade's channel names, in the trace hues of core's renderer.
 void drawParadeNames(RgbaImage& img, const PlotRect& plot, bool rgb, int textScale) {
@@ -106,7 +36,7 @@ void renderGraticuleOverlay(gl::Plane plane, const ScopeResults& r, const ScopeS
     if (width <= 0 || height <= 0) return;
     const int depth = std::clamp(r.bitDepth, 8, 16);
     const int textScale = graticuleTextScale(width, height);
-    std::vector<TextRect> placed;
+    LabelLayout placed;
     switch (plane) {
         case gl::Plane::Waveform:
             out.resize(width, height);
