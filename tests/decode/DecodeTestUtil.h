@@ -54,4 +54,7 @@ std::unique_ptr<Source> openOrFail(const std::string& input, const OpenOptions& 
 bool anyContains(const std::vector<std::string>& warnings, const std::string& text);
 std::string joined(const std::vector<std::string>& lines);
 
+// ffmpeg CLI input arguments for a testsrc2 clip of any size (odd sizes included).
+std::string testsrc(int width, int height, int frames);
+
 }  // namespace cs::test

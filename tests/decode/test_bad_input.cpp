@@ -18,21 +18,13 @@ namespace {
 using test::openOrFail;
 using test::runFfmpeg;
 using test::TempDir;
+using test::testsrc;
 
 const int kQuietFfmpeg = [] {
     av_log_set_level(AV_LOG_FATAL);
     return 0;
 }();
 
-// testsrc2 makes even sizes only: odd ones are cropped (in 4:4:4, so the crop is exact)
-// from the next even size.
-std::string testsrc(int width, int height, int frames) {
-    std::string args = "-f lavfi -i testsrc2=s=" + std::to_string((width + 1) & ~1) + "x" +
-                       std::to_string((height + 1) & ~1) + ":r=25 -frames:v " + std::to_string(frames);
-    if ((width | height) & 1)
-        args += " -vf format=yuv444p,crop=" + std::to_string(width) + ":" + std::to_string(height) + ":0:0";
-    return args;
-}
 
 // The error of opening `input`, checked to be one line that starts with the input's name.
 std::string openError(const std::string& input) {

@@ -21,6 +21,7 @@ namespace {
 using test::openOrFail;
 using test::runFfmpeg;
 using test::TempDir;
+using test::testsrc;
 
 // FFmpeg's own complaints about the damaged clips would drown the test output.
 const int kQuietFfmpeg = [] {
@@ -28,15 +29,6 @@ const int kQuietFfmpeg = [] {
     return 0;
 }();
 
-// testsrc2 makes even sizes only: odd ones are cropped (in 4:4:4, so the crop is exact)
-// from the next even size.
-std::string testsrc(int width, int height, int frames) {
-    std::string args = "-f lavfi -i testsrc2=s=" + std::to_string((width + 1) & ~1) + "x" +
-                       std::to_string((height + 1) & ~1) + ":r=25 -frames:v " + std::to_string(frames);
-    if ((width | height) & 1)
-        args += " -vf format=yuv444p,crop=" + std::to_string(width) + ":" + std::to_string(height) + ":0:0";
-    return args;
-}
 
 // Frame i of a raw file of packed frames.
 std::vector<uint8_t> rawFrame(const std::vector<uint8_t>& raw, size_t frameSize, size_t i) {
