@@ -1,6 +1,8 @@
 // Helpers for the decode tests (see DecodeTestUtil.h).
 #include "DecodeTestUtil.h"
 
+#include "decode/Source.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -122,5 +124,12 @@ std::string testsrc(int width, int height, int frames) {
         args += " -vf format=yuv444p,crop=" + std::to_string(width) + ":" + std::to_string(height) + ":0:0";
     return args;
 }
+
+// FFmpeg's own complaints about the damaged clips would drown the test output; what the
+// tests assert (errors, warnings) is captured whatever the log level.
+const bool kQuietFfmpeg = [] {
+    setLibraryLogging(false);
+    return true;
+}();
 
 }  // namespace cs::test

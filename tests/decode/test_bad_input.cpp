@@ -8,10 +8,6 @@
 
 #include "DecodeTestUtil.h"
 
-extern "C" {
-#include <libavutil/log.h>
-}
-
 namespace cs {
 namespace {
 
@@ -19,11 +15,6 @@ using test::openOrFail;
 using test::runFfmpeg;
 using test::TempDir;
 using test::testsrc;
-
-const int kQuietFfmpeg = [] {
-    av_log_set_level(AV_LOG_FATAL);
-    return 0;
-}();
 
 
 // The error of opening `input`, checked to be one line that starts with the input's name.

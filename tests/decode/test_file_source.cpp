@@ -11,7 +11,6 @@
 #include "DecodeTestUtil.h"
 
 extern "C" {
-#include <libavutil/log.h>
 #include <libavutil/pixdesc.h>
 }
 
@@ -22,12 +21,6 @@ using test::openOrFail;
 using test::runFfmpeg;
 using test::TempDir;
 using test::testsrc;
-
-// FFmpeg's own complaints about the damaged clips would drown the test output.
-const int kQuietFfmpeg = [] {
-    av_log_set_level(AV_LOG_FATAL);
-    return 0;
-}();
 
 
 // Frame i of a raw file of packed frames.
