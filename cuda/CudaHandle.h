@@ -53,16 +53,19 @@ using GraphExecHandle = Handle<cudaGraphExec_t, releaseGraphExec>;
 
 inline void releaseDevice(void* p) { cudaFree(p); }
 inline void releasePinned(void* p) { cudaFreeHost(p); }
+inline cudaError_t allocateDevice(void** p, size_t bytes) { return cudaMalloc(p, bytes); }
+inline cudaError_t allocatePinned(void** p, size_t bytes) { return cudaHostAlloc(p, bytes, cudaHostAllocDefault); }
 
-// Linear device memory of `bytes()` bytes; reserve() reallocates only to grow.
-class DeviceBuffer {
+// `bytes()` bytes from Allocate (freed by Release); reserve() reallocates only to grow.
+template <auto Allocate, auto Release>
+class GrowingBuffer {
 public:
     Status reserve(size_t bytes) {
         if (bytes <= bytes_) return {};
         mem_.reset();
         bytes_ = 0;
         void* p = nullptr;
-        CS_CUDA_CHECK(cudaMalloc(&p, bytes));
+        CS_CUDA_CHECK(Allocate(&p, bytes));
         mem_.reset(p);
         bytes_ = bytes;
         return {};
@@ -71,9 +74,14 @@ public:
     T* get() const { return static_cast<T*>(mem_.get()); }
     size_t bytes() const { return bytes_; }
 private:
-    Handle<void*, releaseDevice> mem_;
+    Handle<void*, Release> mem_;
     size_t bytes_ = 0;
 };
+
+// Linear device memory.
+using DeviceBuffer = GrowingBuffer<allocateDevice, releaseDevice>;
+// Page-locked host memory, for asynchronous copies.
+using PinnedBuffer = GrowingBuffer<allocatePinned, releasePinned>;
 
 // 2-D device memory, rows `pitch()` bytes apart (cudaMallocPitch: aligned for vector loads).
 class PitchedBuffer {
@@ -95,27 +103,6 @@ public:
 private:
     Handle<void*, releaseDevice> mem_;
     size_t rowBytes_ = 0, rows_ = 0, pitch_ = 0;
-};
-
-// Page-locked host memory, for asynchronous copies.
-class PinnedBuffer {
-public:
-    Status reserve(size_t bytes) {
-        if (bytes <= bytes_) return {};
-        mem_.reset();
-        bytes_ = 0;
-        void* p = nullptr;
-        CS_CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
-        mem_.reset(p);
-        bytes_ = bytes;
-        return {};
-    }
-    template <typename T = uint8_t>
-    T* get() const { return static_cast<T*>(mem_.get()); }
-    size_t bytes() const { return bytes_; }
-private:
-    Handle<void*, releasePinned> mem_;
-    size_t bytes_ = 0;
 };
 
 }  // namespace cs::cuda

@@ -56,58 +56,146 @@ __device__ __forceinline__ void loadRegion(uint32_t* region, int stride, const u
 // the bits of 2^23 + v read as a float, minus 2^23.
 __device__ __forceinline__ float byteToFloat(uint32_t v) { return __fsub_rn(__uint_as_float(0x4B000000u | v), 8388608.0f); }
 
-// Box tile: region rows and the horizontal sums (stored transposed, [channel][column][row])
-// use odd strides, so that lanes walking down rows hit 32 different banks.
-size_t boxTileSharedBytes(int r) {
-    const size_t side = size_t(kTile + 2 * r), stride = side + 1;
-    return (side * stride + 3 * kTile * stride) * 4;
-}
 size_t gaussTileSharedBytes(int r) {
     const size_t side = size_t(kTile + 2 * r);
     return (side * side + 3 * side * kTile) * 4;
 }
 
-// Box blur, r <= 32: horizontal window sums of the region's rows (sliding, 8 columns per
-// item), then vertical sliding sums of those; (sum + n/2) / n as the CPU rounds.
+// ---- Box blur, r <= 32: one kernel over strips of columns ------------------------------------
+
+// A block keeps the vertical window sums of 256 consecutive columns (one per thread, in
+// registers) and walks down a band of rows (a multiple of 8, sized so that the whole grid is
+// resident at once: no second wave); its outputs are the middle 256 - 2 ceil4(r) columns.
+// Every 8 rows the threads write their 8 rows of vertical sums to shared memory, then each
+// warp takes one row and each lane slides the horizontal window along 8 outputs. Reads: each input pixel
+// once as it enters the vertical window and once as it leaves (the L2 keeps it), plus the
+// window of the block's first row.
+constexpr int kBoxThreads = 256;   // columns of vertical sums per block
+constexpr int kBoxBlocksPerSm = 4;  // the register budget: 64 per thread
+constexpr int kBoxBatch = 8;       // rows per exchange through shared memory
+constexpr int kBoxSegment = 8;     // outputs a thread slides over along a row
+static_assert(kBoxThreads / 32 == kBoxBatch, "one warp per row of a batch");
+static_assert(kBoxThreads / kBoxSegment <= 32 * 8 / kBoxSegment && kBoxThreads / kBoxSegment <= 32, "a row's segments fit one warp");
+
+// R, G and B of a pixel (or a sum of pixels) in one 64-bit word, 21 bits each (R at bit 0,
+// G at 21, B at 42): a window sum of at most 65 x 65 pixels of 255 plus n/2 stays below
+// 2^21, so one 64-bit add or subtract does all three channels without carries between them.
+__device__ __forceinline__ unsigned long long packChannels(uint32_t px) {
+    const uint32_t lo = (px & 0xffu) | ((px & 0xff00u) << 13);
+    const uint32_t hi = ((px >> 16) & 0xffu) << 10;
+    return (static_cast<unsigned long long>(hi) << 32) | lo;
+}
+
+// (sum + n/2) / n for the box's n = (2r+1)^2: the n/2 rides in the initial sums, and the
+// division is a multiply-high and a shift, exact for sums below 2^31 (magic = ceil(2^(32+s)
+// / n) with s = floor(log2 n); n is odd and > 1, so magic < 2^32).
+struct BoxParams {
+    int r;
+    int outputs;                // output columns per block: 256 - 2 ceil4(r), a multiple of 8
+    int rows;                   // rows per block, a multiple of 8
+    unsigned long long half3;   // n/2 in each of the three channels
+    uint32_t magic, shift;
+};
+BoxParams boxParams(int r, int w, int h, int multiprocessors) {
+    const uint64_t n = uint64_t(2 * r + 1) * uint64_t(2 * r + 1), half = n / 2;
+    uint32_t s = 0;
+    while ((uint64_t(2) << s) <= n) ++s;
+    BoxParams p;
+    p.r = r;
+    p.outputs = kBoxThreads - 2 * ((r + 3) / 4 * 4);
+    // As many bands as fit beside the strips in one wave, at least 16 rows each (the first
+    // row's window is read whole: short bands would read it too often).
+    const int strips = (w + p.outputs - 1) / p.outputs;
+    const int bands = std::max(1, kBoxBlocksPerSm * std::max(1, multiprocessors) / strips);
+    p.rows = std::max(16, (h + bands - 1) / bands + 7) / 8 * 8;
+    p.half3 = half | (half << 21) | (half << 42);
+    p.magic = uint32_t(((uint64_t(1) << (32 + s)) + n - 1) / n);
+    p.shift = s;
+    return p;
+}
+__device__ __forceinline__ uint32_t boxMean(unsigned long long s, const BoxParams& p) {
+    const uint32_t lo = uint32_t(s), hi = uint32_t(s >> 32);
+    const uint32_t red = __umulhi(lo & 0x1fffffu, p.magic) >> p.shift;
+    const uint32_t green = __umulhi(__funnelshift_r(lo, hi, 21) & 0x1fffffu, p.magic) >> p.shift;
+    const uint32_t blue = __umulhi(hi >> 10, p.magic) >> p.shift;
+    return red | (green << 8) | (blue << 16);
+}
+// Shared slot of vertical-sum column c: one pad word per 8, so that the 32 lanes reading
+// 8-column segments hit different banks.
+__device__ __forceinline__ int boxSlot(int c) { return c + (c >> 3); }
+
 template <class Sink>
-__global__ void __launch_bounds__(256) boxTileKernel(const uint8_t* in, size_t pitch, int w, int h, int r, Sink out) {
-    extern __shared__ uint32_t sm[];
-    const int side = kTile + 2 * r, stride = side + 1;
-    uint32_t* region = sm;
-    uint32_t* hs = sm + side * stride;   // [channel][tile column][region row]
-    loadRegion(region, stride, in, pitch, w, h, r);
-    __syncthreads();
-    // Items: region row (fastest, so a warp's lanes take consecutive rows) x 4 runs of 8 columns.
-    for (int it = int(threadIdx.x); it < side * 4; it += int(blockDim.x)) {
-        const int ry = it % side, c0 = (it / side) * 8;
-        const uint32_t* row = region + ry * stride + c0;
-        uint32_t s[3] = {0, 0, 0};
-        for (int k = 0; k <= 2 * r; ++k)
-            for (int c = 0; c < 3; ++c) s[c] += channel(row[k], c);
-        for (int j = 0; j < 8; ++j) {
-            for (int c = 0; c < 3; ++c) hs[(c * kTile + c0 + j) * stride + ry] = s[c];
-            if (j < 7)
-                for (int c = 0; c < 3; ++c) s[c] += channel(row[j + 2 * r + 1], c) - channel(row[j], c);
+__global__ void __launch_bounds__(kBoxThreads, kBoxBlocksPerSm) boxStripKernel(const uint8_t* in, size_t pitch, int w, int h, BoxParams p, Sink out) {
+    __shared__ unsigned long long vsRows[kBoxBatch][kBoxThreads + kBoxThreads / 8];
+    const int r = p.r, tid = int(threadIdx.x);
+    const int x0 = int(blockIdx.x) * p.outputs, y0 = int(blockIdx.y) * p.rows, yEnd = min(y0 + p.rows, h);
+    // This thread's column: vertical-sum index tid is image column x0 - r + tid (clamped:
+    // replicated edges, as the CPU's clamped window).
+    const uint32_t* column = reinterpret_cast<const uint32_t*>(in) + clampi(x0 - r + tid, w);
+    auto at = [&](int y) { return __ldg(reinterpret_cast<const uint32_t*>(reinterpret_cast<const uint8_t*>(column) + size_t(clampi(y, h)) * pitch)); };
+    unsigned long long vs = 0;
+#pragma unroll 8
+    for (int k = -r; k <= r; ++k) vs += packChannels(at(y0 + k));
+
+    const int warp = tid >> 5, lane = tid & 31, segments = p.outputs / kBoxSegment;
+    // The pixels entering and leaving the vertical window over a batch, loaded one batch
+    // ahead: the next batch's loads are in flight while this one is summed.
+    uint32_t nextEnter[kBoxBatch], nextLeave[kBoxBatch];
+    auto loadBatch = [&](int yb) {
+#pragma unroll
+        for (int i = 0; i < kBoxBatch; ++i) { nextEnter[i] = at(yb + i + r + 1); nextLeave[i] = at(yb + i - r); }
+    };
+    loadBatch(y0);
+    for (int yb = y0; yb < yEnd; yb += kBoxBatch) {
+        // Vertical sums of rows yb .. yb+7 into shared memory, sliding down.
+        uint32_t enter[kBoxBatch], leave[kBoxBatch];
+#pragma unroll
+        for (int i = 0; i < kBoxBatch; ++i) { enter[i] = nextEnter[i]; leave[i] = nextLeave[i]; }
+        if (yb + kBoxBatch < yEnd) loadBatch(yb + kBoxBatch);
+#pragma unroll
+        for (int i = 0; i < kBoxBatch; ++i) {
+            vsRows[i][boxSlot(tid)] = vs;
+            vs = vs + packChannels(enter[i]) - packChannels(leave[i]);
         }
-    }
-    __syncthreads();
-    const uint32_t n = uint32_t(2 * r + 1) * uint32_t(2 * r + 1);
-    for (int it = int(threadIdx.x); it < kTile * 8; it += int(blockDim.x)) {
-        const int col = it & 31, ty0 = (it >> 5) * 4;
-        const uint32_t* column[3] = {hs + (0 * kTile + col) * stride, hs + (1 * kTile + col) * stride, hs + (2 * kTile + col) * stride};
-        uint32_t s[3] = {0, 0, 0};
-        for (int k = 0; k <= 2 * r; ++k)
-            for (int c = 0; c < 3; ++c) s[c] += column[c][ty0 + k];
-        const int x = int(blockIdx.x) * kTile + col;
-        for (int j = 0; j < 4; ++j) {
-            const int y = int(blockIdx.y) * kTile + ty0 + j;
-            if (x < w && y < h) {
-                const uint32_t alpha = region[(ty0 + j + r) * stride + col + r] & 0xff000000u;
-                out.store(x, y, ((s[0] + n / 2) / n) | (((s[1] + n / 2) / n) << 8) | (((s[2] + n / 2) / n) << 16) | alpha);
+        __syncthreads();
+        // Warp i: row yb + i; lane g: outputs x0 + 8g .. x0 + 8g + 7, whose windows span
+        // vertical sums 8g .. 8g + 2r + 7. Each lane (all 32: windows reach into the lanes
+        // right of the last output) sums its own 8; with 2r + 1 = 8 whole + part, a window
+        // starts as the sums of `whole` lanes from its own (shuffles) plus `part` single
+        // sums, and slides with one shared read per step (the leaving sum is its own).
+        const int y = yb + warp;
+        if (y < yEnd) {   // the same for the whole warp
+            const int c0 = lane * kBoxSegment, x = x0 + c0;
+            const unsigned long long* v = vsRows[warp];
+            unsigned long long own[kBoxSegment], segment = 0;
+#pragma unroll
+            for (int j = 0; j < kBoxSegment; ++j) { own[j] = v[boxSlot(c0 + j)]; segment += own[j]; }
+            const int whole = (2 * r + 1) / kBoxSegment, part = (2 * r + 1) % kBoxSegment;
+            unsigned long long s = p.half3;
+            for (int i = 0; i < whole; ++i) s += __shfl_down_sync(0xffffffffu, segment, unsigned(i));
+            if (lane < segments && x < w) {
+                const int enter = c0 + whole * kBoxSegment;   // first sum past the whole lanes
+                for (int k = 0; k < part; ++k) s += v[boxSlot(enter + k)];
+                const int n = min(kBoxSegment, w - x);
+                uint32_t alpha[kBoxSegment];
+                const uint32_t* src = reinterpret_cast<const uint32_t*>(in + size_t(y) * pitch) + x;
+                if (n == kBoxSegment) {
+                    const uint4 a = __ldg(reinterpret_cast<const uint4*>(src)), b = __ldg(reinterpret_cast<const uint4*>(src) + 1);
+                    alpha[0] = a.x; alpha[1] = a.y; alpha[2] = a.z; alpha[3] = a.w; alpha[4] = b.x; alpha[5] = b.y; alpha[6] = b.z; alpha[7] = b.w;
+                } else {
+                    for (int j = 0; j < kBoxSegment; ++j) alpha[j] = j < n ? __ldg(src + j) : 0u;
+                }
+                uint32_t o[kBoxSegment];
+#pragma unroll
+                for (int j = 0; j < kBoxSegment; ++j) {
+                    o[j] = boxMean(s, p) | (alpha[j] & 0xff000000u);   // the centre's alpha, as the CPU keeps it
+                    if (j < kBoxSegment - 1) s = s + v[boxSlot(enter + part + j)] - own[j];
+                }
+                out.store4(x, y, o, min(n, 4));
+                if (n > 4) out.store4(x + 4, y, o + 4, n - 4);
             }
-            if (j < 3)
-                for (int c = 0; c < 3; ++c) s[c] += column[c][ty0 + j + 2 * r + 1] - column[c][ty0 + j];
         }
+        __syncthreads();
     }
 }
 
@@ -223,19 +311,32 @@ __global__ void gaussColumnsKernel(const uint8_t* in, size_t pitch, const float4
 
 // ---- Median ----------------------------------------------------------------------------------
 
-// One compare-exchange on all four bytes of packed pixels at once (per-byte min and max).
-__device__ __forceinline__ void sort2(uint32_t& a, uint32_t& b) {
-    const uint32_t lo = __vminu4(a, b), hi = __vmaxu4(a, b);
-    a = lo; b = hi;
+// The median of nine in each 16-bit lane of nine words (values up to 255, so a sum of three
+// fits a lane): sort each row of three with 3-way min and max (the middle is the sum less
+// both), then the median is the middle of (the largest row minimum, the middle row middle,
+// the smallest row maximum). That is the 3x3 median exactly (rows, then columns sorted:
+// the anti-diagonal's middle), as core's exchange network finds it; the median of nine is
+// unique, so every channel comes out identical. 3-way 16x2 min/max are single Hopper (DPX)
+// instructions; per-byte __vminu4 / __vmaxu4 were emulated with about seven each.
+__device__ __forceinline__ uint32_t middle3(uint32_t a, uint32_t b, uint32_t c) {
+    return a + b + c - __vimin3_s16x2(a, b, c) - __vimax3_s16x2(a, b, c);
 }
-// The same exchange network as core's median9, on packed RGBA: each byte lane gets the
-// median of its channel (the median of nine is unique anyway).
-__device__ __forceinline__ uint32_t median9(uint32_t p[9]) {
-    sort2(p[1], p[2]); sort2(p[4], p[5]); sort2(p[7], p[8]); sort2(p[0], p[1]); sort2(p[3], p[4]); sort2(p[6], p[7]);
-    sort2(p[1], p[2]); sort2(p[4], p[5]); sort2(p[7], p[8]); sort2(p[0], p[3]); sort2(p[5], p[8]); sort2(p[4], p[7]);
-    sort2(p[3], p[6]); sort2(p[1], p[4]); sort2(p[2], p[5]); sort2(p[4], p[7]); sort2(p[4], p[2]); sort2(p[6], p[4]);
-    sort2(p[4], p[2]);
-    return p[4];
+__device__ __forceinline__ uint32_t median9Lanes(const uint32_t v[9]) {
+    uint32_t lo[3], mid[3], hi[3];
+#pragma unroll
+    for (int r = 0; r < 3; ++r) {
+        lo[r] = __vimin3_s16x2(v[3 * r], v[3 * r + 1], v[3 * r + 2]);
+        hi[r] = __vimax3_s16x2(v[3 * r], v[3 * r + 1], v[3 * r + 2]);
+        mid[r] = v[3 * r] + v[3 * r + 1] + v[3 * r + 2] - lo[r] - hi[r];
+    }
+    return middle3(__vimax3_s16x2(lo[0], lo[1], lo[2]), middle3(mid[0], mid[1], mid[2]), __vimin3_s16x2(hi[0], hi[1], hi[2]));
+}
+// Packed RGBA: R and B in one word's lanes, G and A in another's.
+__device__ __forceinline__ uint32_t median9(const uint32_t p[9]) {
+    uint32_t rb[9], ga[9];
+#pragma unroll
+    for (int i = 0; i < 9; ++i) { rb[i] = p[i] & 0x00ff00ffu; ga[i] = (p[i] >> 8) & 0x00ff00ffu; }
+    return median9Lanes(rb) | (median9Lanes(ga) << 8);
 }
 
 template <class Sink>
@@ -372,9 +473,10 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
             if (boxRadius_ > kTileRadiusMax) {
                 CS_TRY(d_scratch_.reserve(size_t(width) * size_t(height) * sizeof(uint4)));
                 scratchPitch_ = size_t(width) * sizeof(uint4);
-            } else if (boxRadius_ > 0) {
-                CS_CUDA_CHECK(cudaFuncSetAttribute(boxTileKernel<PitchedOut>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(boxTileSharedBytes(kTileRadiusMax))));
-                CS_CUDA_CHECK(cudaFuncSetAttribute(boxTileKernel<SurfaceOut>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(boxTileSharedBytes(kTileRadiusMax))));
+            } else {
+                int device = 0;
+                CS_CUDA_CHECK(cudaGetDevice(&device));
+                CS_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device));
             }
             break;
         }
@@ -464,10 +566,11 @@ cudaError_t PreviewFilters::enqueue(const uint8_t* d_picture, size_t picturePitc
         case PreviewFilter::None: return cudaSuccess;
         case PreviewFilter::BoxBlur:
             if (boxRadius_ == 0) return copyImage(d_picture, picturePitch, w, h, out, stream);
-            if (boxRadius_ <= kTileRadiusMax)
-                return withSink(out, [&](auto sink) {
-                    boxTileKernel<<<tiles, 256, boxTileSharedBytes(boxRadius_), stream>>>(d_picture, picturePitch, w, h, boxRadius_, sink);
-                });
+            if (boxRadius_ <= kTileRadiusMax) {
+                const BoxParams bp = boxParams(boxRadius_, w, h, multiprocessors_);
+                const dim3 strips((unsigned(w) + unsigned(bp.outputs) - 1) / unsigned(bp.outputs), (unsigned(h) + unsigned(bp.rows) - 1) / unsigned(bp.rows));
+                return withSink(out, [&](auto sink) { boxStripKernel<<<strips, kBoxThreads, 0, stream>>>(d_picture, picturePitch, w, h, bp, sink); });
+            }
             boxColumnsKernel<<<unsigned(w + 127) / 128, 128, 0, stream>>>(d_picture, picturePitch, w, h, boxRadius_,
                                                                            d_scratch_.get<uint4>(), scratchPitch_);
             return withSink(out, [&](auto sink) {

@@ -46,6 +46,7 @@ private:
     PreviewFilter filter_ = PreviewFilter::None;
     int width_ = 0, height_ = 0, bitDepth_ = 8;
     int boxRadius_ = 0;
+    int multiprocessors_ = 1;        // sizes the box blur's grid to one wave
     int gaussRadius_ = 0;            // 0: sigma <= 0, the preview is the picture
     std::vector<float> gaussWeights_;
     float peakingThreshold_ = 0.0f;

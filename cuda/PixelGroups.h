@@ -156,21 +156,25 @@ struct Packed422Reader {
     }
 };
 
-// rgb24 / bgr24: four pixels are 12 bytes, read as three 32-bit words.
-struct Rgb24Reader {
-    static constexpr int P = 4;
+// What the R'G'B' readers share: P pixels a group, the byte offsets of R, G and B.
+template <int kPixels, int kBlocks>
+struct RgbReaderBase {
+    static constexpr int P = kPixels;
     static constexpr int LOG2W = 0;
-    static constexpr int PC = 4;
+    static constexpr int PC = kPixels;
     static constexpr bool kRgb = true, kGray = false, kDeep = false;
-    static constexpr int kMinBlocks = 2;
-    using Group = RgbGroup<4>;
+    static constexpr int kMinBlocks = kBlocks;
+    using Group = RgbGroup<kPixels>;
     PlaneSet planes;
     int log2ch;
     int32_t valueMask;
     int32_t mid;
     int offR, offG, offB;
     bool loadChroma = true;   // R'G'B': every component is needed for luma
+};
 
+// rgb24 / bgr24: four pixels are 12 bytes, read as three 32-bit words.
+struct Rgb24Reader : RgbReaderBase<4, 2> {
     CS_HD void load(int x0, int y, Group& g) const {
         const uint8_t* p = planes.data[0] + size_t(y) * planes.pitch[0] + x0 * 3;
         const uint32_t w[3] = {load32(p), load32(p + 4), load32(p + 8)};
@@ -184,20 +188,7 @@ struct Rgb24Reader {
 };
 
 // rgba / bgra / argb: two pixels in one 64-bit load (alpha ignored).
-struct Rgb32Reader {
-    static constexpr int P = 2;
-    static constexpr int LOG2W = 0;
-    static constexpr int PC = 2;
-    static constexpr bool kRgb = true, kGray = false, kDeep = false;
-    static constexpr int kMinBlocks = 3;
-    using Group = RgbGroup<2>;
-    PlaneSet planes;
-    int log2ch;
-    int32_t valueMask;
-    int32_t mid;
-    int offR, offG, offB;
-    bool loadChroma = true;   // R'G'B': every component is needed for luma
-
+struct Rgb32Reader : RgbReaderBase<2, 3> {
     CS_HD void load(int x0, int y, Group& g) const {
         uint32_t w[2];
         load64(planes.data[0] + size_t(y) * planes.pitch[0] + x0 * 4, w[0], w[1]);
@@ -227,10 +218,10 @@ decltype(auto) visitReader(const PlaneSet& planes, PixelFormat format, Fn&& fn) 
         case PixelFormat::Uyvy422:
         case PixelFormat::Yuyv422: return fn(Packed422Reader{planes, 0, mask, mid, off[0], off[1], off[2], off[3]});
         case PixelFormat::Rgb24:
-        case PixelFormat::Bgr24: return fn(Rgb24Reader{planes, 0, mask, mid, off[0], off[1], off[2]});
+        case PixelFormat::Bgr24: return fn(Rgb24Reader{{planes, 0, mask, mid, off[0], off[1], off[2]}});
         case PixelFormat::Rgba:
         case PixelFormat::Bgra:
-        case PixelFormat::Argb: return fn(Rgb32Reader{planes, 0, mask, mid, off[0], off[1], off[2]});
+        case PixelFormat::Argb: return fn(Rgb32Reader{{planes, 0, mask, mid, off[0], off[1], off[2]}});
         case PixelFormat::Gray8: return fn(PlanarReader<1, 0, true>{planes, 0, mask, mid});
         case PixelFormat::Gray10: return fn(PlanarReader<2, 0, true>{planes, 0, mask, mid});
         case PixelFormat::Count: break;

@@ -427,7 +427,7 @@ ScopeLaunchShape scopeLaunchShape(PixelFormat format, int width, int height, uin
     return s;
 }
 
-size_t lumaHistogramScratchBytes(PixelFormat format) { return (size_t(levelsOf(format)) + 1) * sizeof(uint32_t); }
+size_t lumaHistogramScratchBytes(PixelFormat format) { return size_t(levelsOf(format)) * sizeof(unsigned long long); }
 
 bool scopePassWritesLookupPreview(PixelFormat format, int width, int height, uint32_t flags) {
     if (flags == kScopeHistogram) return false;

@@ -58,8 +58,9 @@ struct ScopeOutputs {
     uint16_t* d_luma = nullptr;
     size_t lumaPitch = 0;
     // Optional, the luma histogram alone (flags == kScopeHistogram) only: scratch memory of
-    // lumaHistogramScratchBytes(format) bytes, zero before its first use (the pass leaves it
-    // zero again). With it the pass writes d_histY whole: d_histY needs no clearing.
+    // lumaHistogramScratchBytes(format) bytes (8-byte aligned: a 64-bit word per bin), zero
+    // before its first use (the pass leaves it zero again). With it the pass writes d_histY
+    // whole: d_histY needs no clearing.
     uint32_t* d_histScratch = nullptr;
     // Optional lookup preview (false colour), written by the pass when
     // scopePassWritesLookupPreview() says so: preview pixel = d_previewLut[luma code], RGBA.

@@ -3,19 +3,25 @@
 // of the counts in the box. CS_HD so that the kernels and the host reference (used by the
 // tests, and by anyone who wants the same picture without a GPU) compute the same texels.
 //
-// Mapping (row 0 of a texture is its top row):
-// - histogram: column tx covers bins [tx*N/texW, ...) of each histogram (N = levels for Y,
-//   256 for R, G, B); a bar is lit where (row from the bottom + 0.5) < f * texH, with
-//   f = gain * value / max (linear) or gain * log1p(value) / log1p(max) (log), value the
-//   largest bin in the column and max the largest bin of Y (for Y) or of R, G, B (for
-//   those). Y lit alone is grey (150), R, G, B lit are full red, green, blue over it.
-// - waveform: column tx covers frame columns [tx*W/texW, ...), row from the bottom covers
-//   levels [row*L/texH, ...); n = count * L / (H * columns * levels in the box) is 1 for
-//   counts spread evenly over all levels; brightness v = min(1, sqrt(gain * n / 8)).
+// Mapping: the texture is the plot (render/GraticuleOverlay draws it into the PlotRect of
+// its size), texel (tx, ty) the plot's pixel (tx, ty), row 0 the top. Code axes follow
+// core/Graticule.h and core/ScopeRender exactly: code c sits at the pixel centre
+// lround(PlotRect::toPixelX/Y of its graticule position), each code lands on exactly one
+// texel, and a texel no code lands on (a texture taller than the codes) shows its nearest
+// code; so a trace lies on the very pixel the graticule line of its code is drawn on.
+// - histogram: code c (Y: levels codes; R, G, B: 256) at x = c / (codes - 1); a bar is lit
+//   where (row from the bottom + 0.5) < f * texH, with f = gain * value / max (linear) or
+//   gain * log1p(value) / log1p(max) (log), value the largest bin the column shows and
+//   max the largest bin of Y (for Y) or of R, G, B (for those). Y lit alone is grey (150),
+//   R, G, B lit are full red, green, blue over it.
+// - waveform: column tx covers frame columns [tx*W/texW, (tx+1)*W/texW) (core's area
+//   mapping); code c at y = c / (L - 1); n = count * L / (H * columns * codes in the box)
+//   is 1 for counts spread evenly over all levels; brightness v = min(1, sqrt(gain * n / 8)).
 // - parade: three panels side by side (texW split in thirds), each a waveform of its
 //   component; RGB mode red, green, blue; Y'CbCr mode white, blue-ish, red-ish.
-// - vectorscope: Cb left to right, Cr bottom to top, the centre L/zoom levels of each;
-//   n = count * L^2 / (W * H * bins in the box); v = min(1, sqrt(sqrt(gain * n) / 8)).
+// - vectorscope: Cb right, Cr up, at core's vectorscopePoint (the mid code at the centre,
+//   zoom scaling around it); n = count * L^2 / (W * H * bins in the box);
+//   v = min(1, sqrt(sqrt(gain * n) / 8)).
 // Texels are opaque (A = 255). All arithmetic is double with correctly rounded operations
 // (the kernels are compiled without FMA contraction), so host and device agree exactly,
 // except log1p (histogram log scale), whose last bit may differ between libraries.
@@ -32,7 +38,8 @@ CS_HD uint32_t traceCode(double v) {   // 0..1 -> 0..255, rounded
     const double c = floor(v * 255.0 + 0.5);
     return c <= 0.0 ? 0u : (c >= 255.0 ? 255u : uint32_t(c));
 }
-// [begin, end) of the source range (n items) that texel t of `size` covers: at least one item.
+// [begin, end) of the frame columns (n) that texel t of `size` covers: at least one column
+// (core/ScopeRender's area mapping).
 CS_HD void traceSpan(int t, int size, int n, int& begin, int& end) {
     begin = int((long long)t * n / size);
     end = int((long long)(t + 1) * n / size);
@@ -40,6 +47,73 @@ CS_HD void traceSpan(int t, int size, int n, int& begin, int& end) {
     if (end > n) end = n;
     if (begin >= n) begin = n - 1;
 }
+
+// A code axis of `display` texels showing `codes` codes, code c at display position pos(c)
+// (pixel centres), computed with core/ScopeRender's very operations:
+//   Up:   c * k, k = (display - 1) / (codes - 1)            (histogram columns)
+//   Down: (display - 1) - c * k                               (waveform rows, from the top)
+//   ScopeUp:   (0.5 + zoom * (c - codes/2) / codes) * (display - 1)   (vectorscope Cb)
+//   ScopeDown: (display - 1) - ScopeUp                                 (vectorscope Cr rows)
+enum class TraceAxisKind { Up, Down, ScopeUp, ScopeDown };
+struct TraceAxis {
+    TraceAxisKind kind;
+    int codes, display, zoom;
+    CS_HD TraceAxis(TraceAxisKind k, int codeCount, int displaySize, int zoomFactor = 1)
+        : kind(k), codes(codeCount), display(displaySize), zoom(zoomFactor >= 2 ? 2 : 1) {}
+    CS_HD double last() const { return double(display - 1); }
+    CS_HD double step() const { return double(display - 1) / double(codes - 1); }
+    CS_HD double scopePos(int c) const { return (0.5 + double(zoom) * (double(c) - codes / 2.0) / double(codes)) * last(); }
+    CS_HD double scopeInv(double d) const { return codes / 2.0 + (d / last() - 0.5) * double(codes) / double(zoom); }
+    CS_HD double pos(int c) const {
+        switch (kind) {
+            case TraceAxisKind::Up: return double(c) * step();
+            case TraceAxisKind::Down: return last() - double(c) * step();
+            case TraceAxisKind::ScopeUp: return scopePos(c);
+            case TraceAxisKind::ScopeDown: return last() - scopePos(c);
+        }
+        return 0.0;
+    }
+    CS_HD double inv(double d) const {
+        switch (kind) {
+            case TraceAxisKind::Up: return d / step();
+            case TraceAxisKind::Down: return (last() - d) / step();
+            case TraceAxisKind::ScopeUp: return scopeInv(d);
+            case TraceAxisKind::ScopeDown: return scopeInv(last() - d);
+        }
+        return 0.0;
+    }
+    CS_HD bool landsOn(int c, int d) const {
+        const double p = pos(c);
+        return p > -0.5 && p < double(display) - 0.5 && lround(p) == d;
+    }
+    // The codes [lo, hi] texel d shows: those that land on it, else the nearest one
+    // (core/ScopeRender's nearestSpans); false when none (a zoomed scope's texel beyond
+    // the codes).
+    CS_HD bool span(int d, int& lo, int& hi) const {
+        if (display <= 1 || codes <= 1) {
+            lo = 0;
+            hi = codes - 1;
+            return true;
+        }
+        // Codes landing on d are contiguous, and one of them is the code nearest to inv(d)
+        // (within the codes) or its neighbour; if none lands, d shows the nearest code.
+        const double c = inv(double(d));
+        const int nearest = c < 0.0 ? 0 : (c > double(codes - 1) ? codes - 1 : int(lround(c)));
+        int start = -1;
+        if (landsOn(nearest, d)) start = nearest;
+        else if (nearest > 0 && landsOn(nearest - 1, d)) start = nearest - 1;
+        else if (nearest < codes - 1 && landsOn(nearest + 1, d)) start = nearest + 1;
+        if (start < 0) {
+            if (!(c > -0.5 && c < double(codes) - 0.5)) return false;
+            lo = hi = int(lround(c));
+            return true;
+        }
+        lo = hi = start;
+        while (lo > 0 && landsOn(lo - 1, d)) --lo;
+        while (hi < codes - 1 && landsOn(hi + 1, d)) ++hi;
+        return true;
+    }
+};
 
 CS_HD uint32_t histogramMaxBin(const uint32_t* bins, int begin, int end) {
     uint32_t m = 0;
@@ -59,27 +133,28 @@ CS_HD bool histogramLit(uint32_t value, uint32_t maxValue, bool logScale, float 
 CS_HD uint32_t histogramTexel(const uint32_t* histY, const uint32_t* histRgb, int levels, uint32_t maxY, uint32_t maxRgb,
                               bool logScale, float gain, int tx, int ty, int texW, int texH) {
     const int row = texH - 1 - ty;
-    int b0, b1;
-    traceSpan(tx, texW, levels, b0, b1);
-    const bool yLit = histogramLit(histogramMaxBin(histY, b0, b1), maxY, logScale, gain, row, texH);
-    traceSpan(tx, texW, 256, b0, b1);
+    int b0 = 0, b1 = -1;
+    TraceAxis(TraceAxisKind::Up, levels, texW).span(tx, b0, b1);
+    const bool yLit = histogramLit(histogramMaxBin(histY, b0, b1 + 1), maxY, logScale, gain, row, texH);
+    b0 = 0;
+    b1 = -1;
+    TraceAxis(TraceAxisKind::Up, 256, texW).span(tx, b0, b1);
     bool lit[3];
-    for (int c = 0; c < 3; ++c) lit[c] = histogramLit(histogramMaxBin(histRgb + 256 * c, b0, b1), maxRgb, logScale, gain, row, texH);
+    for (int c = 0; c < 3; ++c) lit[c] = histogramLit(histogramMaxBin(histRgb + 256 * c, b0, b1 + 1), maxRgb, logScale, gain, row, texH);
     const uint32_t base = yLit ? 150u : 0u;
     return traceRgba(lit[0] ? 255u : base, lit[1] ? 255u : base, lit[2] ? 255u : base);
 }
 
 // Brightness of a waveform box: counts[level * width + x], columns [x0, x1) of a frame of
-// `height` rows, levels from the bottom row of the texel.
-CS_HD uint32_t waveformLevel(const uint32_t* counts, int width, int height, int levels, float gain, int x0, int x1, int tyFromBottom,
-                             int texH) {
-    int l0, l1;
-    traceSpan(tyFromBottom, texH, levels, l0, l1);
+// `height` rows, the codes texel row ty (from the top) shows.
+CS_HD uint32_t waveformLevel(const uint32_t* counts, int width, int height, int levels, float gain, int x0, int x1, int ty, int texH) {
+    int l0 = 0, l1 = -1;
+    TraceAxis(TraceAxisKind::Down, levels, texH).span(ty, l0, l1);
     unsigned long long sum = 0;
-    for (int l = l0; l < l1; ++l)
+    for (int l = l0; l <= l1; ++l)
         for (int x = x0; x < x1; ++x) sum += counts[(long long)l * width + x];
     if (sum == 0) return 0;
-    const double n = double(sum) * double(levels) / (double(height) * double(x1 - x0) * double(l1 - l0));
+    const double n = double(sum) * double(levels) / (double(height) * double(x1 - x0) * double(l1 - l0 + 1));
     double v = sqrt(double(gain) * n / 8.0);
     return traceCode(v > 1.0 ? 1.0 : v);
 }
@@ -87,7 +162,7 @@ CS_HD uint32_t waveformLevel(const uint32_t* counts, int width, int height, int 
 CS_HD uint32_t waveformTexel(const uint32_t* counts, int width, int height, int levels, float gain, int tx, int ty, int texW, int texH) {
     int x0, x1;
     traceSpan(tx, texW, width, x0, x1);
-    const uint32_t v = waveformLevel(counts, width, height, levels, gain, x0, x1, texH - 1 - ty, texH);
+    const uint32_t v = waveformLevel(counts, width, height, levels, gain, x0, x1, ty, texH);
     return traceRgba(v, v, v);
 }
 
@@ -100,7 +175,7 @@ CS_HD uint32_t paradeTexel(const uint32_t* parade, int width, int height, int le
     const int pw = p1 - p0 > 0 ? p1 - p0 : 1;
     int x0, x1;
     traceSpan(tx - p0, pw, width, x0, x1);
-    const uint32_t v = waveformLevel(parade + (long long)panel * levels * width, width, height, levels, gain, x0, x1, texH - 1 - ty, texH);
+    const uint32_t v = waveformLevel(parade + (long long)panel * levels * width, width, height, levels, gain, x0, x1, ty, texH);
     if (rgbMode) return panel == 0 ? traceRgba(v, 0, 0) : (panel == 1 ? traceRgba(0, v, 0) : traceRgba(0, 0, v));
     return panel == 0 ? traceRgba(v, v, v) : (panel == 1 ? traceRgba(v / 2, v / 2, v) : traceRgba(v, v / 2, v / 2));
 }
@@ -108,15 +183,16 @@ CS_HD uint32_t paradeTexel(const uint32_t* parade, int width, int height, int le
 // vectorscope: levels x levels, [cr * levels + cb].
 CS_HD uint32_t vectorscopeTexel(const uint32_t* counts, int width, int height, int levels, int zoom, float gain, int tx, int ty, int texW,
                                 int texH) {
-    const int span = levels / (zoom > 1 ? zoom : 1), base = (levels - span) / 2;
-    int cb0, cb1, cr0, cr1;
-    traceSpan(tx, texW, span, cb0, cb1);
-    traceSpan(texH - 1 - ty, texH, span, cr0, cr1);
+    int cb0 = 0, cb1 = -1, cr0 = 0, cr1 = -1;
+    if (!TraceAxis(TraceAxisKind::ScopeUp, levels, texW, zoom).span(tx, cb0, cb1) ||
+        !TraceAxis(TraceAxisKind::ScopeDown, levels, texH, zoom).span(ty, cr0, cr1))
+        return traceRgba(0, 0, 0);
     unsigned long long sum = 0;
-    for (int cr = cr0; cr < cr1; ++cr)
-        for (int cb = cb0; cb < cb1; ++cb) sum += counts[(long long)(base + cr) * levels + base + cb];
+    for (int cr = cr0; cr <= cr1; ++cr)
+        for (int cb = cb0; cb <= cb1; ++cb) sum += counts[(long long)cr * levels + cb];
     if (sum == 0) return traceRgba(0, 0, 0);
-    const double n = double(sum) * double(levels) * double(levels) / (double(width) * double(height) * double(cb1 - cb0) * double(cr1 - cr0));
+    const double n =
+        double(sum) * double(levels) * double(levels) / (double(width) * double(height) * double(cb1 - cb0 + 1) * double(cr1 - cr0 + 1));
     double v = sqrt(sqrt(double(gain) * n) / 8.0);
     const uint32_t c = traceCode(v > 1.0 ? 1.0 : v);
     return traceRgba(c, c, c);

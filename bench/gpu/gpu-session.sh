@@ -1,19 +1,22 @@
 #!/bin/bash
 # One batch on the lent GPU machine (docs/CUDA.md, "Running on the GPU machine"): unpacks
-# the bundle that /work/shared/tools/gpu-bundle wrote to .gpu/cuda into /tmp/b, runs cuda_tests,
+# the bundle that /work/shared/tools/gpu-bundle wrote to .gpu/cuda (or $CS_GPU_BUNDLE) into
+# /tmp/b, runs cuda_tests (and test_gpu_view when the bundle has it),
 # compute-sanitizer memcheck and racecheck (small frames: CS_CUDA_TEST_SMALL=1), builds
 # bench/gpu from this source tree with the machine's CUDA toolkit (NPP included where
 # present) and runs gpu_bench on the carried clip frames; with .gpu/nvdec/nvdec.tar.xz
-# (bench/nvdec/make_bundle.py) also nvdec_bench on the carried HEVC clip, and it saves the
-# 4:2:0 scope kernel's SASS. Logs and tables go to $OUT.
-#   bench/gpu/gpu-session.sh [all|tests|bench|nvdec|sass|profile|app]
+# (bench/nvdec/make_bundle.py; or $CS_NVDEC_BUNDLE) also nvdec_bench on the carried HEVC
+# clip, and it saves the 4:2:0 scope kernel's SASS. Logs and tables go to $OUT.
+#   bench/gpu/gpu-session.sh [all|final|tests|bench|nvdec|sass|profile|app]
+# final = tests + sanitizers + bench + nvdec (no SASS, profile or app runs).
 set -u
 what=${1:-all}
 OUT=${OUT:-/tmp/gpu-out}
 mkdir -p "$OUT"
 B=/tmp/b
 mkdir -p $B
-for a in .gpu/cuda/*.tar.xz; do tar -C $B -xJf "$a"; done
+for a in "${CS_GPU_BUNDLE:-.gpu/cuda}"/*.tar.xz; do tar -C $B -xJf "$a"; done
+nvbundle=${CS_NVDEC_BUNDLE:-.gpu/nvdec/nvdec.tar.xz}
 export LD_LIBRARY_PATH=$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nv=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 [[ -f $nv ]] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv
@@ -32,19 +35,21 @@ step() {   # step NAME SECONDS COMMAND...: runs with a time limit, log in $OUT/N
     grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? (ran|passed)|ERROR SUMMARY|RACECHECK SUMMARY|Failure|error:" "$OUT/$name.log" | head -20
 }
 
-if [[ $what == all || $what == bench ]]; then
+is() { for w in "$@"; do [[ $what == "$w" ]] && return 0; done; return 1; }
+if is all final bench; then
     # Build the benchmark while the tests run (it needs CPU cores, the tests mostly the GPU).
     ( cmake -S bench/gpu -B /tmp/gbb -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_BUILD_TYPE=Release &&
       cmake --build /tmp/gbb -j 12 ) > /tmp/bench_build.log 2>&1 &
     build=$!
 fi
-if [[ $what == all || $what == tests ]]; then
+if is all final tests; then
     step tests 170 $B/bin/cuda_tests
     $B/bin/cuda_host_tests >> "$OUT/tests.log" 2>&1 && echo "== cuda_host_tests passed"
+    [[ -x $B/bin/test_gpu_view ]] && step gpu_view 60 $B/run test_gpu_view
     CS_CUDA_TEST_SMALL=1 step memcheck 150 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 $B/bin/cuda_tests
     CS_CUDA_TEST_SMALL=1 step racecheck 120 compute-sanitizer --tool racecheck --error-exitcode 9 $B/bin/cuda_tests
 fi
-if [[ $what == all || $what == bench ]]; then
+if is all final bench; then
     wait $build
     echo "== bench build: $(grep -E 'NPP|error' /tmp/bench_build.log | head -5)"
     [[ -x /tmp/gbb/gpu_bench ]] || cp /tmp/bench_build.log "$OUT/"
@@ -54,18 +59,18 @@ if [[ $what == all || $what == bench ]]; then
     # At most 8 files come back: the log only when the table is missing.
     [[ -s $OUT/gpu_bench.md ]] && mv "$OUT/gpu_bench.log" /tmp/
 fi
-if [[ ($what == all || $what == nvdec) && -f .gpu/nvdec/nvdec.tar.xz ]]; then
+if is all final nvdec && [[ -f $nvbundle ]]; then
     # NVDEC decoding alone vs decoding + every scope (bench/nvdec), FFmpeg libraries carried with stubs.
-    mkdir -p /tmp/n && tar -C /tmp/n -xJf .gpu/nvdec/nvdec.tar.xz
+    mkdir -p /tmp/n && tar -C /tmp/n -xJf "$nvbundle"
     LD_LIBRARY_PATH=/tmp/n/lib step nvdec 150 /tmp/n/bin/nvdec_bench --passes 3 /tmp/n/data/*.mkv
     grep -E "^\||nvdec_bench|rror" "$OUT/nvdec.log" | head -20
 fi
-if [[ ($what == all || $what == sass) && -x /tmp/gbb/gpu_bench ]]; then
+if is all sass && [[ -x /tmp/gbb/gpu_bench ]]; then
     # The 4:2:0 kernel's machine code (P010, every scope, statistics, picture) for offline reading.
     cuobjdump -sass /tmp/gbb/gpu_bench 2>/dev/null | awk '/Function : /{keep = ($0 ~ /Quad420ReaderILi2ELb1ELb1E/ || $0 ~ /lumaHistogramKernel/)} keep' > "$OUT/sass_scopes.txt"
     echo "== sass: $(grep -c 'Function :' "$OUT/sass_scopes.txt") functions, $(wc -l < "$OUT/sass_scopes.txt") lines"
 fi
-if [[ $what == all || $what == app ]]; then
+if is all app; then
     # `cudascope bench`: the engines per frame on the zone plate, then NVDEC on the carried clips.
     if [[ -x $B/bin/cudascope ]]; then app=($B/bin/cudascope bench); else app=($B/bin/cudascope_bench); fi
     if [[ -x ${app[0]} ]]; then
@@ -75,7 +80,7 @@ if [[ $what == all || $what == app ]]; then
         cat "$OUT/appbench_nvdec.log"
     fi
 fi
-if [[ $what == all || $what == profile ]]; then
+if is all profile; then
     [[ -x /tmp/gbb/gpu_bench ]] || { cmake -S bench/gpu -B /tmp/gbb -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90-real && cmake --build /tmp/gbb -j 12; } > "$OUT/bench_build.log" 2>&1
     ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
     step profile 150 "$ncu" --clock-control none -k "regex:quad420Kernel|lumaHistogramKernel" -c 4 --section SpeedOfLight \

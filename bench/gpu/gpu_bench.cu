@@ -7,6 +7,7 @@
 // that the frame comes from device memory, not from the cache. Prints markdown tables.
 //
 //   gpu_bench [--clip-nv12 FILE] [--clip-p010 FILE] [--reps N] [--out FILE] [--quick]
+//             [--formats nv12,p010le,...] [--4k]     (a subset, for quick rounds of tuning)
 //
 // Clip files are raw 3840x2160 frames as the ffmpeg CLI writes them (-f rawvideo -pix_fmt
 // nv12 / p010le); 1080p and the other formats are made from them here (2x2 averages,
@@ -56,6 +57,8 @@ struct Options {
     int reps = 300;
     bool quick = false;
     bool profile = false;   // one launch of a few scope passes, for Nsight Compute
+    std::string formats;    // comma-separated format names to run (empty: all)
+    bool only4k = false;
 };
 
 // Holds the stream until the host has queued a whole chunk of runs, so that the GPU runs
@@ -594,8 +597,11 @@ int main(int argc, char** argv) {
         else if (a == "--out") b.opt.out = next();
         else if (a == "--quick") b.opt.quick = true;
         else if (a == "--profile") b.opt.profile = true;
+        else if (a == "--formats") b.opt.formats = "," + next() + ",";
+        else if (a == "--4k") b.opt.only4k = true;
         else {
-            std::fprintf(stderr, "usage: gpu_bench [--clip-nv12 FILE] [--clip-p010 FILE] [--reps N>=200] [--out FILE] [--quick] [--profile]\n");
+            std::fprintf(stderr, "usage: gpu_bench [--clip-nv12 FILE] [--clip-p010 FILE] [--reps N>=200] [--out FILE] [--quick] [--profile]"
+                                 " [--formats nv12,p010le,...] [--4k]\n");
             return 2;
         }
     }
@@ -634,14 +640,16 @@ int main(int argc, char** argv) {
         return 0;
     }
     // --quick (the CTest smoke run): 1080p NV12 and P010, random content only.
-    const std::vector<std::pair<int, int>> sizes = b.opt.quick ? std::vector<std::pair<int, int>>{{1920, 1080}}
-                                                               : std::vector<std::pair<int, int>>{{1920, 1080}, {3840, 2160}};
+    const std::vector<std::pair<int, int>> sizes = b.opt.quick    ? std::vector<std::pair<int, int>>{{1920, 1080}}
+                                                   : b.opt.only4k ? std::vector<std::pair<int, int>>{{3840, 2160}}
+                                                                  : std::vector<std::pair<int, int>>{{1920, 1080}, {3840, 2160}};
     const std::vector<PixelFormat> formats = b.opt.quick ? std::vector<PixelFormat>{PixelFormat::Nv12, PixelFormat::P010}
                                                          : std::vector<PixelFormat>{PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv420p,
                                                                                     PixelFormat::Uyvy422};
     const std::vector<const char*> contents = b.opt.quick ? std::vector<const char*>{"random"} : std::vector<const char*>{"clip", "random", "solid"};
     for (auto [w, h] : sizes)
         for (PixelFormat f : formats) {
+            if (!b.opt.formats.empty() && b.opt.formats.find("," + std::string(formatInfo(f).name) + ",") == std::string::npos) continue;
             const bool deep = bitDepthOf(f) == 10;
             for (const char* content : contents) {
                 Frame frame(f, w, h);
