@@ -387,20 +387,21 @@ void median3x3(const RgbaImage& inImage, RgbaImage& out, ThreadPool* pool) {
 // ---- Sobel, focus peaking -----------------------------------------------------------------
 
 namespace {
-// Sobel gradients of luma: fn(y, g2) gets each row's gx^2 + gy^2 (exact integers: at most
-// 2 (4 * 65535)^2 < 2^38, so 64-bit). The magnitude over full scale is
-// sqrt(g2) / (4 (2^d - 1)): a full-scale step edge gives 1 (its gradient is 4 full scales,
-// the kernel's weights 1 + 2 + 1 on each side). Codes above the depth count as its top.
-// Each chunk loads every row it reads once (clamped codes, the edge column repeated on
-// either side) into a rotation of three.
-template <typename Fn>
-void forEachSobelRow(const LumaPlane& luma, ThreadPool* pool, Fn fn) {
+// Sobel gradients of luma: fn(y, g2) gets each row's gx^2 + gy^2 as exact integers: at
+// most 2 (4 (2^d - 1))^2, which fits 32 bits up to 12-bit luma (the 32-bit lanes vectorise
+// several times better than 64-bit ones) and takes 64 bits above. The magnitude over full
+// scale is sqrt(g2) / (4 (2^d - 1)): a full-scale step edge gives 1 (its gradient is 4 full
+// scales, the kernel's weights 1 + 2 + 1 on each side). Codes above the depth count as its
+// top. Each chunk loads every row it reads once (clamped codes, the edge column repeated
+// on either side) into a rotation of three.
+template <typename Square, typename Fn>
+void sobelRows(const LumaPlane& luma, ThreadPool* pool, Fn fn) {
     const int w = luma.width, h = luma.height;
     const int32_t maxCode = (1 << luma.bitDepth) - 1;
     forRows(pool, h, [&](int y0, int y1) {
         const size_t padded = size_t(w) + 2;
         std::vector<int32_t> buffer(3 * padded);
-        std::vector<int64_t> g2(static_cast<size_t>(w));
+        std::vector<Square> g2(static_cast<size_t>(w));
         int32_t* rows[3] = {buffer.data(), buffer.data() + padded, buffer.data() + 2 * padded};
         int loaded[3] = {-1, -1, -1};
         auto row = [&](int y) -> const int32_t* {
@@ -416,17 +417,26 @@ void forEachSobelRow(const LumaPlane& luma, ThreadPool* pool, Fn fn) {
             return rows[slot];
         };
         for (int y = y0; y < y1; ++y) {
-            const int32_t* up = row(clampIndex(y - 1, h));
-            const int32_t* at = row(y);
-            const int32_t* down = row(clampIndex(y + 1, h));
+            const int32_t* __restrict up = row(clampIndex(y - 1, h));
+            const int32_t* __restrict at = row(y);
+            const int32_t* __restrict down = row(clampIndex(y + 1, h));
+            Square* __restrict g = g2.data();
             for (int x = 0; x < w; ++x) {
-                const int64_t gx = (up[x + 2] + 2 * at[x + 2] + down[x + 2]) - (up[x] + 2 * at[x] + down[x]);
-                const int64_t gy = (down[x] + 2 * down[x + 1] + down[x + 2]) - (up[x] + 2 * up[x + 1] + up[x + 2]);
-                g2[size_t(x)] = gx * gx + gy * gy;
+                const Square gx = Square((up[x + 2] + 2 * at[x + 2] + down[x + 2]) - (up[x] + 2 * at[x] + down[x]));
+                const Square gy = Square((down[x] + 2 * down[x + 1] + down[x + 2]) - (up[x] + 2 * up[x + 1] + up[x + 2]));
+                g[x] = gx * gx + gy * gy;
             }
-            fn(y, g2.data());
+            fn(y, static_cast<const Square*>(g));
         }
     });
+}
+
+// sobelRows with the narrowest exact square type for the plane's depth; fn is called with
+// a const int32_t* or const int64_t* row.
+template <typename Fn>
+void forEachSobelRow(const LumaPlane& luma, ThreadPool* pool, Fn fn) {
+    if (luma.bitDepth <= 12) sobelRows<int32_t>(luma, pool, fn);
+    else sobelRows<int64_t>(luma, pool, fn);
 }
 
 double sobelNorm(const LumaPlane& luma) { return 1.0 / (4.0 * double((1 << luma.bitDepth) - 1)); }
@@ -439,7 +449,7 @@ void sobelEdges(const LumaPlane& luma, RgbaImage& out, ThreadPool* pool) {
     }
     sizeForOverwrite(out, luma.width, luma.height);
     const double norm = sobelNorm(luma);
-    forEachSobelRow(luma, pool, [&](int y, const int64_t* g2) {
+    forEachSobelRow(luma, pool, [&](int y, const auto* g2) {
         uint8_t* dst = out.at(0, y);
         for (int x = 0; x < luma.width; ++x) {
             // min(255, floor(m 255 + 0.5)) of the magnitude m: never negative, so the
@@ -453,13 +463,34 @@ void sobelEdges(const LumaPlane& luma, RgbaImage& out, ThreadPool* pool) {
     });
 }
 
+int64_t focusPeakingFirstSquare(int bitDepth, float threshold) {
+    // "Magnitude over threshold", sqrt(g2) norm > threshold, only grows with g2 (each step
+    // is rounded monotonically): it holds from the least g2 where it holds, found here by
+    // bisection with that very expression, so each pixel is one integer comparison.
+    const int depth = std::clamp(bitDepth, 8, 16);
+    const double norm = 1.0 / (4.0 * double((1 << depth) - 1)), limit = double(threshold);
+    const int64_t maxCode = (1 << depth) - 1;
+    auto over = [&](int64_t g2) { return std::sqrt(double(g2)) * norm > limit; };
+    int64_t lo = 0, hi = 2 * (4 * maxCode) * (4 * maxCode) + 1;   // hi: past the largest g2 ("never")
+    if (over(lo)) return lo;
+    while (hi - lo > 1) {   // invariant: !over(lo), over(hi) or hi is "never"
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (over(mid)) hi = mid;
+        else lo = mid;
+    }
+    return hi;
+}
+
 void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float threshold, uint32_t colour, RgbaImage& out,
                   ThreadPool* pool) {
     if (!validImage(picture) || !validLuma(luma) || picture.width != luma.width || picture.height != luma.height) {
         out.resize(0, 0);
         return;
     }
-    if (&picture != &out) out = picture;
+    // The picture is copied row by row on the pool, each row just before its peaks are
+    // painted (in place when `out` is the picture itself).
+    const bool copy = &picture != &out;
+    if (copy) sizeForOverwrite(out, picture.width, picture.height);
     const float a = float(colour >> 24) / 255.0f;
     // The blend of the colour over each old byte, per channel: lround(p + (src - p) a).
     uint8_t blended[3][256];
@@ -467,22 +498,11 @@ void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float thresho
         const float src = float((colour >> (8 * c)) & 0xffu);
         for (int v = 0; v < 256; ++v) blended[c][v] = uint8_t(std::lround(float(v) + (src - float(v)) * a));
     }
-    // "Magnitude over threshold", sqrt(g2) norm > threshold, only grows with g2 (each step
-    // is rounded monotonically): it holds from the least g2 where it holds, found here by
-    // bisection with that very expression, so each pixel is one integer comparison.
-    const double norm = sobelNorm(luma), limit = double(threshold);
-    const int64_t maxCode = (1 << luma.bitDepth) - 1;
-    auto over = [&](int64_t g2) { return std::sqrt(double(g2)) * norm > limit; };
-    int64_t lo = 0, hi = 2 * (4 * maxCode) * (4 * maxCode) + 1;   // hi: past the largest g2 ("never")
-    if (over(lo)) hi = lo;
-    while (hi - lo > 1) {   // invariant: !over(lo), over(hi) or hi is "never"
-        const int64_t mid = lo + (hi - lo) / 2;
-        if (over(mid)) hi = mid;
-        else lo = mid;
-    }
-    const int64_t first = hi;
-    forEachSobelRow(luma, pool, [&](int y, const int64_t* g2) {
+    const int64_t first = focusPeakingFirstSquare(luma.bitDepth, threshold);
+    const size_t rowBytes = size_t(picture.width) * 4;
+    forEachSobelRow(luma, pool, [&](int y, const auto* g2) {
         uint8_t* dst = out.at(0, y);
+        if (copy) std::memcpy(dst, picture.at(0, y), rowBytes);
         for (int x = 0; x < luma.width; ++x) {
             if (g2[x] < first) continue;
             uint8_t* p = dst + size_t(x) * 4;

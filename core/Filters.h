@@ -35,6 +35,10 @@ void sobelEdges(const LumaPlane& luma, RgbaImage& out, ThreadPool* pool = nullpt
 // (blended by the colour's alpha; the default is opaque).
 void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float threshold, uint32_t colour, RgbaImage& out,
                   ThreadPool* pool = nullptr);
+// The least Sobel gx^2 + gy^2 (of luma at `bitDepth`) whose magnitude exceeds `threshold`:
+// focusPeaking paints exactly the pixels at or above it (2 (4 (2^d - 1))^2 + 1: none).
+// Shared with the GL picture shader, which paints the same pixels.
+int64_t focusPeakingFirstSquare(int bitDepth, float threshold);
 // The picture with diagonal stripes where luma is at or above `ire` (IRE of the luma's range).
 // Stripes run at 45 degrees (down-left to up-right), period 8 px: pixels with
 // (x + y) mod 8 < 4 are painted black, the others keep the picture.

@@ -19,9 +19,16 @@ std::string infoLog(GLuint object, bool program) {
     return std::string(text.data());
 }
 
-Result<Shader> compile(GLenum type, const std::string& name) {
+Result<Shader> compile(GLenum type, const std::string& name, const std::string& defines) {
     auto source = shaderSource(name);
     if (!source) return source.status();
+    if (!defines.empty()) {
+        // After the #version line, which must come first.
+        const size_t version = source->find("#version");
+        const size_t lineEnd = version == std::string::npos ? std::string::npos : source->find('\n', version);
+        if (lineEnd == std::string::npos) return Status::error("shader " + name + " has no #version line to put defines after");
+        source->insert(lineEnd + 1, defines);
+    }
     Shader shader(glCreateShader(type));
     if (!shader) return Status::error("glCreateShader failed for " + name);
     const char* text = source->c_str();
@@ -42,10 +49,11 @@ Result<std::string> shaderSource(const std::string& name) {
     return std::string(bytes.constData(), size_t(bytes.size()));
 }
 
-Result<Program> buildProgram(const std::string& vertexName, const std::string& fragmentName) {
-    auto vertex = compile(GL_VERTEX_SHADER, vertexName);
+Result<Program> buildProgram(const std::string& vertexName, const std::string& fragmentName,
+                             const std::string& fragmentDefines) {
+    auto vertex = compile(GL_VERTEX_SHADER, vertexName, {});
     if (!vertex) return vertex.status();
-    auto fragment = compile(GL_FRAGMENT_SHADER, fragmentName);
+    auto fragment = compile(GL_FRAGMENT_SHADER, fragmentName, fragmentDefines);
     if (!fragment) return fragment.status();
     Program program(glCreateProgram());
     if (!program) return Status::error("glCreateProgram failed");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/Filters.h"
 #include "core/ScopeRender.h"
 #include "render/GlObjects.h"
 #include "render/GraticuleOverlay.h"
@@ -65,6 +66,12 @@ EngineHost::EngineHost(const std::string& engine) {
 
 EngineHost::~EngineHost() = default;
 
+void EngineHost::setCpuThreads(int threads) {
+    if (usesCuda()) return;
+    engine_ = makeCpuEngine(threads);
+    hasResults_ = false;
+}
+
 void EngineHost::setPanel(gl::Plane plane, int width, int height) {
     panels_[size_t(plane)] = {std::max(width, 0), std::max(height, 0)};
 }
@@ -82,8 +89,9 @@ void EngineHost::prepareSpec() {
     spec_.vectorscope = panelVisible(Plane::Vectorscope);
     spec_.displayImages = true;
     spec_.picture = true;
-    // The waveform-style images are rendered at the first visible panel's size; the others
-    // are redrawn for their own size after the engine ran (renderPanelImages).
+    // When the engine draws the images (frames not shown from their planes), the waveform-style
+    // ones are drawn at the first visible panel's size; the others are drawn again for their
+    // own size after the engine ran (renderPanelImages).
     for (Plane p : {Plane::Waveform, Plane::Parade, Plane::Histogram}) {
         if (!panelVisible(p)) continue;
         spec_.scopeWidth = clampSize(panels_[size_t(p)][0]);
@@ -96,22 +104,45 @@ void EngineHost::prepareSpec() {
     }
 }
 
-void EngineHost::renderPanelImages() {
+void EngineHost::renderPanelImages(bool engineDrewImages) {
     using gl::Plane;
-    auto sizedFor = [&](Plane p) {
-        ScopeSpec s = spec_;
-        s.scopeWidth = clampSize(panels_[size_t(p)][0]);
-        s.scopeHeight = clampSize(panels_[size_t(p)][1]);
-        return s;
-    };
     auto differs = [&](Plane p) {
         return clampSize(panels_[size_t(p)][0]) != spec_.scopeWidth || clampSize(panels_[size_t(p)][1]) != spec_.scopeHeight;
     };
-    histogramImage_ = {};
-    if (spec_.histogram && (histogramChannels != HistogramChannels::LumaAndRgb || differs(Plane::Histogram)))
-        renderHistogram(histogramOnly(results_, histogramChannels), sizedFor(Plane::Histogram), histogramImage_);
-    paradeImage_ = {};
-    if (spec_.parade && differs(Plane::Parade)) renderParade(results_, sizedFor(Plane::Parade), paradeImage_);
+    // Each visible scope's image at its panel's size, drawn here when the engine drew none or
+    // drew it for another size or with other content (the histogram's channels).
+    std::array<Plane, 4> jobs{};
+    int count = 0;
+    for (Plane p : {Plane::Parade, Plane::Waveform, Plane::Vectorscope, Plane::Histogram}) {   // costliest first
+        drawnHere_[size_t(p)] = false;
+        const bool counted = (p == Plane::Histogram && spec_.histogram) || (p == Plane::Waveform && spec_.waveform) ||
+                             (p == Plane::Parade && spec_.parade) || (p == Plane::Vectorscope && spec_.vectorscope);
+        if (!counted) continue;
+        const bool own = !engineDrewImages || (p == Plane::Parade && differs(p)) ||
+                         (p == Plane::Histogram && (histogramChannels != HistogramChannels::LumaAndRgb || differs(p)));
+        if (own) jobs[size_t(count++)] = p;
+    }
+    if (count == 0) return;
+    imagePool_.parallelFor(
+        count,
+        [&](int, int begin, int end) {
+            for (int i = begin; i < end; ++i) {
+                const Plane p = jobs[size_t(i)];
+                ScopeSpec s = spec_;
+                s.scopeWidth = clampSize(panels_[size_t(p)][0]);
+                s.scopeHeight = clampSize(panels_[size_t(p)][1]);
+                RgbaImage& image = panelImages_[size_t(p)];
+                switch (p) {
+                    case Plane::Histogram: renderHistogram(histogramOnly(results_, histogramChannels), s, image); break;
+                    case Plane::Waveform: renderWaveform(results_, s, image); break;
+                    case Plane::Parade: renderParade(results_, s, image); break;
+                    case Plane::Vectorscope: renderVectorscope(results_, s, image); break;
+                    default: break;
+                }
+                drawnHere_[size_t(p)] = true;
+            }
+        },
+        count);
 }
 
 Status EngineHost::process(const FrameView& frame, gl::FrameTextures* textures) {
@@ -125,11 +156,22 @@ Status EngineHost::process(const FrameView& frame, gl::FrameTextures* textures) 
 #endif
     {
         imagesOnGpu_ = false;
-        s = engine_->process(frame, spec_, results_);
+        // Planar Y'CbCr goes up as its planes and the shader draws the picture (and focus
+        // peaking): the engine then neither converts nor writes an RGBA picture for them.
+        planesShown_ = textures && gl::YcbcrTextures::supports(frame);
+        ScopeSpec run = spec_;
+        if (planesShown_) {
+            // No RGBA picture, and the scope images are drawn here for each panel's size.
+            run.displayImages = false;
+            run.picture = false;
+            if (shaderPreview()) run.preview = PreviewFilter::None;
+        }
+        s = engine_->process(frame, run, results_);
         if (s) {
-            renderPanelImages();
+            renderPanelImages(run.displayImages);
             hasResults_ = true;
-            if (textures) s = uploadTo(*textures);
+            if (planesShown_) s = textures->ycbcr().upload(frame, results_.color);
+            if (s && textures) s = uploadTo(*textures);
         }
     }
     if (!s) hasResults_ = false;
@@ -138,6 +180,8 @@ Status EngineHost::process(const FrameView& frame, gl::FrameTextures* textures) 
     return s;
 }
 
+bool EngineHost::shaderPreview() const { return spec_.preview == PreviewFilter::FocusPeaking; }
+
 Status EngineHost::uploadTo(gl::FrameTextures& textures) {
     if (!hasResults_ || imagesOnGpu_) return {};
     using gl::Plane;
@@ -145,12 +189,29 @@ Status EngineHost::uploadTo(gl::FrameTextures& textures) {
     auto up = [&](Plane p, const RgbaImage& img) {
         if (Status u = textures.upload(p, img); !u && s) s = u;
     };
-    up(Plane::Picture, results_.picture);
-    up(Plane::Preview, results_.preview);
-    up(Plane::Histogram, histogramImage_.empty() ? results_.histogramImage : histogramImage_);
-    up(Plane::Waveform, results_.waveformImage);
-    up(Plane::Parade, paradeImage_.empty() ? results_.paradeImage : paradeImage_);
-    up(Plane::Vectorscope, results_.vectorscopeImage);
+    // The planes are the frame's own: only process() (which has the frame) puts them up.
+    if (planesShown_ && textures.ycbcr().valid()) {
+        textures.setShaded(Plane::Picture, {});
+        if (shaderPreview()) {
+            gl::YcbcrShading peaking;
+            peaking.focusPeaking = true;
+            peaking.peakingFirstSquare = focusPeakingFirstSquare(results_.bitDepth, spec_.filter.peakingThreshold);
+            peaking.peakingColour = spec_.filter.peakingColour;
+            textures.setShaded(Plane::Preview, peaking);
+        } else {
+            up(Plane::Preview, results_.preview);
+        }
+    } else {
+        up(Plane::Picture, results_.picture);
+        up(Plane::Preview, results_.preview);
+    }
+    auto image = [&](Plane p, const RgbaImage& engines) -> const RgbaImage& {
+        return drawnHere_[size_t(p)] ? panelImages_[size_t(p)] : engines;
+    };
+    up(Plane::Histogram, image(Plane::Histogram, results_.histogramImage));
+    up(Plane::Waveform, image(Plane::Waveform, results_.waveformImage));
+    up(Plane::Parade, image(Plane::Parade, results_.paradeImage));
+    up(Plane::Vectorscope, image(Plane::Vectorscope, results_.vectorscopeImage));
     // The scope views read these textures from their own contexts.
     gl::flush();
     return s;
@@ -165,8 +226,7 @@ ScopePlacement EngineHost::placement(gl::Plane plane, const gl::FrameTextures& t
         const auto& image = traceImages_[size_t(plane)];
         return tracePlacement(plane, image[0], image[1]);
     }
-    const gl::RgbaTexture& t = textures.texture(plane);
-    return ScopePlacement::whole(t.width(), t.height());
+    return ScopePlacement::whole(textures.imageWidth(plane), textures.imageHeight(plane));
 }
 
 RgbaImage EngineHost::overlayFor(gl::Plane plane) const {
@@ -220,14 +280,15 @@ Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textur
     textures.setFilled(Plane::Preview, targets.preview.name != 0);
     for (const auto& [p, t] : traces) textures.setFilled(p, t->name != 0);
     // The histogram is small: core draws it from the downloaded counts, as in the CPU path.
-    histogramImage_ = {};
+    RgbaImage& histogramImage = panelImages_[size_t(Plane::Histogram)];
+    histogramImage = {};
     if (spec_.histogram) {
         ScopeSpec s = spec_;
         s.scopeWidth = clampSize(panels_[size_t(Plane::Histogram)][0]);
         s.scopeHeight = clampSize(panels_[size_t(Plane::Histogram)][1]);
-        renderHistogram(histogramOnly(results_, histogramChannels), s, histogramImage_);
+        renderHistogram(histogramOnly(results_, histogramChannels), s, histogramImage);
     }
-    Status s = textures.upload(Plane::Histogram, histogramImage_);
+    Status s = textures.upload(Plane::Histogram, histogramImage);
     textures.touch();
     gl::flush();
     return s;

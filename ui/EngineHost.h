@@ -2,9 +2,12 @@
 // the scope images into the viewer's frame textures: one engine call per displayed
 // frame, so the picture and every scope always show the same frame.
 //
-// CPU engine: the ScopeResults images are uploaded (glTexSubImage2D into textures sized
-// once). Scope images are rendered for each panel's size (core/ScopeRender, the same
-// code as headless export), so they are shown 1:1 with crisp graticules.
+// CPU engine: the images are uploaded (glTexSubImage2D into textures sized once). Scope
+// images are rendered for each panel's size (core/ScopeRender, the same code as headless
+// export), so they are shown 1:1 with crisp graticules. Planar Y'CbCr frames go up as their
+// planes (render/YcbcrPicture.h): the shader draws the picture and the focus peaking
+// preview, so the engine computes no RGBA picture for them; it only counts, and each
+// scope image is drawn here once, at its panel's size.
 // CUDA engine (CS_HAVE_CUDA): the engine writes the textures through interop and the
 // panels add the graticule overlay (overlayFor).
 #pragma once
@@ -16,6 +19,7 @@
 #include "core/Engine.h"
 #include "core/ScopeResults.h"
 #include "core/ScopeSpec.h"
+#include "core/ThreadPool.h"
 #include "render/FrameTextures.h"
 #include "render/Layout.h"
 #include "ui/PixelProbe.h"
@@ -50,7 +54,10 @@ public:
     // images go there; without (no GL yet) they wait in results() for uploadTo().
     Status process(const FrameView& frame, gl::FrameTextures* textures);
     // Uploads the last results' images (after the viewer's context was created anew).
+    // Frames shown from their planes (showsPlanes) need process() again instead: the
+    // planes are the frame's, not the results'.
     Status uploadTo(gl::FrameTextures& textures);
+    bool showsPlanes() const { return planesShown_; }
     const ScopeResults& results() const { return results_; }
     bool hasResults() const { return hasResults_; }
     // Milliseconds of the last process() call, and a running average.
@@ -72,11 +79,17 @@ public:
 
     // The engine itself, for one-off runs such as "Save scopes...".
     Engine& engine() { return *engine_; }
+    // The CPU engine with a pool of `threads` threads (0: one per hardware thread) instead of
+    // the default; nothing changes on the CUDA engine. For benchmarks (bench/playback): call
+    // before the first frame.
+    void setCpuThreads(int threads);
 
 private:
     void prepareSpec();
     bool isTrace(gl::Plane plane) const;
-    void renderPanelImages();
+    // Whether the spec's preview is drawn by the Y'CbCr shader when the planes are shown.
+    bool shaderPreview() const;
+    void renderPanelImages(bool engineDrewImages);
     Status processCuda(const FrameView& frame, gl::FrameTextures& textures);
 
     std::unique_ptr<Engine> engine_;
@@ -86,10 +99,14 @@ private:
     ScopeResults results_;
     bool hasResults_ = false;
     bool imagesOnGpu_ = false;   // the last process() wrote the textures itself (CUDA)
+    bool planesShown_ = false;   // the last process() put the frame's Y'CbCr planes up for the picture
     std::array<std::array<int, 2>, gl::kPlaneCount> panels_{};
     std::array<std::array<int, 2>, gl::kPlaneCount> traceImages_{};   // CUDA: the image size each trace was laid out for
-    // Panel-sized images where the engine's size or content differs from the panel's.
-    RgbaImage histogramImage_, paradeImage_;
+    // Scope images drawn here for their panel's size (drawnHere_), where the engine drew none
+    // or drew one of another size or content; kept between frames so their storage is reused.
+    std::array<RgbaImage, gl::kPlaneCount> panelImages_;
+    std::array<bool, gl::kPlaneCount> drawnHere_{};
+    ThreadPool imagePool_;   // draws them side by side
     double lastMs_ = 0.0, averageMs_ = 0.0;
 };
 

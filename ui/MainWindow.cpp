@@ -171,7 +171,7 @@ void MainWindow::buildViewer() {
     viewer_->setBeforeRelease([this] { engine_.releaseGl(); });
     // A new viewer context (first show, or re-created): put the last results in again.
     connect(viewer_, &GlView::glInitialised, this, [this] {
-        if (engine_.usesCuda()) {
+        if (engine_.usesCuda() || engine_.showsPlanes()) {
             QTimer::singleShot(0, this, &MainWindow::processCurrentFrame);
         } else if (engine_.hasResults()) {
             if (Status s = engine_.uploadTo(viewer_->textures()); !s) showError(QString::fromStdString(s.message()));
@@ -509,8 +509,14 @@ void MainWindow::openInput(const QString& input) {
     OpenOptions options;
     options.hwdec = engine_.usesCuda() ? hwdec_ : HwDecode::None;
     options.cudaStream = engine_.cudaStream();
+    options.decoderThreads = decoderThreads_;
     player_->open(input.toStdString(), options);
     updateStatus();
+}
+
+void MainWindow::setDecoding(HwDecode hwdec, int decoderThreads) {
+    hwdec_ = hwdec;
+    decoderThreads_ = std::max(0, decoderThreads);
 }
 
 void MainWindow::openFileDialog() {

@@ -37,6 +37,10 @@ public:
 
     // A file path, "pattern:..." or another openSource input. Opens in the background.
     void openInput(const QString& input);
+    // How the next sources opened are decoded, instead of the "Decode on the GPU" setting:
+    // NVDEC forced, tried (Auto) or off, and FFmpeg's decoder threads (0: FFmpeg picks).
+    // Without the CUDA engine decoding stays in software. For benchmarks (bench/playback).
+    void setDecoding(HwDecode hwdec, int decoderThreads = 0);
 
     Player& player() { return *player_; }
     EngineHost& engineHost() { return engine_; }
@@ -109,6 +113,7 @@ private:
     PreviewFilter previewFilter_ = PreviewFilter::FocusPeaking;
     bool previewInViewer_ = false;
     HwDecode hwdec_ = HwDecode::Auto;
+    int decoderThreads_ = 0;
     bool playOnOpen_ = true;
     bool engineErrorShown_ = false;
     std::optional<PixelPos> hover_;

@@ -8,7 +8,7 @@
 
 namespace cs {
 
-PictureView::PictureView(QWidget* parent) : GlView(parent) {
+PictureView::PictureView(QWidget* parent) : GlView(parent, true) {
     setMouseTracking(true);
     setMinimumSize(320, 180);
     setCursor(Qt::CrossCursor);
@@ -18,6 +18,7 @@ PictureView::~PictureView() { teardownGl(); }
 
 Status PictureView::createGl() {
     if (Status s = images_.create(); !s) return s;
+    if (Status s = ycbcr_.create(); !s) return s;
     return lines_.create();
 }
 
@@ -25,6 +26,7 @@ void PictureView::releaseGl() {
     if (beforeRelease_) beforeRelease_();
     textures_.release();
     images_.release();
+    ycbcr_.release();
     lines_.release();
 }
 
@@ -65,9 +67,14 @@ void PictureView::paintView(int w, int h) {
         showPreview_ && textures_.filled(gl::Plane::Preview) ? gl::Plane::Preview : gl::Plane::Picture;
     if (!textures_.filled(plane)) return;
     const RectF r = layout_.rect();
-    gl::ImageRenderer::Options o;
-    o.smooth = layout_.scale() < 2.0;   // at 200% and above, pixels show as squares
-    images_.draw(textures_.texture(plane).name(), r, w, h, o);
+    const bool smooth = layout_.scale() < 2.0;   // at 200% and above, pixels show as squares
+    if (const gl::YcbcrShading* shading = textures_.shaded(plane)) {
+        ycbcr_.draw(textures_.ycbcr(), *shading, r, w, h);
+    } else {
+        gl::ImageRenderer::Options o;
+        o.smooth = smooth;
+        images_.draw(textures_.texture(plane).name(), r, w, h, o);
+    }
     if (pinned_) {
         double cx = 0, cy = 0;
         layout_.toView(pinned_->x, pinned_->y, cx, cy);

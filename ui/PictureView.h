@@ -9,6 +9,7 @@
 #include "render/FrameTextures.h"
 #include "render/ImageRenderer.h"
 #include "render/Layout.h"
+#include "render/YcbcrPicture.h"
 
 namespace cs {
 
@@ -60,6 +61,7 @@ private:
     gl::FrameTextures textures_;
     std::function<void()> beforeRelease_;
     gl::ImageRenderer images_;
+    gl::YcbcrRenderer ycbcr_;
     gl::LineRenderer lines_;
     PictureLayout layout_;
     bool showPreview_ = false;

@@ -29,11 +29,14 @@ void ScopeView::setOverlay(RgbaImage overlay) {
 
 Status ScopeView::createGl() {
     overlayDirty_ = true;
-    return images_.create();
+    if (Status s = images_.create(); !s) return s;
+    if (plane_ == gl::Plane::Preview) return ycbcr_.create();
+    return {};
 }
 
 void ScopeView::releaseGl() {
     images_.release();
+    ycbcr_.release();
     overlayTexture_.release();
 }
 
@@ -46,7 +49,7 @@ void ScopeView::paintView(int w, int h) {
     gl::ImageRenderer::clear(w, h, 0.0f);
     if (!shared_ || !shared_->filled(plane_)) return;
     const gl::RgbaTexture& t = shared_->texture(plane_);
-    const ScopePlacement whole = ScopePlacement::whole(t.width(), t.height());
+    const ScopePlacement whole = ScopePlacement::whole(shared_->imageWidth(plane_), shared_->imageHeight(plane_));
     const ScopePlacement& p = placement_.pieces.empty() ? whole : placement_;
     const RectF r = fitRect(p.imageWidth, p.imageHeight, w, h);
     if (r.empty()) return;
@@ -55,6 +58,10 @@ void ScopeView::paintView(int w, int h) {
     // An image made for this panel's size is sampled 1:1; one between two engine runs
     // (the panel just resized) is scaled smoothly.
     o.smooth = !(p.imageWidth == w && p.imageHeight == h);
+    if (const gl::YcbcrShading* shading = shared_->shaded(plane_)) {
+        if (ycbcr_.ready()) ycbcr_.draw(shared_->ycbcr(), *shading, r, w, h);
+        return;
+    }
     for (const auto& piece : p.pieces) {
         o.uv = piece.uv;
         images_.draw(t.name(), RectF{r.x + piece.dst.x * sx, r.y + piece.dst.y * sy, piece.dst.w * sx, piece.dst.h * sy}, w, h, o);

@@ -9,6 +9,7 @@
 #include "render/ImageRenderer.h"
 #include "render/Layout.h"
 #include "render/Texture.h"
+#include "render/YcbcrPicture.h"
 
 namespace cs {
 
@@ -39,6 +40,7 @@ private:
     gl::Plane plane_;
     gl::FrameTextures* shared_;
     gl::ImageRenderer images_;
+    gl::YcbcrRenderer ycbcr_;   // the preview panel: a preview drawn from the Y'CbCr planes
     gl::RgbaTexture overlayTexture_;
     RgbaImage overlay_;
     ScopePlacement placement_;

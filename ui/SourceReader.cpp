@@ -1,6 +1,10 @@
 // The source thread (see SourceReader.h).
 #include "SourceReader.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <exception>
 #include <utility>
@@ -80,7 +84,28 @@ std::vector<std::string> SourceReader::takeWarnings() {
     return std::exchange(warnings_, {});
 }
 
+namespace {
+
+// How much lower than the window's threads the decoder runs (a nice increment). Decoding
+// reads ahead into the queue, so it can wait: the GUI thread, the engine and the GL
+// driver's threads, which decide when a frame reaches the screen, take the CPU first, and
+// the decoder takes the rest. FFmpeg's decoding threads are started by this thread (when
+// it opens the source) and inherit its value.
+constexpr int kDecoderNice = 5;
+
+void lowerThisThreadsPriority() {
+#if defined(__linux__)
+    // On Linux the nice value belongs to the thread; failing to change it changes nothing else.
+    const auto tid = id_t(::syscall(SYS_gettid));
+    const int current = ::getpriority(PRIO_PROCESS, tid);
+    (void)::setpriority(PRIO_PROCESS, tid, std::min(current + kDecoderNice, 19));
+#endif
+}
+
+}  // namespace
+
 void SourceReader::run() {
+    lowerThisThreadsPriority();
     std::unique_ptr<Source> source;
     // Nothing a file does may take the application down: failures of any kind, exceptions
     // included, become an error item (or a failed open) with a sentence for the user.

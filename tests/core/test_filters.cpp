@@ -247,6 +247,16 @@ TEST(SobelEdges, SameImageAt8And10Bits) {
     EXPECT_EQ(b.at(3, 2)[0], 128);
 }
 
+TEST(SobelEdges, SixteenBitPlanesGiveTheSameImage) {
+    // 16-bit squares need 64 bits (up to 12 bits they fit 32): both give the one image.
+    RgbaImage a, b, c;
+    sobelEdges(stepLuma(8, 0, 255), a);
+    sobelEdges(stepLuma(12, 0, 4095), b);
+    sobelEdges(stepLuma(16, 0, 65535), c);
+    EXPECT_TRUE(samePixels(a, b));
+    EXPECT_TRUE(samePixels(a, c));
+}
+
 TEST(SobelEdges, FlatIsZeroAndASinglePointMatchesHandValues) {
     RgbaImage out;
     sobelEdges(flatLuma(6, 4, 10, Range::Limited, 700), out);
@@ -292,6 +302,23 @@ TEST(FocusPeaking, PaintsExactlyThePixelsOverThreshold) {
                 }
             }
     }
+}
+
+TEST(FocusPeaking, FirstSquareIsTheLeastSquareOverTheThreshold) {
+    // 8-bit, threshold 0.12: sqrt(g2) / 1020 > 0.12 from g2 > 122.4^2 = 14981.76.
+    EXPECT_EQ(focusPeakingFirstSquare(8, 0.12f), 14982);
+    // Exactly at the boundary for every depth and a few thresholds: the square before the
+    // first one is not over the threshold, the first one is.
+    for (int depth : {8, 10, 12, 16})
+        for (float threshold : {0.05f, 0.12f, 0.3f, 0.5f}) {
+            const double norm = 1.0 / (4.0 * double((1 << depth) - 1));
+            const int64_t first = focusPeakingFirstSquare(depth, threshold);
+            EXPECT_GT(std::sqrt(double(first)) * norm, double(threshold)) << depth << " " << threshold;
+            EXPECT_LE(std::sqrt(double(first - 1)) * norm, double(threshold)) << depth << " " << threshold;
+        }
+    // No square reaches a threshold above the largest magnitude (sqrt 2): "never".
+    EXPECT_EQ(focusPeakingFirstSquare(8, 2.0f), 2 * 1020 * 1020 + 1);
+    EXPECT_EQ(focusPeakingFirstSquare(8, -1.0f), 0);
 }
 
 TEST(Zebra, StripesExactlyThePixelsAtOrAboveTheLevel) {

@@ -5,6 +5,7 @@
 // picker reads the hovered pixel, panels survive floating, and a broken file shows an
 // error while the app keeps playing. Exits 77 (skipped) without a display or OpenGL 3.3.
 #include <QCryptographicHash>
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
@@ -26,6 +27,7 @@
 #include <cstring>
 
 #include "GuiTestSupport.h"
+#include "core/Engine.h"
 #include "core/Graticule.h"
 #include "core/ScopeRender.h"
 #include "ui/Gui.h"
@@ -56,10 +58,35 @@ int freeUdpPort() {
     return port;
 }
 
-QByteArray pictureHash(const cs::EngineHost& e) {
-    const auto& p = e.results().picture.pixels;
-    return QCryptographicHash::hash(QByteArrayView(reinterpret_cast<const char*>(p.data()), qsizetype(p.size())),
-                                    QCryptographicHash::Sha1);
+// The current frame's luma samples (the picture may be drawn from its planes on the GPU,
+// so the frame itself tells frames apart).
+QByteArray pictureHash(const cs::Player& player) {
+    const cs::FrameView& f = player.currentFrame().view;
+    QCryptographicHash hash(QCryptographicHash::Sha1);
+    const int rowBytes = f.width * cs::formatInfo(f.format).bytesPerSample;
+    for (int y = 0; y < f.height; ++y)
+        hash.addData(QByteArrayView(reinterpret_cast<const char*>(f.data[0] + std::ptrdiff_t(y) * f.pitch[0]), rowBytes));
+    return hash.result();
+}
+
+// Frame pixels shown 1:1 in the viewer's framebuffer that differ from `expected` (the
+// frame's size): every frame pixel inside the view is compared.
+int differingShownPixels(cs::PictureView* viewer, const cs::RgbaImage& expected, int& compared) {
+    const QImage shown = viewer->grabFramebuffer().convertToFormat(QImage::Format_RGBA8888);
+    const cs::RectF r = viewer->layout().rect();
+    int differing = 0;
+    compared = 0;
+    for (int y = 0; y < expected.height; ++y) {
+        const int vy = int(r.y) + y;
+        if (vy < 0 || vy >= shown.height()) continue;
+        for (int x = 0; x < expected.width; ++x) {
+            const int vx = int(r.x) + x;
+            if (vx < 0 || vx >= shown.width()) continue;
+            ++compared;
+            if (std::memcmp(shown.constScanLine(vy) + size_t(vx) * 4, expected.at(x, y), 3) != 0) ++differing;
+        }
+    }
+    return differing;
 }
 
 // Luminous sum of a pixel, for finding a trace's brightest row.
@@ -135,7 +162,7 @@ private slots:
         }
         QTRY_VERIFY_WITH_TIMEOUT(window_->viewer()->textures().filled(Plane::Picture), kWaitMs);
         QVERIFY(window_->viewer()->textures().filled(Plane::Waveform));
-        QCOMPARE(window_->viewer()->textures().texture(Plane::Picture).width(), 1920);
+        QCOMPARE(window_->viewer()->textures().imageWidth(Plane::Picture), 1920);
         // The viewer shows the picture: the framebuffer is not black in the middle.
         const QImage shown = window_->viewer()->grabFramebuffer();
         QVERIFY(light(shown, shown.width() / 2, shown.height() / 3) > 100);
@@ -155,19 +182,19 @@ private slots:
         player().pause();
         player().seekTo(1.0);
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(25), kWaitMs);
-        const QByteArray at25 = pictureHash(window_->engineHost());
+        const QByteArray at25 = pictureHash(player());
 
         player().stepForward();
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(26), kWaitMs);
         settle(100);
         QCOMPARE(player().currentFrameNumber(), int64_t(26));   // one step, one frame
-        QVERIFY(pictureHash(window_->engineHost()) != at25);
+        QVERIFY(pictureHash(player()) != at25);
 
         player().stepBack();
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(25), kWaitMs);
         settle(100);
         QCOMPARE(player().currentFrameNumber(), int64_t(25));
-        QCOMPARE(pictureHash(window_->engineHost()), at25);   // the very same frame again
+        QCOMPARE(pictureHash(player()), at25);   // the very same frame again
 
         player().stepBack();
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(24), kWaitMs);
@@ -182,11 +209,47 @@ private slots:
         QCOMPARE(player().currentFrameNumber(), int64_t(0));
     }
 
+    void theViewerShowsThePicturesCodeValues() {
+        // Shown 1:1, every pixel of the picture (drawn from the frame's planes by the shader)
+        // and of the focus-peaking preview in the viewer equals the CPU engine's image: 8-bit
+        // 4:2:0 (the zone plate, edges everywhere) and 10-bit 4:2:2 (the bars).
+        for (const QString& input : {QStringLiteral("pattern:zoneplate:320x180"), QStringLiteral("pattern:bars:10bit:480x270")}) {
+            QVERIFY(openAndWait(input));
+            player().pause();
+            settle();
+            cs::PictureView* viewer = window_->viewer();
+            viewer->zoomTo(1.0);
+            settle();
+            QVERIFY(viewer->textures().shaded(Plane::Picture) != nullptr);
+            cs::ScopeSpec spec = window_->engineHost().spec();
+            spec.preview = cs::PreviewFilter::FocusPeaking;
+            cs::ScopeResults expected;
+            QVERIFY(cs::makeCpuEngine(1)->process(player().currentFrame().view, spec, expected).ok());
+            int compared = 0;
+            QCOMPARE(differingShownPixels(viewer, expected.picture, compared), 0);
+            QVERIFY2(compared == expected.picture.width * expected.picture.height, qPrintable(input));
+
+            auto* inViewer = window_->findChild<QCheckBox*>(QStringLiteral("previewInViewer"));
+            QVERIFY(inViewer);
+            inViewer->setChecked(true);
+            settle();
+            QVERIFY(viewer->textures().shaded(Plane::Preview) != nullptr);
+            QVERIFY(expected.preview.pixels != expected.picture.pixels);   // the preview paints peaks
+            QCOMPARE(differingShownPixels(viewer, expected.preview, compared), 0);
+            inViewer->setChecked(false);
+            viewer->zoomToFit();
+        }
+    }
+
     void keysDriveTheTransport() {
         QVERIFY(openAndWait(QStringLiteral("pattern:zoneplate:320x180")));
         window_->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(window_));
         player().pause();
+        // Away from the start first: Home must then land on frame 0 before Right steps (a step
+        // pressed while the seek is still pending is taken by the seek's own frame).
+        player().seekTo(0.4);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(10), kWaitMs);
         QTest::keyClick(window_, Qt::Key_Home);
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(0), kWaitMs);
         QTest::keyClick(window_, Qt::Key_Right);

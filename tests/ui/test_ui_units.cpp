@@ -10,6 +10,7 @@
 #include "core/ScopeRender.h"
 #include "render/GraticuleOverlay.h"
 #include "render/Layout.h"
+#include "render/YcbcrPicture.h"
 #include "ui/PixelProbe.h"
 #include "ui/SourceReader.h"
 #include "ui/Timecode.h"
@@ -219,6 +220,22 @@ SourceReader::Item next(SourceReader& reader) {
     }
     ADD_FAILURE() << "no item from the reader";
     return {};
+}
+
+TEST(YcbcrTextures, PlanarYcbcrWithWholeChromaSamplesIsDrawnFromItsPlanes) {
+    auto shown = [](PixelFormat f, int w, int h) { return gl::YcbcrTextures::supports(Frame(f, w, h).view()); };
+    EXPECT_TRUE(shown(PixelFormat::Yuv420p, 1920, 1080));
+    EXPECT_TRUE(shown(PixelFormat::Yuv422p10, 480, 270));   // 4:2:2: only the width must be even
+    EXPECT_TRUE(shown(PixelFormat::Yuv444p, 321, 181));     // no subsampling: any size
+    EXPECT_FALSE(shown(PixelFormat::Yuv420p, 321, 180));    // a chroma sample would cover half a pixel
+    EXPECT_FALSE(shown(PixelFormat::Yuv420p, 320, 181));
+    EXPECT_FALSE(shown(PixelFormat::Nv12, 320, 180));       // the CPU picture for other layouts
+    EXPECT_FALSE(shown(PixelFormat::Rgb24, 320, 180));
+    EXPECT_FALSE(shown(PixelFormat::Gray8, 320, 180));
+    const Frame frame(PixelFormat::Yuv420p, 320, 180);
+    FrameView device = frame.view();
+    device.onDevice = true;
+    EXPECT_FALSE(gl::YcbcrTextures::supports(device));
 }
 
 TEST(SourceReader, ReadsInOrderAndSeeksToTheFrameAtOrAfter) {

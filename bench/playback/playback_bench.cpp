@@ -1,0 +1,498 @@
+// playback_bench: the real application window (ui/MainWindow, as `cudascope` opens it) with
+// every scope panel and the preview visible, playing INPUT at its own frame rate at 1x
+// from the start with loop on. After a warm-up it measures for a while and prints one
+// markdown table row: frames presented and dropped (the Player's own counters, the ones
+// the status bar shows), engine time per frame and the intervals between presented frames.
+//
+//   playback_bench INPUT [--seconds S] [--warmup S] [--engine auto|cpu|cuda]
+//                  [--hwdec auto|nvdec|none] [--window WxH] [--threads N]
+//                  [--no-window] [--snapshot PNG]
+//
+// Needs an X display with OpenGL 3.3 (Xvfb: xvfb-run -a -s "-screen 0 1920x1080x24");
+// --no-window needs an EGL OpenGL 3.3 context instead, for machines where no X server gives
+// the GPU's OpenGL: the same Player and EngineHost, without widgets (bench/README.md).
+// Exit: 0 measured; 1 the input (or the engine asked for) failed, one line naming the
+// input and the reason; 2 usage; 77 no display or no OpenGL 3.3 here (CTest: skipped).
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <QApplication>
+#include <QCoreApplication>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QImage>
+#include <QOpenGLContext>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/PixelFormat.h"
+#include "decode/Source.h"
+#include "render/FrameTextures.h"
+#include "render/GlObjects.h"
+#include "ui/Gui.h"
+#include "ui/MainWindow.h"
+#include "ui/PictureView.h"
+#include "ui/ScopeView.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kUsage =
+    "usage: playback_bench INPUT [--seconds S (default 10)] [--warmup S (default 1)]\n"
+    "                      [--engine auto|cpu|cuda] [--hwdec auto|nvdec|none]\n"
+    "                      [--window WxH (default 1920x1080)] [--threads N] [--no-window]\n"
+    "                      [--snapshot PNG]\n"
+    "Plays INPUT (a file or any cudascope input, e.g. pattern:bars) in the main window with\n"
+    "every scope panel open, at 1x with loop on, and prints one markdown table row.\n"
+    "--threads N: the CPU engine's pool and FFmpeg's decoder threads (default: the hardware's).\n"
+    "--no-window: no Qt window: the Player and EngineHost alone, GL on an EGL device pbuffer,\n"
+    "  panels at the sizes the window's default layout gives at 1920x1080; the views draw nothing.\n"
+    "--snapshot PNG: after measuring, the window as shown (with --no-window: the frame textures\n"
+    "  the engine wrote, side by side: picture, preview, waveform, parade, vectorscope, histogram).\n";
+
+// The longest wait for the first frame (opening, the decoder's first picture).
+constexpr int kOpenTimeoutMs = 30000;
+
+struct Options {
+    std::string input;
+    double seconds = 10.0;
+    double warmup = 1.0;
+    std::string engine = "auto";
+    std::string hwdec = "auto";
+    int width = 1920, height = 1080;
+    int threads = 0;
+    bool noWindow = false;
+    std::string snapshot;   // PNG written after the measurement ("": none)
+};
+
+int usage(const std::string& problem) {
+    if (!problem.empty()) std::fprintf(stderr, "playback_bench: %s\n", problem.c_str());
+    std::fputs(kUsage, stderr);
+    return 2;
+}
+
+bool parseSeconds(const char* text, double& out, double minimum) {
+    char* end = nullptr;
+    const double v = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !std::isfinite(v) || v < minimum) return false;
+    out = v;
+    return true;
+}
+
+// Parses the command line; returns an exit code (2) on a usage error.
+std::optional<int> parseArgs(int argc, char** argv, Options& o) {
+    std::vector<std::string> positional;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--help" || a == "-h") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        if (a == "--no-window") {
+            o.noWindow = true;
+            continue;
+        }
+        if (a.rfind("--", 0) != 0) {
+            positional.push_back(a);
+            continue;
+        }
+        if (i + 1 >= argc) return usage(a + " needs a value");
+        const char* value = argv[++i];
+        if (a == "--seconds") {
+            if (!parseSeconds(value, o.seconds, 0.1)) return usage("--seconds wants a number of seconds >= 0.1");
+        } else if (a == "--warmup") {
+            if (!parseSeconds(value, o.warmup, 0.0)) return usage("--warmup wants a number of seconds >= 0");
+        } else if (a == "--engine") {
+            o.engine = value;
+            if (o.engine != "auto" && o.engine != "cpu" && o.engine != "cuda") return usage("--engine is auto, cpu or cuda");
+        } else if (a == "--hwdec") {
+            o.hwdec = value;
+            if (o.hwdec != "auto" && o.hwdec != "nvdec" && o.hwdec != "none") return usage("--hwdec is auto, nvdec or none");
+        } else if (a == "--window") {
+            char tail = 0;
+            if (std::sscanf(value, "%dx%d%c", &o.width, &o.height, &tail) != 2 || o.width < 320 || o.height < 240 ||
+                o.width > 16384 || o.height > 16384)
+                return usage("--window wants WIDTHxHEIGHT, at least 320x240");
+        } else if (a == "--snapshot") {
+            o.snapshot = value;
+        } else if (a == "--threads") {
+            char* end = nullptr;
+            const long n = std::strtol(value, &end, 10);
+            if (end == value || *end != '\0' || n < 1 || n > 256) return usage("--threads wants a count from 1 to 256");
+            o.threads = int(n);
+        } else {
+            return usage("unknown option " + a);
+        }
+    }
+    if (positional.size() != 1) return usage(positional.empty() ? "no INPUT given" : "one INPUT only");
+    o.input = positional.front();
+    return std::nullopt;
+}
+
+bool haveDisplay() {
+    const char* display = std::getenv("DISPLAY");
+    const char* wayland = std::getenv("WAYLAND_DISPLAY");
+    return (display && *display) || (wayland && *wayland);
+}
+
+bool haveOpenGl33() {
+    QOpenGLContext context;
+    context.setFormat(QSurfaceFormat::defaultFormat());
+    if (!context.create()) return false;
+    const QSurfaceFormat f = context.format();
+    return f.majorVersion() > 3 || (f.majorVersion() == 3 && f.minorVersion() >= 3);
+}
+
+// The q-quantile (0..1) of the samples, nearest rank; 0 for none.
+double quantile(std::vector<double> v, double q) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const size_t rank = size_t(std::ceil(q * double(v.size())));
+    return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
+}
+
+// What happens while the window plays: every presented frame's time and engine time.
+struct Recorder {
+    bool measuring = false;
+    std::vector<Clock::time_point> presentTimes;
+    std::vector<double> engineMs;
+};
+
+// The span measured, once the player has played it.
+struct Measured {
+    double seconds = 0.0;
+    int64_t presented = 0, dropped = 0;
+};
+
+// Plays from the start (1x, loop on) until the first frame, warms up, measures. Every
+// presented frame's time and engine time are recorded; `process` (if any) runs first on each
+// new frame, as the window's own frameChanged slot does. Returns the error, if any.
+std::optional<std::string> playAndMeasure(const Options& o, cs::Player& player, cs::EngineHost& host,
+                                          const std::function<void()>& open, Recorder& rec, Measured& m) {
+    // A loop of its own rather than app.exec(): QApplication::quit would close the window,
+    // and the panels are checked after the measurement.
+    QEventLoop loop;
+    std::optional<std::string> error;
+    QObject guard;   // the connections below end with this function
+    QObject::connect(&player, &cs::Player::frameChanged, &guard, [&] {
+        if (!rec.measuring) return;
+        rec.presentTimes.push_back(Clock::now());
+        rec.engineMs.push_back(host.lastMilliseconds());
+    });
+    QObject::connect(&player, &cs::Player::openFailed, &guard, [&](const QString&, const QString& message) {
+        if (!error) error = message.toStdString();
+        loop.quit();
+    });
+    QObject::connect(&player, &cs::Player::sourceError, &guard, [&](const QString& message) {
+        if (!error) error = message.toStdString();
+        loop.quit();
+    });
+    player.setSpeed(1.0);
+    player.setLoop(true);
+    open();
+
+    // Phases, driven from the event loop: wait for the first frame, warm up, measure.
+    enum class Phase { Opening, WarmingUp, Measuring, Done } phase = Phase::Opening;
+    QElapsedTimer phaseClock;
+    phaseClock.start();
+    int64_t presentedAtStart = 0, droppedAtStart = 0;
+    Clock::time_point measureStart;
+    QTimer poll;
+    poll.setInterval(10);
+    QObject::connect(&poll, &QTimer::timeout, &guard, [&] {
+        switch (phase) {
+            case Phase::Opening:
+                if (player.hasFrame() && player.isPlaying()) {
+                    phase = Phase::WarmingUp;
+                    phaseClock.restart();
+                } else if (phaseClock.elapsed() > kOpenTimeoutMs) {
+                    error = o.input + ": no frame within " + std::to_string(kOpenTimeoutMs / 1000) + " s";
+                    loop.quit();
+                }
+                break;
+            case Phase::WarmingUp:
+                if (phaseClock.elapsed() < qint64(o.warmup * 1000.0)) break;
+                presentedAtStart = player.presentedFrames();
+                droppedAtStart = player.droppedFrames();
+                measureStart = Clock::now();
+                rec.measuring = true;
+                phase = Phase::Measuring;
+                phaseClock.restart();
+                break;
+            case Phase::Measuring:
+                if (phaseClock.elapsed() < qint64(o.seconds * 1000.0)) break;
+                rec.measuring = false;
+                m.seconds = std::chrono::duration<double>(Clock::now() - measureStart).count();
+                m.presented = player.presentedFrames() - presentedAtStart;
+                m.dropped = player.droppedFrames() - droppedAtStart;
+                phase = Phase::Done;
+                loop.quit();
+                break;
+            case Phase::Done: break;
+        }
+    });
+    poll.start();
+    loop.exec();
+    poll.stop();
+    if (!error && phase != Phase::Done) error = o.input + ": the window closed before the measurement ended";
+    return error;
+}
+
+void printRow(const Options& o, const cs::Player& player, const cs::EngineHost& host, const Recorder& rec, const Measured& m) {
+    std::vector<double> intervals;
+    for (size_t i = 1; i < rec.presentTimes.size(); ++i)
+        intervals.push_back(std::chrono::duration<double, std::milli>(rec.presentTimes[i] - rec.presentTimes[i - 1]).count());
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) < 1) load[0] = -1;
+    const cs::SourceInfo& info = player.info();
+    const std::string pixFmt = info.sourcePixFmt.empty() ? std::string(cs::formatInfo(info.format).name) : info.sourcePixFmt;
+    std::printf("| input | resolution / pix_fmt | stream fps | engine | decoder | seconds | presented | dropped | presented fps "
+                "| engine ms median | engine ms p95 | interval ms median | interval ms p99 | interval ms max | load 1m |\n");
+    std::printf("|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("| %s | %dx%d %s | %.3f | %s | %s | %.2f | %lld | %lld | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                o.input.c_str(), info.width, info.height, pixFmt.c_str(), info.frameRate, std::string(host.name()).c_str(),
+                info.decoder.c_str(), m.seconds, static_cast<long long>(m.presented), static_cast<long long>(m.dropped),
+                m.seconds > 0 ? double(m.presented) / m.seconds : 0.0, quantile(rec.engineMs, 0.5), quantile(rec.engineMs, 0.95),
+                quantile(intervals, 0.5), quantile(intervals, 0.99),
+                intervals.empty() ? 0.0 : *std::max_element(intervals.begin(), intervals.end()), load[0]);
+}
+
+void printFooter(const Options& o, const cs::Player& player, const cs::EngineHost& host, const std::string& glVersion) {
+    std::printf("OpenGL: %s\n", glVersion.c_str());
+    std::printf("warm-up %.2f s; dropped since the source opened (status bar): %lld; threads: %s\n", o.warmup,
+                static_cast<long long>(player.droppedFrames()), o.threads > 0 ? std::to_string(o.threads).c_str() : "default");
+    if (!host.note().empty()) std::printf("note: %s\n", host.note().c_str());
+}
+
+cs::HwDecode hwdecOf(const Options& o) {
+    return o.hwdec == "nvdec" ? cs::HwDecode::Nvdec : o.hwdec == "none" ? cs::HwDecode::None : cs::HwDecode::Auto;
+}
+
+// --engine cuda and --hwdec nvdec measure what they name or nothing: "" when the engine fits.
+std::string engineMismatch(const Options& o, const cs::EngineHost& host) {
+    if (o.engine == "cuda" && !host.usesCuda()) return o.input + ": --engine cuda: " + host.note();
+    if (hwdecOf(o) == cs::HwDecode::Nvdec && !host.usesCuda())
+        return o.input + ": --hwdec nvdec needs the CUDA engine (engine here: " + std::string(host.name()) + ")";
+    return {};
+}
+
+const std::pair<cs::gl::Plane, const char*> kPanels[] = {{cs::gl::Plane::Waveform, "waveform"},
+                                                         {cs::gl::Plane::Parade, "parade"},
+                                                         {cs::gl::Plane::Vectorscope, "vectorscope"},
+                                                         {cs::gl::Plane::Histogram, "histogram"},
+                                                         {cs::gl::Plane::Preview, "preview"}};
+
+// The application's window, as `cudascope` opens it.
+int runWindow(const Options& o, int argc, char** argv) {
+    if (!haveDisplay()) {
+        std::fprintf(stderr, "playback_bench: no display (run under xvfb-run, or --no-window)\n");
+        return 77;
+    }
+    // The window's layout and settings from a throw-away folder: the default layout with
+    // every panel, and the user's own settings neither read nor changed.
+    QTemporaryDir settings;
+    qputenv("XDG_CONFIG_HOME", settings.path().toLocal8Bit());
+
+    cs::prepareGuiApplication();
+    QApplication app(argc, argv);
+    cs::styleGuiApplication();
+    if (!haveOpenGl33()) {
+        std::fprintf(stderr, "playback_bench: no OpenGL 3.3 context on this display\n");
+        return 77;
+    }
+    cs::MainWindow window(o.engine);
+    cs::EngineHost& host = window.engineHost();
+    if (const std::string bad = engineMismatch(o, host); !bad.empty()) {
+        std::fprintf(stderr, "playback_bench: %s\n", bad.c_str());
+        return 1;
+    }
+    if (o.threads > 0) host.setCpuThreads(o.threads);
+    window.setDecoding(hwdecOf(o), o.threads);
+    window.resize(o.width, o.height);
+    window.show();
+    window.showAllPanels();
+
+    Recorder rec;
+    Measured m;
+    // The window's own frameChanged slot (connected first) runs the engine on each frame.
+    if (auto error = playAndMeasure(o, window.player(), host, [&] { window.openInput(QString::fromStdString(o.input)); }, rec, m)) {
+        std::fprintf(stderr, "playback_bench: %s\n", error->c_str());
+        return 1;
+    }
+    // Every scope panel and the preview must have been on screen and fed by the engine.
+    std::string panelSizes;
+    for (const auto& [plane, name] : kPanels) {
+        cs::ScopeView* view = window.scopeView(plane);
+        if (!host.panelVisible(plane) || !window.dock(plane)->isVisible()) {
+            std::fprintf(stderr, "playback_bench: %s: the %s panel was not visible (window %dx%d too small?)\n",
+                         o.input.c_str(), name, o.width, o.height);
+            return 1;
+        }
+        panelSizes += std::string(panelSizes.empty() ? "" : ", ") + name + " " + std::to_string(view->pixelWidth()) + "x" +
+                      std::to_string(view->pixelHeight());
+    }
+    // The viewer's context: the one the engine's textures (and CUDA interop) live in.
+    std::string glVersion = "none (the viewer's context was never made)";
+    if (window.viewer()->glReady()) {
+        window.viewer()->makeCurrent();
+        glVersion = cs::gl::versionString();
+        window.viewer()->doneCurrent();
+    }
+    if (!o.snapshot.empty() && !window.grab().toImage().save(QString::fromStdString(o.snapshot))) {
+        std::fprintf(stderr, "playback_bench: cannot write %s\n", o.snapshot.c_str());
+        return 1;
+    }
+    printRow(o, window.player(), host, rec, m);
+    std::printf("\nwindow %dx%d; panels (device pixels): %s\n", window.width(), window.height(), panelSizes.c_str());
+    printFooter(o, window.player(), host, glVersion);
+    return 0;
+}
+
+// A current OpenGL 3.3 core context on a 16x16 pbuffer of the first EGL device that gives
+// one (else the default display), or why not. The same set-up as tests/ui/test_gpu_view.
+std::string makeHeadlessContext() {
+    auto queryDevices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+    auto platformDisplay = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
+    EGLDisplay display = EGL_NO_DISPLAY;
+    EGLint major = 0, minor = 0;
+    if (queryDevices && platformDisplay) {
+        EGLDeviceEXT devices[8];
+        EGLint count = 0;
+        if (queryDevices(8, devices, &count))
+            for (EGLint i = 0; i < count && display == EGL_NO_DISPLAY; ++i) {
+                EGLDisplay d = platformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
+                if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) display = d;
+            }
+    }
+    if (display == EGL_NO_DISPLAY) {
+        display = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+        if (display == EGL_NO_DISPLAY || !eglInitialize(display, &major, &minor)) return "no EGL display";
+    }
+    if (!eglBindAPI(EGL_OPENGL_API)) return "EGL has no desktop OpenGL";
+    const EGLint configAttribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_RED_SIZE, 8,
+                                    EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE};
+    EGLConfig config;
+    EGLint configs = 0;
+    if (!eglChooseConfig(display, configAttribs, &config, 1, &configs) || configs < 1) return "no EGL pbuffer config";
+    const EGLint surfaceAttribs[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
+    EGLSurface surface = eglCreatePbufferSurface(display, config, surfaceAttribs);
+    if (surface == EGL_NO_SURFACE) return "no EGL pbuffer";
+    const EGLint contextAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                     EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttribs);
+    if (context == EGL_NO_CONTEXT) return "no OpenGL 3.3 core context";
+    if (!eglMakeCurrent(display, surface, surface, context)) return "eglMakeCurrent failed";
+    if (cs::Status s = cs::gl::initLoader(); !s) return s.message();
+    return {};
+}
+
+// The frame textures as the engine left them (trace-only scopes without their graticule
+// overlay), each fitted into a 960x540 cell: picture, preview, waveform / parade,
+// vectorscope, histogram. Planes drawn from Y'CbCr planes rather than a texture stay black.
+bool saveTextures(const cs::gl::FrameTextures& textures, const std::string& path) {
+    using cs::gl::Plane;
+    constexpr int kCellW = 960, kCellH = 540;
+    const Plane order[] = {Plane::Picture, Plane::Preview, Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram};
+    QImage sheet(3 * kCellW, 2 * kCellH, QImage::Format_RGBA8888);
+    sheet.fill(Qt::black);
+    for (int i = 0; i < 6; ++i) {
+        const cs::gl::RgbaTexture& t = textures.texture(order[i]);
+        if (!textures.filled(order[i]) || t.width() <= 0 || t.height() <= 0) continue;
+        QImage img(t.width(), t.height(), QImage::Format_RGBA8888);
+        // OpenGL 1.1 entry points (gl.h through Qt's headers; GLEW stays out of this file).
+        glBindTexture(GL_TEXTURE_2D, t.name());
+        glPixelStorei(GL_PACK_ALIGNMENT, 4);
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, img.bits());
+        glBindTexture(GL_TEXTURE_2D, 0);
+        const QImage fitted = img.scaled(kCellW, kCellH, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+        const int x0 = (i % 3) * kCellW, y0 = (i / 3) * kCellH;
+        for (int y = 0; y < fitted.height(); ++y)
+            std::memcpy(sheet.scanLine(y0 + y) + 4 * x0, fitted.constScanLine(y), size_t(4 * fitted.width()));
+    }
+    return sheet.save(QString::fromStdString(path));
+}
+
+// No window: the Player and EngineHost of the window, with the frame textures in a headless
+// EGL context, for machines where no X server gives the GPU's OpenGL. Everything the GUI
+// thread does per frame except drawing the views and swapping: the player's clock, the
+// decoder thread, one engine call per frame into the textures (CUDA interop or uploads).
+int runWithoutWindow(const Options& o, int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    if (const std::string why = makeHeadlessContext(); !why.empty()) {
+        std::fprintf(stderr, "playback_bench: --no-window: %s\n", why.c_str());
+        return 77;
+    }
+    cs::EngineHost host(o.engine);
+    if (const std::string bad = engineMismatch(o, host); !bad.empty()) {
+        std::fprintf(stderr, "playback_bench: %s\n", bad.c_str());
+        return 1;
+    }
+    if (o.threads > 0) host.setCpuThreads(o.threads);
+    // The panel sizes (device pixels) of the window's default layout at 1920x1080, and its
+    // default preview (focus peaking), as MainWindow sets them when every panel is shown.
+    const int sizes[][2] = {{726, 314}, {726, 314}, {460, 412}, {460, 233}, {460, 213}};
+    std::string panelSizes;
+    for (size_t i = 0; i < std::size(kPanels); ++i) {
+        host.setPanel(kPanels[i].first, sizes[i][0], sizes[i][1]);
+        panelSizes += std::string(panelSizes.empty() ? "" : ", ") + kPanels[i].second + " " + std::to_string(sizes[i][0]) +
+                      "x" + std::to_string(sizes[i][1]);
+    }
+    host.spec().preview = cs::PreviewFilter::FocusPeaking;
+
+    cs::gl::FrameTextures textures;
+    cs::Player player;
+    std::optional<std::string> engineError;
+    QObject::connect(&player, &cs::Player::frameChanged, &player, [&] {
+        if (cs::Status s = host.process(player.currentFrame().view, &textures); !s && !engineError) engineError = s.message();
+    });
+    cs::OpenOptions open;
+    open.hwdec = host.usesCuda() ? hwdecOf(o) : cs::HwDecode::None;
+    open.cudaStream = host.cudaStream();
+    open.decoderThreads = o.threads;
+    QObject::connect(&player, &cs::Player::opened, &player, [&] { player.play(); });
+
+    Recorder rec;
+    Measured m;
+    auto error = playAndMeasure(o, player, host, [&] { player.open(o.input, open); }, rec, m);
+    if (!error && engineError) error = o.input + ": " + *engineError;
+    if (error) {
+        std::fprintf(stderr, "playback_bench: %s\n", error->c_str());
+        host.releaseGl();
+        textures.release();
+        return 1;
+    }
+    if (!o.snapshot.empty() && !saveTextures(textures, o.snapshot)) {
+        std::fprintf(stderr, "playback_bench: cannot write %s\n", o.snapshot.c_str());
+        host.releaseGl();
+        textures.release();
+        return 1;
+    }
+    printRow(o, player, host, rec, m);
+    std::printf("\nno window (--no-window): EGL pbuffer, views not drawn; panels (device pixels): %s\n", panelSizes.c_str());
+    printFooter(o, player, host, cs::gl::versionString());
+    player.close();
+    host.releaseGl();
+    textures.release();
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    if (auto code = parseArgs(argc, argv, o)) return *code;
+    return o.noWindow ? runWithoutWindow(o, argc, argv) : runWindow(o, argc, argv);
+}
