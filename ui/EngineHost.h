@@ -10,9 +10,16 @@
 // scope image is drawn here once, at its panel's size.
 // CUDA engine (CS_HAVE_CUDA): the engine writes the textures through interop and the
 // panels add the graticule overlay (overlayFor).
+//
+// Ahead of presentation (CPU engine): prepare() computes a queued frame's scopes and panel
+// images on the source's preparer thread (ui/SourceReader.h) with a second CPU engine and the
+// settings the GUI thread last used; process() then only uploads them when they were made
+// for that frame with the settings of now, and computes on the GUI thread otherwise (paused
+// frames processed again, a setting or panel size just changed, no preparation yet).
 #pragma once
 #include <array>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -26,8 +33,30 @@
 
 namespace cs {
 
+struct VideoFrame;
+
 // Which histograms the histogram panel shows.
 enum class HistogramChannels : uint8_t { LumaAndRgb, Luma, Rgb };
+
+// Everything the CPU path's results and images depend on besides the frame.
+struct ScopeSettings {
+    ScopeSpec spec;   // with the scope sizes taken from the panels
+    std::array<std::array<int, 2>, gl::kPlaneCount> panels{};
+    HistogramChannels histogramChannels = HistogramChannels::LumaAndRgb;
+    bool planesShown = false;   // the frame goes up as its Y'CbCr planes (the engine draws no picture)
+};
+bool sameSettings(const ScopeSettings& a, const ScopeSettings& b);
+
+// One frame's scopes computed ahead of its presentation (EngineHost::prepare).
+struct PreparedScopes {
+    ScopeSettings settings;
+    double pts = 0.0;                        // the frame they belong to
+    const uint8_t* firstSample = nullptr;
+    ScopeResults results;
+    std::array<RgbaImage, gl::kPlaneCount> panelImages;
+    std::array<bool, gl::kPlaneCount> drawnHere{};
+    double milliseconds = 0.0;
+};
 
 class EngineHost {
 public:
@@ -51,8 +80,25 @@ public:
     bool panelVisible(gl::Plane plane) const;
 
     // Runs the engine on the frame. With `textures` (the viewer's context current) the
-    // images go there; without (no GL yet) they wait in results() for uploadTo().
-    Status process(const FrameView& frame, gl::FrameTextures* textures);
+    // images go there; without (no GL yet) they wait in results() for uploadTo(). A
+    // `prepared` made for this frame with the current settings is used instead of running
+    // the engine here.
+    Status process(const FrameView& frame, gl::FrameTextures* textures, std::shared_ptr<PreparedScopes> prepared = {});
+    // Computes a frame's scopes with the settings of the last process() call; thread-safe,
+    // one preparation at a time. Null with the CUDA engine, before the first process() call,
+    // or when the engine fails (the GUI thread then reports it).
+    std::shared_ptr<PreparedScopes> prepare(const VideoFrame& frame);
+    // Whether the settings changed in the last process() call (queued preparations are stale).
+    bool settingsChanged() const { return settingsChanged_; }
+    // The last process() used a preparation; how many frames did since this host was made.
+    bool usedPrepared() const { return usedPrepared_; }
+    int64_t preparedFramesUsed() const { return preparedUsed_; }
+    // Milliseconds the last used preparation took on the preparer thread.
+    double preparedMilliseconds() const { return preparedMs_; }
+    // The timestamp of the frame the current results belong to.
+    double resultsPts() const { return resultsPts_; }
+    // The scope image a panel shows (CPU engine).
+    const RgbaImage& shownImage(gl::Plane plane) const;
     // Uploads the last results' images (after the viewer's context was created anew).
     // Frames shown from their planes (showsPlanes) need process() again instead: the
     // planes are the frame's, not the results'.
@@ -60,9 +106,13 @@ public:
     bool showsPlanes() const { return planesShown_; }
     const ScopeResults& results() const { return results_; }
     bool hasResults() const { return hasResults_; }
-    // Milliseconds of the last process() call, and a running average.
+    // Milliseconds of the last process() call on the GUI thread (only the uploads when it used
+    // a preparation), and a running average.
     double lastMilliseconds() const { return lastMs_; }
     double averageMilliseconds() const { return averageMs_; }
+    // A running average of the time the engine and the scope images took for the frames
+    // shown, on whichever thread they were computed (for the status bar).
+    double averageComputeMilliseconds() const { return averageComputeMs_; }
 
     // How a panel assembles its image from its texture (render/Layout.h), and the graticule
     // overlay it draws over trace-only textures (premultiplied RGBA, the image's size; empty
@@ -89,8 +139,8 @@ private:
     bool isTrace(gl::Plane plane) const;
     // Whether the spec's preview is drawn by the Y'CbCr shader when the planes are shown.
     bool shaderPreview() const;
-    void renderPanelImages(bool engineDrewImages);
     Status processCuda(const FrameView& frame, gl::FrameTextures& textures);
+    void publish(const ScopeSettings& settings);
 
     std::unique_ptr<Engine> engine_;
     void* cudaStream_ = nullptr;
@@ -108,6 +158,20 @@ private:
     std::array<bool, gl::kPlaneCount> drawnHere_{};
     ThreadPool imagePool_;   // draws them side by side
     double lastMs_ = 0.0, averageMs_ = 0.0;
+    bool settingsChanged_ = false, usedPrepared_ = false;
+    int64_t preparedUsed_ = 0;
+    double preparedMs_ = 0.0, resultsPts_ = 0.0, averageComputeMs_ = 0.0;
+
+    // The preparer side (prepare()): its own engine and image pool (one thread each: the
+    // calling thread), so that no pool is used by two threads at once; aheadMutex_ lets one
+    // preparation run at a time (a replaced source's preparer may still finish one while the
+    // new source's starts).
+    std::mutex handoffMutex_;                  // guards published_ and spare_ (held briefly)
+    std::optional<ScopeSettings> published_;   // the settings of the last process() call
+    std::shared_ptr<PreparedScopes> spare_;    // a used preparation whose storage the next one reuses
+    std::mutex aheadMutex_;                    // guards the preparer's engine and pool (held for a preparation)
+    std::unique_ptr<Engine> aheadEngine_;
+    ThreadPool aheadImagePool_{1};
 };
 
 }  // namespace cs

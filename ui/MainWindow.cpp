@@ -89,6 +89,9 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
 
     player_ = new Player(this);
+    // CPU engine: the queued frames' scopes are computed ahead, off the GUI thread. The CUDA
+    // engine stays on the GUI thread (interop needs the viewer's context).
+    if (!engine_.usesCuda()) player_->setFramePreparer([host = &engine_](const VideoFrame& f) { return host->prepare(f); });
     loadSettings();
     buildViewer();
     buildDocks();
@@ -619,14 +622,17 @@ void MainWindow::processCurrentFrame() {
     if (!player_ || !player_->hasFrame()) return;
     for (Plane p : kPanels) syncPanel(p);
     const FrameView& frame = player_->currentFrame().view;
+    std::shared_ptr<PreparedScopes> prepared = player_->takePrepared();
     Status s;
     if (viewer_->glReady()) {
         viewer_->makeCurrent();
-        s = engine_.process(frame, &viewer_->textures());
+        s = engine_.process(frame, &viewer_->textures(), std::move(prepared));
         viewer_->doneCurrent();
     } else {
-        s = engine_.process(frame, nullptr);
+        s = engine_.process(frame, nullptr, std::move(prepared));
     }
+    // The queued frames were prepared with other settings: prepare them again.
+    if (engine_.settingsChanged()) player_->prepareAgain();
     if (!s) {
         if (!engineErrorShown_) showError(QString::fromStdString(s.message()));
         engineErrorShown_ = true;
@@ -685,7 +691,7 @@ void MainWindow::updateStatus() {
     }
     fpsLabel_->setText(tr("%1 fps").arg(player_->presentedFps(), 0, 'f', 1));
     droppedLabel_->setText(tr("dropped %1").arg(player_->droppedFrames()));
-    timeLabel_->setText(tr("%1 ms").arg(engine_.averageMilliseconds(), 0, 'f', 1));
+    timeLabel_->setText(tr("%1 ms").arg(engine_.averageComputeMilliseconds(), 0, 'f', 1));
 }
 
 void MainWindow::updatePicker() {

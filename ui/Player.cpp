@@ -68,7 +68,7 @@ void Player::open(const std::string& input, const OpenOptions& options) {
         return;
     }
     const size_t capacity = options.hwdec == HwDecode::None ? kQueueFrames : kQueueDeviceFrames;
-    pending_ = std::make_unique<SourceReader>(input, options, capacity, wakeCall());
+    pending_ = std::make_unique<SourceReader>(input, options, capacity, wakeCall(), prepare_);
 }
 
 void Player::close() {
@@ -80,7 +80,12 @@ void Player::close() {
     info_ = {};
     input_.clear();
     current_ = {};
+    currentPrepared_.reset();
     hasFrame_ = false;
+}
+
+void Player::prepareAgain() {
+    if (reader_) reader_->prepareAgain();
 }
 
 std::string Player::liveStatusText() const {
@@ -138,6 +143,7 @@ void Player::onWake() {
                 retire(std::move(reader_));
                 retire(std::move(live_));
                 reader_ = std::move(pending_);
+                reader_->setLoop(loop_);
                 adoptPending(reader_->info());
                 break;
         }
@@ -204,9 +210,10 @@ void Player::service() {
     }
     if (presentNext_) {
         auto item = reader_->pop();
+        if (item && item->wrap && loop_) item = reader_->pop();   // looping on: the start follows
         if (!item) return;   // a wake-up follows the frame's arrival
         presentNext_ = false;
-        if (item->status == ReadStatus::Frame) present(std::move(item->frame));
+        if (item->status == ReadStatus::Frame) presentItem(std::move(*item));
         else handleEndOrError(*item);
     }
     if (playing_) tick();
@@ -217,22 +224,32 @@ void Player::tick() {
     if (!playing_ || !reader_ || seekLast_.active) return;
     ReadStatus status{};
     double pts = 0.0;
+    bool wrap = false;
     if (!anchored_) {
         // Starting (or restarting after a seek): the first frame to arrive is shown now.
         auto item = reader_->pop();
+        if (item && item->wrap && loop_) item = reader_->pop();
         if (!item) return;
         if (item->status != ReadStatus::Frame) {
             handleEndOrError(*item);
             return;
         }
-        present(std::move(item->frame));
+        presentItem(std::move(*item));
         anchor();
     }
-    const double now = mediaNow();
-    std::optional<VideoFrame> chosen;
-    while (reader_->peek(status, pts)) {
+    double now = mediaNow();
+    std::optional<SourceReader::Item> chosen;
+    while (reader_->peek(status, pts, &wrap)) {
         if (status != ReadStatus::Frame) {
             if (chosen) break;   // show the last frame first; the end is handled on the next tick
+            if (wrap && loop_) {
+                // Looping: the reader went on from the start. The next pass keeps the clock:
+                // its first frame is due one frame after this pass's last, not "now" after a stall.
+                reader_->pop();
+                wrapPending_ = true;
+                wrapDue_ = currentPts() + frameDuration();
+                continue;
+            }
             if (hasFrame_ && now < currentPts() + frameDuration() - kDueSlack) {
                 // The last frame still has its time on screen: come back then.
                 scheduleTick((currentPts() + frameDuration() - now) / speed_);
@@ -242,15 +259,21 @@ void Player::tick() {
             handleEndOrError(*end);
             return;
         }
+        if (wrapPending_) {
+            // From here on the clock reads the new pass's timestamps.
+            anchorPts_ += pts - wrapDue_;
+            now += pts - wrapDue_;
+            wrapPending_ = false;
+        }
         if (pts > now + kDueSlack) break;
         auto item = reader_->pop();
         if (chosen) ++dropped_;   // a due frame overtaken by a later due one: never shown
-        chosen = std::move(item->frame);
+        chosen = std::move(item);
     }
     if (chosen) {
         const bool starved = !reader_->peek(status, pts);
-        const double late = now - chosen->view.pts;
-        present(std::move(*chosen));
+        const double late = now - chosen->frame.view.pts;
+        presentItem(std::move(*chosen));
         if (starved && late > kStarvedReanchor) anchor();
     }
     if (reader_->peek(status, pts)) {
@@ -277,12 +300,18 @@ void Player::handleEndOrError(SourceReader::Item& item) {
     emit endOfStream();
 }
 
-void Player::present(VideoFrame&& frame) {
+void Player::presentItem(SourceReader::Item&& item) {
+    if (!item.prepared) item.prepared = reader_->awaitPrepared(item.serial);
+    present(std::move(item.frame), std::move(item.prepared));
+}
+
+void Player::present(VideoFrame&& frame, std::shared_ptr<PreparedScopes> prepared) {
     if (hasFrame_) {
         const double delta = frame.view.pts - current_.view.pts;
         if (delta > 0 && delta < 1.0) observedDuration_ = delta;
     }
     current_ = std::move(frame);
+    currentPrepared_ = std::move(prepared);
     hasFrame_ = true;
     if (!haveFirstPts_) {
         firstPts_ = current_.view.pts;
@@ -299,6 +328,7 @@ void Player::requestSeek(double seconds) {
     if (!reader_) return;
     reader_->seek(std::max(0.0, seconds));
     endReached_ = false;
+    wrapPending_ = false;
     seekLast_ = {};
     if (playing_) {
         anchored_ = false;
@@ -316,6 +346,7 @@ void Player::anchor() {
     anchorPts_ = currentPts();
     anchorWall_ = Clock::now();
     anchored_ = true;
+    wrapPending_ = false;   // the clock starts afresh from the frame shown
 }
 
 void Player::scheduleTick(double seconds) {
@@ -385,6 +416,7 @@ void Player::goToEnd() {
     endReached_ = false;
     presentNext_ = false;
     anchored_ = false;
+    wrapPending_ = false;
     seekLast_ = {};
     seekLast_.active = true;
     seekLast_.target = std::max(0.0, info_.duration - 1.0);
@@ -434,6 +466,9 @@ void Player::setSpeed(double speed) {
     if (playing_) tick();
 }
 
-void Player::setLoop(bool loop) { loop_ = loop; }
+void Player::setLoop(bool loop) {
+    loop_ = loop;
+    if (reader_) reader_->setLoop(loop);
+}
 
 }  // namespace cs

@@ -3,6 +3,8 @@
 // playing (late frames are dropped and counted), or exactly the next/previous/sought
 // frame while paused. Each new current frame is announced once through frameChanged;
 // the receiver runs the engine on it, so the picture and every scope share the frame.
+// Looping, the reader goes on from the start by itself; the clock continues across its
+// wrap item (no seek, no re-anchoring).
 //
 // Threading: every method runs on the GUI thread. The reader threads (SourceReader for
 // files and patterns, decode/LiveReader for cameras and streams) only queue frames and post
@@ -44,8 +46,19 @@ public:
     const SourceInfo& info() const { return info_; }
     bool canSeek() const { return reader_ && info_.seekable; }
 
+    // What the file and pattern readers run on each queued frame ahead of its presentation
+    // (SourceReader::Prepare): for the sources opened after this call.
+    void setFramePreparer(SourceReader::Prepare prepare) { prepare_ = std::move(prepare); }
+    // The queued frames' preparations are out of date (the settings they used changed).
+    void prepareAgain();
+    // Queued frames that carry a preparation; items queued (frames, and an end or wrap).
+    size_t framesPreparedAhead() const { return reader_ ? reader_->preparedQueued() : 0; }
+    size_t itemsQueued() const { return reader_ ? reader_->queued() : 0; }
+
     bool hasFrame() const { return hasFrame_; }
     const VideoFrame& currentFrame() const { return current_; }
+    // The current frame's preparation, once (null when it had none or it was taken).
+    std::shared_ptr<PreparedScopes> takePrepared() { return std::move(currentPrepared_); }
     double currentPts() const { return current_.view.pts; }
     int64_t currentFrameNumber() const;
     double frameRate() const;        // the stream's, or observed, or 25
@@ -94,7 +107,8 @@ private:
     void tick();
     void serviceSeekToLast();
     void handleEndOrError(SourceReader::Item& item);
-    void present(VideoFrame&& frame);
+    void present(VideoFrame&& frame, std::shared_ptr<PreparedScopes> prepared = {});
+    void presentItem(SourceReader::Item&& item);
     void requestSeek(double seconds);
     double mediaNow() const;
     void anchor();
@@ -107,9 +121,11 @@ private:
     LiveState liveState_ = LiveState::Playing;
     std::string input_, pendingInput_;
     std::vector<std::future<void>> retiring_;   // readers being stopped off the GUI thread
+    SourceReader::Prepare prepare_;
     SourceInfo info_;
 
     VideoFrame current_;
+    std::shared_ptr<PreparedScopes> currentPrepared_;
     bool hasFrame_ = false;
     double firstPts_ = 0.0;
     bool haveFirstPts_ = false;
@@ -123,6 +139,8 @@ private:
     bool endReached_ = false;       // the reader delivered its end (or an error): it waits for a seek
     double anchorPts_ = 0.0;
     Clock::time_point anchorWall_;
+    bool wrapPending_ = false;      // looping: a wrap was taken; the next frame moves the clock to the new pass
+    double wrapDue_ = 0.0;          // when (on the old pass's clock) the new pass's first frame is due
 
     struct SeekToLast {
         bool active = false;

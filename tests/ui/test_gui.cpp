@@ -2,8 +2,9 @@
 // Mesa in CI): the window opens on the test pattern, playback advances, a step moves
 // exactly one frame (and back), the waveform panel shows the bars at their code values
 // (read back from the panel's framebuffer), "Save scopes" writes core's images, the pixel
-// picker reads the hovered pixel, panels survive floating, and a broken file shows an
-// error while the app keeps playing. Exits 77 (skipped) without a display or OpenGL 3.3.
+// picker reads the hovered pixel, panels survive floating, a broken file shows an
+// error while the app keeps playing, and while playing the scopes (computed ahead of
+// presentation off the GUI thread) belong to the frame shown, with the settings of now. Exits 77 (skipped) without a display or OpenGL 3.3.
 #include <QCryptographicHash>
 #include <QCheckBox>
 #include <QDockWidget>
@@ -94,6 +95,62 @@ int light(const QImage& img, int x, int y) {
     const QRgb c = img.pixel(x, y);
     return qRed(c) + qGreen(c) + qBlue(c);
 }
+
+// What the window should show for its current frame: the CPU engine run afresh on the frame
+// with the host's settings (an independent engine; images at the panels' sizes).
+struct ShownCheck {
+    int frames = 0, mismatches = 0, prepared = 0, distinctHistograms = 0;
+    std::vector<uint32_t> lastHist;
+    QStringList failures;
+
+    void check(cs::MainWindow& window) {
+        cs::Player& player = window.player();
+        cs::EngineHost& host = window.engineHost();
+        const cs::FrameView& frame = player.currentFrame().view;
+        ScopeSpecForCheck spec(host);
+        cs::ScopeResults expected;
+        if (!cs::makeCpuEngine(1)->process(frame, spec.counts, expected)) {
+            failures << QStringLiteral("reference engine failed");
+            return;
+        }
+        ++frames;
+        if (host.usedPrepared()) ++prepared;
+        if (expected.histY != lastHist) ++distinctHistograms;
+        lastHist = expected.histY;
+        const cs::ScopeResults& r = host.results();
+        QStringList wrong;
+        if (host.resultsPts() != frame.pts) wrong << QStringLiteral("pts %1 for frame %2").arg(host.resultsPts()).arg(frame.pts);
+        if (r.histY != expected.histY) wrong << QStringLiteral("histogram");
+        if (r.waveform != expected.waveform) wrong << QStringLiteral("waveform");
+        if (r.parade != expected.parade || r.paradeMode != expected.paradeMode) wrong << QStringLiteral("parade");
+        if (r.vectorscope != expected.vectorscope) wrong << QStringLiteral("vectorscope");
+        cs::RgbaImage waveform, parade;
+        cs::renderWaveform(expected, spec.sized(window, Plane::Waveform), waveform);
+        cs::renderParade(expected, spec.sized(window, Plane::Parade), parade);
+        if (host.shownImage(Plane::Waveform).pixels != waveform.pixels) wrong << QStringLiteral("waveform image");
+        if (host.shownImage(Plane::Parade).pixels != parade.pixels) wrong << QStringLiteral("parade image");
+        if (!wrong.isEmpty()) {
+            ++mismatches;
+            failures << QStringLiteral("frame %1 (%2): %3").arg(frame.pts).arg(host.usedPrepared() ? "prepared" : "computed", wrong.join(QStringLiteral(", ")));
+        }
+    }
+
+    struct ScopeSpecForCheck {
+        cs::ScopeSpec counts;
+        explicit ScopeSpecForCheck(cs::EngineHost& host) : counts(host.spec()) {
+            // Counts only: the picture is drawn from the planes and the images for each panel.
+            counts.displayImages = false;
+            counts.picture = false;
+            counts.preview = cs::PreviewFilter::None;
+        }
+        cs::ScopeSpec sized(cs::MainWindow& window, Plane p) const {
+            cs::ScopeSpec s = counts;
+            s.scopeWidth = std::clamp(window.scopeView(p)->pixelWidth(), 64, 4096);
+            s.scopeHeight = std::clamp(window.scopeView(p)->pixelHeight(), 64, 4096);
+            return s;
+        }
+    };
+};
 
 }  // namespace
 
@@ -207,6 +264,101 @@ private slots:
         player().stepBack();   // nothing before the first frame
         settle(100);
         QCOMPARE(player().currentFrameNumber(), int64_t(0));
+    }
+
+    void whilePlayingTheScopesBelongToTheFrameShown() {
+        // The zone plate moves every frame: its histogram tells frames apart.
+        QVERIFY(openAndWait(QStringLiteral("pattern:zoneplate:320x180")));
+        player().pause();
+        settle();
+        // The queued frames are prepared ahead with the settings of the paused frame.
+        QTRY_VERIFY_WITH_TIMEOUT(player().framesPreparedAhead() >= 2, kWaitMs);
+        ShownCheck shown;
+        auto c = connect(&player(), &cs::Player::frameChanged, this, [&] { shown.check(*window_); });
+        const int64_t usedBefore = window_->engineHost().preparedFramesUsed();
+        player().play();
+        QVERIFY(waitFrames(15));
+        player().pause();
+        disconnect(c);
+        QVERIFY2(shown.failures.isEmpty(), qPrintable(shown.failures.join(QLatin1Char('\n'))));
+        QVERIFY(shown.frames >= 15);
+        QVERIFY(shown.distinctHistograms >= 10);   // the frames differ, so a frame's scopes on another would show
+        // The first frame after play was prepared ahead, so the comparison covered that path.
+        QVERIFY(shown.prepared >= 1);
+        QVERIFY(window_->engineHost().preparedFramesUsed() > usedBefore);
+
+        // Paused, a step shows the next frame with its own scopes.
+        shown = {};
+        c = connect(&player(), &cs::Player::frameChanged, this, [&] { shown.check(*window_); });
+        const double before = player().currentPts();
+        player().stepForward();
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentPts() > before, kWaitMs);
+        disconnect(c);
+        QCOMPARE(shown.frames, 1);
+        QVERIFY2(shown.failures.isEmpty(), qPrintable(shown.failures.join(QLatin1Char('\n'))));
+    }
+
+    void aSettingChangedWhilePlayingShowsOnTheNextFrame() {
+        QVERIFY(openAndWait(QStringLiteral("pattern:zoneplate:320x180")));
+        player().pause();
+        settle();
+        cs::EngineHost& host = window_->engineHost();
+        host.spec().paradeMode = cs::ParadeMode::Rgb;
+        host.spec().waveformGain = 1.0f;
+        player().stepForward();
+        QTRY_VERIFY_WITH_TIMEOUT(player().framesPreparedAhead() >= 3, kWaitMs);   // prepared with these settings
+        player().play();
+        QVERIFY(waitFrames(3));
+        // Between two frames (as a control would): the next frame shown must have them.
+        host.spec().paradeMode = cs::ParadeMode::Ycbcr;
+        host.spec().waveformGain = 2.5f;
+        ShownCheck shown;
+        auto c = connect(&player(), &cs::Player::frameChanged, this, [&] { shown.check(*window_); });
+        QVERIFY(waitFrames(1));
+        QCOMPARE(host.results().paradeMode, cs::ParadeMode::Ycbcr);
+        // The frames after it were queued with the old settings: prepared again, they are
+        // used again (the reference check covers each one).
+        QTRY_VERIFY_WITH_TIMEOUT(host.usedPrepared() && shown.frames >= 2, kWaitMs);
+        player().pause();
+        disconnect(c);
+        QVERIFY2(shown.failures.isEmpty(), qPrintable(shown.failures.join(QLatin1Char('\n'))));
+        QVERIFY(shown.prepared >= 1);
+        host.spec().paradeMode = cs::ParadeMode::Rgb;
+        host.spec().waveformGain = 1.0f;
+    }
+
+    void aLoopGoesOnFromTheStartWithoutAStall() {
+        // Ten frames at 25 fps: the loop wraps every 0.4 s.
+        const QString clip = makeClip(QStringLiteral("ten.mp4"), QStringLiteral(
+            "-f lavfi -i testsrc2=size=160x96:rate=25 -frames:v 10 -pix_fmt yuv420p -c:v libx264 -g 5"));
+        QVERIFY(!clip.isEmpty());
+        QVERIFY(openAndWait(clip));
+        player().pause();
+        player().setLoop(true);
+        struct Shown { double pts; size_t queued; };
+        std::vector<Shown> shown;
+        int wraps = 0;
+        auto c = connect(&player(), &cs::Player::frameChanged, this, [&] {
+            if (!shown.empty() && player().currentPts() < shown.back().pts) ++wraps;
+            shown.push_back({player().currentPts(), player().itemsQueued()});
+        });
+        player().play();
+        QTRY_VERIFY_WITH_TIMEOUT(wraps >= 3, kWaitMs);
+        player().pause();
+        player().setLoop(false);
+        disconnect(c);
+        // Timestamps rise within a pass and go back only from a pass's end (a slow machine may
+        // drop frames on either side of a wrap, as anywhere else). When a pass's last frame
+        // (0.36 s) is shown, the next pass's start is decoded and queued already behind the
+        // wrap item (before, the reader stopped at the end and the player sought and waited
+        // for the decoder), at least once.
+        int startQueued = 0;
+        for (size_t i = 1; i < shown.size(); ++i) {
+            if (shown[i].pts > shown[i - 1].pts) continue;
+            QVERIFY2(shown[i - 1].pts >= 0.28, qPrintable(QStringLiteral("%1 before the wrap").arg(shown[i - 1].pts)));
+            if (std::abs(shown[i - 1].pts - 0.36) < 1e-6 && shown[i - 1].queued >= 2) ++startQueued;
+        }
+        QVERIFY(startQueued >= 1);
     }
 
     void theViewerShowsThePicturesCodeValues() {

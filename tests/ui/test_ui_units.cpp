@@ -1,16 +1,21 @@
 // Unit tests of the GUI's logic that needs no display: timecode, picture placement and
-// the picker's mapping, the pixel picker's code values, the source thread's ordering and
-// seeking, and the GL graticule overlay against core's CPU-rendered graticule.
+// the picker's mapping, the pixel picker's code values, the source thread's ordering,
+// seeking and preparing ahead, and the GL graticule overlay against core's CPU-rendered
+// graticule.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <thread>
+#include <vector>
 
 #include "core/ScopeRender.h"
 #include "render/GraticuleOverlay.h"
 #include "render/Layout.h"
 #include "render/YcbcrPicture.h"
+#include "ui/EngineHost.h"
 #include "ui/PixelProbe.h"
 #include "ui/SourceReader.h"
 #include "ui/Timecode.h"
@@ -264,6 +269,124 @@ TEST(SourceReader, ReadsInOrderAndSeeksToTheFrameAtOrAfter) {
     reader.seek(9.99);   // the last frame (249 / 25 = 9.96) is before: the end follows
     item = next(reader);
     EXPECT_EQ(item.status, ReadStatus::EndOfStream);
+}
+
+// A preparation is used only with the settings it was made with: every field counts.
+TEST(EngineHost, SettingsDifferWhenAnyFieldDiffers) {
+    const ScopeSettings base;
+    EXPECT_TRUE(sameSettings(base, base));
+    std::vector<std::function<void(ScopeSettings&)>> changes = {
+        [](ScopeSettings& s) { s.spec.histogram = !s.spec.histogram; },
+        [](ScopeSettings& s) { s.spec.waveform = !s.spec.waveform; },
+        [](ScopeSettings& s) { s.spec.parade = !s.spec.parade; },
+        [](ScopeSettings& s) { s.spec.paradeMode = ParadeMode::Ycbcr; },
+        [](ScopeSettings& s) { s.spec.vectorscope = !s.spec.vectorscope; },
+        [](ScopeSettings& s) { s.spec.stats = !s.spec.stats; },
+        [](ScopeSettings& s) { s.spec.displayImages = !s.spec.displayImages; },
+        [](ScopeSettings& s) { s.spec.picture = !s.spec.picture; },
+        [](ScopeSettings& s) { s.spec.preview = PreviewFilter::Zebra; },
+        [](ScopeSettings& s) { s.spec.filter.blurRadius += 1; },
+        [](ScopeSettings& s) { s.spec.filter.gaussianSigma += 1.0f; },
+        [](ScopeSettings& s) { s.spec.filter.peakingThreshold += 0.01f; },
+        [](ScopeSettings& s) { s.spec.filter.peakingColour ^= 1u; },
+        [](ScopeSettings& s) { s.spec.filter.zebraIre -= 1.0f; },
+        [](ScopeSettings& s) { s.spec.filter.zebraLowIre = 50.0f; },
+        [](ScopeSettings& s) { s.spec.histogramScale = HistogramScale::Log; },
+        [](ScopeSettings& s) { s.spec.waveformScale = WaveformScale::CodeValue; },
+        [](ScopeSettings& s) { s.spec.vectorscopeZoom = 2; },
+        [](ScopeSettings& s) { s.spec.vectorscopeTargets75 = !s.spec.vectorscopeTargets75; },
+        [](ScopeSettings& s) { s.spec.skinToneLine = !s.spec.skinToneLine; },
+        [](ScopeSettings& s) { s.spec.histogramGain = 2.0f; },
+        [](ScopeSettings& s) { s.spec.waveformGain = 2.0f; },
+        [](ScopeSettings& s) { s.spec.vectorscopeGain = 2.0f; },
+        [](ScopeSettings& s) { s.spec.scopeWidth += 1; },
+        [](ScopeSettings& s) { s.spec.scopeHeight += 1; },
+        [](ScopeSettings& s) { s.spec.vectorscopeSize += 1; },
+        [](ScopeSettings& s) { s.spec.colorOverride.matrix = Matrix::Bt601; },
+        [](ScopeSettings& s) { s.spec.colorOverride.range = Range::Full; },
+        [](ScopeSettings& s) { s.panels[size_t(gl::Plane::Parade)][0] = 300; },
+        [](ScopeSettings& s) { s.histogramChannels = HistogramChannels::Luma; },
+        [](ScopeSettings& s) { s.planesShown = !s.planesShown; },
+    };
+    for (size_t i = 0; i < changes.size(); ++i) {
+        ScopeSettings changed = base;
+        changes[i](changed);
+        EXPECT_FALSE(sameSettings(base, changed)) << "change " << i;
+    }
+}
+
+// Polls (sleeping) until `done`; false after about 4 s.
+template <typename Done>
+bool eventually(Done done) {
+    for (int i = 0; i < 2000 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    return done();
+}
+
+TEST(SourceReader, PreparesTheQueuedFramesInOrderAndAgainOnRequest) {
+    std::atomic<int> calls{0};
+    std::atomic<int> generation{1};
+    // The "preparation" records the frame it was made for and the generation of the settings.
+    SourceReader reader("pattern:zoneplate:64x32", {}, 3, [] {}, [&](const VideoFrame& f) {
+        ++calls;
+        auto p = std::make_shared<PreparedScopes>();
+        p->pts = f.view.pts;
+        p->firstSample = f.view.data[0];
+        p->milliseconds = generation.load();
+        return p;
+    });
+    ASSERT_TRUE(eventually([&] { return reader.preparedQueued() == 3; }));
+    EXPECT_EQ(calls.load(), 3);   // bounded by the queue: nothing beyond it is prepared
+    generation = 2;
+    reader.prepareAgain();
+    ASSERT_TRUE(eventually([&] { return calls.load() == 6 && reader.preparedQueued() == 3; }));
+    for (int i = 0; i < 3; ++i) {
+        auto item = next(reader);
+        ASSERT_EQ(item.status, ReadStatus::Frame);
+        ASSERT_TRUE(item.prepared);
+        EXPECT_EQ(item.prepared->pts, item.frame.view.pts);   // each item carries its own frame's preparation
+        EXPECT_EQ(item.prepared->firstSample, item.frame.view.data[0]);
+        EXPECT_EQ(item.prepared->milliseconds, 2.0);         // made again after prepareAgain
+        EXPECT_NEAR(item.frame.view.pts, i / 25.0, 1e-9);
+        EXPECT_FALSE(reader.awaitPrepared(item.serial));      // nothing in flight for it: no wait, nothing
+    }
+    // After a seek only the frames from the target on are prepared.
+    ASSERT_TRUE(eventually([&] { return reader.preparedQueued() == 3; }));
+    reader.seek(2.0);
+    ASSERT_TRUE(eventually([&] { return reader.preparedQueued() == 3; }));
+    auto item = next(reader);
+    ASSERT_TRUE(item.prepared);
+    EXPECT_NEAR(item.prepared->pts, 2.0, 1e-9);
+}
+
+TEST(SourceReader, LoopingReadsOnFromTheStartBehindAWrapItem) {
+    SourceReader reader("pattern:ramp:64x32", {}, 4, [] {});
+    reader.setLoop(true);
+    reader.seek(9.9);   // frames 248 and 249 (9.92, 9.96) are the last
+    auto item = next(reader);
+    ASSERT_EQ(item.status, ReadStatus::Frame);
+    EXPECT_NEAR(item.frame.view.pts, 9.92, 1e-9);
+    item = next(reader);
+    EXPECT_NEAR(item.frame.view.pts, 9.96, 1e-9);
+    // The end is a wrap, and the next pass's frames are queued behind it without a seek.
+    ASSERT_TRUE(eventually([&] { return reader.queued() == 4; }));
+    item = next(reader);
+    EXPECT_EQ(item.status, ReadStatus::EndOfStream);
+    EXPECT_TRUE(item.wrap);
+    for (int i = 0; i < 3; ++i) {
+        item = next(reader);
+        ASSERT_EQ(item.status, ReadStatus::Frame);
+        EXPECT_NEAR(item.frame.view.pts, i / 25.0, 1e-9);
+    }
+    // Without looping the end is an end again, and the reader waits there.
+    reader.setLoop(false);
+    reader.seek(9.95);
+    item = next(reader);
+    EXPECT_NEAR(item.frame.view.pts, 9.96, 1e-9);
+    item = next(reader);
+    EXPECT_EQ(item.status, ReadStatus::EndOfStream);
+    EXPECT_FALSE(item.wrap);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(reader.queued(), 0u);
 }
 
 TEST(SourceReader, AFailedOpenSaysWhy) {
