@@ -34,7 +34,7 @@ constexpr int kMaxSeekRetries = 4;                  // 1, 2, 4, 8 s further back
 // NVDEC frames are the decoder's own surfaces, mapped: each VideoFrame a consumer holds
 // keeps one. This many beyond what the decoder needs for references (a frame queue plus
 // the frame on screen and the one in the engine) keeps the pool from running dry.
-constexpr int kHardwareFramesHeldDownstream = 8;
+constexpr int kHardwareFramesHeldDownstream = 12;
 
 std::string seconds(double s) {
     char text[40];

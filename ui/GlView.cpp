@@ -101,6 +101,14 @@ void GlView::paintGl() {
     paintView(w, h);
 }
 
+Status GlView::createGlInCurrentContext() {
+    Status s = createGl();
+    if (!s) releaseGl();
+    return s;
+}
+
+void GlView::releaseGlInCurrentContext() { releaseGl(); }
+
 QImage GlView::grabFramebuffer() {
     const int w = pixelWidth(), h = pixelHeight();
     if (!ready_ || w <= 0 || h <= 0) return {};

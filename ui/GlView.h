@@ -48,6 +48,14 @@ public:
     // What the view shows, drawn anew into an offscreen framebuffer (device pixels).
     QImage grabFramebuffer();
 
+    // For a host that owns the current GL context itself where no window system gives one
+    // (playback_bench --no-window on an EGL device): creates the view's GL resources in that
+    // context, draws the view into its bound framebuffer, and releases the resources. The
+    // view's own surface is never shown then.
+    Status createGlInCurrentContext();
+    void paintInCurrentContext(int w, int h) { paintView(w, h); }
+    void releaseGlInCurrentContext();
+
 signals:
     void glFailed(const QString& message);
     void glInitialised();

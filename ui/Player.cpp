@@ -9,8 +9,10 @@
 namespace cs {
 namespace {
 // Frames decoded ahead. Small: 4K frames are large, and NVDEC frames hold decoder surfaces
-// (the decoder has 8 beyond its own; the current frame and one in the engine hold two more).
-constexpr size_t kQueueFrames = 6, kQueueDeviceFrames = 4;
+// (the decoder has 12 beyond its own; the current frame and one in the engine hold two more).
+// NVDEC's 8 cover the decoder's restart at a loop wrap (~60 ms at 4K60 H.264 on an H200,
+// where 4 frames dropped 2).
+constexpr size_t kQueueFrames = 6, kQueueDeviceFrames = 8;
 // A frame is due when its time is at most this far in the future (timer granularity).
 constexpr double kDueSlack = 0.002;
 // Playing with an empty queue (decoder behind) for longer than this re-ties the clock to the

@@ -39,9 +39,11 @@ spec.loader.exec_module(mb)
 
 LIBDIR = '/usr/lib/x86_64-linux-gnu'
 QT_PLUGINS = LIBDIR + '/qt6/plugins'
-# xcb with GLX (the default) or EGL; minimalegl (no X at all) as a last resort to try.
+# xcb with GLX (the default) or EGL; minimalegl (no X at all) as a last resort to try;
+# offscreen for playback_bench --no-window (widgets built, never shown).
 PLUGINS = ['platforms/libqxcb.so', 'xcbglintegrations/libqxcb-glx-integration.so',
-           'xcbglintegrations/libqxcb-egl-integration.so', 'platforms/libqminimalegl.so']
+           'xcbglintegrations/libqxcb-egl-integration.so', 'platforms/libqminimalegl.so',
+           'platforms/libqoffscreen.so']
 XVFB, XKBCOMP, XKB_DATA = '/usr/bin/Xvfb', '/usr/bin/xkbcomp', '/usr/share/X11/xkb'
 SWRAST = LIBDIR + '/dri/swrast_dri.so'
 FFMPEG = re.compile(r'^(libav(codec|format|util|filter|device)|libsw(scale|resample)|libpostproc)\.so')

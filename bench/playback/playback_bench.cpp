@@ -10,11 +10,9 @@
 //
 // Needs an X display with OpenGL 3.3 (Xvfb: xvfb-run -a -s "-screen 0 1920x1080x24");
 // --no-window needs an EGL OpenGL 3.3 context instead, for machines where no X server gives
-// the GPU's OpenGL: the same Player and EngineHost, without widgets (bench/README.md).
+// the GPU's OpenGL: the same Player, EngineHost and views, drawing offscreen (bench/README.md).
 // Exit: 0 measured; 1 the input (or the engine asked for) failed, one line naming the
 // input and the reason; 2 usage; 77 no display or no OpenGL 3.3 here (CTest: skipped).
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDockWidget>
@@ -26,6 +24,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -33,6 +32,7 @@
 #include <cstring>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +41,8 @@
 #include "decode/Source.h"
 #include "render/FrameTextures.h"
 #include "render/GlObjects.h"
+#include "render/HeadlessContext.h"
+#include "render/OffscreenTarget.h"
 #include "ui/Gui.h"
 #include "ui/MainWindow.h"
 #include "ui/PictureView.h"
@@ -58,10 +60,11 @@ constexpr const char* kUsage =
     "Plays INPUT (a file or any cudascope input, e.g. pattern:bars) in the main window with\n"
     "every scope panel open, at 1x with loop on, and prints one markdown table row.\n"
     "--threads N: the CPU engine's pool and FFmpeg's decoder threads (default: the hardware's).\n"
-    "--no-window: no Qt window: the Player and EngineHost alone, GL on an EGL device pbuffer,\n"
-    "  panels at the sizes the window's default layout gives at 1920x1080; the views draw nothing.\n"
-    "--snapshot PNG: after measuring, the window as shown (with --no-window: the frame textures\n"
-    "  the engine wrote, side by side: picture, preview, waveform, parade, vectorscope, histogram).\n";
+    "--no-window: no window system: the Player, EngineHost and views on an EGL device pbuffer,\n"
+    "  each view drawn per frame into an offscreen framebuffer at the size the window's default\n"
+    "  layout gives it at 1920x1080, then glFinish.\n"
+    "--snapshot PNG: after measuring, the window as shown (with --no-window: what the views drew,\n"
+    "  side by side: picture, waveform, parade, vectorscope, histogram, preview).\n";
 
 // The longest wait for the first frame (opening, the decoder's first picture).
 constexpr int kOpenTimeoutMs = 30000;
@@ -274,6 +277,11 @@ void printFooter(const Options& o, const cs::Player& player, const cs::EngineHos
     std::printf("OpenGL: %s\n", glVersion.c_str());
     std::printf("warm-up %.2f s; dropped since the source opened (status bar): %lld; threads: %s\n", o.warmup,
                 static_cast<long long>(player.droppedFrames()), o.threads > 0 ? std::to_string(o.threads).c_str() : "default");
+    if (!host.usesCuda())
+        std::printf("CPU engine: %lld presented frames used scopes prepared ahead on the reader's preparer thread (the last took"
+                    " %.2f ms there); \"engine ms\" is the GUI thread's share (uploads, or the whole engine when nothing was"
+                    " prepared)\n",
+                    static_cast<long long>(host.preparedFramesUsed()), host.preparedMilliseconds());
     if (!host.note().empty()) std::printf("note: %s\n", host.note().c_str());
 }
 
@@ -361,78 +369,44 @@ int runWindow(const Options& o, int argc, char** argv) {
     return 0;
 }
 
-// A current OpenGL 3.3 core context on a 16x16 pbuffer of the first EGL device that gives
-// one (else the default display), or why not. The same set-up as tests/ui/test_gpu_view.
-std::string makeHeadlessContext() {
-    auto queryDevices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
-    auto platformDisplay = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
-    EGLDisplay display = EGL_NO_DISPLAY;
-    EGLint major = 0, minor = 0;
-    if (queryDevices && platformDisplay) {
-        EGLDeviceEXT devices[8];
-        EGLint count = 0;
-        if (queryDevices(8, devices, &count))
-            for (EGLint i = 0; i < count && display == EGL_NO_DISPLAY; ++i) {
-                EGLDisplay d = platformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-                if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) display = d;
-            }
-    }
-    if (display == EGL_NO_DISPLAY) {
-        display = eglGetDisplay(EGL_DEFAULT_DISPLAY);
-        if (display == EGL_NO_DISPLAY || !eglInitialize(display, &major, &minor)) return "no EGL display";
-    }
-    if (!eglBindAPI(EGL_OPENGL_API)) return "EGL has no desktop OpenGL";
-    const EGLint configAttribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_RED_SIZE, 8,
-                                    EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE};
-    EGLConfig config;
-    EGLint configs = 0;
-    if (!eglChooseConfig(display, configAttribs, &config, 1, &configs) || configs < 1) return "no EGL pbuffer config";
-    const EGLint surfaceAttribs[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
-    EGLSurface surface = eglCreatePbufferSurface(display, config, surfaceAttribs);
-    if (surface == EGL_NO_SURFACE) return "no EGL pbuffer";
-    const EGLint contextAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                     EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-    EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttribs);
-    if (context == EGL_NO_CONTEXT) return "no OpenGL 3.3 core context";
-    if (!eglMakeCurrent(display, surface, surface, context)) return "eglMakeCurrent failed";
-    if (cs::Status s = cs::gl::initLoader(); !s) return s.message();
-    return {};
-}
-
-// The frame textures as the engine left them (trace-only scopes without their graticule
-// overlay), each fitted into a 960x540 cell: picture, preview, waveform / parade,
-// vectorscope, histogram. Planes drawn from Y'CbCr planes rather than a texture stay black.
-bool saveTextures(const cs::gl::FrameTextures& textures, const std::string& path) {
-    using cs::gl::Plane;
+// What the views drew into their offscreen targets, each fitted into a 960x540 cell:
+// picture, then the panels in kPanels' order.
+bool saveViews(const std::vector<const cs::gl::RgbaTexture*>& drawn, const std::string& path) {
     constexpr int kCellW = 960, kCellH = 540;
-    const Plane order[] = {Plane::Picture, Plane::Preview, Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram};
     QImage sheet(3 * kCellW, 2 * kCellH, QImage::Format_RGBA8888);
     sheet.fill(Qt::black);
-    for (int i = 0; i < 6; ++i) {
-        const cs::gl::RgbaTexture& t = textures.texture(order[i]);
-        if (!textures.filled(order[i]) || t.width() <= 0 || t.height() <= 0) continue;
+    for (size_t i = 0; i < drawn.size() && i < 6; ++i) {
+        const cs::gl::RgbaTexture& t = *drawn[i];
+        if (!t.valid()) continue;
         QImage img(t.width(), t.height(), QImage::Format_RGBA8888);
         // OpenGL 1.1 entry points (gl.h through Qt's headers; GLEW stays out of this file).
         glBindTexture(GL_TEXTURE_2D, t.name());
         glPixelStorei(GL_PACK_ALIGNMENT, 4);
         glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, img.bits());
         glBindTexture(GL_TEXTURE_2D, 0);
-        const QImage fitted = img.scaled(kCellW, kCellH, Qt::KeepAspectRatio, Qt::SmoothTransformation);
-        const int x0 = (i % 3) * kCellW, y0 = (i / 3) * kCellH;
+        // GL keeps the bottom row first.
+        const QImage fitted = img.mirrored().scaled(kCellW, kCellH, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+        const int x0 = int(i % 3) * kCellW, y0 = int(i / 3) * kCellH;
         for (int y = 0; y < fitted.height(); ++y)
             std::memcpy(sheet.scanLine(y0 + y) + 4 * x0, fitted.constScanLine(y), size_t(4 * fitted.width()));
     }
     return sheet.save(QString::fromStdString(path));
 }
 
-// No window: the Player and EngineHost of the window, with the frame textures in a headless
-// EGL context, for machines where no X server gives the GPU's OpenGL. Everything the GUI
-// thread does per frame except drawing the views and swapping: the player's clock, the
-// decoder thread, one engine call per frame into the textures (CUDA interop or uploads).
+// No window: the window's Player, EngineHost and views (picture and every scope panel, not
+// shown) on a headless EGL context, for machines where no X server gives the GPU's OpenGL.
+// Per presented frame, as the window's frameChanged slot: one engine call into the frame
+// textures (CUDA interop or uploads; with the CPU engine, the reader's preparer computes
+// ahead), then every view draws itself at its panel's size into an offscreen framebuffer
+// through its own paint code, and glFinish stands for the swap (stricter than a swap, which
+// does not wait for the GPU).
 int runWithoutWindow(const Options& o, int argc, char** argv) {
-    QCoreApplication app(argc, argv);
-    if (const std::string why = makeHeadlessContext(); !why.empty()) {
-        std::fprintf(stderr, "playback_bench: --no-window: %s\n", why.c_str());
+    // Widgets without a window system: the views are built but never shown.
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    qputenv("QT_QPA_OFFSCREEN_NO_GLX", "1");
+    QApplication app(argc, argv);
+    if (const cs::Status s = cs::gl::makeHeadlessContext(); !s) {
+        std::fprintf(stderr, "playback_bench: --no-window: %s\n", s.message().c_str());
         return 77;
     }
     cs::EngineHost host(o.engine);
@@ -444,19 +418,60 @@ int runWithoutWindow(const Options& o, int argc, char** argv) {
     // The panel sizes (device pixels) of the window's default layout at 1920x1080, and its
     // default preview (focus peaking), as MainWindow sets them when every panel is shown.
     const int sizes[][2] = {{726, 314}, {726, 314}, {460, 412}, {460, 233}, {460, 213}};
-    std::string panelSizes;
+    constexpr int kViewerW = 1456, kViewerH = 612;   // the viewer of that layout
+    std::string panelSizes = "viewer " + std::to_string(kViewerW) + "x" + std::to_string(kViewerH);
     for (size_t i = 0; i < std::size(kPanels); ++i) {
         host.setPanel(kPanels[i].first, sizes[i][0], sizes[i][1]);
-        panelSizes += std::string(panelSizes.empty() ? "" : ", ") + kPanels[i].second + " " + std::to_string(sizes[i][0]) +
-                      "x" + std::to_string(sizes[i][1]);
+        panelSizes += std::string(", ") + kPanels[i].second + " " + std::to_string(sizes[i][0]) + "x" + std::to_string(sizes[i][1]);
     }
     host.spec().preview = cs::PreviewFilter::FocusPeaking;
 
-    cs::gl::FrameTextures textures;
+    cs::PictureView viewer;
+    std::vector<std::unique_ptr<cs::ScopeView>> views;
+    for (const auto& panel : kPanels) views.push_back(std::make_unique<cs::ScopeView>(panel.first, &viewer.textures()));
+    cs::Status glStatus = viewer.createGlInCurrentContext();
+    for (auto& v : views)
+        if (glStatus) glStatus = v->createGlInCurrentContext();
+    // One target per view, so that --snapshot can show what each drew.
+    std::vector<cs::gl::OffscreenTarget> targets(1 + views.size());
+    const auto releaseGl = [&] {
+        host.releaseGl();
+        for (auto& t : targets) t.release();
+        for (auto& v : views) v->releaseGlInCurrentContext();
+        viewer.releaseGlInCurrentContext();
+        viewer.textures().release();
+    };
+    if (!glStatus) {
+        std::fprintf(stderr, "playback_bench: --no-window: the views' GL resources: %s\n", glStatus.message().c_str());
+        releaseGl();
+        return 1;
+    }
+
     cs::Player player;
+    if (!host.usesCuda()) player.setFramePreparer([&host](const cs::VideoFrame& f) { return host.prepare(f); });
     std::optional<std::string> engineError;
+    std::array<int, 2> overlaySizes[std::size(kPanels)] = {};
     QObject::connect(&player, &cs::Player::frameChanged, &player, [&] {
-        if (cs::Status s = host.process(player.currentFrame().view, &textures); !s && !engineError) engineError = s.message();
+        const cs::FrameView& frame = player.currentFrame().view;
+        cs::Status s = host.process(frame, &viewer.textures(), player.takePrepared());
+        if (host.settingsChanged()) player.prepareAgain();
+        viewer.setFrameSize(frame.width, frame.height);
+        if (s) s = targets[0].bind(kViewerW, kViewerH);
+        if (s) viewer.paintInCurrentContext(kViewerW, kViewerH);
+        for (size_t i = 0; s && i < views.size(); ++i) {
+            const cs::ScopePlacement placement = host.placement(kPanels[i].first, viewer.textures());
+            views[i]->setPlacement(placement);
+            // The graticule overlay is drawn again only when its image size changes (the
+            // window also keys it on settings, which stay put here).
+            if (overlaySizes[i] != std::array<int, 2>{placement.imageWidth, placement.imageHeight}) {
+                overlaySizes[i] = {placement.imageWidth, placement.imageHeight};
+                views[i]->setOverlay(host.overlayFor(kPanels[i].first));
+            }
+            if ((s = targets[1 + i].bind(sizes[i][0], sizes[i][1]))) views[i]->paintInCurrentContext(sizes[i][0], sizes[i][1]);
+        }
+        cs::gl::OffscreenTarget::unbind();
+        cs::gl::OffscreenTarget::finish();
+        if (!s && !engineError) engineError = s.message();
     });
     cs::OpenOptions open;
     open.hwdec = host.usesCuda() ? hwdecOf(o) : cs::HwDecode::None;
@@ -470,22 +485,25 @@ int runWithoutWindow(const Options& o, int argc, char** argv) {
     if (!error && engineError) error = o.input + ": " + *engineError;
     if (error) {
         std::fprintf(stderr, "playback_bench: %s\n", error->c_str());
-        host.releaseGl();
-        textures.release();
+        player.close();
+        releaseGl();
         return 1;
     }
-    if (!o.snapshot.empty() && !saveTextures(textures, o.snapshot)) {
+    std::vector<const cs::gl::RgbaTexture*> drawn;
+    for (const auto& t : targets) drawn.push_back(&t.colour());
+    if (!o.snapshot.empty() && !saveViews(drawn, o.snapshot)) {
         std::fprintf(stderr, "playback_bench: cannot write %s\n", o.snapshot.c_str());
-        host.releaseGl();
-        textures.release();
+        player.close();
+        releaseGl();
         return 1;
     }
     printRow(o, player, host, rec, m);
-    std::printf("\nno window (--no-window): EGL pbuffer, views not drawn; panels (device pixels): %s\n", panelSizes.c_str());
+    std::printf("\nno window (--no-window): EGL pbuffer; every view drawn per frame into an offscreen framebuffer, then glFinish;"
+                " views (device pixels): %s\n",
+                panelSizes.c_str());
     printFooter(o, player, host, cs::gl::versionString());
     player.close();
-    host.releaseGl();
-    textures.release();
+    releaseGl();
     return 0;
 }
 

@@ -5,8 +5,6 @@
 // lands on the graticule row of its code), that the histogram is core's image, and that the
 // pixel picker reads frames held in GPU memory exactly as host frames. Exits 77 (skipped)
 // without a CUDA device or an EGL OpenGL context.
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 #include <GL/glew.h>
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -23,6 +21,7 @@
 #include "core/ScopeRender.h"
 #include "render/GlObjects.h"
 #include "render/GraticuleOverlay.h"
+#include "render/HeadlessContext.h"
 #include "ui/EngineHost.h"
 #include "ui/PixelProbe.h"
 
@@ -30,43 +29,6 @@ namespace cs {
 namespace {
 
 constexpr int kSkip = 77;
-
-// A current OpenGL 3.3 core context on a 16x16 pbuffer, or a reason why not.
-std::string makeHeadlessContext() {
-    auto queryDevices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
-    auto platformDisplay = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
-    EGLDisplay display = EGL_NO_DISPLAY;
-    EGLint major = 0, minor = 0;
-    if (queryDevices && platformDisplay) {
-        EGLDeviceEXT devices[8];
-        EGLint count = 0;
-        if (queryDevices(8, devices, &count))
-            for (EGLint i = 0; i < count && display == EGL_NO_DISPLAY; ++i) {
-                EGLDisplay d = platformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-                if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor)) display = d;
-            }
-    }
-    if (display == EGL_NO_DISPLAY) {
-        display = eglGetDisplay(EGL_DEFAULT_DISPLAY);
-        if (display == EGL_NO_DISPLAY || !eglInitialize(display, &major, &minor)) return "no EGL display";
-    }
-    if (!eglBindAPI(EGL_OPENGL_API)) return "EGL has no desktop OpenGL";
-    const EGLint configAttribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_RED_SIZE, 8,
-                                    EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE};
-    EGLConfig config;
-    EGLint configs = 0;
-    if (!eglChooseConfig(display, configAttribs, &config, 1, &configs) || configs < 1) return "no EGL pbuffer config";
-    const EGLint surfaceAttribs[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
-    EGLSurface surface = eglCreatePbufferSurface(display, config, surfaceAttribs);
-    if (surface == EGL_NO_SURFACE) return "no EGL pbuffer";
-    const EGLint contextAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                     EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-    EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttribs);
-    if (context == EGL_NO_CONTEXT) return "no OpenGL 3.3 core context";
-    if (!eglMakeCurrent(display, surface, surface, context)) return "eglMakeCurrent failed";
-    if (Status s = gl::initLoader(); !s) return s.message();
-    return {};
-}
 
 RgbaImage readTexture(const gl::RgbaTexture& t) {
     RgbaImage img;
@@ -143,7 +105,7 @@ protected:
             skipWhy() = "no CUDA device";
             return;
         }
-        skipWhy() = makeHeadlessContext();
+        if (Status s = gl::makeHeadlessContext(); !s) skipWhy() = s.message();
     }
     static std::string& skipWhy() {
         static std::string why;
