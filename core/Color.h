@@ -35,6 +35,7 @@ struct ColorInfo {
 struct ColorOverride {
     std::optional<Matrix> matrix;
     std::optional<Range> range;
+    bool operator==(const ColorOverride&) const = default;
 };
 
 ColorInfo applyOverride(ColorInfo tags, const ColorOverride& o);

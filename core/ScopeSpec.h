@@ -25,6 +25,7 @@ struct FilterParams {
     uint32_t peakingColour = 0xff2020ffu;   // RGBA, little-endian bytes R,G,B,A
     float zebraIre = 95.0f;         // luma at or above this IRE is striped
     float zebraLowIre = -1.0f;      // optional second zebra at or above this (disabled when < 0)... and below zebraIre
+    bool operator==(const FilterParams&) const = default;
 };
 
 struct ScopeSpec {
@@ -54,6 +55,8 @@ struct ScopeSpec {
     int vectorscopeSize = 540;      // square
 
     ColorOverride colorOverride;    // over the stream's matrix/range tags
+    // Every field: results computed with an equal spec are the same (ui/ reuses them so).
+    bool operator==(const ScopeSpec&) const = default;
 };
 
 }  // namespace cs

@@ -48,24 +48,6 @@ ScopeResults histogramOnly(const ScopeResults& r, HistogramChannels channels) {
     return h;
 }
 
-bool sameFilter(const FilterParams& a, const FilterParams& b) {
-    return a.blurRadius == b.blurRadius && a.gaussianSigma == b.gaussianSigma && a.peakingThreshold == b.peakingThreshold &&
-           a.peakingColour == b.peakingColour && a.zebraIre == b.zebraIre && a.zebraLowIre == b.zebraLowIre;
-}
-
-// Field by field (core's ScopeSpec has no comparison): a field added there must be added here.
-bool sameSpec(const ScopeSpec& a, const ScopeSpec& b) {
-    return a.histogram == b.histogram && a.waveform == b.waveform && a.parade == b.parade && a.paradeMode == b.paradeMode &&
-           a.vectorscope == b.vectorscope && a.stats == b.stats && a.displayImages == b.displayImages &&
-           a.picture == b.picture && a.preview == b.preview && sameFilter(a.filter, b.filter) &&
-           a.histogramScale == b.histogramScale && a.waveformScale == b.waveformScale &&
-           a.vectorscopeZoom == b.vectorscopeZoom && a.vectorscopeTargets75 == b.vectorscopeTargets75 &&
-           a.skinToneLine == b.skinToneLine && a.histogramGain == b.histogramGain && a.waveformGain == b.waveformGain &&
-           a.vectorscopeGain == b.vectorscopeGain && a.scopeWidth == b.scopeWidth && a.scopeHeight == b.scopeHeight &&
-           a.vectorscopeSize == b.vectorscopeSize && a.colorOverride.matrix == b.colorOverride.matrix &&
-           a.colorOverride.range == b.colorOverride.range;
-}
-
 // What the engine computes: for frames shown from their planes no RGBA picture (the shader
 // draws it, and focus peaking) and no scope images (drawn for each panel's size instead).
 ScopeSpec engineSpec(const ScopeSettings& settings) {
@@ -126,11 +108,6 @@ void renderPanelImages(const ScopeSettings& settings, bool engineDrewImages, con
 }
 
 }  // namespace
-
-bool sameSettings(const ScopeSettings& a, const ScopeSettings& b) {
-    return sameSpec(a.spec, b.spec) && a.panels == b.panels && a.histogramChannels == b.histogramChannels &&
-           a.planesShown == b.planesShown;
-}
 
 EngineHost::EngineHost(const std::string& engine) {
 #if CS_HAVE_CUDA
@@ -211,7 +188,7 @@ Status EngineHost::process(const FrameView& frame, gl::FrameTextures* textures, 
         planesShown_ = settings.planesShown;
         publish(settings);
         if (prepared && prepared->pts == frame.pts && prepared->firstSample == frame.data[0] &&
-            sameSettings(prepared->settings, settings)) {
+            prepared->settings == settings) {
             // Computed ahead for this frame and these settings: take its storage, give ours back.
             std::swap(results_, prepared->results);
             std::swap(panelImages_, prepared->panelImages);
@@ -245,7 +222,7 @@ Status EngineHost::process(const FrameView& frame, gl::FrameTextures* textures, 
 
 void EngineHost::publish(const ScopeSettings& settings) {
     std::lock_guard lock(handoffMutex_);
-    settingsChanged_ = !published_ || !sameSettings(*published_, settings);
+    settingsChanged_ = !published_ || *published_ != settings;
     if (settingsChanged_) published_ = settings;
 }
 

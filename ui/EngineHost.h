@@ -44,8 +44,8 @@ struct ScopeSettings {
     std::array<std::array<int, 2>, gl::kPlaneCount> panels{};
     HistogramChannels histogramChannels = HistogramChannels::LumaAndRgb;
     bool planesShown = false;   // the frame goes up as its Y'CbCr planes (the engine draws no picture)
+    bool operator==(const ScopeSettings&) const = default;
 };
-bool sameSettings(const ScopeSettings& a, const ScopeSettings& b);
 
 // One frame's scopes computed ahead of its presentation (EngineHost::prepare).
 struct PreparedScopes {

@@ -22,18 +22,6 @@ RgbaImage randomImage(int w, int h, uint32_t seed) {
     return img;
 }
 
-LumaPlane randomLuma(int w, int h, int depth, Range range, uint32_t seed) {
-    LumaPlane l;
-    l.width = w;
-    l.height = h;
-    l.bitDepth = depth;
-    l.range = range;
-    l.values.resize(size_t(w) * size_t(h));
-    std::mt19937 rng(seed);
-    for (auto& v : l.values) v = uint16_t(rng() % uint32_t(1 << depth));
-    return l;
-}
-
 LumaPlane flatLuma(int w, int h, int depth, Range range, uint16_t code) {
     LumaPlane l;
     l.width = w;
@@ -41,6 +29,13 @@ LumaPlane flatLuma(int w, int h, int depth, Range range, uint16_t code) {
     l.bitDepth = depth;
     l.range = range;
     l.values.assign(size_t(w) * size_t(h), code);
+    return l;
+}
+
+LumaPlane randomLuma(int w, int h, int depth, Range range, uint32_t seed) {
+    LumaPlane l = flatLuma(w, h, depth, range, 0);
+    std::mt19937 rng(seed);
+    for (auto& v : l.values) v = uint16_t(rng() % uint32_t(1 << depth));
     return l;
 }
 

@@ -274,7 +274,7 @@ TEST(SourceReader, ReadsInOrderAndSeeksToTheFrameAtOrAfter) {
 // A preparation is used only with the settings it was made with: every field counts.
 TEST(EngineHost, SettingsDifferWhenAnyFieldDiffers) {
     const ScopeSettings base;
-    EXPECT_TRUE(sameSettings(base, base));
+    EXPECT_TRUE(base == ScopeSettings{});
     std::vector<std::function<void(ScopeSettings&)>> changes = {
         [](ScopeSettings& s) { s.spec.histogram = !s.spec.histogram; },
         [](ScopeSettings& s) { s.spec.waveform = !s.spec.waveform; },
@@ -311,7 +311,7 @@ TEST(EngineHost, SettingsDifferWhenAnyFieldDiffers) {
     for (size_t i = 0; i < changes.size(); ++i) {
         ScopeSettings changed = base;
         changes[i](changed);
-        EXPECT_FALSE(sameSettings(base, changed)) << "change " << i;
+        EXPECT_FALSE(base == changed) << "change " << i;
     }
 }
 
