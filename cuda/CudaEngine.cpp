@@ -72,6 +72,7 @@ struct CudaEngine::Impl {
         cuda::GraphicsResourceHandle resource;
     };
     std::array<Registered, 6> gl;   // picture, preview, histogram, waveform, parade, vectorscope
+    std::vector<uint16_t> waveformCounts, paradeCounts;   // the device's 16-bit columns, widened into ScopeResults
 
     Status inputPlanes(const FrameView& f, cuda::PlaneSet& out);
     Status run(const FrameView& f, const ScopeSpec& spec, bool wantPicture, ScopeResults& out, const cuda::SurfaceTargets* surfaces);
@@ -164,8 +165,15 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
     CS_TRY(fetch(out.histR, hist, pipeline.histRgb(), 256));
     CS_TRY(fetch(out.histG, hist, pipeline.histRgb() + 256, 256));
     CS_TRY(fetch(out.histB, hist, pipeline.histRgb() + 512, 256));
-    CS_TRY(fetch(out.waveform, bigCounts && spec.waveform, pipeline.waveform(), L * W));
-    CS_TRY(fetch(out.parade, bigCounts && spec.parade, pipeline.parade(), 3 * L * W));
+    // Waveform and parade columns are 16-bit on the device: copied as they are, widened below.
+    auto fetchColumns = [&](std::vector<uint16_t>& staged, std::vector<uint32_t>& dst, bool on, const uint16_t* src, size_t n) -> Status {
+        if (!on) { dst.clear(); staged.clear(); return {}; }
+        staged.resize(n);
+        CS_CUDA_CHECK(cudaMemcpyAsync(staged.data(), src, n * sizeof(uint16_t), cudaMemcpyDeviceToHost, s));
+        return {};
+    };
+    CS_TRY(fetchColumns(waveformCounts, out.waveform, bigCounts && spec.waveform, pipeline.waveform(), L * W));
+    CS_TRY(fetchColumns(paradeCounts, out.parade, bigCounts && spec.parade, pipeline.parade(), 3 * L * W));
     CS_TRY(fetch(out.vectorscope, bigCounts && spec.vectorscope, pipeline.vectorscope(), L * L));
     cuda::DeviceStats st{};
     if (spec.stats) CS_CUDA_CHECK(cudaMemcpyAsync(&st, pipeline.stats(), sizeof st, cudaMemcpyDeviceToHost, s));
@@ -185,6 +193,8 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
         out.preview = {};
     }
     CS_CUDA_CHECK(cudaStreamSynchronize(s));
+    if (!waveformCounts.empty()) out.waveform.assign(waveformCounts.begin(), waveformCounts.end());
+    if (!paradeCounts.empty()) out.parade.assign(paradeCounts.begin(), paradeCounts.end());
 
     out.stats = {};
     if (spec.stats) {

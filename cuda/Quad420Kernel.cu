@@ -66,9 +66,6 @@ struct Quad420Args {
     ScopeOutputs out;
 };
 
-__device__ __forceinline__ uint32_t ldg8(const uint8_t* p) { return __ldg(p); }
-__device__ __forceinline__ uint32_t ldg16(const uint8_t* p) { return __ldg(reinterpret_cast<const unsigned short*>(p)); }
-__device__ __forceinline__ uint32_t ldg32(const uint8_t* p) { return __ldg(reinterpret_cast<const unsigned int*>(p)); }
 
 // Reads one quad: two luma pairs (rows y0, y1) and the chroma sample they share.
 // BPS: bytes per sample; SEMI: interleaved CbCr plane; P010: value in the high 10 bits.
@@ -90,22 +87,34 @@ struct Quad420Reader {
 
     struct Raw { uint32_t row0, row1, c0, c1; };
 
+    // The `bytes`-wide sample at byte `offset` of a row, read through the aligned 32-bit word
+    // that holds it: no load is narrower than 32 bits (lanes sharing a word are served by one
+    // transaction). Rows start 16-byte aligned, so the shift depends on the column alone and
+    // stays out of the row loop.
+    template <int kBytes>
+    __device__ __forceinline__ static uint32_t sample(const uint8_t* row, size_t offset) {
+        if constexpr (kBytes == 4) return load32(row + offset);
+        const uint32_t word = load32(row + (offset & ~size_t(3)));
+        // One byte permute moves the sample's bytes down and zeroes the rest (selector 4 = a zero byte).
+        const uint32_t first = uint32_t(offset & 3);
+        const uint32_t selector = kBytes == 1 ? (0x4440u | first) : (0x4400u | first | ((first + 1) << 4));
+        return __byte_perm(word, 0u, selector);
+    }
     // x0 even and inside the row; y1 = y0 + 1, or y0 on a last odd row.
     __device__ __forceinline__ void load(int x0, int y0, int y1, Raw& r) const {
-        const uint8_t* p0 = luma + size_t(y0) * lumaPitch + size_t(x0) * BPS;
-        const uint8_t* p1 = luma + size_t(y1) * lumaPitch + size_t(x0) * BPS;
+        const uint8_t* row0 = luma + size_t(y0) * lumaPitch;
+        const uint8_t* row1 = luma + size_t(y1) * lumaPitch;
         const size_t cy = size_t(y0 >> 1);
-        if constexpr (BPS == 1) { r.row0 = ldg16(p0); r.row1 = ldg16(p1); }
-        else { r.row0 = ldg32(p0); r.row1 = ldg32(p1); }
+        r.row0 = sample<2 * BPS>(row0, size_t(x0) * BPS);   // the pair x0, x0 + 1
+        r.row1 = sample<2 * BPS>(row1, size_t(x0) * BPS);
         if constexpr (SEMI) {
             // x0 / 2 Cb,Cr pairs of BPS-byte samples precede this one: byte offset x0 * BPS.
-            const uint8_t* pc = cbPlane + cy * cbPitch + size_t(x0) * BPS;
-            r.c0 = BPS == 1 ? ldg16(pc) : ldg32(pc);
+            r.c0 = sample<2 * BPS>(cbPlane + cy * cbPitch, size_t(x0) * BPS);
             r.c1 = 0;
         } else {
             const size_t off = size_t(x0 >> 1) * BPS;
-            r.c0 = BPS == 1 ? ldg8(cbPlane + cy * cbPitch + off) : ldg16(cbPlane + cy * cbPitch + off);
-            r.c1 = BPS == 1 ? ldg8(crPlane + cy * crPitch + off) : ldg16(crPlane + cy * crPitch + off);
+            r.c0 = sample<BPS>(cbPlane + cy * cbPitch, off);
+            r.c1 = sample<BPS>(crPlane + cy * crPitch, off);
         }
     }
     // y[0], y[1]: row y0, columns x0, x0+1; y[2], y[3]: row y1. Bits above the depth are
@@ -361,20 +370,17 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(cons
         const int x = xStrip + 2 * cc;
         if (x < W && (ch == 0 ? doWave : doParade)) {
             constexpr int kLevelStep = kThreads / 32;
-            uint32_t* dst = (ch == 0 ? a.out.d_waveform : a.out.d_parade + size_t(ch - 1) * size_t(L) * size_t(W)) +
+            uint16_t* dst = (ch == 0 ? a.out.d_waveform : a.out.d_parade + size_t(ch - 1) * size_t(L) * size_t(W)) +
                             size_t(t >> 5) * size_t(W) + size_t(x);
             const size_t step = size_t(kLevelStep) * size_t(W);
-            if ((W & 1) == 0) {   // 8-byte stores stay aligned
-                for (int i = t; i < L * 32; i += kThreads, dst += step) {
-                    const uint32_t word = smem[i];
-                    *reinterpret_cast<uint2*>(dst) = make_uint2(word & 0xffffu, word >> 16);
-                }
+            if ((W & 1) == 0) {   // the shared word is the output's two 16-bit counts: one aligned 4-byte store
+                for (int i = t; i < L * 32; i += kThreads, dst += step) *reinterpret_cast<uint32_t*>(dst) = smem[i];
             } else {
                 const bool second = x + 1 < W;
                 for (int i = t; i < L * 32; i += kThreads, dst += step) {
                     const uint32_t word = smem[i];
-                    dst[0] = word & 0xffffu;
-                    if (second) dst[1] = word >> 16;
+                    dst[0] = uint16_t(word & 0xffffu);
+                    if (second) dst[1] = uint16_t(word >> 16);
                 }
             }
         }
@@ -441,6 +447,74 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(cons
     }
 }
 
+// The picture (and the luma plane, the lookup preview) of a 4:2:0 frame when nothing is
+// counted: the quad kernel's conversion without its counters. A thread converts one 2x2
+// quad per row pair (the chroma terms once per quad) over kPictureRowPairs row pairs, all
+// their loads issued first; a warp covers 64 columns, so every load and 8-byte store of
+// a row is coalesced.
+constexpr int kPictureThreads = 128;
+constexpr int kPictureRowPairs = 4;
+
+template <class R>
+__global__ void __launch_bounds__(kPictureThreads) picture420Kernel(const R reader, const Quad420Args a) {
+    const int W = a.width, H = a.height;
+    const int x0 = 2 * int(blockIdx.x * blockDim.x + threadIdx.x);
+    const int rp0 = int(blockIdx.y) * kPictureRowPairs;
+    if (x0 >= W || rp0 >= a.rowPairs) return;
+    const bool col1 = x0 + 1 < W;
+    const bool doPicture = a.flags & kScopePicture, doLuma = a.flags & kScopeLuma;
+    const uint32_t* previewLut = a.out.d_previewLut;
+    const int n = min(kPictureRowPairs, a.rowPairs - rp0);
+    typename R::Raw raw[kPictureRowPairs];
+#pragma unroll
+    for (int k = 0; k < kPictureRowPairs; ++k)
+        if (k < n) reader.load(x0, 2 * (rp0 + k), min(2 * (rp0 + k) + 1, H - 1), raw[k]);
+    // Channels 1..3 of the 8-bit set are R', G', B' (rgbChannels): one luma gain and offset.
+    const int32_t mul = a.eight.mul[1], add = a.eight.add[1];
+#pragma unroll
+    for (int k = 0; k < kPictureRowPairs; ++k) {
+        if (k >= n) break;
+        const int y0 = 2 * (rp0 + k);
+        const bool row1 = y0 + 1 < H;
+        int32_t yv[4], cb, cr;
+        reader.unpack(raw[k], yv, cb, cr);
+        auto put = [&](uint8_t* base, size_t pitch, size_t bytesPerPixel, uint32_t v0, uint32_t v1, uint32_t v2, uint32_t v3) {
+            uint8_t* row = base + size_t(y0) * pitch + size_t(x0) * bytesPerPixel;
+            if (bytesPerPixel == 4) {
+                if (col1) *reinterpret_cast<uint2*>(row) = make_uint2(v0, v1); else *reinterpret_cast<uint32_t*>(row) = v0;
+                if (row1) {
+                    if (col1) *reinterpret_cast<uint2*>(row + pitch) = make_uint2(v2, v3); else *reinterpret_cast<uint32_t*>(row + pitch) = v2;
+                }
+            } else {
+                if (col1) *reinterpret_cast<uint32_t*>(row) = v0 | (v1 << 16); else *reinterpret_cast<uint16_t*>(row) = uint16_t(v0);
+                if (row1) {
+                    if (col1) *reinterpret_cast<uint32_t*>(row + pitch) = v2 | (v3 << 16); else *reinterpret_cast<uint16_t*>(row + pitch) = uint16_t(v2);
+                }
+            }
+        };
+        if (doPicture) {
+            const int32_t du = cb - a.cOffset, dv = cr - a.cOffset;
+            const int32_t cR = add + a.eight.kU[1] * du + a.eight.kV[1] * dv;
+            const int32_t cG = add + a.eight.kU[2] * du + a.eight.kV[2] * dv;
+            const int32_t cB = add + a.eight.kU[3] * du + a.eight.kV[3] * dv;
+            uint32_t px[4];
+#pragma unroll
+            for (int p = 0; p < 4; ++p) {
+                const int32_t m = mul * yv[p];
+                const uint32_t r = uint32_t(__vimin_s32_relu((m + cR) >> 16, 255));
+                const uint32_t g = uint32_t(__vimin_s32_relu((m + cG) >> 16, 255));
+                const uint32_t b = uint32_t(__vimin_s32_relu((m + cB) >> 16, 255));
+                px[p] = __byte_perm(__byte_perm(r, g, 0x0040), b, 0x0410) | 0xff000000u;
+            }
+            put(a.out.d_picture, a.out.picturePitch, 4, px[0], px[1], px[2], px[3]);
+        }
+        if (doLuma) put(reinterpret_cast<uint8_t*>(a.out.d_luma), a.out.lumaPitch, 2, uint32_t(yv[0]), uint32_t(yv[1]), uint32_t(yv[2]), uint32_t(yv[3]));
+        if (previewLut)
+            put(a.out.d_preview, a.out.previewPitch, 4, __ldg(previewLut + yv[0]), __ldg(previewLut + yv[1]), __ldg(previewLut + yv[2]),
+                __ldg(previewLut + yv[3]));
+    }
+}
+
 constexpr uint32_t kCounted = kScopeWaveform | kScopeParade | kScopeHistogram | kScopeHistogramRgb | kScopeVectorscope | kScopeStats;
 
 bool is420(PixelFormat f) {
@@ -500,9 +574,15 @@ cudaError_t dispatchQuad(const R& reader, const Quad420Args& a, bool set8, int g
 
 ScopeLaunchShape quad420Shape(PixelFormat format, int width, int height, uint32_t flags) {
     ScopeLaunchShape s;
-    (void)height;
     s.groupPixels = 4;
-    if (!is420(format) || !(flags & kCounted)) return s;
+    if (!is420(format)) return s;
+    if (!(flags & kCounted)) {   // picture420Kernel
+        s.stripWidth = 2 * kPictureThreads;
+        s.gridX = (width + s.stripWidth - 1) / s.stripWidth;
+        s.gridY = ((height + 1) / 2 + kPictureRowPairs - 1) / kPictureRowPairs;
+        s.bands = s.gridY;
+        return s;
+    }
     s.stripWidth = kStrip;
     s.gridX = (width + kStrip - 1) / kStrip;
     s.gridY = 1;
@@ -512,7 +592,9 @@ ScopeLaunchShape quad420Shape(PixelFormat format, int width, int height, uint32_
 
 cudaError_t quad420Pass(const PlaneSet& planes, PixelFormat format, int width, int height, const ScopeColour& colour,
                         uint32_t flags, const ScopeOutputs& o, cudaStream_t stream) {
-    if (!is420(format) || !(flags & kCounted)) return cudaErrorNotSupported;
+    if (!is420(format)) return cudaErrorNotSupported;
+    const bool counted = flags & kCounted;
+    if (!counted && !(flags & (kScopePicture | kScopeLuma)) && !o.d_previewLut) return cudaErrorNotSupported;
     const ScopeLaunchShape shape = quad420Shape(format, width, height, flags);
     if (shape.sharedBytes > maxSharedPerBlock()) return cudaErrorNotSupported;
     const int depth = bitDepthOf(format);
@@ -535,21 +617,20 @@ cudaError_t quad420Pass(const PlaneSet& planes, PixelFormat format, int width, i
     a.eight = rgbChannels(colour.toRgb8);
     a.out = o;
     const bool set8 = needsSet8(format, flags);
+    auto run = [&](const auto& reader) -> cudaError_t {
+        if (counted) return dispatchQuad(reader, a, set8, shape.gridX, shape.sharedBytes, stream);
+        picture420Kernel<<<dim3(unsigned(shape.gridX), unsigned(shape.gridY)), kPictureThreads, 0, stream>>>(reader, a);
+        return cudaGetLastError();
+    };
     switch (format) {
         case PixelFormat::Nv12:
-            return dispatchQuad(Quad420Reader<1, true, false>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0},
-                                a, set8, shape.gridX, shape.sharedBytes, stream);
+            return run(Quad420Reader<1, true, false>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0});
         case PixelFormat::P010:
-            return dispatchQuad(Quad420Reader<2, true, true>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0},
-                                a, set8, shape.gridX, shape.sharedBytes, stream);
+            return run(Quad420Reader<2, true, true>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0});
         case PixelFormat::Yuv420p:
-            return dispatchQuad(Quad420Reader<1, false, false>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1],
-                                                               planes.data[2], planes.pitch[2]},
-                                a, set8, shape.gridX, shape.sharedBytes, stream);
+            return run(Quad420Reader<1, false, false>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
         case PixelFormat::Yuv420p10:
-            return dispatchQuad(Quad420Reader<2, false, false>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1],
-                                                               planes.data[2], planes.pitch[2]},
-                                a, set8, shape.gridX, shape.sharedBytes, stream);
+            return run(Quad420Reader<2, false, false>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
         default: break;
     }
     return cudaErrorNotSupported;

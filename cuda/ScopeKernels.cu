@@ -303,10 +303,10 @@ __global__ void __launch_bounds__(kThreads, R::kMinBlocks) scopeKernel(const R r
             if (x >= W) continue;
             const uint32_t word = *colWord(slot, level, col);
             const uint32_t count = (col & 1) ? (word >> 16) : (word & 0xffffu);
-            uint32_t* dst = (doWave && slot == 0)
+            uint16_t* dst = (doWave && slot == 0)
                                 ? a.out.d_waveform + size_t(level) * size_t(W) + size_t(x)
                                 : a.out.d_parade + (size_t(slot - paradeSlot) * size_t(L) + size_t(level)) * size_t(W) + size_t(x);
-            *dst = count;
+            *dst = uint16_t(count);
         }
     }
     // Histograms summed from the block's columns (only columns inside the frame hold counts).

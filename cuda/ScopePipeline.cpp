@@ -34,8 +34,8 @@ Status ScopePipeline::prepare(PixelFormat format, int width, int height, const S
     vectorscopeOffset_ = (statsOffset_ + sizeof(DeviceStats) + 255) / 256 * 256;
     accumBytes_ = vectorscopeOffset_ + ((work.flags & kScopeVectorscope) ? L * L * sizeof(uint32_t) : 0);
     CS_TRY(accum_.reserve(vectorscopeOffset_ + L * L * sizeof(uint32_t)));
-    if (work.flags & kScopeWaveform) CS_TRY(waveform_.reserve(L * W * sizeof(uint32_t)));
-    if (work.flags & kScopeParade) CS_TRY(parade_.reserve(3 * L * W * sizeof(uint32_t)));
+    if (work.flags & kScopeWaveform) CS_TRY(waveform_.reserve(L * W * sizeof(uint16_t)));
+    if (work.flags & kScopeParade) CS_TRY(parade_.reserve(3 * L * W * sizeof(uint16_t)));
     if (work.flags & kScopePicture) CS_TRY(picture_.reserve(W * 4, H));
     if (work.flags & kScopeLuma) CS_TRY(luma_.reserve(W * 2, H));
     if (work.preview != PreviewFilter::None) CS_TRY(preview_.reserve(W * 4, H));
@@ -52,8 +52,8 @@ Status ScopePipeline::enqueue(const PlaneSet& planes, const ScopeColour& colour,
     o.d_histRgb = o.d_histY + levels_;
     o.d_stats = reinterpret_cast<DeviceStats*>(accum_.get() + statsOffset_);
     o.d_vectorscope = reinterpret_cast<uint32_t*>(accum_.get() + vectorscopeOffset_);
-    o.d_waveform = waveform_.get<uint32_t>();
-    o.d_parade = parade_.get<uint32_t>();
+    o.d_waveform = waveform_.get<uint16_t>();
+    o.d_parade = parade_.get<uint16_t>();
     o.d_picture = picture_.get();
     o.picturePitch = picture_.pitch();
     o.d_luma = luma_.get<uint16_t>();

@@ -42,8 +42,8 @@ public:
     const uint32_t* histRgb() const { return histY() + levels_; }
     const DeviceStats* stats() const { return reinterpret_cast<const DeviceStats*>(accum_.get() + statsOffset_); }
     const uint32_t* vectorscope() const { return reinterpret_cast<const uint32_t*>(accum_.get() + vectorscopeOffset_); }
-    const uint32_t* waveform() const { return waveform_.get<uint32_t>(); }
-    const uint32_t* parade() const { return parade_.get<uint32_t>(); }
+    const uint16_t* waveform() const { return waveform_.get<uint16_t>(); }   // 16-bit counts (ScopeOutputs)
+    const uint16_t* parade() const { return parade_.get<uint16_t>(); }
     const uint8_t* picture() const { return picture_.get(); }
     size_t picturePitch() const { return picture_.pitch(); }
     const uint8_t* preview() const { return preview_.get(); }

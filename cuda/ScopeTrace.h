@@ -146,8 +146,10 @@ CS_HD uint32_t histogramTexel(const uint32_t* histY, const uint32_t* histRgb, in
 }
 
 // Brightness of a waveform box: counts[level * width + x], columns [x0, x1) of a frame of
-// `height` rows, the codes texel row ty (from the top) shows.
-CS_HD uint32_t waveformLevel(const uint32_t* counts, int width, int height, int levels, float gain, int x0, int x1, int ty, int texH) {
+// `height` rows, the codes texel row ty (from the top) shows. Count: uint16_t on the device
+// (the scope pass's columns), uint32_t in a ScopeResults.
+template <typename Count>
+CS_HD uint32_t waveformLevel(const Count* counts, int width, int height, int levels, float gain, int x0, int x1, int ty, int texH) {
     int l0 = 0, l1 = -1;
     TraceAxis(TraceAxisKind::Down, levels, texH).span(ty, l0, l1);
     unsigned long long sum = 0;
@@ -159,7 +161,8 @@ CS_HD uint32_t waveformLevel(const uint32_t* counts, int width, int height, int 
     return traceCode(v > 1.0 ? 1.0 : v);
 }
 
-CS_HD uint32_t waveformTexel(const uint32_t* counts, int width, int height, int levels, float gain, int tx, int ty, int texW, int texH) {
+template <typename Count>
+CS_HD uint32_t waveformTexel(const Count* counts, int width, int height, int levels, float gain, int tx, int ty, int texW, int texH) {
     int x0, x1;
     traceSpan(tx, texW, width, x0, x1);
     const uint32_t v = waveformLevel(counts, width, height, levels, gain, x0, x1, ty, texH);
@@ -167,7 +170,8 @@ CS_HD uint32_t waveformTexel(const uint32_t* counts, int width, int height, int 
 }
 
 // parade: 3 x levels x width; rgbMode picks the panel tints.
-CS_HD uint32_t paradeTexel(const uint32_t* parade, int width, int height, int levels, bool rgbMode, float gain, int tx, int ty, int texW,
+template <typename Count>
+CS_HD uint32_t paradeTexel(const Count* parade, int width, int height, int levels, bool rgbMode, float gain, int tx, int ty, int texW,
                            int texH) {
     int panel = int((long long)tx * 3 / texW);
     if (panel > 2) panel = 2;

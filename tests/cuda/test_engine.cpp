@@ -135,10 +135,11 @@ TEST(CudaEngine, RangesMatricesAndOverrides) {
 
 TEST(CudaEngine, SubsetsOfScopes) {
     std::mt19937 rng(9);
-    for (PixelFormat f : {PixelFormat::Yuv420p, PixelFormat::Yuv420p10, PixelFormat::Rgba, PixelFormat::Yuyv422}) {
-        Frame frame(f, test::smallOnly() ? 301 : 1920, test::smallOnly() ? 77 : 1080);
+    for (PixelFormat f : {PixelFormat::Yuv420p, PixelFormat::Yuv420p10, PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Rgba,
+                          PixelFormat::Yuyv422}) {
+        Frame frame(f, test::smallOnly() ? 301 : 1921, test::smallOnly() ? 77 : 1081);
         test::fillRandom(frame, rng);
-        for (int variant = 0; variant < 9; ++variant) {
+        for (int variant = 0; variant < 11; ++variant) {
             ScopeSpec s;
             s.histogram = variant == 0 || variant == 5;
             s.waveform = variant == 1 || variant == 5;
@@ -148,8 +149,12 @@ TEST(CudaEngine, SubsetsOfScopes) {
             s.paradeMode = variant == 6 ? ParadeMode::Ycbcr : ParadeMode::Rgb;
             s.displayImages = variant != 7;
             s.picture = variant != 5;
-            if (variant == 8) s.preview = PreviewFilter::Edges;   // nothing but a preview
-            if (variant == 8) s.histogram = s.waveform = s.parade = s.vectorscope = s.stats = false;
+            // Nothing counted (4:2:0: the picture kernel): a preview with the picture (8), a
+            // preview alone from the luma plane (9), false colour alone, written by the pass (10).
+            if (variant >= 8) s.histogram = s.waveform = s.parade = s.vectorscope = s.stats = false;
+            if (variant == 8 || variant == 9) s.preview = PreviewFilter::Edges;
+            if (variant == 10) s.preview = PreviewFilter::FalseColour;
+            if (variant >= 9) s.picture = false;
             compareEngines(frame.view(), s, label(frame, "subset " + std::to_string(variant)));
         }
     }
