@@ -1,4 +1,4 @@
-// Device helpers shared by the scope kernels (ScopeKernels.cu, Quad420Kernel.cu,
+// Device helpers shared by the scope kernels (ScopeKernels.cu, QuadKernel.cu,
 // LumaHistogramKernel.cu): warp reductions and warp-aggregated atomics.
 #pragma once
 #include <cuda_runtime.h>

@@ -396,7 +396,7 @@ size_t maxSharedPerBlock() {
 
 ScopeLaunchShape scopeLaunchShape(PixelFormat format, int width, int height, uint32_t flags, int multiprocessors) {
     if (flags != kScopeHistogram) {
-        const ScopeLaunchShape q = detail::quad420Shape(format, width, height, flags);
+        const ScopeLaunchShape q = detail::quadShape(format, width, height, flags);
         if (q.gridX > 0 && q.sharedBytes <= detail::maxSharedPerBlock()) return q;
     }
     ScopeLaunchShape s;
@@ -431,7 +431,7 @@ size_t lumaHistogramScratchBytes(PixelFormat format) { return size_t(levelsOf(fo
 
 bool scopePassWritesLookupPreview(PixelFormat format, int width, int height, uint32_t flags) {
     if (flags == kScopeHistogram) return false;
-    const ScopeLaunchShape q = detail::quad420Shape(format, width, height, flags);
+    const ScopeLaunchShape q = detail::quadShape(format, width, height, flags);
     return q.gridX > 0 && q.sharedBytes <= detail::maxSharedPerBlock();
 }
 
@@ -465,7 +465,7 @@ cudaError_t scopePass(const PlaneSet& planes, PixelFormat format, int width, int
         if (o.d_histScratch)
             if (e = cudaMemsetAsync(o.d_histY, 0, size_t(levelsOf(format)) * sizeof(uint32_t), stream); e != cudaSuccess) return e;
     } else {
-        e = detail::quad420Pass(planes, format, width, height, colour, flags, o, stream);
+        e = detail::quadPass(planes, format, width, height, colour, flags, o, stream);
         if (e != cudaErrorNotSupported) return e;
     }
     const ScopeLaunchShape shape = scopeLaunchShape(format, width, height, flags, sms);

@@ -15,15 +15,17 @@ namespace cs::cuda::detail {
 cudaError_t lumaHistogramPass(const PlaneSet& planes, PixelFormat format, int width, int height, uint32_t* d_histY,
                               uint32_t* d_scratch, cudaStream_t stream);
 
-// Every scope of a 4:2:0 frame (yuv420p, yuv420p10, nv12, p010) in one launch: each
-// thread counts 2x2 quads, conflict-free shared atomics (see Quad420Kernel.cu). Same
-// contract as scopePass. cudaErrorNotSupported: not a 4:2:0 format, nothing to count,
-// or the device lacks the shared memory (the caller then uses the general kernel).
-cudaError_t quad420Pass(const PlaneSet& planes, PixelFormat format, int width, int height, const ScopeColour& colour,
+// Every scope of a 4:2:0 or 4:2:2 frame (yuv420p, yuv420p10, nv12, p010, yuv422p,
+// yuv422p10, uyvy422, yuyv422) in one launch: each thread counts 2x2 quads, conflict-free
+// shared atomics (see QuadKernel.cu); with nothing to count, the picture, luma plane and
+// lookup preview alone. Same contract as scopePass. cudaErrorNotSupported: another format,
+// nothing to do, or the device lacks the shared memory (the caller then uses the general
+// kernel).
+cudaError_t quadPass(const PlaneSet& planes, PixelFormat format, int width, int height, const ScopeColour& colour,
                         uint32_t flags, const ScopeOutputs& outputs, cudaStream_t stream);
-// The strip width, grid, block and shared memory quad420Pass would use (gridX = 0 when it
+// The strip width, grid, block and shared memory quadPass would use (gridX = 0 when it
 // would not run), for the benchmarks' notes.
-ScopeLaunchShape quad420Shape(PixelFormat format, int width, int height, uint32_t flags);
+ScopeLaunchShape quadShape(PixelFormat format, int width, int height, uint32_t flags);
 
 // Raises a kernel's dynamic shared memory limit once per device and size (not inside a
 // graph capture: the first call for a size must come from an uncaptured launch, which the

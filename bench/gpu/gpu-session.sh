@@ -83,8 +83,8 @@ fi
 if is all profile; then
     [[ -x /tmp/gbb/gpu_bench ]] || { cmake -S bench/gpu -B /tmp/gbb -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90-real && cmake --build /tmp/gbb -j 12; } > "$OUT/bench_build.log" 2>&1
     ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
-    step profile 150 "$ncu" --clock-control none -k "regex:quad420Kernel|lumaHistogramKernel" -c 4 --section SpeedOfLight \
+    step profile 150 "$ncu" --clock-control none -k "regex:quadKernel|lumaHistogramKernel" -c 4 --section SpeedOfLight \
         --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section InstructionStats \
         --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis /tmp/gbb/gpu_bench --profile
-    grep -E "quad420Kernel|lumaHistogramKernel|Duration|Memory Throughput|Compute \(SM\) Throughput|Achieved Occupancy|Registers Per|Warp Cycles Per Issued|Issue Slots Busy|One or More Eligible|Executed Instructions  |Stall" "$OUT/profile.log" | cut -c1-150 | head -80
+    grep -E "quadKernel|lumaHistogramKernel|Duration|Memory Throughput|Compute \(SM\) Throughput|Achieved Occupancy|Registers Per|Warp Cycles Per Issued|Issue Slots Busy|One or More Eligible|Executed Instructions  |Stall" "$OUT/profile.log" | cut -c1-150 | head -80
 fi

@@ -360,10 +360,9 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
             r.note = "general kernel, after a clearing memset (scratch given)";
         else
             r.note = "strip " + std::to_string(shape.stripWidth) + ", grid " + std::to_string(shape.gridX) + "x" + std::to_string(shape.gridY) +
-                     (shape.stripWidth == 16 && (info.layout == PixelLayout::Planar || info.layout == PixelLayout::SemiPlanar) &&
-                              info.log2ChromaH == 1
-                          ? " (4:2:0 quad kernel)"
-                          : "");
+                     (shape.sharedBytes == 0 && shape.stripWidth == 256 && info.log2ChromaW == 1 ? " (quad picture kernel)"
+                      : shape.stripWidth == 16 && info.log2ChromaW == 1 && !info.isRgb ? " (quad kernel)"
+                                                                                        : "");
         add(r, j.bytes);
     }
 

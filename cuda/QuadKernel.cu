@@ -1,12 +1,14 @@
-// The scope pass for 4:2:0 frames (yuv420p, yuv420p10, nv12, p010: what decoders and
-// NVDEC deliver): every scope, statistic, the picture and the luma plane in one launch,
-// designed for few instructions per pixel and shared-memory atomics without conflicts.
+// The scope pass for 4:2:0 and 4:2:2 frames (yuv420p, yuv420p10, nv12, p010: what decoders
+// and NVDEC deliver; yuv422p, yuv422p10, uyvy422, yuyv422: ProRes, DNxHR, capture cards):
+// every scope, statistic, the picture and the luma plane in one launch, designed for few
+// instructions per pixel and shared-memory atomics without conflicts.
 //
 // Work split. A block owns a strip of 16 columns over every row, so its column counters
 // (waveform and parade) are complete at the end and are stored, not added. A warp's 32
 // lanes are 4 groups of 8: lane (g, c) owns columns 2c, 2c+1 of the strip, and each group
-// is a "row worker" walking down a band of row pairs, one 2x2 quad (one chroma sample) per
-// step. Chroma terms of the conversions are computed once per quad and serve its 4 pixels.
+// is a "row worker" walking down a band of row pairs, one 2x2 quad per step. A quad has
+// one chroma sample (4:2:0) or one per row (4:2:2): the chroma terms of the conversions are
+// computed once per sample and serve its pixels.
 //
 // Conflict-free counting. Each pixel is counted in 4 channels: luma (waveform) and the
 // parade's 3 components. Counters live in shared memory as [level][channel][c] words (two
@@ -56,7 +58,7 @@ struct ChannelSet {
     int32_t mul[4], add[4], kU[4], kV[4];
 };
 
-struct Quad420Args {
+struct QuadArgs {
     int width, height, rowPairs;
     uint32_t flags;
     int32_t cOffset;
@@ -67,10 +69,23 @@ struct Quad420Args {
 };
 
 
-// Reads one quad: two luma pairs (rows y0, y1) and the chroma sample they share.
-// BPS: bytes per sample; SEMI: interleaved CbCr plane; P010: value in the high 10 bits.
-template <int BPS, bool SEMI, bool P010>
-struct Quad420Reader {
+// The `bytes`-wide sample at byte `offset` of a row, read through the aligned 32-bit word
+// that holds it: no load is narrower than 32 bits (lanes sharing a word are served by one
+// transaction). Rows start 16-byte aligned, so the selector depends on the column alone and
+// stays out of the row loop.
+template <int kBytes>
+__device__ __forceinline__ uint32_t sampleAt(const uint8_t* row, size_t offset) {
+    if constexpr (kBytes == 4) return load32(row + offset);
+    const uint32_t word = load32(row + (offset & ~size_t(3)));
+    // One byte permute moves the sample's bytes down and zeroes the rest (selector 4 = a zero byte).
+    const uint32_t first = uint32_t(offset & 3);
+    const uint32_t selector = kBytes == 1 ? (0x4440u | first) : (0x4400u | first | ((first + 1) << 4));
+    return __byte_perm(word, 0u, selector);
+}
+
+// What every quad reader shares, by bytes per sample.
+template <int BPS>
+struct QuadDepth {
     static constexpr bool kDeep = BPS == 2;
     static constexpr int kLevels = kDeep ? 1024 : 256;
     static constexpr int kLog2Levels = kDeep ? 10 : 8;
@@ -78,6 +93,19 @@ struct Quad420Reader {
     // 8-bit (32 KB): two, so that the 240 strips of a 4K frame all run at once.
     static constexpr int kThreads = kDeep ? 768 : 384;
     static constexpr int kMinBlocks = kDeep ? 1 : 2;
+};
+
+// A reader loads one quad (two luma pairs: rows y0, y1, columns x0, x0 + 1, with their
+// chroma) and unpacks it into code values: y[0], y[1] of row y0, y[2], y[3] of row y1, and
+// the chroma of each row (kChromaPerRow: 4:2:2, a sample per row; else 4:2:0, one sample
+// shared, in cb[0], cr[0]). x0 is even and inside the row; y1 = y0 + 1, or y0 on a last
+// odd row. Bits above the depth are ignored (planar 10-bit words are masked, P010's low 6
+// bits dropped).
+
+// 4:2:0: SEMI: interleaved CbCr plane; P010: value in the high 10 bits.
+template <int BPS, bool SEMI, bool P010>
+struct Quad420Reader : QuadDepth<BPS> {
+    static constexpr bool kChromaPerRow = false;
     const uint8_t* luma;
     size_t lumaPitch;
     const uint8_t* cbPlane;   // semi-planar: the CbCr plane
@@ -87,53 +115,89 @@ struct Quad420Reader {
 
     struct Raw { uint32_t row0, row1, c0, c1; };
 
-    // The `bytes`-wide sample at byte `offset` of a row, read through the aligned 32-bit word
-    // that holds it: no load is narrower than 32 bits (lanes sharing a word are served by one
-    // transaction). Rows start 16-byte aligned, so the shift depends on the column alone and
-    // stays out of the row loop.
-    template <int kBytes>
-    __device__ __forceinline__ static uint32_t sample(const uint8_t* row, size_t offset) {
-        if constexpr (kBytes == 4) return load32(row + offset);
-        const uint32_t word = load32(row + (offset & ~size_t(3)));
-        // One byte permute moves the sample's bytes down and zeroes the rest (selector 4 = a zero byte).
-        const uint32_t first = uint32_t(offset & 3);
-        const uint32_t selector = kBytes == 1 ? (0x4440u | first) : (0x4400u | first | ((first + 1) << 4));
-        return __byte_perm(word, 0u, selector);
-    }
-    // x0 even and inside the row; y1 = y0 + 1, or y0 on a last odd row.
     __device__ __forceinline__ void load(int x0, int y0, int y1, Raw& r) const {
-        const uint8_t* row0 = luma + size_t(y0) * lumaPitch;
-        const uint8_t* row1 = luma + size_t(y1) * lumaPitch;
         const size_t cy = size_t(y0 >> 1);
-        r.row0 = sample<2 * BPS>(row0, size_t(x0) * BPS);   // the pair x0, x0 + 1
-        r.row1 = sample<2 * BPS>(row1, size_t(x0) * BPS);
+        r.row0 = sampleAt<2 * BPS>(luma + size_t(y0) * lumaPitch, size_t(x0) * BPS);   // the pair x0, x0 + 1
+        r.row1 = sampleAt<2 * BPS>(luma + size_t(y1) * lumaPitch, size_t(x0) * BPS);
         if constexpr (SEMI) {
             // x0 / 2 Cb,Cr pairs of BPS-byte samples precede this one: byte offset x0 * BPS.
-            r.c0 = sample<2 * BPS>(cbPlane + cy * cbPitch, size_t(x0) * BPS);
+            r.c0 = sampleAt<2 * BPS>(cbPlane + cy * cbPitch, size_t(x0) * BPS);
             r.c1 = 0;
         } else {
             const size_t off = size_t(x0 >> 1) * BPS;
-            r.c0 = sample<BPS>(cbPlane + cy * cbPitch, off);
-            r.c1 = sample<BPS>(crPlane + cy * crPitch, off);
+            r.c0 = sampleAt<BPS>(cbPlane + cy * cbPitch, off);
+            r.c1 = sampleAt<BPS>(crPlane + cy * crPitch, off);
         }
     }
-    // y[0], y[1]: row y0, columns x0, x0+1; y[2], y[3]: row y1. Bits above the depth are
-    // ignored (planar 10-bit words are masked, P010's low 6 bits dropped).
-    __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t& cb, int32_t& cr) const {
+    __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[2], int32_t (&cr)[2]) const {
         if constexpr (BPS == 1) {
             y[0] = int32_t(r.row0 & 0xffu); y[1] = int32_t(r.row0 >> 8);
             y[2] = int32_t(r.row1 & 0xffu); y[3] = int32_t(r.row1 >> 8);
-            if constexpr (SEMI) { cb = int32_t(r.c0 & 0xffu); cr = int32_t(r.c0 >> 8); }
-            else { cb = int32_t(r.c0); cr = int32_t(r.c1); }
+            if constexpr (SEMI) { cb[0] = int32_t(r.c0 & 0xffu); cr[0] = int32_t(r.c0 >> 8); }
+            else { cb[0] = int32_t(r.c0); cr[0] = int32_t(r.c1); }
         } else if constexpr (P010) {
             y[0] = int32_t((r.row0 & 0xffffu) >> 6); y[1] = int32_t(r.row0 >> 22);
             y[2] = int32_t((r.row1 & 0xffffu) >> 6); y[3] = int32_t(r.row1 >> 22);
-            cb = int32_t((r.c0 & 0xffffu) >> 6); cr = int32_t(r.c0 >> 22);
+            cb[0] = int32_t((r.c0 & 0xffffu) >> 6); cr[0] = int32_t(r.c0 >> 22);
         } else {
             y[0] = int32_t(r.row0 & 0x3ffu); y[1] = int32_t((r.row0 >> 16) & 0x3ffu);
             y[2] = int32_t(r.row1 & 0x3ffu); y[3] = int32_t((r.row1 >> 16) & 0x3ffu);
-            cb = int32_t(r.c0 & 0x3ffu); cr = int32_t(r.c1 & 0x3ffu);
+            cb[0] = int32_t(r.c0 & 0x3ffu); cr[0] = int32_t(r.c1 & 0x3ffu);
         }
+        cb[1] = cb[0]; cr[1] = cr[0];
+    }
+};
+
+// 4:2:2 planar (yuv422p, yuv422p10: value in the low bits): a chroma sample per row.
+template <int BPS>
+struct Quad422PlanarReader : QuadDepth<BPS> {
+    static constexpr bool kChromaPerRow = true;
+    const uint8_t* luma;
+    size_t lumaPitch;
+    const uint8_t* cbPlane;
+    size_t cbPitch;
+    const uint8_t* crPlane;
+    size_t crPitch;
+
+    struct Raw { uint32_t row0, row1, cb0, cr0, cb1, cr1; };
+
+    __device__ __forceinline__ void load(int x0, int y0, int y1, Raw& r) const {
+        r.row0 = sampleAt<2 * BPS>(luma + size_t(y0) * lumaPitch, size_t(x0) * BPS);
+        r.row1 = sampleAt<2 * BPS>(luma + size_t(y1) * lumaPitch, size_t(x0) * BPS);
+        const size_t off = size_t(x0 >> 1) * BPS;
+        r.cb0 = sampleAt<BPS>(cbPlane + size_t(y0) * cbPitch, off);
+        r.cr0 = sampleAt<BPS>(crPlane + size_t(y0) * crPitch, off);
+        r.cb1 = sampleAt<BPS>(cbPlane + size_t(y1) * cbPitch, off);
+        r.cr1 = sampleAt<BPS>(crPlane + size_t(y1) * crPitch, off);
+    }
+    __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[2], int32_t (&cr)[2]) const {
+        constexpr uint32_t kMask = BPS == 1 ? 0xffu : 0x3ffu;
+        constexpr int kShift = 8 * BPS;
+        y[0] = int32_t(r.row0 & kMask); y[1] = int32_t((r.row0 >> kShift) & kMask);
+        y[2] = int32_t(r.row1 & kMask); y[3] = int32_t((r.row1 >> kShift) & kMask);
+        cb[0] = int32_t(r.cb0 & kMask); cr[0] = int32_t(r.cr0 & kMask);
+        cb[1] = int32_t(r.cb1 & kMask); cr[1] = int32_t(r.cr1 & kMask);
+    }
+};
+
+// 4:2:2 packed (uyvy422, yuyv422): a lane's two columns of a row are one 32-bit word holding
+// both lumas and the row's chroma; Y0, U, Y1, V: byte positions in the word.
+template <int Y0, int U, int Y1, int V>
+struct QuadPackedReader : QuadDepth<1> {
+    static constexpr bool kChromaPerRow = true;
+    const uint8_t* plane;
+    size_t pitch;
+
+    struct Raw { uint32_t row0, row1; };
+
+    __device__ __forceinline__ void load(int x0, int y0, int y1, Raw& r) const {
+        r.row0 = load32(plane + size_t(y0) * pitch + size_t(x0) * 2);
+        r.row1 = load32(plane + size_t(y1) * pitch + size_t(x0) * 2);
+    }
+    __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[2], int32_t (&cr)[2]) const {
+        auto byte = [](uint32_t w, int i) { return int32_t((w >> (8 * i)) & 0xffu); };
+        y[0] = byte(r.row0, Y0); y[1] = byte(r.row0, Y1); y[2] = byte(r.row1, Y0); y[3] = byte(r.row1, Y1);
+        cb[0] = byte(r.row0, U); cr[0] = byte(r.row0, V); cb[1] = byte(r.row1, U); cr[1] = byte(r.row1, V);
     }
 };
 
@@ -155,9 +219,10 @@ __device__ __forceinline__ int32_t pick4(const int32_t (&v)[4], int i) {
 // kSet8: the second (8-bit R'G'B') channel set is counted; kStats: legal, gamut and chroma
 // statistics per pixel; kPicture: the RGBA picture is written.
 template <class R, bool kSet8, bool kStats, bool kPicture>
-__global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(const R reader, const Quad420Args a) {
+__global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R reader, const QuadArgs a) {
     constexpr int kThreads = R::kThreads;
     constexpr int L = R::kLevels;
+    constexpr int kChromaRows = R::kChromaPerRow ? 2 : 1;
     constexpr uint32_t kEightOffset = uint32_t(L) * 32u * 4u;   // bytes: the 8-bit set after the columns
     extern __shared__ __align__(16) uint32_t smem[];
     __shared__ BlockSums blockSums;
@@ -229,28 +294,34 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(cons
     // One quad; kFull: all four pixels inside the frame (no per-pixel tests).
     auto quad = [&](auto fullTag, int y0, bool row1) {
         constexpr bool kFull = decltype(fullTag)::value;
-        int32_t yv[4], cb, cr;
+        int32_t yv[4], cb[2], cr[2];
         reader.unpack(cur, yv, cb, cr);
-        const int32_t du = cb - a.cOffset, dv = cr - a.cOffset;
-        int32_t C[4], C8[4] = {};
+        // The chroma terms once per chroma sample: one per quad (4:2:0) or per row (4:2:2).
+        int32_t C[kChromaRows][4], C8[kChromaRows][4] = {};
+        [[maybe_unused]] bool chromaIllegal[kChromaRows];
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {
-            C[j] = A[j] + KU[j] * du + KV[j] * dv;
-            if constexpr (kSet8) C8[j] = a.eight.add[1] + KU8[j] * du + KV8[j] * dv;
+        for (int k = 0; k < kChromaRows; ++k) {
+            const int32_t du = cb[k] - a.cOffset, dv = cr[k] - a.cOffset;
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                C[k][j] = A[j] + KU[j] * du + KV[j] * dv;
+                if constexpr (kSet8) C8[k][j] = a.eight.add[1] + KU8[j] * du + KV8[j] * dv;
+            }
+            chromaIllegal[k] = (uint32_t(cb[k] - a.legal.cLo) > cRange) | (uint32_t(cr[k] - a.legal.cLo) > cRange);
         }
         (void)C8;
         const bool valid[4] = {true, col1, row1, col1 && row1};
-        [[maybe_unused]] const bool chromaIllegal = (uint32_t(cb - a.legal.cLo) > cRange) | (uint32_t(cr - a.legal.cLo) > cRange);
         [[maybe_unused]] uint32_t px[4];
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
+            const int k = kChromaRows == 2 ? p >> 1 : 0;   // the pixel's chroma sample
             const bool ok = kFull || valid[p];
             const uint32_t inc = (p & 1) ? 0x10000u : 1u;
             const int32_t y = yv[p];
             int32_t s[4], v[4];
 #pragma unroll
             for (int j = 0; j < 4; ++j) {
-                s[j] = (M[j] * y + C[j]) >> 16;
+                s[j] = (M[j] * y + C[k][j]) >> 16;
                 v[j] = __vimin_s32_relu(s[j], L - 1);
                 if (ok) sharedRed<0>(off[j] + (uint32_t(v[j]) << 7), inc);
             }
@@ -258,7 +329,7 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(cons
             if constexpr (kSet8) {
 #pragma unroll
                 for (int j = 0; j < 4; ++j) {
-                    s8[j] = (a.eight.mul[1] * y + C8[j]) >> 16;
+                    s8[j] = (a.eight.mul[1] * y + C8[k][j]) >> 16;
                     v8[j] = __vimin_s32_relu(s8[j], 255);
                     if (ok) sharedRed<kEightOffset>(off[j] + (uint32_t(v8[j]) << 7), 1u);
                 }
@@ -277,20 +348,26 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quad420Kernel(cons
                 const int32_t mn = min(min(s8[0], s8[1]), min(s8[2], s8[3]));
                 const int32_t mx = max(max(s8[0], s8[1]), max(s8[2], s8[3]));
                 gamutCount += uint32_t(ok && (mn < a.gamutLo || mx > a.gamutHi));
-                legalCount += uint32_t(ok && ((uint32_t(y - a.legal.yLo) > yRange) || chromaIllegal));
+                legalCount += uint32_t(ok && ((uint32_t(y - a.legal.yLo) > yRange) || chromaIllegal[k]));
             }
         }
-        if constexpr (kStats) {
-            uMin = min(uMin, cb); uMax = max(uMax, cb); uSum += uint32_t(cb);
-            vMin = min(vMin, cr); vMax = max(vMax, cr); vSum += uint32_t(cr);
-        }
-        if (doVec) {
-            const int key = (cr << R::kLog2Levels) | cb;
-            const uint32_t weight = kFull ? 4u : uint32_t((col1 ? 2 : 1) * (row1 ? 2 : 1));
-            const bool flush = key != vsKey;
-            if (flush && vsCount) vsAdd(vsKey, vsCount);
-            vsCount = flush ? weight : vsCount + weight;
-            vsKey = key;
+#pragma unroll
+        for (int k = 0; k < kChromaRows; ++k) {
+            if (k == 1 && !(kFull || row1)) break;   // 4:2:2, a last odd row: its second "row" is the first again
+            if constexpr (kStats) {
+                uMin = min(uMin, cb[k]); uMax = max(uMax, cb[k]); uSum += uint32_t(cb[k]);
+                vMin = min(vMin, cr[k]); vMax = max(vMax, cr[k]); vSum += uint32_t(cr[k]);
+            }
+            if (doVec) {
+                // The pixels the sample covers: 2 x 2 (4:2:0) or 2 x 1 (4:2:2), fewer at the edges.
+                const int key = (cr[k] << R::kLog2Levels) | cb[k];
+                const uint32_t across = kFull || col1 ? 2u : 1u;
+                const uint32_t weight = kChromaRows == 2 ? across : across * (kFull || row1 ? 2u : 1u);
+                const bool flush = key != vsKey;
+                if (flush && vsCount) vsAdd(vsKey, vsCount);
+                vsCount = flush ? weight : vsCount + weight;
+                vsKey = key;
+            }
         }
         if constexpr (kPicture) {
             uint8_t* row = a.out.d_picture + size_t(y0) * a.out.picturePitch + size_t(x0) * 4;
@@ -456,7 +533,7 @@ constexpr int kPictureThreads = 128;
 constexpr int kPictureRowPairs = 4;
 
 template <class R>
-__global__ void __launch_bounds__(kPictureThreads) picture420Kernel(const R reader, const Quad420Args a) {
+__global__ void __launch_bounds__(kPictureThreads) quadPictureKernel(const R reader, const QuadArgs a) {
     const int W = a.width, H = a.height;
     const int x0 = 2 * int(blockIdx.x * blockDim.x + threadIdx.x);
     const int rp0 = int(blockIdx.y) * kPictureRowPairs;
@@ -476,7 +553,7 @@ __global__ void __launch_bounds__(kPictureThreads) picture420Kernel(const R read
         if (k >= n) break;
         const int y0 = 2 * (rp0 + k);
         const bool row1 = y0 + 1 < H;
-        int32_t yv[4], cb, cr;
+        int32_t yv[4], cb[2], cr[2];
         reader.unpack(raw[k], yv, cb, cr);
         auto put = [&](uint8_t* base, size_t pitch, size_t bytesPerPixel, uint32_t v0, uint32_t v1, uint32_t v2, uint32_t v3) {
             uint8_t* row = base + size_t(y0) * pitch + size_t(x0) * bytesPerPixel;
@@ -493,17 +570,22 @@ __global__ void __launch_bounds__(kPictureThreads) picture420Kernel(const R read
             }
         };
         if (doPicture) {
-            const int32_t du = cb - a.cOffset, dv = cr - a.cOffset;
-            const int32_t cR = add + a.eight.kU[1] * du + a.eight.kV[1] * dv;
-            const int32_t cG = add + a.eight.kU[2] * du + a.eight.kV[2] * dv;
-            const int32_t cB = add + a.eight.kU[3] * du + a.eight.kV[3] * dv;
+            int32_t cR[2], cG[2], cB[2];   // per chroma sample: [0] only for 4:2:0 (cb[1] == cb[0])
+#pragma unroll
+            for (int c = 0; c < 2; ++c) {
+                const int32_t du = cb[c] - a.cOffset, dv = cr[c] - a.cOffset;
+                cR[c] = add + a.eight.kU[1] * du + a.eight.kV[1] * dv;
+                cG[c] = add + a.eight.kU[2] * du + a.eight.kV[2] * dv;
+                cB[c] = add + a.eight.kU[3] * du + a.eight.kV[3] * dv;
+            }
             uint32_t px[4];
 #pragma unroll
             for (int p = 0; p < 4; ++p) {
+                const int c = R::kChromaPerRow ? p >> 1 : 0;
                 const int32_t m = mul * yv[p];
-                const uint32_t r = uint32_t(__vimin_s32_relu((m + cR) >> 16, 255));
-                const uint32_t g = uint32_t(__vimin_s32_relu((m + cG) >> 16, 255));
-                const uint32_t b = uint32_t(__vimin_s32_relu((m + cB) >> 16, 255));
+                const uint32_t r = uint32_t(__vimin_s32_relu((m + cR[c]) >> 16, 255));
+                const uint32_t g = uint32_t(__vimin_s32_relu((m + cG[c]) >> 16, 255));
+                const uint32_t b = uint32_t(__vimin_s32_relu((m + cB[c]) >> 16, 255));
                 px[p] = __byte_perm(__byte_perm(r, g, 0x0040), b, 0x0410) | 0xff000000u;
             }
             put(a.out.d_picture, a.out.picturePitch, 4, px[0], px[1], px[2], px[3]);
@@ -517,8 +599,13 @@ __global__ void __launch_bounds__(kPictureThreads) picture420Kernel(const R read
 
 constexpr uint32_t kCounted = kScopeWaveform | kScopeParade | kScopeHistogram | kScopeHistogramRgb | kScopeVectorscope | kScopeStats;
 
-bool is420(PixelFormat f) {
-    return f == PixelFormat::Yuv420p || f == PixelFormat::Yuv420p10 || f == PixelFormat::Nv12 || f == PixelFormat::P010;
+// 4:2:0 and 4:2:2: a 2x2 quad has one chroma sample or one per row.
+bool isQuadFormat(PixelFormat f) {
+    switch (f) {
+        case PixelFormat::Yuv420p: case PixelFormat::Yuv420p10: case PixelFormat::Nv12: case PixelFormat::P010:
+        case PixelFormat::Yuv422p: case PixelFormat::Yuv422p10: case PixelFormat::Uyvy422: case PixelFormat::Yuyv422: return true;
+        default: return false;
+    }
 }
 
 // The native set is R'G'B' unless the parade is asked for in Y'CbCr.
@@ -548,15 +635,15 @@ ChannelSet rgbChannels(const YuvToRgb& k) {
 }
 
 template <class R, bool kSet8, bool kStats, bool kPicture>
-cudaError_t launchQuad(const R& reader, const Quad420Args& a, int gridX, size_t shared, cudaStream_t stream) {
-    auto kernel = quad420Kernel<R, kSet8, kStats, kPicture>;
+cudaError_t launchQuad(const R& reader, const QuadArgs& a, int gridX, size_t shared, cudaStream_t stream) {
+    auto kernel = quadKernel<R, kSet8, kStats, kPicture>;
     if (const cudaError_t e = optInSharedMemory(reinterpret_cast<const void*>(kernel), shared); e != cudaSuccess) return e;
     kernel<<<dim3(unsigned(gridX)), R::kThreads, shared, stream>>>(reader, a);
     return cudaGetLastError();
 }
 
 template <class R>
-cudaError_t dispatchQuad(const R& reader, const Quad420Args& a, bool set8, int gridX, size_t shared, cudaStream_t stream) {
+cudaError_t dispatchQuad(const R& reader, const QuadArgs& a, bool set8, int gridX, size_t shared, cudaStream_t stream) {
     const bool stats = a.flags & kScopeStats, picture = a.flags & kScopePicture;
     if (set8) {
         if (stats) return picture ? launchQuad<R, true, true, true>(reader, a, gridX, shared, stream)
@@ -572,11 +659,11 @@ cudaError_t dispatchQuad(const R& reader, const Quad420Args& a, bool set8, int g
 
 }  // namespace
 
-ScopeLaunchShape quad420Shape(PixelFormat format, int width, int height, uint32_t flags) {
+ScopeLaunchShape quadShape(PixelFormat format, int width, int height, uint32_t flags) {
     ScopeLaunchShape s;
     s.groupPixels = 4;
-    if (!is420(format)) return s;
-    if (!(flags & kCounted)) {   // picture420Kernel
+    if (!isQuadFormat(format)) return s;
+    if (!(flags & kCounted)) {   // quadPictureKernel
         s.stripWidth = 2 * kPictureThreads;
         s.gridX = (width + s.stripWidth - 1) / s.stripWidth;
         s.gridY = ((height + 1) / 2 + kPictureRowPairs - 1) / kPictureRowPairs;
@@ -590,15 +677,15 @@ ScopeLaunchShape quad420Shape(PixelFormat format, int width, int height, uint32_
     return s;
 }
 
-cudaError_t quad420Pass(const PlaneSet& planes, PixelFormat format, int width, int height, const ScopeColour& colour,
+cudaError_t quadPass(const PlaneSet& planes, PixelFormat format, int width, int height, const ScopeColour& colour,
                         uint32_t flags, const ScopeOutputs& o, cudaStream_t stream) {
-    if (!is420(format)) return cudaErrorNotSupported;
+    if (!isQuadFormat(format)) return cudaErrorNotSupported;
     const bool counted = flags & kCounted;
     if (!counted && !(flags & (kScopePicture | kScopeLuma)) && !o.d_previewLut) return cudaErrorNotSupported;
-    const ScopeLaunchShape shape = quad420Shape(format, width, height, flags);
+    const ScopeLaunchShape shape = quadShape(format, width, height, flags);
     if (shape.sharedBytes > maxSharedPerBlock()) return cudaErrorNotSupported;
     const int depth = bitDepthOf(format);
-    Quad420Args a{};
+    QuadArgs a{};
     a.width = width; a.height = height; a.rowPairs = (height + 1) / 2;
     a.flags = flags;
     a.cOffset = colour.toRgb8.cOffset;
@@ -619,18 +706,24 @@ cudaError_t quad420Pass(const PlaneSet& planes, PixelFormat format, int width, i
     const bool set8 = needsSet8(format, flags);
     auto run = [&](const auto& reader) -> cudaError_t {
         if (counted) return dispatchQuad(reader, a, set8, shape.gridX, shape.sharedBytes, stream);
-        picture420Kernel<<<dim3(unsigned(shape.gridX), unsigned(shape.gridY)), kPictureThreads, 0, stream>>>(reader, a);
+        quadPictureKernel<<<dim3(unsigned(shape.gridX), unsigned(shape.gridY)), kPictureThreads, 0, stream>>>(reader, a);
         return cudaGetLastError();
     };
     switch (format) {
         case PixelFormat::Nv12:
-            return run(Quad420Reader<1, true, false>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0});
+            return run(Quad420Reader<1, true, false>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0});
         case PixelFormat::P010:
-            return run(Quad420Reader<2, true, true>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0});
+            return run(Quad420Reader<2, true, true>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0});
         case PixelFormat::Yuv420p:
-            return run(Quad420Reader<1, false, false>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
+            return run(Quad420Reader<1, false, false>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
         case PixelFormat::Yuv420p10:
-            return run(Quad420Reader<2, false, false>{planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
+            return run(Quad420Reader<2, false, false>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
+        case PixelFormat::Yuv422p:
+            return run(Quad422PlanarReader<1>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
+        case PixelFormat::Yuv422p10:
+            return run(Quad422PlanarReader<2>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
+        case PixelFormat::Uyvy422: return run(QuadPackedReader<1, 0, 3, 2>{{}, planes.data[0], planes.pitch[0]});
+        case PixelFormat::Yuyv422: return run(QuadPackedReader<0, 1, 2, 3>{{}, planes.data[0], planes.pitch[0]});
         default: break;
     }
     return cudaErrorNotSupported;
