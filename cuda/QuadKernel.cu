@@ -97,15 +97,16 @@ struct QuadDepth {
 
 // A reader loads one quad (two luma pairs: rows y0, y1, columns x0, x0 + 1, with their
 // chroma) and unpacks it into code values: y[0], y[1] of row y0, y[2], y[3] of row y1, and
-// the chroma of each row (kChromaPerRow: 4:2:2, a sample per row; else 4:2:0, one sample
-// shared, in cb[0], cr[0]). x0 is even and inside the row; y1 = y0 + 1, or y0 on a last
+// the chroma samples of the quad: kChromaSamples = 1 (4:2:0: one shared, in cb[0], cr[0]),
+// 2 (4:2:2: one per row) or 4 (4:4:4: one per pixel, in pixel order); sampleOf(p) is
+// pixel p's. x0 is even and inside the row; y1 = y0 + 1, or y0 on a last
 // odd row. Bits above the depth are ignored (planar 10-bit words are masked, P010's low 6
 // bits dropped).
 
 // 4:2:0: SEMI: interleaved CbCr plane; P010: value in the high 10 bits.
 template <int BPS, bool SEMI, bool P010>
 struct Quad420Reader : QuadDepth<BPS> {
-    static constexpr bool kChromaPerRow = false;
+    static constexpr int kChromaSamples = 1;
     const uint8_t* luma;
     size_t lumaPitch;
     const uint8_t* cbPlane;   // semi-planar: the CbCr plane
@@ -129,7 +130,7 @@ struct Quad420Reader : QuadDepth<BPS> {
             r.c1 = sampleAt<BPS>(crPlane + cy * crPitch, off);
         }
     }
-    __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[2], int32_t (&cr)[2]) const {
+    __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[4], int32_t (&cr)[4]) const {
         if constexpr (BPS == 1) {
             y[0] = int32_t(r.row0 & 0xffu); y[1] = int32_t(r.row0 >> 8);
             y[2] = int32_t(r.row1 & 0xffu); y[3] = int32_t(r.row1 >> 8);
@@ -144,14 +145,13 @@ struct Quad420Reader : QuadDepth<BPS> {
             y[2] = int32_t(r.row1 & 0x3ffu); y[3] = int32_t((r.row1 >> 16) & 0x3ffu);
             cb[0] = int32_t(r.c0 & 0x3ffu); cr[0] = int32_t(r.c1 & 0x3ffu);
         }
-        cb[1] = cb[0]; cr[1] = cr[0];
     }
 };
 
 // 4:2:2 planar (yuv422p, yuv422p10: value in the low bits): a chroma sample per row.
 template <int BPS>
 struct Quad422PlanarReader : QuadDepth<BPS> {
-    static constexpr bool kChromaPerRow = true;
+    static constexpr int kChromaSamples = 2;
     const uint8_t* luma;
     size_t lumaPitch;
     const uint8_t* cbPlane;
@@ -170,7 +170,7 @@ struct Quad422PlanarReader : QuadDepth<BPS> {
         r.cb1 = sampleAt<BPS>(cbPlane + size_t(y1) * cbPitch, off);
         r.cr1 = sampleAt<BPS>(crPlane + size_t(y1) * crPitch, off);
     }
-    __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[2], int32_t (&cr)[2]) const {
+    __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[4], int32_t (&cr)[4]) const {
         constexpr uint32_t kMask = BPS == 1 ? 0xffu : 0x3ffu;
         constexpr int kShift = 8 * BPS;
         y[0] = int32_t(r.row0 & kMask); y[1] = int32_t((r.row0 >> kShift) & kMask);
@@ -184,7 +184,7 @@ struct Quad422PlanarReader : QuadDepth<BPS> {
 // both lumas and the row's chroma; Y0, U, Y1, V: byte positions in the word.
 template <int Y0, int U, int Y1, int V>
 struct QuadPackedReader : QuadDepth<1> {
-    static constexpr bool kChromaPerRow = true;
+    static constexpr int kChromaSamples = 2;
     const uint8_t* plane;
     size_t pitch;
 
@@ -194,12 +194,52 @@ struct QuadPackedReader : QuadDepth<1> {
         r.row0 = load32(plane + size_t(y0) * pitch + size_t(x0) * 2);
         r.row1 = load32(plane + size_t(y1) * pitch + size_t(x0) * 2);
     }
-    __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[2], int32_t (&cr)[2]) const {
+    __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[4], int32_t (&cr)[4]) const {
         auto byte = [](uint32_t w, int i) { return int32_t((w >> (8 * i)) & 0xffu); };
         y[0] = byte(r.row0, Y0); y[1] = byte(r.row0, Y1); y[2] = byte(r.row1, Y0); y[3] = byte(r.row1, Y1);
         cb[0] = byte(r.row0, U); cr[0] = byte(r.row0, V); cb[1] = byte(r.row1, U); cr[1] = byte(r.row1, V);
     }
 };
+
+// 4:4:4 planar (yuv444p, yuv444p10: value in the low bits): a chroma sample per pixel.
+template <int BPS>
+struct Quad444PlanarReader : QuadDepth<BPS> {
+    static constexpr int kChromaSamples = 4;
+    const uint8_t* luma;
+    size_t lumaPitch;
+    const uint8_t* cbPlane;
+    size_t cbPitch;
+    const uint8_t* crPlane;
+    size_t crPitch;
+
+    struct Raw { uint32_t row0, row1, cb0, cr0, cb1, cr1; };   // each a pair of columns
+
+    __device__ __forceinline__ void load(int x0, int y0, int y1, Raw& r) const {
+        const size_t off = size_t(x0) * BPS;
+        r.row0 = sampleAt<2 * BPS>(luma + size_t(y0) * lumaPitch, off);
+        r.row1 = sampleAt<2 * BPS>(luma + size_t(y1) * lumaPitch, off);
+        r.cb0 = sampleAt<2 * BPS>(cbPlane + size_t(y0) * cbPitch, off);
+        r.cr0 = sampleAt<2 * BPS>(crPlane + size_t(y0) * crPitch, off);
+        r.cb1 = sampleAt<2 * BPS>(cbPlane + size_t(y1) * cbPitch, off);
+        r.cr1 = sampleAt<2 * BPS>(crPlane + size_t(y1) * crPitch, off);
+    }
+    __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[4], int32_t (&cr)[4]) const {
+        constexpr uint32_t kMask = BPS == 1 ? 0xffu : 0x3ffu;
+        constexpr int kShift = 8 * BPS;
+        auto split = [&](uint32_t w0, uint32_t w1, int32_t (&v)[4]) {
+            v[0] = int32_t(w0 & kMask); v[1] = int32_t((w0 >> kShift) & kMask);
+            v[2] = int32_t(w1 & kMask); v[3] = int32_t((w1 >> kShift) & kMask);
+        };
+        split(r.row0, r.row1, y);
+        split(r.cb0, r.cb1, cb);
+        split(r.cr0, r.cr1, cr);
+    }
+};
+
+template <class R>
+__device__ __forceinline__ constexpr int sampleOf(int p) {
+    return R::kChromaSamples == 4 ? p : (R::kChromaSamples == 2 ? p >> 1 : 0);
+}
 
 struct BlockSums {
     unsigned long long sum[3], legal, gamut;
@@ -222,7 +262,7 @@ template <class R, bool kSet8, bool kStats, bool kPicture>
 __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R reader, const QuadArgs a) {
     constexpr int kThreads = R::kThreads;
     constexpr int L = R::kLevels;
-    constexpr int kChromaRows = R::kChromaPerRow ? 2 : 1;
+    constexpr int kChromaSamples = R::kChromaSamples;
     constexpr uint32_t kEightOffset = uint32_t(L) * 32u * 4u;   // bytes: the 8-bit set after the columns
     extern __shared__ __align__(16) uint32_t smem[];
     __shared__ BlockSums blockSums;
@@ -294,13 +334,13 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
     // One quad; kFull: all four pixels inside the frame (no per-pixel tests).
     auto quad = [&](auto fullTag, int y0, bool row1) {
         constexpr bool kFull = decltype(fullTag)::value;
-        int32_t yv[4], cb[2], cr[2];
+        int32_t yv[4], cb[4], cr[4];
         reader.unpack(cur, yv, cb, cr);
-        // The chroma terms once per chroma sample: one per quad (4:2:0) or per row (4:2:2).
-        int32_t C[kChromaRows][4], C8[kChromaRows][4] = {};
-        [[maybe_unused]] bool chromaIllegal[kChromaRows];
+        // The chroma terms once per chroma sample: one per quad (4:2:0), row (4:2:2) or pixel (4:4:4).
+        int32_t C[kChromaSamples][4], C8[kChromaSamples][4] = {};
+        [[maybe_unused]] bool chromaIllegal[kChromaSamples];
 #pragma unroll
-        for (int k = 0; k < kChromaRows; ++k) {
+        for (int k = 0; k < kChromaSamples; ++k) {
             const int32_t du = cb[k] - a.cOffset, dv = cr[k] - a.cOffset;
 #pragma unroll
             for (int j = 0; j < 4; ++j) {
@@ -314,7 +354,7 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
         [[maybe_unused]] uint32_t px[4];
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
-            const int k = kChromaRows == 2 ? p >> 1 : 0;   // the pixel's chroma sample
+            const int k = sampleOf<R>(p);   // the pixel's chroma sample
             const bool ok = kFull || valid[p];
             const uint32_t inc = (p & 1) ? 0x10000u : 1u;
             const int32_t y = yv[p];
@@ -352,17 +392,19 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
             }
         }
 #pragma unroll
-        for (int k = 0; k < kChromaRows; ++k) {
-            if (k == 1 && !(kFull || row1)) break;   // 4:2:2, a last odd row: its second "row" is the first again
+        for (int k = 0; k < kChromaSamples; ++k) {
+            // Samples of pixels outside the frame (a last odd row or column) are not counted.
+            if (kChromaSamples == 2 && k == 1 && !(kFull || row1)) break;
+            if (kChromaSamples == 4 && !(kFull || valid[k])) continue;
             if constexpr (kStats) {
                 uMin = min(uMin, cb[k]); uMax = max(uMax, cb[k]); uSum += uint32_t(cb[k]);
                 vMin = min(vMin, cr[k]); vMax = max(vMax, cr[k]); vSum += uint32_t(cr[k]);
             }
             if (doVec) {
-                // The pixels the sample covers: 2 x 2 (4:2:0) or 2 x 1 (4:2:2), fewer at the edges.
+                // The pixels the sample covers: 2 x 2 (4:2:0), 2 x 1 (4:2:2) or 1, fewer at the edges.
                 const int key = (cr[k] << R::kLog2Levels) | cb[k];
                 const uint32_t across = kFull || col1 ? 2u : 1u;
-                const uint32_t weight = kChromaRows == 2 ? across : across * (kFull || row1 ? 2u : 1u);
+                const uint32_t weight = kChromaSamples == 4 ? 1u : (kChromaSamples == 2 ? across : across * (kFull || row1 ? 2u : 1u));
                 const bool flush = key != vsKey;
                 if (flush && vsCount) vsAdd(vsKey, vsCount);
                 vsCount = flush ? weight : vsCount + weight;
@@ -553,7 +595,7 @@ __global__ void __launch_bounds__(kPictureThreads) quadPictureKernel(const R rea
         if (k >= n) break;
         const int y0 = 2 * (rp0 + k);
         const bool row1 = y0 + 1 < H;
-        int32_t yv[4], cb[2], cr[2];
+        int32_t yv[4], cb[4], cr[4];
         reader.unpack(raw[k], yv, cb, cr);
         auto put = [&](uint8_t* base, size_t pitch, size_t bytesPerPixel, uint32_t v0, uint32_t v1, uint32_t v2, uint32_t v3) {
             uint8_t* row = base + size_t(y0) * pitch + size_t(x0) * bytesPerPixel;
@@ -570,9 +612,9 @@ __global__ void __launch_bounds__(kPictureThreads) quadPictureKernel(const R rea
             }
         };
         if (doPicture) {
-            int32_t cR[2], cG[2], cB[2];   // per chroma sample: [0] only for 4:2:0 (cb[1] == cb[0])
+            int32_t cR[4], cG[4], cB[4];   // per chroma sample
 #pragma unroll
-            for (int c = 0; c < 2; ++c) {
+            for (int c = 0; c < R::kChromaSamples; ++c) {
                 const int32_t du = cb[c] - a.cOffset, dv = cr[c] - a.cOffset;
                 cR[c] = add + a.eight.kU[1] * du + a.eight.kV[1] * dv;
                 cG[c] = add + a.eight.kU[2] * du + a.eight.kV[2] * dv;
@@ -581,7 +623,7 @@ __global__ void __launch_bounds__(kPictureThreads) quadPictureKernel(const R rea
             uint32_t px[4];
 #pragma unroll
             for (int p = 0; p < 4; ++p) {
-                const int c = R::kChromaPerRow ? p >> 1 : 0;
+                const int c = sampleOf<R>(p);
                 const int32_t m = mul * yv[p];
                 const uint32_t r = uint32_t(__vimin_s32_relu((m + cR[c]) >> 16, 255));
                 const uint32_t g = uint32_t(__vimin_s32_relu((m + cG[c]) >> 16, 255));
@@ -599,11 +641,12 @@ __global__ void __launch_bounds__(kPictureThreads) quadPictureKernel(const R rea
 
 constexpr uint32_t kCounted = kScopeWaveform | kScopeParade | kScopeHistogram | kScopeHistogramRgb | kScopeVectorscope | kScopeStats;
 
-// 4:2:0 and 4:2:2: a 2x2 quad has one chroma sample or one per row.
+// 4:2:0, 4:2:2 and 4:4:4 Y'CbCr: a 2x2 quad has one chroma sample, one per row or one per pixel.
 bool isQuadFormat(PixelFormat f) {
     switch (f) {
         case PixelFormat::Yuv420p: case PixelFormat::Yuv420p10: case PixelFormat::Nv12: case PixelFormat::P010:
-        case PixelFormat::Yuv422p: case PixelFormat::Yuv422p10: case PixelFormat::Uyvy422: case PixelFormat::Yuyv422: return true;
+        case PixelFormat::Yuv422p: case PixelFormat::Yuv422p10: case PixelFormat::Uyvy422: case PixelFormat::Yuyv422:
+        case PixelFormat::Yuv444p: case PixelFormat::Yuv444p10: return true;
         default: return false;
     }
 }
@@ -722,6 +765,10 @@ cudaError_t quadPass(const PlaneSet& planes, PixelFormat format, int width, int 
             return run(Quad422PlanarReader<1>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
         case PixelFormat::Yuv422p10:
             return run(Quad422PlanarReader<2>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
+        case PixelFormat::Yuv444p:
+            return run(Quad444PlanarReader<1>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
+        case PixelFormat::Yuv444p10:
+            return run(Quad444PlanarReader<2>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
         case PixelFormat::Uyvy422: return run(QuadPackedReader<1, 0, 3, 2>{{}, planes.data[0], planes.pitch[0]});
         case PixelFormat::Yuyv422: return run(QuadPackedReader<0, 1, 2, 3>{{}, planes.data[0], planes.pitch[0]});
         default: break;

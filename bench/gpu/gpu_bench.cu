@@ -1,7 +1,7 @@
 // gpu_bench: the CUDA engine's kernels timed on one GPU, side by side with CUB's
 // DeviceHistogram::HistogramEven and (where found) NPP, against the memory floor measured in
 // the same run (a device-to-device copy). Per kernel and for the whole per-frame pipeline
-// (replayed as a CUDA graph), at 1080p and 4K, 8 and 10 bit (NV12, P010, yuv420p, uyvy422),
+// (replayed as a CUDA graph), at 1080p and 4K, 8 and 10 bit (NV12, P010, yuv420p, uyvy422, yuv422p10, yuv444p10),
 // on a decoded clip, uniform random samples and one solid value. Median of >= 200 runs after
 // warm-up, timed with CUDA events; inputs rotate through copies larger than the L2 cache so
 // that the frame comes from device memory, not from the cache. Prints markdown tables.
@@ -354,15 +354,14 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
         });
         if (j.flags == cuda::kScopeHistogram) lumaHistUs = r.us;
         const cuda::ScopeLaunchShape shape = cuda::scopeLaunchShape(f, W, H, j.flags, sms);
+        const bool quadFormat = !info.isRgb && info.layout != PixelLayout::Gray;   // every Y'CbCr format: QuadKernel.cu
         if (j.flags == cuda::kScopeHistogram && info.layout != PixelLayout::PackedYuv422 && !info.isRgb)
             r.note = "luma kernel: lane-owned counters, 16-byte loads, one launch (no clearing)";
         else if (lumaAlone)
             r.note = "general kernel, after a clearing memset (scratch given)";
         else
             r.note = "strip " + std::to_string(shape.stripWidth) + ", grid " + std::to_string(shape.gridX) + "x" + std::to_string(shape.gridY) +
-                     (shape.sharedBytes == 0 && shape.stripWidth == 256 && info.log2ChromaW == 1 ? " (quad picture kernel)"
-                      : shape.stripWidth == 16 && info.log2ChromaW == 1 && !info.isRgb ? " (quad kernel)"
-                                                                                        : "");
+                     (!quadFormat ? "" : shape.sharedBytes == 0 ? " (quad picture kernel)" : " (quad kernel)");
         add(r, j.bytes);
     }
 
@@ -644,7 +643,7 @@ int main(int argc, char** argv) {
                                                                   : std::vector<std::pair<int, int>>{{1920, 1080}, {3840, 2160}};
     const std::vector<PixelFormat> formats = b.opt.quick ? std::vector<PixelFormat>{PixelFormat::Nv12, PixelFormat::P010}
                                                          : std::vector<PixelFormat>{PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv420p,
-                                                                                    PixelFormat::Uyvy422};
+                                                                                    PixelFormat::Uyvy422, PixelFormat::Yuv422p10, PixelFormat::Yuv444p10};
     const std::vector<const char*> contents = b.opt.quick ? std::vector<const char*>{"random"} : std::vector<const char*>{"clip", "random", "solid"};
     for (auto [w, h] : sizes)
         for (PixelFormat f : formats) {

@@ -136,7 +136,7 @@ TEST(CudaEngine, RangesMatricesAndOverrides) {
 TEST(CudaEngine, SubsetsOfScopes) {
     std::mt19937 rng(9);
     for (PixelFormat f : {PixelFormat::Yuv420p, PixelFormat::Yuv420p10, PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv422p10,
-                          PixelFormat::Uyvy422, PixelFormat::Rgba, PixelFormat::Yuyv422}) {
+                          PixelFormat::Uyvy422, PixelFormat::Yuv444p, PixelFormat::Rgba, PixelFormat::Yuyv422}) {
         Frame frame(f, test::smallOnly() ? 301 : 1921, test::smallOnly() ? 77 : 1081);
         test::fillRandom(frame, rng);
         for (int variant = 0; variant < 11; ++variant) {
