@@ -313,47 +313,46 @@ __global__ void gaussColumnsKernel(const uint8_t* in, size_t pitch, const float4
 // ---- Groups of 8 pixels: median, Sobel, focus peaking -----------------------------------------
 
 // These kernels give each thread 8 horizontally adjacent pixels (x0 = 8 (32 blockIdx.x +
-// lane)) of kGroupRows output rows; a warp covers 256 pixels of its rows, and a block of
-// 32 x 8 threads 256 x 16 pixels. Input rows are read in 16-byte chunks; the columns either
-// side of a group (x0 - 1 and x0 + 8) come from the neighbouring lanes by shuffles (from
-// memory for lanes 0 and 31), clamped at the frame's edges like the CPU's clampIndex.
-// Plane pointers and pitches are multiples of 16 bytes, so a chunk whose first pixel is
-// inside the row lies inside the row's pitch.
+// lane)) of a few output rows (2 for the median, kSobelRows for Sobel); a warp covers 256
+// pixels of its rows, a block of 32 x 8 threads 256 pixels of 8 times as many rows. Input
+// rows are read in 16-byte chunks; the columns either side of a group (x0 - 1 and x0 + 8)
+// come from the neighbouring lanes by shuffles (from memory for lanes 0 and 31), clamped at
+// the frame's edges like the CPU's clampIndex. Plane pointers and pitches are multiples of
+// 16 bytes, so a chunk whose first pixel is inside the row lies inside the row's pitch.
 constexpr int kGroup = 8;
-constexpr int kGroupRows = 2;
+constexpr int kMedianRows = 2;
+#ifndef CS_SOBEL_ROWS
+#define CS_SOBEL_ROWS 2
+#endif
+constexpr int kSobelRows = CS_SOBEL_ROWS;
 const dim3 kGroupBlock(32, 8);
-dim3 groupGrid(int w, int h) {
-    return dim3(unsigned((w + 32 * kGroup - 1) / (32 * kGroup)), unsigned((h + 8 * kGroupRows - 1) / (8 * kGroupRows)));
+dim3 groupGrid(int w, int h, int rowsPerThread) {
+    return dim3(unsigned((w + 32 * kGroup - 1) / (32 * kGroup)), unsigned((h + 8 * rowsPerThread - 1) / (8 * rowsPerThread)));
 }
 
-// e[1..8] hold the group's values at columns x0 .. x0 + 7 (those past the right edge
-// arbitrary). Afterwards e[k] is the value at column clamp(x0 - 1 + k): e[0] and e[9] from
-// the neighbouring groups, and the values past the edge replaced by the last one inside.
-// `load(x)` reads column x. Every lane of the warp must call it (shuffles).
+// e[1..8] hold the group's values at columns x0 .. x0 + 7, those past the right edge equal
+// to the last one inside (loadPixels8; the Sobel kernel's code loads). Fills e[0] and e[9]
+// so that e[k] is the value at column clamp(x0 - 1 + k): from the neighbouring lanes, from
+// memory (`load(x)` reads column x) at lanes 0 and 31, e[1] or e[8] at the frame's edges.
+// Every lane of the warp must call it (shuffles).
 template <typename Load>
 __device__ __forceinline__ void completeRow(uint32_t e[10], int x0, int w, int lane, Load load) {
     const uint32_t fromLeft = __shfl_up_sync(0xffffffffu, e[8], 1);
     const uint32_t fromRight = __shfl_down_sync(0xffffffffu, e[1], 1);
     if (x0 >= w) return;
     e[0] = x0 == 0 ? e[1] : (lane > 0 ? fromLeft : load(x0 - 1));
-    if (x0 + kGroup < w) {
-        e[9] = lane < 31 ? fromRight : load(x0 + kGroup);
-    } else {
-        const int n = w - x0;
-#pragma unroll
-        for (int k = 2; k <= kGroup + 1; ++k)
-            if (k > n) e[k] = e[k - 1];
-    }
+    e[9] = x0 + kGroup >= w ? e[8] : (lane < 31 ? fromRight : load(x0 + kGroup));
 }
 
-// Eight RGBA pixels of a row from x0 (n of them inside the frame) into e[1..8].
+// Eight RGBA pixels of a row from x0 (n of them inside the frame) into e[1..8]; past the
+// edge, the last pixel inside again (nothing where n <= 0).
 __device__ __forceinline__ void loadPixels8(const uint32_t* row, int x0, int n, uint32_t e[10]) {
     if (n == kGroup) {
         const uint4 a = __ldg(reinterpret_cast<const uint4*>(row + x0)), b = __ldg(reinterpret_cast<const uint4*>(row + x0) + 1);
         e[1] = a.x; e[2] = a.y; e[3] = a.z; e[4] = a.w; e[5] = b.x; e[6] = b.y; e[7] = b.z; e[8] = b.w;
-    } else {
+    } else if (n > 0) {
 #pragma unroll
-        for (int j = 0; j < kGroup; ++j) e[j + 1] = j < n ? __ldg(row + x0 + j) : 0u;
+        for (int j = 0; j < kGroup; ++j) e[j + 1] = __ldg(row + x0 + min(j, n - 1));
     }
 }
 
@@ -400,7 +399,7 @@ __device__ __forceinline__ ColumnSorts sortColumn(uint32_t p0, uint32_t p1, uint
 template <class Sink>
 __global__ void __launch_bounds__(256) medianKernel(const uint8_t* in, size_t pitch, int w, int h, Sink out) {
     const int lane = int(threadIdx.x);
-    const int x0 = kGroup * int(blockIdx.x * 32 + threadIdx.x), y0 = kGroupRows * int(blockIdx.y * blockDim.y + threadIdx.y);
+    const int x0 = kGroup * int(blockIdx.x * 32 + threadIdx.x), y0 = kMedianRows * int(blockIdx.y * blockDim.y + threadIdx.y);
     if (y0 >= h) return;   // the whole warp: its lanes share y0
     const int n = min(kGroup, w - x0);
     uint32_t p[4][10];
@@ -438,77 +437,88 @@ enum class SobelMode { Edges, PeakOpaque, PeakBlend };
 struct SobelParams {
     uint32_t maxCode;
     float greyScale;                  // edges: 255 / (4 maxCode), the grey per unit of sqrt(g2)
-    const uint32_t* firstSquares;     // edges: sobelEdgeFirstSquare of greys 0..255 (device)
+    const uint32_t* firstSquares;     // edges: sobelEdgeFirstSquare of greys 0..255, then "never" (device)
     uint32_t peakFirst;               // peaking: focusPeakingFirstSquare (past every g2: none)
     uint32_t paint;                   // PeakOpaque: the colour's R, G, B (alpha byte 0)
     const uint32_t* blend;            // PeakBlend: focusPeakingBlend's 3 x 256 bytes (device)
 };
 constexpr int kBlendWords = 3 * 256 / 4;
+constexpr int kFirstSquares = 257;   // greys 0..255 and a sentinel past every square
 
 __device__ __forceinline__ float sqrtApprox(float x) {
     float r;
-    asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+// 16-bit lanes' minimum, one instruction.
+__device__ __forceinline__ uint32_t minU16x2(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm("min.u16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
     return r;
 }
 
-// The CPU's grey is min(255, floor(V + 0.5)) of V = sqrt(g2) norm 255 in double. A float
-// estimate w of V is within 2^-19 relative (conversion, approximate square root, product:
-// a few ulps each), under 7e-4 for V <= 255 sqrt 2; where w + 0.5 lies more than 1/256 from
-// an integer, floor(w + 0.5) = round(w) is the CPU's floor too. Otherwise (about 0.8% of
-// values) the estimate is within one of it and the table of first squares settles it.
-constexpr float kEdgeSettleBeyond = 0.5f - 1.0f / 256.0f;
-__device__ __forceinline__ uint32_t edgeGrey(int32_t g2, const SobelParams& sp) {
-    const float w = __fmul_rn(sqrtApprox(__int2float_rn(g2)), sp.greyScale);
-    const float big = __fadd_rn(w, 8388608.0f);   // 2^23 + round(w): its low bits are round(w)
-    uint32_t grey = min(__float_as_uint(big) - 0x4B000000u, 255u);
-    if (fabsf(__fsub_rn(w, __fsub_rn(big, 8388608.0f))) > kEdgeSettleBeyond) {
-        const uint32_t here = __ldg(sp.firstSquares + grey);
-        const uint32_t next = grey < 255 ? __ldg(sp.firstSquares + grey + 1) : 0xffffffffu;
-        if (uint32_t(g2) >= next) ++grey;
-        else if (uint32_t(g2) < here) --grey;
-    }
-    return grey;
+// The CPU's grey is min(255, floor(V + 0.5)) of V = sqrt(g2) norm 255 in double, and it
+// is at least k exactly when g2 >= first[k]. A float estimate w of V (conversion, an
+// approximate square root and a product: within 1e-6 relative, far under 0.5 absolute)
+// leaves two candidates: with k = floor(w) + 1, V + 0.5 lies in [k - 1, k + 1), so the grey
+// is k - 1 or k, and one comparison with first[k] (shared memory) decides it exactly.
+// No branch, and no dependence on how good the estimate is beyond that half.
+__device__ __forceinline__ uint32_t edgeGrey(int32_t g2, float greyScale, const uint32_t* first) {
+    const float w = __fmul_rn(sqrtApprox(__int2float_rn(g2)), greyScale);
+    // 2^23 + floor(w), rounding down: its low bits are floor(w) (w < 2^23).
+    const uint32_t k = min(__float_as_uint(__fadd_rd(w, 8388608.0f)) - 0x4B000000u + 1u, uint32_t(kFirstSquares - 1));
+    return k - (uint32_t(g2) < first[k] ? 1u : 0u);   // first[256] is past every square: 255
 }
 
-// Integer gradients of 8 pixels by 2 rows per thread: each column's vertical sums (u + 2a + d
+// Integer gradients of 8 pixels by kSobelRows rows per thread: each column's vertical sums (u + 2a + d
 // for gx, d - u for gy) serve the three pixels beside it. Squares fit 32 bits up to 12-bit luma.
 // Edges: grey by edgeGrey. Peaking: gx^2 + gy^2 at or above the first square paints the
 // pixel, with the colour (opaque) or per channel from the blend table in shared memory.
 template <class Sink, SobelMode kMode>
 __global__ void __launch_bounds__(256) sobelKernel(const uint16_t* luma, size_t lumaPitch, const uint8_t* picture, size_t picturePitch,
                                                    int w, int h, SobelParams sp, Sink out) {
-    __shared__ uint32_t blendWords[kMode == SobelMode::PeakBlend ? kBlendWords : 1];
-    if constexpr (kMode == SobelMode::PeakBlend) {
-        const int t = int(threadIdx.y * blockDim.x + threadIdx.x);
-        if (t < kBlendWords) blendWords[t] = __ldg(sp.blend + t);
+    // The block's table: edges' first squares, or the blend of a semi-transparent colour.
+    constexpr int kTableWords = kMode == SobelMode::Edges ? kFirstSquares : (kMode == SobelMode::PeakBlend ? kBlendWords : 1);
+    __shared__ uint32_t table[kTableWords];
+    if constexpr (kMode != SobelMode::PeakOpaque) {
+        const uint32_t* source = kMode == SobelMode::Edges ? sp.firstSquares : sp.blend;
+        for (int t = int(threadIdx.y * blockDim.x + threadIdx.x); t < kTableWords; t += int(blockDim.x * blockDim.y)) table[t] = __ldg(source + t);
         __syncthreads();
     }
     const int lane = int(threadIdx.x);
-    const int x0 = kGroup * int(blockIdx.x * 32 + threadIdx.x), y0 = kGroupRows * int(blockIdx.y * blockDim.y + threadIdx.y);
+    const int x0 = kGroup * int(blockIdx.x * 32 + threadIdx.x), y0 = kSobelRows * int(blockIdx.y * blockDim.y + threadIdx.y);
     if (y0 >= h) return;   // the whole warp: its lanes share y0
     const int n = min(kGroup, w - x0);
-    const uint16_t* rows[kGroupRows + 2];
-    uint4 raw[kGroupRows + 2];
+    const uint16_t* rows[kSobelRows + 2];
+    uint4 raw[kSobelRows + 2];
 #pragma unroll
-    for (int i = 0; i < kGroupRows + 2; ++i) {
+    for (int i = 0; i < kSobelRows + 2; ++i) {
         rows[i] = reinterpret_cast<const uint16_t*>(reinterpret_cast<const uint8_t*>(luma) + size_t(clampi(y0 - 1 + i, h)) * lumaPitch);
-        raw[i] = n > 0 ? __ldg(reinterpret_cast<const uint4*>(rows[i] + x0)) : make_uint4(0, 0, 0, 0);
+        if (n == kGroup) {
+            raw[i] = __ldg(reinterpret_cast<const uint4*>(rows[i] + x0));
+        } else {   // the frame's right edge: past it, the last code inside again
+            uint32_t v[kGroup] = {};
+#pragma unroll
+            for (int j = 0; j < kGroup; ++j)
+                if (n > 0) v[j] = __ldg(rows[i] + x0 + min(j, n - 1));
+            raw[i] = make_uint4(v[0] | (v[1] << 16), v[2] | (v[3] << 16), v[4] | (v[5] << 16), v[6] | (v[7] << 16));
+        }
     }
-    uint32_t pixels[kGroupRows][10];
+    uint32_t pixels[kSobelRows][10];
     if constexpr (kMode != SobelMode::Edges) {
 #pragma unroll
-        for (int r = 0; r < kGroupRows; ++r)
+        for (int r = 0; r < kSobelRows; ++r)
             loadPixels8(reinterpret_cast<const uint32_t*>(picture + size_t(min(y0 + r, h - 1)) * picturePitch), x0, n, pixels[r]);
     }
     // Codes clamped to the depth's top, as the CPU's, two at a time.
     const uint32_t maxPair = sp.maxCode | (sp.maxCode << 16);
-    uint32_t c[kGroupRows + 2][10];
+    uint32_t c[kSobelRows + 2][10];
 #pragma unroll
-    for (int i = 0; i < kGroupRows + 2; ++i) {
+    for (int i = 0; i < kSobelRows + 2; ++i) {
         const uint32_t words[4] = {raw[i].x, raw[i].y, raw[i].z, raw[i].w};
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
-            const uint32_t v = __vimin3_u16x2(words[k], maxPair, maxPair);
+            const uint32_t v = minU16x2(words[k], maxPair);
             c[i][1 + 2 * k] = v & 0xffffu;
             c[i][2 + 2 * k] = v >> 16;
         }
@@ -516,7 +526,7 @@ __global__ void __launch_bounds__(256) sobelKernel(const uint16_t* luma, size_t 
     }
     if (n <= 0) return;
 #pragma unroll
-    for (int r = 0; r < kGroupRows; ++r) {
+    for (int r = 0; r < kSobelRows; ++r) {
         const int y = y0 + r;
         if (y >= h) break;
         int32_t s[10], d[10];
@@ -531,16 +541,16 @@ __global__ void __launch_bounds__(256) sobelKernel(const uint16_t* luma, size_t 
             const int32_t gx = s[j + 2] - s[j], gy = d[j] + 2 * d[j + 1] + d[j + 2];
             const int32_t g2 = gx * gx + gy * gy;
             if constexpr (kMode == SobelMode::Edges) {
-                o[j] = edgeGrey(g2, sp) * 0x00010101u | 0xff000000u;
+                o[j] = edgeGrey(g2, sp.greyScale, table) * 0x00010101u + 0xff000000u;
             } else {
                 uint32_t px = pixels[r][j + 1];
                 if (uint32_t(g2) >= sp.peakFirst) {
                     if constexpr (kMode == SobelMode::PeakOpaque) {
                         px = (px & 0xff000000u) | sp.paint;
                     } else {
-                        const uint8_t* table = reinterpret_cast<const uint8_t*>(blendWords);
-                        px = (px & 0xff000000u) | uint32_t(table[px & 0xffu]) | (uint32_t(table[256 + ((px >> 8) & 0xffu)]) << 8) |
-                             (uint32_t(table[512 + ((px >> 16) & 0xffu)]) << 16);
+                        const uint8_t* blend = reinterpret_cast<const uint8_t*>(table);
+                        px = (px & 0xff000000u) | uint32_t(blend[px & 0xffu]) | (uint32_t(blend[256 + ((px >> 8) & 0xffu)]) << 8) |
+                             (uint32_t(blend[512 + ((px >> 16) & 0xffu)]) << 16);
                     }
                 }
                 o[j] = px;
@@ -666,6 +676,7 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
             // The first square of every grey, by core's own bisection (see edgeGrey).
             if (bitDepth > kMaxSobelDepth) return Status::error("edges preview: luma deeper than 12 bits");
             for (int grey = 0; grey < 256; ++grey) lut_.push_back(uint32_t(sobelEdgeFirstSquare(bitDepth, grey)));
+            lut_.push_back(0xffffffffu);   // grey 256: never
             break;
         case PreviewFilter::FocusPeaking: {
             if (bitDepth > kMaxSobelDepth) return Status::error("focus peaking preview: luma deeper than 12 bits");
@@ -767,17 +778,17 @@ cudaError_t PreviewFilters::enqueue(const uint8_t* d_picture, size_t picturePitc
                 gaussColumnsKernel<<<grid, kBlock2d, 0, stream>>>(d_picture, picturePitch, d_scratch_.get<float4>(), scratchPitch_, w, h, gw, sink);
             });
         case PreviewFilter::Median3:
-            return withSink(out, [&](auto sink) { medianKernel<<<groupGrid(w, h), kGroupBlock, 0, stream>>>(d_picture, picturePitch, w, h, sink); });
+            return withSink(out, [&](auto sink) { medianKernel<<<groupGrid(w, h, kMedianRows), kGroupBlock, 0, stream>>>(d_picture, picturePitch, w, h, sink); });
         case PreviewFilter::Edges:
             return withSink(out, [&](auto sink) {
-                sobelKernel<decltype(sink), SobelMode::Edges><<<groupGrid(w, h), kGroupBlock, 0, stream>>>(d_luma, lumaPitch, nullptr, 0, w, h, sp, sink);
+                sobelKernel<decltype(sink), SobelMode::Edges><<<groupGrid(w, h, kSobelRows), kGroupBlock, 0, stream>>>(d_luma, lumaPitch, nullptr, 0, w, h, sp, sink);
             });
         case PreviewFilter::FocusPeaking:
             return withSink(out, [&](auto sink) {
                 if (peakingOpaque_)
-                    sobelKernel<decltype(sink), SobelMode::PeakOpaque><<<groupGrid(w, h), kGroupBlock, 0, stream>>>(d_luma, lumaPitch, d_picture, picturePitch, w, h, sp, sink);
+                    sobelKernel<decltype(sink), SobelMode::PeakOpaque><<<groupGrid(w, h, kSobelRows), kGroupBlock, 0, stream>>>(d_luma, lumaPitch, d_picture, picturePitch, w, h, sp, sink);
                 else
-                    sobelKernel<decltype(sink), SobelMode::PeakBlend><<<groupGrid(w, h), kGroupBlock, 0, stream>>>(d_luma, lumaPitch, d_picture, picturePitch, w, h, sp, sink);
+                    sobelKernel<decltype(sink), SobelMode::PeakBlend><<<groupGrid(w, h, kSobelRows), kGroupBlock, 0, stream>>>(d_luma, lumaPitch, d_picture, picturePitch, w, h, sp, sink);
             });
         case PreviewFilter::Zebra:
             return withSink(out, [&](auto sink) {

@@ -268,21 +268,35 @@ GradientTiles boundaryTiles(int depth, const std::vector<float>& thresholds) {
     return g;
 }
 
+// A threshold whose first square is a gradient's own square (k^2, k even: gx = k, gy = 0),
+// so that a pixel lies exactly on it (most first squares are odd, and no Sobel g2 is).
+float thresholdOnASquare(int depth) {
+    const int maxCode = (1 << depth) - 1;
+    for (int k = 100;; k += 2) {
+        const float t = float(k) / float(4 * maxCode);
+        if (focusPeakingFirstSquare(depth, t) == int64_t(k) * k) return t;
+    }
+}
+
 TEST(CudaEngine, SobelAtEveryBoundary) {
     for (PixelFormat f : {PixelFormat::Gray8, PixelFormat::Gray10, PixelFormat::Yuv420p10}) {
         const int depth = formatInfo(f).bitDepth, maxCode = (1 << depth) - 1;
-        // 8 bits: 122 / 1020 puts the square 122^2 exactly on the threshold.
-        const std::vector<float> thresholds = {0.12f, 122.0f / 1020.0f, 0.3f};
+        const std::vector<float> thresholds = {0.12f, thresholdOnASquare(depth), 0.3f};
         const GradientTiles tiles = boundaryTiles(depth, thresholds);
         const std::vector<int> codes = tiles.codes();
         Frame frame(f, tiles.width, tiles.height());
         for (int y = 0; y < frame.height(); ++y)
             for (int x = 0; x < frame.width(); ++x) frame.setPixel(x, y, codes[size_t(y) * size_t(frame.width()) + size_t(x)], maxCode / 2, maxCode / 3);
-        const ScopeSpec edges = everything(PreviewFilter::Edges);
-        compareEngines(frame.view(), edges, label(frame, "edges at every grey's boundary"));
-        // The content is what it claims: every grey occurs.
+        // The previews must be identical, not only within the comparison's one code value.
         ScopeResults cpu;
-        ASSERT_TRUE(cpuEngine().process(frame.view(), edges, cpu).ok());
+        auto compareExactly = [&](const ScopeSpec& spec, const std::string& what) {
+            ScopeResults gpu;
+            compareEngines(frame.view(), frame.view(), spec, label(frame, what), &gpu);
+            ASSERT_TRUE(cpuEngine().process(frame.view(), spec, cpu).ok());
+            EXPECT_TRUE(gpu.preview.pixels == cpu.preview.pixels) << label(frame, what) << ": previews differ";
+        };
+        compareExactly(everything(PreviewFilter::Edges), "edges at every grey's boundary");
+        // The content is what it claims: every grey occurs.
         std::vector<bool> seen(256, false);
         for (size_t i = 0; i < cpu.preview.pixels.size(); i += 4) seen[cpu.preview.pixels[i]] = true;
         EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 256) << label(frame, "greys");
@@ -291,7 +305,7 @@ TEST(CudaEngine, SobelAtEveryBoundary) {
                 ScopeSpec s = everything(PreviewFilter::FocusPeaking);
                 s.filter.peakingThreshold = t;
                 s.filter.peakingColour = colour;
-                compareEngines(frame.view(), s, label(frame, "peaking at its threshold " + std::to_string(t)));
+                compareExactly(s, "peaking at its threshold " + std::to_string(t));
             }
     }
 }
