@@ -1,8 +1,9 @@
-// Preview filter kernels (see FilterKernels.h). Each mirrors core/Filters.cpp operation for
-// operation: integer sums are exact, and float/double arithmetic uses the explicitly rounded
-// intrinsics (__fmul_rn, __fadd_rn, ...) so that no multiply-add is contracted into an FMA
-// the CPU does not do. Blurs of radius <= 32 run as one shared-memory tile kernel; larger
-// radii take a two-pass path through scratch memory.
+// Preview filter kernels (see FilterKernels.h). Each gives core/Filters.cpp's results
+// exactly: integer sums are exact, float arithmetic uses the explicitly rounded intrinsics
+// (__fmul_rn, __fadd_rn, ...) so that no multiply-add is contracted into an FMA the CPU does
+// not do, and Sobel's double-precision steps are replaced by integer comparisons with
+// thresholds core computes with them. Blurs of radius <= 32 run as one kernel; larger radii
+// take a two-pass path through scratch memory.
 #include "FilterKernels.h"
 
 #include <cuda_runtime.h>
