@@ -354,10 +354,22 @@ __device__ __forceinline__ void loadPixels8(const uint32_t* row, int x0, int n, 
     }
 }
 
+// n (1..8) pixels from x0, as two halves of four: 16-byte stores where a half is whole, else
+// pixel by pixel with constant indices, so o stays in registers (store4's loop to a run-time
+// count would index it dynamically and send every output through local memory).
 template <class Sink>
 __device__ __forceinline__ void store8(const Sink& out, int x0, int y, const uint32_t o[8], int n) {
-    out.store4(x0, y, o, min(n, 4));
-    if (n > 4) out.store4(x0 + 4, y, o + 4, n - 4);
+    auto half = [&](int x, const uint32_t* v, int m) {
+        if (m == 4) {
+            out.store4(x, y, v, 4);
+        } else {
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                if (i < m) out.store(x + i, y, v[i]);
+        }
+    };
+    half(x0, o, min(n, 4));
+    if (n > 4) half(x0 + 4, o + 4, n - 4);
 }
 
 // ---- Median ----------------------------------------------------------------------------------

@@ -18,24 +18,15 @@ struct PitchedOut {
     // n (1..4) pixels from x, a multiple of 4: one 16-byte store when all four are inside.
     __device__ __forceinline__ void store4(int x, int y, const uint32_t v[4], int n) const {
         uint32_t* row = reinterpret_cast<uint32_t*>(p + size_t(y) * pitch);
-        if (n == 4) {
-            *reinterpret_cast<uint4*>(row + x) = make_uint4(v[0], v[1], v[2], v[3]);
-        } else {
-            // Constant indices: v stays in registers (a loop to n would index it dynamically,
-            // through local memory, on every call).
-#pragma unroll
-            for (int i = 0; i < 4; ++i)
-                if (i < n) row[x + i] = v[i];
-        }
+        if (n == 4) *reinterpret_cast<uint4*>(row + x) = make_uint4(v[0], v[1], v[2], v[3]);
+        else for (int i = 0; i < n; ++i) row[x + i] = v[i];
     }
 };
 struct SurfaceOut {
     cudaSurfaceObject_t s;
     __device__ __forceinline__ void store(int x, int y, uint32_t rgba) const { surf2Dwrite(rgba, s, x * 4, y); }
     __device__ __forceinline__ void store4(int x, int y, const uint32_t v[4], int n) const {
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-            if (i < n) surf2Dwrite(v[i], s, (x + i) * 4, y);
+        for (int i = 0; i < n; ++i) surf2Dwrite(v[i], s, (x + i) * 4, y);
     }
 };
 
