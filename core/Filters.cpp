@@ -439,7 +439,14 @@ void forEachSobelRow(const LumaPlane& luma, ThreadPool* pool, Fn fn) {
     else sobelRows<int64_t>(luma, pool, fn);
 }
 
-double sobelNorm(const LumaPlane& luma) { return 1.0 / (4.0 * double((1 << luma.bitDepth) - 1)); }
+double sobelNorm(int bitDepth) { return 1.0 / (4.0 * double((1 << bitDepth) - 1)); }
+
+// min(255, floor(m 255 + 0.5)) of the magnitude m = sqrt(g2) norm: never negative, so the
+// floor is the truncation.
+inline uint8_t edgeGrey(double g2, double norm) {
+    const double v = std::sqrt(g2) * norm * 255.0 + 0.5;
+    return v >= 255.0 ? uint8_t(255) : uint8_t(int(v));
+}
 }  // namespace
 
 void sobelEdges(const LumaPlane& luma, RgbaImage& out, ThreadPool* pool) {
@@ -448,19 +455,35 @@ void sobelEdges(const LumaPlane& luma, RgbaImage& out, ThreadPool* pool) {
         return;
     }
     sizeForOverwrite(out, luma.width, luma.height);
-    const double norm = sobelNorm(luma);
+    const double norm = sobelNorm(luma.bitDepth);
     forEachSobelRow(luma, pool, [&](int y, const auto* g2) {
         uint8_t* dst = out.at(0, y);
         for (int x = 0; x < luma.width; ++x) {
-            // min(255, floor(m 255 + 0.5)) of the magnitude m: never negative, so the
-            // floor is the truncation.
-            const double v = std::sqrt(double(g2[x])) * norm * 255.0 + 0.5;
-            const uint8_t g = v >= 255.0 ? uint8_t(255) : uint8_t(int(v));
+            const uint8_t g = edgeGrey(double(g2[x]), norm);
             uint8_t* p = dst + size_t(x) * 4;
             p[0] = p[1] = p[2] = g;
             p[3] = 255;
         }
     });
+}
+
+uint8_t sobelEdgeGrey(int64_t g2, int bitDepth) { return edgeGrey(double(g2), sobelNorm(std::clamp(bitDepth, 8, 16))); }
+
+int64_t sobelEdgeFirstSquare(int bitDepth, int grey) {
+    // Bisection with edgeGrey itself (each of its steps is rounded monotonically, so the
+    // grey only grows with g2); every grey 0..255 occurs, the largest g2 giving 255.
+    const int depth = std::clamp(bitDepth, 8, 16);
+    const double norm = sobelNorm(depth);
+    const int target = std::clamp(grey, 0, 255);
+    const int64_t maxCode = (1 << depth) - 1;
+    int64_t lo = 0, hi = 2 * (4 * maxCode) * (4 * maxCode);   // invariant: grey(lo) < target <= grey(hi)
+    if (edgeGrey(0.0, norm) >= target) return 0;
+    while (hi - lo > 1) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (edgeGrey(double(mid), norm) >= target) hi = mid;
+        else lo = mid;
+    }
+    return hi;
 }
 
 int64_t focusPeakingFirstSquare(int bitDepth, float threshold) {
@@ -481,6 +504,16 @@ int64_t focusPeakingFirstSquare(int bitDepth, float threshold) {
     return hi;
 }
 
+PeakingBlend focusPeakingBlend(uint32_t colour) {
+    const float a = float(colour >> 24) / 255.0f;
+    PeakingBlend blended;
+    for (size_t c = 0; c < 3; ++c) {
+        const float src = float((colour >> (8 * c)) & 0xffu);
+        for (int v = 0; v < 256; ++v) blended[c][size_t(v)] = uint8_t(std::lround(float(v) + (src - float(v)) * a));
+    }
+    return blended;
+}
+
 void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float threshold, uint32_t colour, RgbaImage& out,
                   ThreadPool* pool) {
     if (!validImage(picture) || !validLuma(luma) || picture.width != luma.width || picture.height != luma.height) {
@@ -491,13 +524,7 @@ void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float thresho
     // painted (in place when `out` is the picture itself).
     const bool copy = &picture != &out;
     if (copy) sizeForOverwrite(out, picture.width, picture.height);
-    const float a = float(colour >> 24) / 255.0f;
-    // The blend of the colour over each old byte, per channel: lround(p + (src - p) a).
-    uint8_t blended[3][256];
-    for (int c = 0; c < 3; ++c) {
-        const float src = float((colour >> (8 * c)) & 0xffu);
-        for (int v = 0; v < 256; ++v) blended[c][v] = uint8_t(std::lround(float(v) + (src - float(v)) * a));
-    }
+    const PeakingBlend blended = focusPeakingBlend(colour);
     const int64_t first = focusPeakingFirstSquare(luma.bitDepth, threshold);
     const size_t rowBytes = size_t(picture.width) * 4;
     forEachSobelRow(luma, pool, [&](int y, const auto* g2) {
@@ -506,7 +533,7 @@ void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float thresho
         for (int x = 0; x < luma.width; ++x) {
             if (g2[x] < first) continue;
             uint8_t* p = dst + size_t(x) * 4;
-            for (int c = 0; c < 3; ++c) p[c] = blended[c][p[c]];
+            for (size_t c = 0; c < 3; ++c) p[c] = blended[c][p[c]];
         }
     });
 }

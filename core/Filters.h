@@ -2,6 +2,7 @@
 // Each takes the display picture (R'G'B'A 8-bit) and/or the luma plane at native depth
 // and writes an RGBA preview the size of the picture. Threaded across rows.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -31,6 +32,12 @@ void median3x3(const RgbaImage& in, RgbaImage& out, ThreadPool* pool = nullptr);
 // Codes are divided by 2^d - 1, so 8- and 10-bit planes of one picture give one image;
 // a full-scale step edge gives 255 on both sides of the edge (magnitude 4 full scales / 4).
 void sobelEdges(const LumaPlane& luma, RgbaImage& out, ThreadPool* pool = nullptr);
+// The edge view's grey (what sobelEdges writes) for a Sobel gx^2 + gy^2 of `g2` in luma at `bitDepth`.
+uint8_t sobelEdgeGrey(int64_t g2, int bitDepth);
+// The least g2 whose edge grey is at least `grey` (0..255; grey 0: 0). The grey only grows
+// with g2, so the grey of g2 is the largest grey whose first square is at most g2: the CUDA
+// engine finds it from a float estimate and these, without the double-precision square root.
+int64_t sobelEdgeFirstSquare(int bitDepth, int grey);
 // The picture with pixels whose Sobel magnitude exceeds `threshold` (0..1 of full scale) painted `colour`
 // (blended by the colour's alpha; the default is opaque).
 void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float threshold, uint32_t colour, RgbaImage& out,
@@ -39,6 +46,10 @@ void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float thresho
 // focusPeaking paints exactly the pixels at or above it (2 (4 (2^d - 1))^2 + 1: none).
 // Shared with the GL picture shader, which paints the same pixels.
 int64_t focusPeakingFirstSquare(int bitDepth, float threshold);
+// Focus peaking's paint: the byte each old byte 0..255 of channel c (R, G, B) becomes under
+// `colour` (RGBA, blended by its alpha): lround(old + (src - old) alpha), in float.
+using PeakingBlend = std::array<std::array<uint8_t, 256>, 3>;
+PeakingBlend focusPeakingBlend(uint32_t colour);
 // The picture with diagonal stripes where luma is at or above `ire` (IRE of the luma's range).
 // Stripes run at 45 degrees (down-left to up-right), period 8 px: pixels with
 // (x + y) mod 8 < 4 are painted black, the others keep the picture.

@@ -1,8 +1,9 @@
 // Preview filters on the GPU, with core/Filters.cpp's exact arithmetic: box blur by exact
 // integer sums, the Gaussian with the same float weights and the same order of rounded
-// operations, the 3x3 median network, Sobel in double, and zebra / false colour through
-// lookup tables computed by core's own functions. Output goes to pitched device memory or
-// to a surface object (a mapped GL texture).
+// operations, the 3x3 median, Sobel edges and focus peaking by integer comparisons with
+// core's thresholds and blend table, and zebra / false colour through lookup tables computed
+// by core's own functions. Output goes to pitched device memory or to a surface object (a
+// mapped GL texture). Plane pointers and pitches must be multiples of 16 bytes.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -49,9 +50,11 @@ private:
     int multiprocessors_ = 1;        // sizes the box blur's grid to one wave
     int gaussRadius_ = 0;            // 0: sigma <= 0, the preview is the picture
     std::vector<float> gaussWeights_;
-    float peakingThreshold_ = 0.0f;
-    uint32_t peakingColour_ = 0;
-    // Zebra zones / false colours per luma code, from core's filters (see prepare()).
+    uint32_t peakingFirst_ = 0;      // focusPeakingFirstSquare
+    bool peakingOpaque_ = true;      // the paint is one colour, peakingPaint_ (R, G, B)
+    uint32_t peakingPaint_ = 0;
+    // Zebra zones / false colours per luma code, edges' first squares per grey, peaking's
+    // blend table (semi-transparent colours), all from core's filters (see prepare()).
     std::vector<uint32_t> lut_;
     std::vector<uint32_t> lutUploaded_;
     DeviceBuffer d_lut_;

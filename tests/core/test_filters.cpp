@@ -273,6 +273,74 @@ TEST(SobelEdges, FlatIsZeroAndASinglePointMatchesHandValues) {
     EXPECT_EQ(out.at(5, 3)[0], 0);
 }
 
+// The edge grey by its definition: min(255, floor(sqrt(g2) / (4 (2^d - 1)) 255 + 0.5)) in double.
+int greyByDefinition(int64_t g2, int depth) {
+    const double v = std::sqrt(double(g2)) * (1.0 / (4.0 * double((1 << depth) - 1))) * 255.0 + 0.5;
+    return v >= 255.0 ? 255 : int(v);
+}
+
+TEST(SobelEdges, FirstSquaresAreTheGreysBoundaries) {
+    for (int depth : {8, 10, 12, 16}) {
+        EXPECT_EQ(sobelEdgeFirstSquare(depth, 0), 0);
+        int64_t previous = 0;
+        for (int grey = 1; grey < 256; ++grey) {
+            const int64_t first = sobelEdgeFirstSquare(depth, grey);
+            ASSERT_GT(first, previous) << depth << " " << grey;
+            EXPECT_GE(greyByDefinition(first, depth), grey) << depth << " " << grey;
+            EXPECT_LT(greyByDefinition(first - 1, depth), grey) << depth << " " << grey;
+            EXPECT_EQ(int(sobelEdgeGrey(first, depth)), greyByDefinition(first, depth));
+            EXPECT_EQ(int(sobelEdgeGrey(first - 1, depth)), greyByDefinition(first - 1, depth));
+            previous = first;
+        }
+    }
+    // 8 bits: grey b begins at sqrt(g2) = (b - 1/2) 4, so at g2 = (4b - 2)^2 or, where the
+    // double rounding falls short of b, one above it.
+    for (int grey = 1; grey < 256; ++grey) {
+        const int64_t boundary = int64_t(4 * grey - 2) * (4 * grey - 2);
+        const int64_t first = sobelEdgeFirstSquare(8, grey);
+        EXPECT_TRUE(first == boundary || first == boundary + 1) << grey << ": " << first;
+    }
+    // Every 8-bit square: the grey is the largest one whose first square is at most it.
+    std::vector<int64_t> firsts;
+    for (int grey = 0; grey < 256; ++grey) firsts.push_back(sobelEdgeFirstSquare(8, grey));
+    for (int64_t g2 = 0; g2 <= 2 * 1020 * 1020; ++g2) {
+        const int grey = int(std::upper_bound(firsts.begin(), firsts.end(), g2) - firsts.begin()) - 1;
+        ASSERT_EQ(grey, greyByDefinition(g2, 8)) << g2;
+    }
+}
+
+TEST(SobelEdges, ImageGreysAreSobelEdgeGrey) {
+    // A random 10-bit plane: each grey is sobelEdgeGrey of the gradients computed here.
+    LumaPlane l = flatLuma(64, 3, 10, Range::Full, 0);
+    std::mt19937 rng(17);
+    for (auto& v : l.values) v = uint16_t(rng() % 1024u);
+    RgbaImage out;
+    sobelEdges(l, out);
+    for (int y = 0; y < 3; ++y)
+        for (int x = 0; x < 64; ++x) {
+            auto at = [&](int xx, int yy) { return int(l.values[size_t(clampi(yy, 3)) * 64 + size_t(clampi(xx, 64))]); };
+            const int gx = (at(x + 1, y - 1) + 2 * at(x + 1, y) + at(x + 1, y + 1)) - (at(x - 1, y - 1) + 2 * at(x - 1, y) + at(x - 1, y + 1));
+            const int gy = (at(x - 1, y + 1) + 2 * at(x, y + 1) + at(x + 1, y + 1)) - (at(x - 1, y - 1) + 2 * at(x, y - 1) + at(x + 1, y - 1));
+            ASSERT_EQ(out.at(x, y)[0], sobelEdgeGrey(int64_t(gx) * gx + int64_t(gy) * gy, 10)) << x << "," << y;
+        }
+}
+
+TEST(FocusPeaking, BlendTable) {
+    // Opaque: every byte becomes the colour's; alpha 0: every byte stays.
+    const PeakingBlend opaque = focusPeakingBlend(0xff2010f0u), clear = focusPeakingBlend(0x002010f0u);
+    for (int v = 0; v < 256; ++v) {
+        EXPECT_EQ(opaque[0][size_t(v)], 0xf0);
+        EXPECT_EQ(opaque[1][size_t(v)], 0x10);
+        EXPECT_EQ(opaque[2][size_t(v)], 0x20);
+        for (size_t c = 0; c < 3; ++c) EXPECT_EQ(clear[c][size_t(v)], v);
+    }
+    // Alpha 0x80 = 0.50196: 0 towards 255 gives 128.0; 255 towards 0 gives 127.0; 100 towards 255: 177.8 -> 178.
+    const PeakingBlend half = focusPeakingBlend(0x800000ffu);
+    EXPECT_EQ(half[0][0], 128);
+    EXPECT_EQ(half[1][255], 127);
+    EXPECT_EQ(half[0][100], 178);
+}
+
 TEST(FocusPeaking, PaintsExactlyThePixelsOverThreshold) {
     LumaPlane point = flatLuma(7, 7, 8, Range::Full, 0);
     point.values[3 * 7 + 3] = 255;
