@@ -146,22 +146,19 @@ __global__ void __launch_bounds__(kBoxThreads, kBoxBlocksPerSm) boxStripKernel(c
 
     const int warp = tid >> 5, lane = tid & 31, segments = p.outputs / kBoxSegment;
     const int whole = (2 * r + 1) / kBoxSegment, part = (2 * r + 1) % kBoxSegment;
-    // The pixels entering and leaving the vertical window over a batch, loaded one batch
-    // ahead: the next batch's loads are in flight while this one is summed. Inside the image
-    // (every batch but the first and last few) the rows step by the pitch, unclamped.
-    uint32_t nextEnter[kBoxBatch], nextLeave[kBoxBatch];
+    // The pixels entering the vertical window over a batch are loaded one batch ahead (the
+    // next batch's loads are in flight while this one is summed); those leaving it, read 2r+1
+    // rows before (mostly L1 hits), at the start of their batch: registers for both would
+    // spill. Inside the image the rows step by the pitch, unclamped.
+    uint32_t nextEnter[kBoxBatch];
     auto loadBatch = [&](int yb) {
-        if (yb - r >= 0 && yb + kBoxBatch + r < h) {
+        if (yb + kBoxBatch + r < h) {
             const uint8_t* enter = column + size_t(yb + r + 1) * pitch;
-            const uint8_t* leave = column + size_t(yb - r) * pitch;
 #pragma unroll
-            for (int i = 0; i < kBoxBatch; ++i, enter += pitch, leave += pitch) {
-                nextEnter[i] = __ldg(reinterpret_cast<const uint32_t*>(enter));
-                nextLeave[i] = __ldg(reinterpret_cast<const uint32_t*>(leave));
-            }
+            for (int i = 0; i < kBoxBatch; ++i, enter += pitch) nextEnter[i] = __ldg(reinterpret_cast<const uint32_t*>(enter));
         } else {
 #pragma unroll
-            for (int i = 0; i < kBoxBatch; ++i) { nextEnter[i] = at(yb + i + r + 1); nextLeave[i] = at(yb + i - r); }
+            for (int i = 0; i < kBoxBatch; ++i) nextEnter[i] = at(yb + i + r + 1);
         }
     };
     loadBatch(y0);
@@ -170,7 +167,15 @@ __global__ void __launch_bounds__(kBoxThreads, kBoxBlocksPerSm) boxStripKernel(c
         // Vertical sums of rows yb .. yb+7 into shared memory, sliding down.
         uint32_t enter[kBoxBatch], leave[kBoxBatch];
 #pragma unroll
-        for (int i = 0; i < kBoxBatch; ++i) { enter[i] = nextEnter[i]; leave[i] = nextLeave[i]; }
+        for (int i = 0; i < kBoxBatch; ++i) enter[i] = nextEnter[i];
+        if (yb - r >= 0 && yb + kBoxBatch - 1 - r < h) {
+            const uint8_t* lp = column + size_t(yb - r) * pitch;
+#pragma unroll
+            for (int i = 0; i < kBoxBatch; ++i, lp += pitch) leave[i] = __ldg(reinterpret_cast<const uint32_t*>(lp));
+        } else {
+#pragma unroll
+            for (int i = 0; i < kBoxBatch; ++i) leave[i] = at(yb + i - r);
+        }
         if (yb + kBoxBatch < yEnd) loadBatch(yb + kBoxBatch);
 #pragma unroll
         for (int i = 0; i < kBoxBatch; ++i) {
