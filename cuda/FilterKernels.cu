@@ -73,7 +73,7 @@ size_t gaussTileSharedBytes(int r) {
 // it enters the vertical window and once as it leaves (L1/L2 keep it), the centre row's
 // alpha, plus the window of the block's first row.
 constexpr int kBoxThreads = 256;   // columns of vertical sums per block
-constexpr int kBoxBlocksPerSm = 4;  // the register budget: 64 per thread
+constexpr int kBoxBlocksPerSm = 3;  // the register budget: 80 per thread
 constexpr int kBoxBatch = 8;       // rows per exchange through shared memory
 constexpr int kBoxSegment = 8;     // outputs a thread slides over along a row
 static_assert(kBoxThreads / 32 == kBoxBatch, "one warp per row of a batch");
@@ -146,36 +146,48 @@ __global__ void __launch_bounds__(kBoxThreads, kBoxBlocksPerSm) boxStripKernel(c
 
     const int warp = tid >> 5, lane = tid & 31, segments = p.outputs / kBoxSegment;
     const int whole = (2 * r + 1) / kBoxSegment, part = (2 * r + 1) % kBoxSegment;
-    // The pixels entering the vertical window over a batch are loaded one batch ahead (the
-    // next batch's loads are in flight while this one is summed); those leaving it, read 2r+1
-    // rows before (mostly L1 hits), at the start of their batch: registers for both would
-    // spill. Inside the image the rows step by the pitch, unclamped.
-    uint32_t nextEnter[kBoxBatch];
+    // The pixels entering and leaving the vertical window over a batch are loaded one batch
+    // ahead (the next batch's loads are in flight while this one is summed), and each lane's 8
+    // centre pixels (their alphas) at the start of the batch, before the vertical sums: the
+    // loads' latency was the kernel's largest stall. Inside the image the rows step by the
+    // pitch, unclamped.
+    uint32_t nextEnter[kBoxBatch], nextLeave[kBoxBatch];
     auto loadBatch = [&](int yb) {
-        if (yb + kBoxBatch + r < h) {
+        if (yb - r >= 0 && yb + kBoxBatch + r < h) {
             const uint8_t* enter = column + size_t(yb + r + 1) * pitch;
+            const uint8_t* leave = column + size_t(yb - r) * pitch;
 #pragma unroll
-            for (int i = 0; i < kBoxBatch; ++i, enter += pitch) nextEnter[i] = __ldg(reinterpret_cast<const uint32_t*>(enter));
+            for (int i = 0; i < kBoxBatch; ++i, enter += pitch, leave += pitch) {
+                nextEnter[i] = __ldg(reinterpret_cast<const uint32_t*>(enter));
+                nextLeave[i] = __ldg(reinterpret_cast<const uint32_t*>(leave));
+            }
         } else {
 #pragma unroll
-            for (int i = 0; i < kBoxBatch; ++i) nextEnter[i] = at(yb + i + r + 1);
+            for (int i = 0; i < kBoxBatch; ++i) { nextEnter[i] = at(yb + i + r + 1); nextLeave[i] = at(yb + i - r); }
         }
     };
+    const int c0 = lane * kBoxSegment, x = x0 + c0;
+    const bool outputs = lane < segments && x < w;   // this lane writes pixels
+    const int n = min(kBoxSegment, w - x);
     loadBatch(y0);
     int buffer = 0;
     for (int yb = y0; yb < yEnd; yb += kBoxBatch, buffer ^= 1) {
+        const int y = yb + warp;
+        uint32_t centre[kBoxSegment];
+        if (y < yEnd && outputs) {
+            const uint32_t* src = reinterpret_cast<const uint32_t*>(in + size_t(y) * pitch) + x;
+            if (n == kBoxSegment) {
+                const uint4 a = __ldg(reinterpret_cast<const uint4*>(src)), b = __ldg(reinterpret_cast<const uint4*>(src) + 1);
+                centre[0] = a.x; centre[1] = a.y; centre[2] = a.z; centre[3] = a.w; centre[4] = b.x; centre[5] = b.y; centre[6] = b.z; centre[7] = b.w;
+            } else {
+#pragma unroll
+                for (int j = 0; j < kBoxSegment; ++j) centre[j] = j < n ? __ldg(src + j) : 0u;
+            }
+        }
         // Vertical sums of rows yb .. yb+7 into shared memory, sliding down.
         uint32_t enter[kBoxBatch], leave[kBoxBatch];
 #pragma unroll
-        for (int i = 0; i < kBoxBatch; ++i) enter[i] = nextEnter[i];
-        if (yb - r >= 0 && yb + kBoxBatch - 1 - r < h) {
-            const uint8_t* lp = column + size_t(yb - r) * pitch;
-#pragma unroll
-            for (int i = 0; i < kBoxBatch; ++i, lp += pitch) leave[i] = __ldg(reinterpret_cast<const uint32_t*>(lp));
-        } else {
-#pragma unroll
-            for (int i = 0; i < kBoxBatch; ++i) leave[i] = at(yb + i - r);
-        }
+        for (int i = 0; i < kBoxBatch; ++i) { enter[i] = nextEnter[i]; leave[i] = nextLeave[i]; }
         if (yb + kBoxBatch < yEnd) loadBatch(yb + kBoxBatch);
 #pragma unroll
         for (int i = 0; i < kBoxBatch; ++i) {
@@ -189,14 +201,13 @@ __global__ void __launch_bounds__(kBoxThreads, kBoxBlocksPerSm) boxStripKernel(c
         // right of the last output) sums its own 8; with 2r + 1 = 8 whole + part, a window
         // starts as the sums of `whole` lanes from its own (shuffles) plus `part` single
         // sums, and slides with one shared read per step (the leaving sum is its own).
-        // Horizontal sums reach 65 x 16575: R, G and B in words of their own.
-        const int y = yb + warp;
+        // Horizontal sums reach 65 x 16575: R, G and B in words of their own. Column
+        // c0 + m sits at slot 9 lane + m + m / 8: the lane's base plus a warp-uniform offset.
         if (y < yEnd) {   // the same for the whole warp
-            const int c0 = lane * kBoxSegment, x = x0 + c0;
-            const uint2* v = vsRows[buffer][warp];
+            const uint2* mine = vsRows[buffer][warp] + 9 * lane;
             uint2 own[kBoxSegment];
 #pragma unroll
-            for (int j = 0; j < kBoxSegment; ++j) own[j] = v[boxSlot(c0 + j)];
+            for (int j = 0; j < kBoxSegment; ++j) own[j] = mine[j];
             // Sums of three R | B words still fit the 16-bit lanes (3 x 16575 < 65536).
             const uint32_t rb0 = own[0].x + own[1].x + own[2].x, rb1 = own[3].x + own[4].x + own[5].x, rb2 = own[6].x + own[7].x;
             const uint32_t segR = (rb0 & 0xffffu) + (rb1 & 0xffffu) + (rb2 & 0xffffu);
@@ -211,40 +222,26 @@ __global__ void __launch_bounds__(kBoxThreads, kBoxBlocksPerSm) boxStripKernel(c
                 sG += __shfl_down_sync(0xffffffffu, segG, unsigned(i));
                 sB += __shfl_down_sync(0xffffffffu, segB, unsigned(i));
             }
-            if (lane < segments && x < w) {
-                const int enter = c0 + whole * kBoxSegment;   // first sum past the whole lanes
+            if (outputs) {
+                const uint2* single = mine + 9 * whole;   // columns c0 + 8 whole + k, k < 8
                 for (int k = 0; k < part; ++k) {
-                    const uint2 e = v[boxSlot(enter + k)];
+                    const uint2 e = single[k];
                     sR += e.x & 0xffffu; sB += e.x >> 16; sG += e.y;
                 }
-                const int n = min(kBoxSegment, w - x);
-                const uint32_t* src = reinterpret_cast<const uint32_t*>(in + size_t(y) * pitch) + x;
-                // Two halves of 4 outputs: the centre pixels' alphas by one 16-byte load each.
+                uint32_t o[kBoxSegment];
 #pragma unroll
-                for (int half = 0; half < 2; ++half) {
-                    const int h4 = half * 4, n4 = min(4, n - h4);
-                    if (n4 <= 0) break;
-                    uint32_t centre[4];
-                    if (n4 == 4) {
-                        const uint4 a = __ldg(reinterpret_cast<const uint4*>(src + h4));
-                        centre[0] = a.x; centre[1] = a.y; centre[2] = a.z; centre[3] = a.w;
-                    } else {
-                        for (int j = 0; j < 4; ++j) centre[j] = j < n4 ? __ldg(src + h4 + j) : 0u;
+                for (int j = 0; j < kBoxSegment; ++j) {
+                    o[j] = boxMean(sR, sG, sB, centre[j], p);
+                    if (j < kBoxSegment - 1) {   // slide: column c0 + 2r + 1 + j enters
+                        const int m = 2 * r + 1 + j;
+                        const uint2 e = mine[m + (m >> 3)];
+                        sR = sR + (e.x & 0xffffu) - (own[j].x & 0xffffu);
+                        sB = sB + (e.x >> 16) - (own[j].x >> 16);
+                        sG = sG + e.y - own[j].y;
                     }
-                    uint32_t o[4];
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {
-                        o[j] = boxMean(sR, sG, sB, centre[j], p);
-                        const int k = h4 + j;   // slide to the next output
-                        if (k < kBoxSegment - 1) {
-                            const uint2 e = v[boxSlot(enter + part + k)];
-                            sR = sR + (e.x & 0xffffu) - (own[k].x & 0xffffu);
-                            sB = sB + (e.x >> 16) - (own[k].x >> 16);
-                            sG = sG + e.y - own[k].y;
-                        }
-                    }
-                    out.store4(x + h4, y, o, n4);
                 }
+                out.store4(x, y, o, min(n, 4));
+                if (n > 4) out.store4(x + 4, y, o + 4, n - 4);
             }
         }
     }
