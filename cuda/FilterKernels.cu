@@ -69,39 +69,43 @@ size_t gaussTileSharedBytes(int r) {
 // registers) and walks down a band of rows (a multiple of 8, sized so that the whole grid is
 // resident at once: no second wave); its outputs are the middle 256 - 2 ceil4(r) columns.
 // Every 8 rows the threads write their 8 rows of vertical sums to shared memory, then each
-// warp takes one row and each lane slides the horizontal window along 8 outputs. Reads: each input pixel
-// once as it enters the vertical window and once as it leaves (the L2 keeps it), plus the
-// window of the block's first row.
+// warp takes one row and each lane slides the horizontal window along 8 outputs. Two shared
+// buffers, alternating by batch: one barrier per batch (a buffer is rewritten only after the
+// next batch's barrier, which every reader of it has passed). Reads: each input pixel once as
+// it enters the vertical window and once as it leaves (L1/L2 keep it), the centre row's
+// alpha, plus the window of the block's first row.
 constexpr int kBoxThreads = 256;   // columns of vertical sums per block
-constexpr int kBoxBlocksPerSm = 4;  // the register budget: 64 per thread
+constexpr int kBoxBlocksPerSm = 3;  // the register budget: 80 per thread
 constexpr int kBoxBatch = 8;       // rows per exchange through shared memory
 constexpr int kBoxSegment = 8;     // outputs a thread slides over along a row
 static_assert(kBoxThreads / 32 == kBoxBatch, "one warp per row of a batch");
-static_assert(kBoxThreads / kBoxSegment <= 32 * 8 / kBoxSegment && kBoxThreads / kBoxSegment <= 32, "a row's segments fit one warp");
+static_assert(kBoxThreads / kBoxSegment == 32, "a row's segments are one warp's lanes");
 
-// R, G and B of a pixel (or a sum of pixels) in one 64-bit word, 21 bits each (R at bit 0,
-// G at 21, B at 42): a window sum of at most 65 x 65 pixels of 255 plus n/2 stays below
-// 2^21, so one 64-bit add or subtract does all three channels without carries between them.
-__device__ __forceinline__ unsigned long long packChannels(uint32_t px) {
-    const uint32_t lo = (px & 0xffu) | ((px & 0xff00u) << 13);
-    const uint32_t hi = ((px >> 16) & 0xffu) << 10;
-    return (static_cast<unsigned long long>(hi) << 32) | lo;
-}
+// Vertical sums in two words with 16-bit lanes: R | B << 16, and G. A window of at most 65
+// pixels sums to at most 65 x 255 = 16575 per channel, so one add-and-subtract (IADD3) slides
+// both lanes of a word exactly: the packed value is linear in its lanes, and every lane's true
+// result lies in 0..65535, so no lane ever borrows from or carries into the other.
+__device__ __forceinline__ uint32_t redBlue(uint32_t px) { return __byte_perm(px, 0u, 0x4240u); }
+__device__ __forceinline__ uint32_t greenOf(uint32_t px) { return __byte_perm(px, 0u, 0x4441u); }
 
-// (sum + n/2) / n for the box's n = (2r+1)^2: the n/2 rides in the initial sums, and the
-// division is a multiply-high and a shift, exact for sums below 2^31 (magic = ceil(2^(32+s)
-// / n) with s = floor(log2 n); n is odd and > 1, so magic < 2^32).
+// (sum + n/2) / n for the box's n = (2r+1)^2: the n/2 rides in the start sums, and the
+// division is one multiply-high per channel that leaves the quotient in a byte of its own,
+// the other bytes zero: magic = ceil(2^k / n) with k = 40 (quotient in byte 1) for n > 256
+// (r >= 8), k = 32 (byte 0) below, so that magic < 2^32. Exact for every sum: with
+// x = sum + n/2 < 256 n and magic = (2^k + e) / n, 0 <= e < n, x magic / 2^k exceeds x / n by
+// x e / (n 2^k) < 256 n^2 / (n 2^k) <= 1/n (256 n^2 <= 2^k for n <= 65^2 and n <= 225), too
+// little to reach the next integer. Three byte permutes assemble R, G, B and the centre's alpha.
 struct BoxParams {
     int r;
-    int outputs;                // output columns per block: 256 - 2 ceil4(r), a multiple of 8
-    int rows;                   // rows per block, a multiple of 8
-    unsigned long long half3;   // n/2 in each of the three channels
-    uint32_t magic, shift;
+    int outputs;               // output columns per block: 256 - 2 ceil4(r), a multiple of 8
+    int rows;                  // rows per block, a multiple of 8
+    uint32_t half;             // n/2
+    uint32_t magic;
+    uint32_t selectRG, selectRGB;   // __byte_perm selectors picking the quotient bytes
 };
 BoxParams boxParams(int r, int w, int h, int multiprocessors) {
-    const uint64_t n = uint64_t(2 * r + 1) * uint64_t(2 * r + 1), half = n / 2;
-    uint32_t s = 0;
-    while ((uint64_t(2) << s) <= n) ++s;
+    const uint64_t n = uint64_t(2 * r + 1) * uint64_t(2 * r + 1);
+    const uint32_t quotientByte = n > 256 ? 1u : 0u;
     BoxParams p;
     p.r = r;
     p.outputs = kBoxThreads - 2 * ((r + 3) / 4 * 4);
@@ -110,45 +114,78 @@ BoxParams boxParams(int r, int w, int h, int multiprocessors) {
     const int strips = (w + p.outputs - 1) / p.outputs;
     const int bands = std::max(1, kBoxBlocksPerSm * std::max(1, multiprocessors) / strips);
     p.rows = std::max(16, (h + bands - 1) / bands + 7) / 8 * 8;
-    p.half3 = half | (half << 21) | (half << 42);
-    p.magic = uint32_t(((uint64_t(1) << (32 + s)) + n - 1) / n);
-    p.shift = s;
+    p.half = uint32_t(n / 2);
+    p.magic = uint32_t(((uint64_t(1) << (32 + 8 * quotientByte)) + n - 1) / n);
+    p.selectRG = quotientByte | ((4u + quotientByte) << 4);   // bytes 0, 1: R, G
+    p.selectRGB = 0x10u | ((4u + quotientByte) << 8);         // bytes 0, 1 kept, byte 2: B
     return p;
 }
-__device__ __forceinline__ uint32_t boxMean(unsigned long long s, const BoxParams& p) {
-    const uint32_t lo = uint32_t(s), hi = uint32_t(s >> 32);
-    const uint32_t red = __umulhi(lo & 0x1fffffu, p.magic) >> p.shift;
-    const uint32_t green = __umulhi(__funnelshift_r(lo, hi, 21) & 0x1fffffu, p.magic) >> p.shift;
-    const uint32_t blue = __umulhi(hi >> 10, p.magic) >> p.shift;
-    return red | (green << 8) | (blue << 16);
+__device__ __forceinline__ uint32_t boxMean(uint32_t sumR, uint32_t sumG, uint32_t sumB, uint32_t centre, const BoxParams& p) {
+    const uint32_t rg = __byte_perm(__umulhi(sumR, p.magic), __umulhi(sumG, p.magic), p.selectRG);
+    const uint32_t rgb = __byte_perm(rg, __umulhi(sumB, p.magic), p.selectRGB);
+    return __byte_perm(rgb, centre, 0x7210u);   // the centre's alpha, as the CPU keeps it
 }
-// Shared slot of vertical-sum column c: one pad word per 8, so that the 32 lanes reading
-// 8-column segments hit different banks.
+// Shared slot of vertical-sum column c: one pad word pair per 8, so that the 16 lanes of a
+// half-warp reading 8-column segments hit different banks.
 __device__ __forceinline__ int boxSlot(int c) { return c + (c >> 3); }
 
 template <class Sink>
 __global__ void __launch_bounds__(kBoxThreads, kBoxBlocksPerSm) boxStripKernel(const uint8_t* in, size_t pitch, int w, int h, BoxParams p, Sink out) {
-    __shared__ unsigned long long vsRows[kBoxBatch][kBoxThreads + kBoxThreads / 8];
+    __shared__ uint2 vsRows[2][kBoxBatch][kBoxThreads + kBoxThreads / 8];
     const int r = p.r, tid = int(threadIdx.x);
     const int x0 = int(blockIdx.x) * p.outputs, y0 = int(blockIdx.y) * p.rows, yEnd = min(y0 + p.rows, h);
     // This thread's column: vertical-sum index tid is image column x0 - r + tid (clamped:
     // replicated edges, as the CPU's clamped window).
-    const uint32_t* column = reinterpret_cast<const uint32_t*>(in) + clampi(x0 - r + tid, w);
-    auto at = [&](int y) { return __ldg(reinterpret_cast<const uint32_t*>(reinterpret_cast<const uint8_t*>(column) + size_t(clampi(y, h)) * pitch)); };
-    unsigned long long vs = 0;
+    const uint8_t* column = in + size_t(clampi(x0 - r + tid, w)) * 4;
+    auto at = [&](int y) { return __ldg(reinterpret_cast<const uint32_t*>(column + size_t(clampi(y, h)) * pitch)); };
+    uint32_t sumRB = 0, sumG = 0;
 #pragma unroll 8
-    for (int k = -r; k <= r; ++k) vs += packChannels(at(y0 + k));
+    for (int k = -r; k <= r; ++k) {
+        const uint32_t px = at(y0 + k);
+        sumRB += redBlue(px);
+        sumG += greenOf(px);
+    }
 
     const int warp = tid >> 5, lane = tid & 31, segments = p.outputs / kBoxSegment;
-    // The pixels entering and leaving the vertical window over a batch, loaded one batch
-    // ahead: the next batch's loads are in flight while this one is summed.
+    const int whole = (2 * r + 1) / kBoxSegment, part = (2 * r + 1) % kBoxSegment;
+    // The pixels entering and leaving the vertical window over a batch are loaded one batch
+    // ahead (the next batch's loads are in flight while this one is summed), and each lane's 8
+    // centre pixels (their alphas) at the start of the batch, before the vertical sums: the
+    // loads' latency was the kernel's largest stall. Inside the image the rows step by the
+    // pitch, unclamped.
     uint32_t nextEnter[kBoxBatch], nextLeave[kBoxBatch];
     auto loadBatch = [&](int yb) {
+        if (yb - r >= 0 && yb + kBoxBatch + r < h) {
+            const uint8_t* enter = column + size_t(yb + r + 1) * pitch;
+            const uint8_t* leave = column + size_t(yb - r) * pitch;
 #pragma unroll
-        for (int i = 0; i < kBoxBatch; ++i) { nextEnter[i] = at(yb + i + r + 1); nextLeave[i] = at(yb + i - r); }
+            for (int i = 0; i < kBoxBatch; ++i, enter += pitch, leave += pitch) {
+                nextEnter[i] = __ldg(reinterpret_cast<const uint32_t*>(enter));
+                nextLeave[i] = __ldg(reinterpret_cast<const uint32_t*>(leave));
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < kBoxBatch; ++i) { nextEnter[i] = at(yb + i + r + 1); nextLeave[i] = at(yb + i - r); }
+        }
     };
+    const int c0 = lane * kBoxSegment, x = x0 + c0;
+    const bool outputs = lane < segments && x < w;   // this lane writes pixels
+    const int n = min(kBoxSegment, w - x);
     loadBatch(y0);
-    for (int yb = y0; yb < yEnd; yb += kBoxBatch) {
+    int buffer = 0;
+    for (int yb = y0; yb < yEnd; yb += kBoxBatch, buffer ^= 1) {
+        const int y = yb + warp;
+        uint32_t centre[kBoxSegment];
+        if (y < yEnd && outputs) {
+            const uint32_t* src = reinterpret_cast<const uint32_t*>(in + size_t(y) * pitch) + x;
+            if (n == kBoxSegment) {
+                const uint4 a = __ldg(reinterpret_cast<const uint4*>(src)), b = __ldg(reinterpret_cast<const uint4*>(src) + 1);
+                centre[0] = a.x; centre[1] = a.y; centre[2] = a.z; centre[3] = a.w; centre[4] = b.x; centre[5] = b.y; centre[6] = b.z; centre[7] = b.w;
+            } else {
+#pragma unroll
+                for (int j = 0; j < kBoxSegment; ++j) centre[j] = j < n ? __ldg(src + j) : 0u;
+            }
+        }
         // Vertical sums of rows yb .. yb+7 into shared memory, sliding down.
         uint32_t enter[kBoxBatch], leave[kBoxBatch];
 #pragma unroll
@@ -156,8 +193,9 @@ __global__ void __launch_bounds__(kBoxThreads, kBoxBlocksPerSm) boxStripKernel(c
         if (yb + kBoxBatch < yEnd) loadBatch(yb + kBoxBatch);
 #pragma unroll
         for (int i = 0; i < kBoxBatch; ++i) {
-            vsRows[i][boxSlot(tid)] = vs;
-            vs = vs + packChannels(enter[i]) - packChannels(leave[i]);
+            vsRows[buffer][i][boxSlot(tid)] = make_uint2(sumRB, sumG);
+            sumRB = sumRB + redBlue(enter[i]) - redBlue(leave[i]);
+            sumG = sumG + greenOf(enter[i]) - greenOf(leave[i]);
         }
         __syncthreads();
         // Warp i: row yb + i; lane g: outputs x0 + 8g .. x0 + 8g + 7, whose windows span
@@ -165,39 +203,49 @@ __global__ void __launch_bounds__(kBoxThreads, kBoxBlocksPerSm) boxStripKernel(c
         // right of the last output) sums its own 8; with 2r + 1 = 8 whole + part, a window
         // starts as the sums of `whole` lanes from its own (shuffles) plus `part` single
         // sums, and slides with one shared read per step (the leaving sum is its own).
-        const int y = yb + warp;
+        // Horizontal sums reach 65 x 16575: R, G and B in words of their own. Column
+        // c0 + m sits at slot 9 lane + m + m / 8: the lane's base plus a warp-uniform offset.
         if (y < yEnd) {   // the same for the whole warp
-            const int c0 = lane * kBoxSegment, x = x0 + c0;
-            const unsigned long long* v = vsRows[warp];
-            unsigned long long own[kBoxSegment], segment = 0;
+            const uint2* mine = vsRows[buffer][warp] + 9 * lane;
+            uint2 own[kBoxSegment];
 #pragma unroll
-            for (int j = 0; j < kBoxSegment; ++j) { own[j] = v[boxSlot(c0 + j)]; segment += own[j]; }
-            const int whole = (2 * r + 1) / kBoxSegment, part = (2 * r + 1) % kBoxSegment;
-            unsigned long long s = p.half3;
-            for (int i = 0; i < whole; ++i) s += __shfl_down_sync(0xffffffffu, segment, unsigned(i));
-            if (lane < segments && x < w) {
-                const int enter = c0 + whole * kBoxSegment;   // first sum past the whole lanes
-                for (int k = 0; k < part; ++k) s += v[boxSlot(enter + k)];
-                const int n = min(kBoxSegment, w - x);
-                uint32_t alpha[kBoxSegment];
-                const uint32_t* src = reinterpret_cast<const uint32_t*>(in + size_t(y) * pitch) + x;
-                if (n == kBoxSegment) {
-                    const uint4 a = __ldg(reinterpret_cast<const uint4*>(src)), b = __ldg(reinterpret_cast<const uint4*>(src) + 1);
-                    alpha[0] = a.x; alpha[1] = a.y; alpha[2] = a.z; alpha[3] = a.w; alpha[4] = b.x; alpha[5] = b.y; alpha[6] = b.z; alpha[7] = b.w;
-                } else {
-                    for (int j = 0; j < kBoxSegment; ++j) alpha[j] = j < n ? __ldg(src + j) : 0u;
+            for (int j = 0; j < kBoxSegment; ++j) own[j] = mine[j];
+            // Sums of three R | B words still fit the 16-bit lanes (3 x 16575 < 65536).
+            const uint32_t rb0 = own[0].x + own[1].x + own[2].x, rb1 = own[3].x + own[4].x + own[5].x, rb2 = own[6].x + own[7].x;
+            const uint32_t segR = (rb0 & 0xffffu) + (rb1 & 0xffffu) + (rb2 & 0xffffu);
+            const uint32_t segB = (rb0 >> 16) + (rb1 >> 16) + (rb2 >> 16);
+            uint32_t segG = 0;
+#pragma unroll
+            for (int j = 0; j < kBoxSegment; ++j) segG += own[j].y;
+            uint32_t sR = p.half, sG = p.half, sB = p.half;
+            if (whole > 0) { sR += segR; sG += segG; sB += segB; }
+            for (int i = 1; i < whole; ++i) {
+                sR += __shfl_down_sync(0xffffffffu, segR, unsigned(i));
+                sG += __shfl_down_sync(0xffffffffu, segG, unsigned(i));
+                sB += __shfl_down_sync(0xffffffffu, segB, unsigned(i));
+            }
+            if (outputs) {
+                const uint2* single = mine + 9 * whole;   // columns c0 + 8 whole + k, k < 8
+                for (int k = 0; k < part; ++k) {
+                    const uint2 e = single[k];
+                    sR += e.x & 0xffffu; sB += e.x >> 16; sG += e.y;
                 }
                 uint32_t o[kBoxSegment];
 #pragma unroll
                 for (int j = 0; j < kBoxSegment; ++j) {
-                    o[j] = boxMean(s, p) | (alpha[j] & 0xff000000u);   // the centre's alpha, as the CPU keeps it
-                    if (j < kBoxSegment - 1) s = s + v[boxSlot(enter + part + j)] - own[j];
+                    o[j] = boxMean(sR, sG, sB, centre[j], p);
+                    if (j < kBoxSegment - 1) {   // slide: column c0 + 2r + 1 + j enters
+                        const int m = 2 * r + 1 + j;
+                        const uint2 e = mine[m + (m >> 3)];
+                        sR = sR + (e.x & 0xffffu) - (own[j].x & 0xffffu);
+                        sB = sB + (e.x >> 16) - (own[j].x >> 16);
+                        sG = sG + e.y - own[j].y;
+                    }
                 }
                 out.store4(x, y, o, min(n, 4));
                 if (n > 4) out.store4(x + 4, y, o + 4, n - 4);
             }
         }
-        __syncthreads();
     }
 }
 

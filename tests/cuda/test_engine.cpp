@@ -352,6 +352,71 @@ TEST(CudaEngine, SobelFiltersAt12Bits) {
     EXPECT_FALSE(deep.prepare(everything(PreviewFilter::Edges), w, h, 16, Range::Full, nullptr).ok());
 }
 
+// The box blur against core's boxBlur() run on the GPU's own picture, byte for byte (exact
+// sums, the same rounding, the centre's alpha). Content: random, and regions of 255 and of 0
+// (the largest sums every packed field must hold, and zero lanes that must not borrow).
+enum class BoxContent { Random, Extremes, White, Checker };
+Frame boxFrame(int w, int h, BoxContent content, std::mt19937& rng) {
+    Frame frame(PixelFormat::Rgb24, w, h);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            int v[3] = {int(rng() & 255u), int(rng() & 255u), int(rng() & 255u)};
+            const int region = (x / 37 + y / 23) % 3;   // Extremes: white, black and random blocks
+            if (content == BoxContent::White || (content == BoxContent::Extremes && region == 0)) v[0] = v[1] = v[2] = 255;
+            if (content == BoxContent::Extremes && region == 1) v[0] = v[1] = v[2] = 0;
+            if (content == BoxContent::Checker) v[0] = v[1] = v[2] = ((x ^ y) & 1) ? 255 : 0;
+            frame.setPixel(x, y, v[0], v[1], v[2]);
+        }
+    return frame;
+}
+void expectExactBoxBlur(const Frame& frame, int r, const std::string& where) {
+    ScopeSpec s = everything(PreviewFilter::BoxBlur);
+    s.histogram = s.waveform = s.parade = s.vectorscope = s.stats = false;
+    s.filter.blurRadius = r;
+    ScopeResults gpu;
+    const Status st = cudaEngine()->process(frame.view(), s, gpu);
+    ASSERT_TRUE(st.ok()) << where << ": " << st.message();
+    ASSERT_EQ(gpu.picture.width, frame.width()) << where;
+    RgbaImage expected;
+    boxBlur(gpu.picture, r, expected);
+    EXPECT_TRUE(test::imagesClose(gpu.preview, expected, 0, "box blur")) << label(frame, where + " radius " + std::to_string(r));
+}
+
+TEST(CudaEngine, BoxBlurEveryRadiusExact) {
+    std::mt19937 rng(21);
+    for (BoxContent content : {BoxContent::Random, BoxContent::Extremes, BoxContent::White, BoxContent::Checker}) {
+        const Frame frame = boxFrame(67, 45, content, rng);
+        if (content == BoxContent::White) {   // the extremes reach the blur unchanged
+            ScopeResults gpu;
+            ASSERT_TRUE(cudaEngine()->process(frame.view(), everything(PreviewFilter::BoxBlur), gpu).ok());
+            for (size_t i = 0; i < gpu.picture.pixels.size(); ++i) {
+                if (i % 4 != 3) { ASSERT_EQ(gpu.picture.pixels[i], 255) << "picture byte " << i; }
+            }
+        }
+        for (int r = 1; r <= 33; ++r) expectExactBoxBlur(frame, r, "content " + std::to_string(int(content)));
+    }
+}
+
+// Frames narrower or shorter than the window, a strip (256 - 2 ceil4(r) outputs) or a band
+// (16 rows at these sizes) or a batch of 8 rows; widths at the strip boundaries; heights at
+// the batch and band boundaries; frames tall enough for the unclamped middle batches.
+TEST(CudaEngine, BoxBlurEdgesStripsAndBandsExact) {
+    std::mt19937 rng(22);
+    for (auto [w, h] : {std::pair{1, 1}, {2, 70}, {300, 3}, {1, 200}, {200, 1}, {5, 5}, {67, 2}})
+        for (int r : {1, 7, 8, 31, 32}) expectExactBoxBlur(boxFrame(w, h, BoxContent::Extremes, rng), r, "small");
+    for (int r : {3, 8, 32}) {
+        const int outputs = 256 - 2 * ((r + 3) / 4 * 4);
+        for (int w : {outputs - 1, outputs, outputs + 1, 2 * outputs + 3, 3 * outputs - 5})
+            expectExactBoxBlur(boxFrame(w, 40, BoxContent::Extremes, rng), r, "strips");
+    }
+    for (int h : {7, 8, 9, 15, 16, 17, 31, 33, 65, 250})
+        for (int r : {1, 8, 32}) expectExactBoxBlur(boxFrame(100, h, BoxContent::Extremes, rng), r, "bands");
+    for (int r : {2, 8, 16, 32}) expectExactBoxBlur(boxFrame(261, 517, BoxContent::Random, rng), r, "random");
+    if (test::smallOnly()) return;
+    for (BoxContent content : {BoxContent::Random, BoxContent::Extremes})
+        for (int r : {8, 32}) expectExactBoxBlur(boxFrame(3840, 2160, content, rng), r, "4K");
+}
+
 TEST(CudaEngine, LargeFrames8K) {
     if (test::smallOnly()) GTEST_SKIP() << "CS_CUDA_TEST_SMALL";
     std::mt19937 rng(13);
