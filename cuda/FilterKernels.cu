@@ -197,15 +197,15 @@ struct GaussWeights {
 //  - the weights are symmetric (w[k] = w[2r-k]: exp(-k^2 / 2s^2), normalised), so an input
 //    value's product with tap k is the same float as with tap 2r-k: each input is multiplied
 //    by the r+1 distinct weights once, and each product feeds two outputs;
-//  - the radius is a template parameter: the loops unroll, the weights are constant-bank
-//    operands, the inputs and partial sums live in registers. Radii between the compiled
-//    classes pad the weights with zeros at both ends: 0 + 0 = 0 before the first real tap
-//    and acc + 0 = acc after the last (every term is >= +0), so the sums are unchanged.
+//  - the radius is a template parameter: the loops unroll, the inputs and partial sums live
+//    in registers. Radii between the compiled classes pad the weights with zeros at both
+//    ends: 0 + 0 = 0 before the first real tap and acc + 0 = acc after the last (every term
+//    is >= +0), so the sums are unchanged.
 //
 // A block of 96 threads (warp c = channel c) owns 32 output columns and walks down a band of
 // rows, 32 rows per batch:
-//  1. the batch's input rows (32 + 2R columns, clamped) are copied to shared memory one batch
-//     ahead (cp.async), as packed RGBA;
+//  1. the batch's input rows (32 + 2R columns, clamped) are copied to shared memory as packed
+//     RGBA (cp.async, issued during the previous batch's vertical pass);
 //  2. horizontal: lane l takes row l, converts its 32 + 2R bytes of channel c to float once
 //     and slides along the row: each input feeds the outputs whose windows hold it;
 //  3. vertical: lane l takes column l; each of the batch's 32 rows of horizontal sums feeds
@@ -214,12 +214,19 @@ struct GaussWeights {
 //     (plus 2R rows above the band, whose outputs are not stored);
 //  4. the bytes of the three channels are joined with the centre's alpha and stored, 16 bytes
 //     at a time, during the next batch.
+// Both passes run as kGaussRun-output pieces (the unrolled code, which the instruction
+// cache must hold, scales with it).
 constexpr int kGaussColumns = 32;        // output columns per block: one per lane
 constexpr int kGaussBatch = 32;          // rows per batch: one per lane
 constexpr int kGaussThreads = 96;        // one warp per channel
 constexpr int kGaussStripRadiusMax = 32;
+#ifndef CS_GAUSS_RUN
+#define CS_GAUSS_RUN 32
+#endif
+constexpr int kGaussRun = CS_GAUSS_RUN;  // outputs per unrolled piece of a row or column
 constexpr int kGaussSumStride = kGaussColumns + 4;   // 4 mod 8 words: lanes' 16-byte row accesses hit distinct banks
 static_assert(kGaussColumns == 32 && kGaussBatch == 32, "lanes map to rows and columns");
+static_assert(kGaussColumns % kGaussRun == 0 && kGaussRun % 4 == 0);
 
 // Input words per staged row: 32 + 2R rounded up to 4, then to 4 mod 8 (as kGaussSumStride).
 constexpr int gaussStageStride(int radius) {
@@ -228,12 +235,13 @@ constexpr int gaussStageStride(int radius) {
 }
 template <int R>
 struct GaussStripShared {
-    uint32_t stage[2][kGaussBatch][gaussStageStride(R)];    // packed input rows, double-buffered
-    float sums[3][kGaussBatch][kGaussSumStride];            // horizontal sums per channel
-    uint32_t rgb[kGaussBatch][kGaussColumns];               // output bytes (R, G, B; byte 3 unused)
+    uint32_t stage[kGaussBatch][gaussStageStride(R)];   // packed input rows
+    float sums[3][kGaussBatch][kGaussSumStride];        // horizontal sums per channel
+    uint32_t rgb[kGaussBatch][kGaussColumns];           // output bytes (R, G, B; byte 3 unused)
 };
-// Register budget: 65536 / (96 x blocks); the shared memory allows about 7 blocks at R = 9.
-constexpr int gaussStripMinBlocks(int radius) { return radius <= 16 ? 7 : 4; }
+// 24 KB of shared memory at R = 9: 8 blocks (24 warps, 6 per scheduler) fit an SM, with the
+// register budget 65536 / (96 x 8) = 85.
+constexpr int gaussStripMinBlocks(int radius) { return radius <= 12 ? 8 : (radius <= 16 ? 7 : 4); }
 
 // The folded weights of a radius class R: w[d] is taps d and 2R - d (d = R the centre).
 struct GaussFolded {
@@ -252,19 +260,18 @@ __device__ __forceinline__ void commitAsyncCopies() {
     asm volatile("cp.async.commit_group;\n" ::: "memory");
 #endif
 }
-// Waits for all committed groups but the newest.
-__device__ __forceinline__ void waitAsyncCopiesButLast() {
+__device__ __forceinline__ void waitAsyncCopies() {
 #if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+    asm volatile("cp.async.wait_group 0;\n" ::: "memory");
 #endif
 }
 
-// Horizontal sums of one staged row, channel `sel` picks (byte c below 2^23's float bits),
-// for the 32 outputs: input i is tap i - j of output j. Stores each 4 outputs once complete.
+// Horizontal sums of kGaussRun outputs of one staged row, channel `sel` picks (byte c below
+// 2^23's float bits): input i is tap i - j of output j. Stores each 4 outputs once complete.
 template <int R>
 __device__ __forceinline__ void gaussRow(const uint32_t* src, uint32_t sel, const GaussFolded& g, float* dst) {
-    constexpr int kInputs = kGaussColumns + 2 * R;
-    float acc[kGaussColumns];
+    constexpr int kInputs = kGaussRun + 2 * R;
+    float acc[kGaussRun];
 #pragma unroll
     for (int q = 0; q < (kInputs + 3) / 4; ++q) {
         const uint4 four = *reinterpret_cast<const uint4*>(src + 4 * q);
@@ -278,7 +285,7 @@ __device__ __forceinline__ void gaussRow(const uint32_t* src, uint32_t sel, cons
 #pragma unroll
                 for (int d = 0; d <= R; ++d) p[d] = __fmul_rn(g.w[d], v);
 #pragma unroll
-                for (int j = 0; j < kGaussColumns; ++j) {
+                for (int j = 0; j < kGaussRun; ++j) {
                     const int k = i - j;
                     if (k == 0) acc[j] = p[0];
                     else if (k > 0 && k <= 2 * R) acc[j] = __fadd_rn(acc[j], p[k <= R ? k : 2 * R - k]);
@@ -291,16 +298,16 @@ __device__ __forceinline__ void gaussRow(const uint32_t* src, uint32_t sel, cons
     }
 }
 
-// Vertical sums of one column over a batch: row i of `src` is tap 2R + i - j of output j
-// (j = 0..31 this batch's rows, 32.. the next batches'); `pending` carries the partial sums
-// of the 2R outputs below the batch. Writes the finished bytes to `dst` (row stride 128 bytes).
+// Vertical sums of one column over kGaussRun rows: row i of `src` is tap 2R + i - j of output
+// j (j = 0.. the piece's rows, then the rows below); `pending` carries the partial sums of
+// the 2R outputs below the piece. Writes the finished bytes to `dst` (row stride 128 bytes).
 template <int R>
 __device__ __forceinline__ void gaussColumn(const float* src, float (&pending)[2 * R], const GaussFolded& g, uint8_t* dst) {
-    float acc[kGaussBatch + 2 * R];
+    float acc[kGaussRun + 2 * R];
 #pragma unroll
     for (int m = 0; m < 2 * R; ++m) acc[m] = pending[m];
 #pragma unroll
-    for (int i = 0; i < kGaussBatch; ++i) {
+    for (int i = 0; i < kGaussRun; ++i) {
         const float v = src[i * kGaussSumStride];
         float p[R + 1];
 #pragma unroll
@@ -316,7 +323,7 @@ __device__ __forceinline__ void gaussColumn(const float* src, float (&pending)[2
         dst[i * kGaussColumns * 4] = uint8_t(__float_as_uint(rounded));
     }
 #pragma unroll
-    for (int m = 0; m < 2 * R; ++m) pending[m] = acc[kGaussBatch + m];
+    for (int m = 0; m < 2 * R; ++m) pending[m] = acc[kGaussRun + m];
 }
 
 template <int R, class Sink>
@@ -331,33 +338,44 @@ __global__ void __launch_bounds__(kGaussThreads, gaussStripMinBlocks(R))
     int srcOffset[kInputsPerLane];
 #pragma unroll
     for (int c = 0; c < kInputsPerLane; ++c) srcOffset[c] = clampi(x0 - R + lane + 32 * c, w) * 4;
-    auto stage = [&](int ys, int buf) {
+    auto stage = [&](int ys) {
         for (int row = warp; row < kGaussBatch; row += kGaussThreads / 32) {
             const uint8_t* src = in + size_t(clampi(ys + R + row, h)) * pitch;
 #pragma unroll
             for (int c = 0; c < kInputsPerLane; ++c)
-                if (lane + 32 * c < kInputs) copyWordAsync(&sm.stage[buf][row][lane + 32 * c], src + srcOffset[c]);
+                if (lane + 32 * c < kInputs) copyWordAsync(&sm.stage[row][lane + 32 * c], src + srcOffset[c]);
         }
+        commitAsyncCopies();
     };
-    // Outputs of the batch from row yb: the rows inside the band, joined with the centre's alpha.
+    // Outputs of the batch from row yb: the rows inside the band, joined with the centre's
+    // alpha (all of a thread's loads first: one memory latency, not three).
     auto store = [&](int yb) {
-        constexpr int kGroups = kGaussColumns / 4;
-        for (int gi = tid; gi < kGaussBatch * kGroups; gi += kGaussThreads) {
-            const int row = gi / kGroups, col = 4 * (gi % kGroups), x = x0 + col, y = yb + row;
-            if (y < y0 || y >= yEnd || x >= w) continue;
-            const int n = min(4, w - x);
+        constexpr int kGroups = kGaussColumns / 4, kPerThread = (kGaussBatch * kGroups + kGaussThreads - 1) / kGaussThreads;
+        uint4 alpha[kPerThread];
+        int n[kPerThread];
+#pragma unroll
+        for (int t = 0; t < kPerThread; ++t) {
+            const int gi = tid + t * kGaussThreads, row = gi / kGroups, x = x0 + 4 * (gi % kGroups), y = yb + row;
+            n[t] = gi < kGaussBatch * kGroups && y >= y0 && y < yEnd ? min(4, w - x) : 0;
+            const uint32_t* src = reinterpret_cast<const uint32_t*>(in + size_t(clampi(y, h)) * pitch) + x;
+            if (n[t] == 4) alpha[t] = __ldg(reinterpret_cast<const uint4*>(src));
+            else alpha[t] = make_uint4(n[t] > 0 ? __ldg(src) : 0u, n[t] > 1 ? __ldg(src + 1) : 0u, n[t] > 2 ? __ldg(src + 2) : 0u, 0u);
+        }
+#pragma unroll
+        for (int t = 0; t < kPerThread; ++t) {
+            if (n[t] <= 0) continue;
+            const int gi = tid + t * kGaussThreads, row = gi / kGroups, col = 4 * (gi % kGroups);
             const uint4 rgb = *reinterpret_cast<const uint4*>(&sm.rgb[row][col]);
-            const uint32_t* src = reinterpret_cast<const uint32_t*>(in + size_t(y) * pitch) + x;
-            uint32_t a[4];
-            if (n == 4) {
-                const uint4 q = __ldg(reinterpret_cast<const uint4*>(src));
-                a[0] = q.x; a[1] = q.y; a[2] = q.z; a[3] = q.w;
-            } else {
-                for (int i = 0; i < 4; ++i) a[i] = i < n ? __ldg(src + i) : 0u;
+            const uint32_t o[4] = {(rgb.x & 0x00ffffffu) | (alpha[t].x & 0xff000000u), (rgb.y & 0x00ffffffu) | (alpha[t].y & 0xff000000u),
+                                   (rgb.z & 0x00ffffffu) | (alpha[t].z & 0xff000000u), (rgb.w & 0x00ffffffu) | (alpha[t].w & 0xff000000u)};
+            const int x = x0 + col, y = yb + row;
+            if (n[t] == 4) {
+                out.store4(x, y, o, 4);
+            } else {   // the image's last columns (constant indices: the pixels stay in registers)
+                out.store(x, y, o[0]);
+                if (n[t] > 1) out.store(x + 1, y, o[1]);
+                if (n[t] > 2) out.store(x + 2, y, o[2]);
             }
-            const uint32_t o[4] = {(rgb.x & 0x00ffffffu) | (a[0] & 0xff000000u), (rgb.y & 0x00ffffffu) | (a[1] & 0xff000000u),
-                                   (rgb.z & 0x00ffffffu) | (a[2] & 0xff000000u), (rgb.w & 0x00ffffffu) | (a[3] & 0xff000000u)};
-            out.store4(x, y, o, n);
         }
     };
 
@@ -367,20 +385,21 @@ __global__ void __launch_bounds__(kGaussThreads, gaussStripMinBlocks(R))
     float pending[2 * R];
 #pragma unroll
     for (int m = 0; m < 2 * R; ++m) pending[m] = 0.0f;
-    int ys = y0 - 2 * R, buf = 0;
-    stage(ys, 0);
-    commitAsyncCopies();
-    for (; ys < yEnd; ys += kGaussBatch, buf ^= 1) {
-        // The next batch's rows: its buffer was last read by the horizontal pass before the
-        // previous batch's second barrier.
-        if (ys + kGaussBatch < yEnd) stage(ys + kGaussBatch, buf ^ 1);
-        commitAsyncCopies();
-        waitAsyncCopiesButLast();
+    int ys = y0 - 2 * R;
+    stage(ys);
+    for (; ys < yEnd; ys += kGaussBatch) {
+        waitAsyncCopies();
         __syncthreads();
         if (ys > y0 - 2 * R) store(ys - kGaussBatch);   // the previous batch's bytes (written before this barrier)
-        gaussRow<R>(&sm.stage[buf][lane][0], sel, g, &sm.sums[warp][lane][0]);
+#pragma unroll 1
+        for (int piece = 0; piece < kGaussColumns; piece += kGaussRun)
+            gaussRow<R>(&sm.stage[lane][piece], sel, g, &sm.sums[warp][lane][piece]);
         __syncthreads();
-        gaussColumn<R>(&sm.sums[warp][0][lane], pending, g, reinterpret_cast<uint8_t*>(&sm.rgb[0][lane]) + warp);
+        // The next batch's rows, while the vertical pass runs: the horizontal pass is done with the stage.
+        if (ys + kGaussBatch < yEnd) stage(ys + kGaussBatch);
+#pragma unroll 1
+        for (int piece = 0; piece < kGaussBatch; piece += kGaussRun)
+            gaussColumn<R>(&sm.sums[warp][piece][lane], pending, g, reinterpret_cast<uint8_t*>(&sm.rgb[piece][lane]) + warp);
     }
     __syncthreads();
     store(ys - kGaussBatch);
@@ -613,6 +632,17 @@ GaussBands gaussBands(int radius, int w, int h, int slots) {
 }
 
 template <int R>
+cudaError_t prepareGaussClass() {
+    // Eight blocks of 24 KB per SM need the largest shared memory carveout; left to the
+    // driver, it may pick a smaller one and fit fewer.
+    for (const void* kernel : {reinterpret_cast<const void*>(gaussStripKernel<R, PitchedOut>), reinterpret_cast<const void*>(gaussStripKernel<R, SurfaceOut>)})
+        if (const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+            e != cudaSuccess)
+            return e;
+    return cudaSuccess;
+}
+
+template <int R>
 cudaError_t enqueueGaussClass(const uint8_t* in, size_t pitch, int w, int h, const std::vector<float>& weights, int multiprocessors,
                               const ImageSink& out, cudaStream_t stream) {
     // Folded and zero-padded: tap d of the class is tap d - (R - r) of the radius r.
@@ -628,23 +658,31 @@ cudaError_t enqueueGaussClass(const uint8_t* in, size_t pitch, int w, int h, con
     });
 }
 
-template <size_t... I>
-cudaError_t enqueueGaussStripClasses(std::index_sequence<I...>, int classRadius, const uint8_t* in, size_t pitch, int w, int h,
-                                     const std::vector<float>& weights, int multiprocessors, const ImageSink& out, cudaStream_t stream) {
+// fn(std::integral_constant<int, R>{}) for the class R that runs radius r (1..32).
+template <class Fn, size_t... I>
+cudaError_t withGaussClass(int r, Fn&& fn, std::index_sequence<I...>) {
+    int classRadius = kGaussStripRadiusMax;
+    for (int c : kGaussRadiusClasses)
+        if (c >= r) { classRadius = c; break; }
     cudaError_t e = cudaErrorInvalidValue;
-    ((kGaussRadiusClasses[I] == classRadius ? (e = enqueueGaussClass<kGaussRadiusClasses[I]>(in, pitch, w, h, weights, multiprocessors, out, stream), 0) : 0), ...);
+    ((kGaussRadiusClasses[I] == classRadius ? (e = fn(std::integral_constant<int, kGaussRadiusClasses[I]>{}), 0) : 0), ...);
     return e;
+}
+template <class Fn>
+cudaError_t withGaussClass(int r, Fn&& fn) {
+    return withGaussClass(r, std::forward<Fn>(fn), std::make_index_sequence<std::size(kGaussRadiusClasses)>());
+}
+
+cudaError_t prepareGaussStrip(int r) {
+    return withGaussClass(r, [](auto classRadius) { return prepareGaussClass<decltype(classRadius)::value>(); });
 }
 
 // The Gaussian of radius r <= 32 (weights: 2r + 1 taps, symmetric) by the strip kernel.
 cudaError_t enqueueGaussStrip(const uint8_t* in, size_t pitch, int w, int h, const std::vector<float>& weights, int multiprocessors,
                               const ImageSink& out, cudaStream_t stream) {
-    const int r = int(weights.size()) / 2;
-    int classRadius = kGaussStripRadiusMax;
-    for (int c : kGaussRadiusClasses)
-        if (c >= r) { classRadius = c; break; }
-    return enqueueGaussStripClasses(std::make_index_sequence<std::size(kGaussRadiusClasses)>(), classRadius, in, pitch, w, h, weights,
-                                    multiprocessors, out, stream);
+    return withGaussClass(int(weights.size()) / 2, [&](auto classRadius) {
+        return enqueueGaussClass<decltype(classRadius)::value>(in, pitch, w, h, weights, multiprocessors, out, stream);
+    });
 }
 
 }  // namespace
@@ -703,6 +741,7 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
                 int device = 0;
                 CS_CUDA_CHECK(cudaGetDevice(&device));
                 CS_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device));
+                CS_CUDA_CHECK(prepareGaussStrip(gaussRadius_));
             }
             break;
         }
