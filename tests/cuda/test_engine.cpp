@@ -181,7 +181,7 @@ TEST(CudaEngine, PreviewFilterParameters) {
                 s.filter.blurRadius = r;
                 compareEngines(frame.view(), s, label(frame, "box radius " + std::to_string(r)));
             }
-            for (float sigma : {0.0f, 0.3f, 3.0f, 10.7f, 64.0f}) {
+            for (float sigma : {0.0f, 0.3f, 0.6f, 3.0f, 5.3f, 10.6f, 10.7f, 64.0f}) {
                 if (big && sigma != 3.0f) continue;
                 ScopeSpec s = everything(PreviewFilter::Gaussian);
                 s.filter.gaussianSigma = sigma;
@@ -650,6 +650,115 @@ TEST(ScopePass, LumaHistogram8KSeveralBatchesPerWarp) {
         cudaFree(d_hist);
         cudaFree(d_scratch);
     }
+}
+
+
+// An RGBA picture in pitched device memory and the Gaussian preview of it, read back: into
+// pitched memory, or a surface (an array, as a mapped GL texture is), each filled with
+// `poison` first so that a pixel left unwritten shows.
+::testing::AssertionResult gaussianOnDevice(const RgbaImage& in, float sigma, bool surface, uint8_t poison, RgbaImage& out) {
+    const int w = in.width, h = in.height;
+    const size_t rowBytes = size_t(w) * 4;
+    void *d_in = nullptr, *d_out = nullptr;
+    size_t inPitch = 0, outPitch = 0;
+    cudaArray_t array = nullptr;
+    cudaSurfaceObject_t surf = 0;
+    auto release = [&] {
+        cudaFree(d_in);
+        cudaFree(d_out);
+        if (surf) cudaDestroySurfaceObject(surf);
+        if (array) cudaFreeArray(array);
+    };
+    auto fail = [&](const char* what, const std::string& why) {
+        release();
+        return ::testing::AssertionFailure() << what << ": " << why;
+    };
+    cudaError_t e = cudaMallocPitch(&d_in, &inPitch, rowBytes, size_t(h));
+    if (e == cudaSuccess) e = cudaMemcpy2D(d_in, inPitch, in.pixels.data(), rowBytes, rowBytes, size_t(h), cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) return fail("input", cudaGetErrorString(e));
+    cuda::ImageSink sink;
+    const std::vector<uint8_t> poisoned(in.pixels.size(), poison);
+    if (surface) {
+        const cudaChannelFormatDesc desc = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+        e = cudaMallocArray(&array, &desc, size_t(w), size_t(h), cudaArraySurfaceLoadStore);
+        if (e == cudaSuccess) e = cudaMemcpy2DToArray(array, 0, 0, poisoned.data(), rowBytes, rowBytes, size_t(h), cudaMemcpyHostToDevice);
+        cudaResourceDesc res{};
+        res.resType = cudaResourceTypeArray;
+        res.res.array.array = array;
+        if (e == cudaSuccess) e = cudaCreateSurfaceObject(&surf, &res);
+        sink.surface = surf;
+    } else {
+        e = cudaMallocPitch(&d_out, &outPitch, rowBytes, size_t(h));
+        if (e == cudaSuccess) e = cudaMemset2D(d_out, outPitch, poison, rowBytes, size_t(h));
+        sink.d_pixels = static_cast<uint8_t*>(d_out);
+        sink.pitch = outPitch;
+    }
+    if (e != cudaSuccess) return fail("output", cudaGetErrorString(e));
+    ScopeSpec spec;
+    spec.preview = PreviewFilter::Gaussian;
+    spec.filter.gaussianSigma = sigma;
+    cuda::PreviewFilters filters;
+    const Status prepared = filters.prepare(spec, w, h, 8, Range::Limited, nullptr);
+    if (!prepared.ok()) return fail("prepare", prepared.message());
+    e = filters.enqueue(static_cast<const uint8_t*>(d_in), inPitch, nullptr, 0, sink, nullptr);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) return fail("enqueue", cudaGetErrorString(e));
+    out.resize(w, h);
+    e = surface ? cudaMemcpy2DFromArray(out.pixels.data(), rowBytes, array, 0, 0, rowBytes, size_t(h), cudaMemcpyDeviceToHost)
+                : cudaMemcpy2D(out.pixels.data(), rowBytes, d_out, outPitch, rowBytes, size_t(h), cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) return fail("read back", cudaGetErrorString(e));
+    release();
+    return ::testing::AssertionSuccess();
+}
+
+// Random bytes (alpha too); `flat`: a band of 255 across the top third and a block of 0 below
+// it (hard edges on every side), random elsewhere.
+RgbaImage gaussianTestPicture(int w, int h, bool flat, std::mt19937& rng) {
+    RgbaImage img;
+    img.resize(w, h);
+    for (uint8_t& b : img.pixels) b = uint8_t(rng());
+    if (flat)
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                const int v = y < h / 3 ? 255 : (y < 2 * h / 3 && x >= w / 4 && x < 3 * w / 4 ? 0 : -1);
+                if (v >= 0) for (int c = 0; c < 3; ++c) img.at(x, y)[c] = uint8_t(v);
+            }
+    return img;
+}
+
+// The Gaussian preview kernels alone, on RGBA pictures uploaded as they are, against core's
+// gaussianBlur on the same pixels byte for byte (nothing converts between them, so no
+// tolerance): every radius from 1 to 34 (each compiled class of the strip kernel, the radii
+// padded up to the next class, the two-pass path past 32), sizes that are not multiples of the
+// strip kernel's 32 columns and 32-row batches, one that has several bands of rows, random
+// content and flat 0 / 255 regions; pitched output twice (two poison values: every pixel
+// written) and a surface for a few radii.
+TEST(CudaPreview, GaussianMatchesCoreExactly) {
+    std::mt19937 rng(41);
+    std::vector<std::pair<int, int>> sizes = {{1, 1}, {2, 70}, {33, 17}, {300, 3}, {67, 45}, {257, 300}};
+    if (!test::smallOnly()) sizes.push_back({1921, 1081});
+    for (auto [w, h] : sizes)
+        for (bool flat : {false, true}) {
+            const RgbaImage picture = gaussianTestPicture(w, h, flat, rng);
+            const bool small = w * h <= 4000;
+            for (int r = 1; r <= 34; ++r) {
+                // Every radius at the small sizes (and 257x300 unless CS_CUDA_TEST_SMALL), else a few.
+                const bool few = r == 1 || r == 9 || r == 13 || r == 32 || r == 33;
+                if (w > 1000 ? (r != 9 && r != 32) : (!small && test::smallOnly() && !few)) continue;
+                const float sigma = (float(r) - 0.5f) / 3.0f;   // radius ceil(3 sigma) = r
+                RgbaImage expected;
+                gaussianBlur(picture, sigma, expected);
+                const std::string where = std::to_string(w) + "x" + std::to_string(h) + (flat ? " flat" : " random") + " radius " +
+                                          std::to_string(r);
+                for (int run = 0; run < 3; ++run) {
+                    const bool surface = run == 2;
+                    if (surface && (!small || (r != 1 && r != 9 && r != 32))) continue;
+                    RgbaImage got;
+                    ASSERT_TRUE(gaussianOnDevice(picture, sigma, surface, run == 0 ? 0xa5 : 0x5a, got)) << where;
+                    EXPECT_TRUE(test::imagesClose(got, expected, 0, surface ? "surface" : "pitched")) << where << ", run " << run;
+                }
+            }
+        }
 }
 
 }  // namespace
