@@ -437,7 +437,8 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
 
     // The whole per-frame pipeline as a CUDA graph: clear, scope pass (every scope, stats,
     // picture), one preview. One graph per input copy.
-    for (PreviewFilter p : {PreviewFilter::FalseColour, PreviewFilter::BoxBlur}) {
+    for (PreviewFilter p : {PreviewFilter::FalseColour, PreviewFilter::Zebra, PreviewFilter::Edges, PreviewFilter::FocusPeaking,
+                            PreviewFilter::Median3, PreviewFilter::BoxBlur, PreviewFilter::Gaussian}) {
         ScopeSpec spec;
         spec.preview = p;
         cuda::ScopePipeline pipeline;
@@ -558,7 +559,7 @@ void printTargets(const Bench& b, std::FILE* out) {
     std::fprintf(out, "- single-pass kernels at 4K within 1.5x of the memory floor: %d of %d\n%s", within, total, misses.c_str());
     // 2. All scopes + one preview, 4K 10-bit, <= 0.1 ms.
     for (const char* content : {"clip", "random", "solid"})
-        for (const char* p : {"falsecolour", "blur"}) {
+        for (const char* p : {"falsecolour", "zebra", "edges", "peaking", "median", "blur", "gaussian"}) {
             const Row* r = find(b, "4K", "p010le", content, std::string("PIPELINE (graph): all scopes + stats + picture + ") + p);
             if (r) std::fprintf(out, "- all scopes + %s, 4K P010 %s: %.1f µs (target <= 100 µs: %s)\n", p, content, r->us, r->us <= 100 ? "met" : "MISSED");
         }
