@@ -930,6 +930,9 @@ cudaError_t copyImage(const uint8_t* d_src, size_t srcPitch, int width, int heig
 }
 
 Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int bitDepth, Range lumaRange, cudaStream_t stream) {
+    const Setup setup{spec.preview, spec.filter, width, height, bitDepth, lumaRange};
+    if (prepared_ == setup) return {};
+    prepared_.reset();   // set again only once everything below has succeeded
     filter_ = spec.preview;
     width_ = width; height_ = height; bitDepth_ = bitDepth;
     const FilterParams& f = spec.filter;
@@ -1037,6 +1040,7 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
         CS_CUDA_CHECK(cudaMemcpyAsync(d_lut_.get(), lut_.data(), lut_.size() * sizeof(uint32_t), cudaMemcpyHostToDevice, stream));
         lutUploaded_ = lut_;
     }
+    prepared_ = setup;
     return {};
 }
 

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "CudaHandle.h"
@@ -44,6 +45,16 @@ public:
     const uint32_t* lookupTable() const { return filter_ == PreviewFilter::FalseColour ? d_lut_.get<uint32_t>() : nullptr; }
 
 private:
+    // What the last successful prepare() set up: the engine prepares every frame, and the
+    // tables (core's bisections, zebra and false-colour rows) are rebuilt only when it changes.
+    struct Setup {
+        PreviewFilter filter;
+        FilterParams params;
+        int width, height, bitDepth;
+        Range lumaRange;
+        bool operator==(const Setup&) const = default;
+    };
+    std::optional<Setup> prepared_;
     PreviewFilter filter_ = PreviewFilter::None;
     int width_ = 0, height_ = 0, bitDepth_ = 8;
     int boxRadius_ = 0;
