@@ -395,7 +395,8 @@ size_t maxSharedPerBlock() {
 }  // namespace detail
 
 ScopeLaunchShape scopeLaunchShape(PixelFormat format, int width, int height, uint32_t flags, int multiprocessors) {
-    if (flags != kScopeHistogram) {
+    // (The luma histogram alone takes the luma kernel wherever luma is a plane of its own.)
+    if (flags != kScopeHistogram || formatInfo(format).layout == PixelLayout::PackedYuv422) {
         const ScopeLaunchShape q = detail::quadShape(format, width, height, flags);
         if (q.gridX > 0 && q.sharedBytes <= detail::maxSharedPerBlock()) return q;
     }
@@ -461,13 +462,13 @@ cudaError_t scopePass(const PlaneSet& planes, PixelFormat format, int width, int
     if (flags == kScopeHistogram) {
         e = detail::lumaHistogramPass(planes, format, width, height, o.d_histY, o.d_histScratch, stream);
         if (e != cudaErrorNotSupported) return e;
-        // The general kernel adds to d_histY, which a caller giving scratch has not cleared.
+        // The other kernels add to d_histY, which a caller giving scratch has not cleared
+        // (packed 4:2:2: the quad kernel, its histogram summed from the waveform's columns).
         if (o.d_histScratch)
             if (e = cudaMemsetAsync(o.d_histY, 0, size_t(levelsOf(format)) * sizeof(uint32_t), stream); e != cudaSuccess) return e;
-    } else {
-        e = detail::quadPass(planes, format, width, height, colour, flags, o, stream);
-        if (e != cudaErrorNotSupported) return e;
     }
+    e = detail::quadPass(planes, format, width, height, colour, flags, o, stream);
+    if (e != cudaErrorNotSupported) return e;
     const ScopeLaunchShape shape = scopeLaunchShape(format, width, height, flags, sms);
     KernelArgs a{};
     a.width = width; a.height = height;

@@ -358,7 +358,7 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
         if (j.flags == cuda::kScopeHistogram && info.layout != PixelLayout::PackedYuv422 && !info.isRgb)
             r.note = "luma kernel: lane-owned counters, 16-byte loads, one launch (no clearing)";
         else if (lumaAlone)
-            r.note = "general kernel, after a clearing memset (scratch given)";
+            r.note = std::string(quadFormat ? "quad kernel" : "general kernel") + ", after a clearing memset (scratch given)";
         else
             r.note = "strip " + std::to_string(shape.stripWidth) + ", grid " + std::to_string(shape.gridX) + "x" + std::to_string(shape.gridY) +
                      (!quadFormat ? "" : shape.sharedBytes == 0 ? " (quad picture kernel)" : " (quad kernel)");

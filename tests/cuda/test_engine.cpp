@@ -580,7 +580,7 @@ TEST(ScopePass, LumaHistogramAloneMatchesCpu) {
 // With scratch memory (ScopeOutputs::d_histScratch) the luma histogram alone is written
 // whole: the output starts as garbage here and needs no clearing, and the pass leaves the
 // scratch zero for the next frame (checked over consecutive frames). Uyvy422 takes the
-// general kernel, which must then clear the output itself.
+// quad kernel, after which the output must have been cleared first.
 TEST(ScopePass, LumaHistogramWithScratchWritesWholeHistogram) {
     std::mt19937 rng(31);
     std::vector<std::pair<int, int>> sizes = {{1, 1}, {37, 23}, {258, 131}};
