@@ -1,0 +1,29 @@
+#!/bin/bash
+# Before/after on the GPU machine, side by side in one batch: builds gpu_bench from an older
+# source tree (OLD: a folder holding core/, cuda/, bench/gpu/ and CMakeLists.txt, e.g.
+# `git archive COMMIT core cuda bench/gpu CMakeLists.txt | tar -x -C .gpu/old` here, carried)
+# and from this tree, then runs the two alternately (old, new, old, new) on the same subset,
+# so that drift of the machine falls on both. Tables go to $OUT/old1.md, new1.md, ...
+#   bash bench/gpu/gpu-compare.sh OLD [FORMATS (nv12,p010le)] [CLIP_DIR]
+# CLIP_DIR: where clip_nv12_3840x2160.raw / clip_p010_3840x2160.raw are (else no clip rows).
+set -u
+old=$1 formats=${2:-nv12,p010le} clips=${3:-}
+OUT=${OUT:-/tmp/gpu-out}
+mkdir -p "$OUT"
+export PATH=/usr/local/cuda/bin:$PATH
+for v in old new; do
+  src=$([[ $v == old ]] && echo "$old" || echo .)
+  cmake -S "$src/bench/gpu" -B /tmp/gb-$v -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_BUILD_TYPE=Release > /tmp/cfg-$v.log 2>&1 &&
+    cmake --build /tmp/gb-$v -j8 > /tmp/build-$v.log 2>&1 &
+done
+wait
+for v in old new; do [[ -x /tmp/gb-$v/gpu_bench ]] || { echo "gpu-compare: $v gpu_bench did not build"; tail -20 /tmp/build-$v.log; exit 1; }; done
+args=(--formats "$formats" --4k)
+[[ -n $clips ]] && args+=(--clip-nv12 "$clips/clip_nv12_3840x2160.raw" --clip-p010 "$clips/clip_p010_3840x2160.raw")
+for r in 1 2; do
+  for v in old new; do
+    s=$(date +%s)
+    timeout 150 /tmp/gb-$v/gpu_bench "${args[@]}" --out "$OUT/$v$r.md" > /tmp/$v$r.log 2>&1
+    echo "== $v$r rc=$? $(( $(date +%s) - s )) s"
+  done
+done
