@@ -95,6 +95,16 @@ struct QuadDepth {
     static constexpr int kMinBlocks = kDeep ? 1 : 2;
 };
 
+// The planes of a planar or semi-planar frame (semi-planar: cbPlane is the CbCr plane).
+struct QuadPlanes {
+    const uint8_t* luma;
+    size_t lumaPitch;
+    const uint8_t* cbPlane;
+    size_t cbPitch;
+    const uint8_t* crPlane;
+    size_t crPitch;
+};
+
 // A reader loads one quad (two luma pairs: rows y0, y1, columns x0, x0 + 1, with their
 // chroma) and unpacks it into code values: y[0], y[1] of row y0, y[2], y[3] of row y1, and
 // the chroma samples of the quad: kChromaSamples = 1 (4:2:0: one shared, in cb[0], cr[0]),
@@ -105,14 +115,8 @@ struct QuadDepth {
 
 // 4:2:0: SEMI: interleaved CbCr plane; P010: value in the high 10 bits.
 template <int BPS, bool SEMI, bool P010>
-struct Quad420Reader : QuadDepth<BPS> {
+struct Quad420Reader : QuadDepth<BPS>, QuadPlanes {
     static constexpr int kChromaSamples = 1;
-    const uint8_t* luma;
-    size_t lumaPitch;
-    const uint8_t* cbPlane;   // semi-planar: the CbCr plane
-    size_t cbPitch;
-    const uint8_t* crPlane;
-    size_t crPitch;
 
     struct Raw { uint32_t row0, row1, c0, c1; };
 
@@ -150,14 +154,8 @@ struct Quad420Reader : QuadDepth<BPS> {
 
 // 4:2:2 planar (yuv422p, yuv422p10: value in the low bits): a chroma sample per row.
 template <int BPS>
-struct Quad422PlanarReader : QuadDepth<BPS> {
+struct Quad422PlanarReader : QuadDepth<BPS>, QuadPlanes {
     static constexpr int kChromaSamples = 2;
-    const uint8_t* luma;
-    size_t lumaPitch;
-    const uint8_t* cbPlane;
-    size_t cbPitch;
-    const uint8_t* crPlane;
-    size_t crPitch;
 
     struct Raw { uint32_t row0, row1, cb0, cr0, cb1, cr1; };
 
@@ -203,14 +201,8 @@ struct QuadPackedReader : QuadDepth<1> {
 
 // 4:4:4 planar (yuv444p, yuv444p10: value in the low bits): a chroma sample per pixel.
 template <int BPS>
-struct Quad444PlanarReader : QuadDepth<BPS> {
+struct Quad444PlanarReader : QuadDepth<BPS>, QuadPlanes {
     static constexpr int kChromaSamples = 4;
-    const uint8_t* luma;
-    size_t lumaPitch;
-    const uint8_t* cbPlane;
-    size_t cbPitch;
-    const uint8_t* crPlane;
-    size_t crPitch;
 
     struct Raw { uint32_t row0, row1, cb0, cr0, cb1, cr1; };   // each a pair of columns
 
@@ -239,6 +231,25 @@ struct Quad444PlanarReader : QuadDepth<BPS> {
 template <class R>
 __device__ __forceinline__ constexpr int sampleOf(int p) {
     return R::kChromaSamples == 4 ? p : (R::kChromaSamples == 2 ? p >> 1 : 0);
+}
+
+// A quad's values (v[0], v[1]: row y0; v[2], v[3]: row y0 + 1) into an image of 4-byte (RGBA)
+// or 2-byte (luma code) pixels: one store per row; col1 / row1: the second column / row is
+// inside the frame.
+template <int kBytes>
+__device__ __forceinline__ void storeQuad(uint8_t* image, size_t pitch, int x0, int y0, bool col1, bool row1, const uint32_t (&v)[4]) {
+    auto put = [&](uint8_t* p, uint32_t first, uint32_t second) {
+        if constexpr (kBytes == 4) {
+            if (col1) *reinterpret_cast<uint2*>(p) = make_uint2(first, second);
+            else *reinterpret_cast<uint32_t*>(p) = first;
+        } else {
+            if (col1) *reinterpret_cast<uint32_t*>(p) = first | (second << 16);
+            else *reinterpret_cast<uint16_t*>(p) = uint16_t(first);
+        }
+    };
+    uint8_t* row = image + size_t(y0) * pitch + size_t(x0) * kBytes;
+    put(row, v[0], v[1]);
+    if (row1) put(row + pitch, v[2], v[3]);
 }
 
 struct BlockSums {
@@ -411,38 +422,15 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
                 vsKey = key;
             }
         }
-        if constexpr (kPicture) {
-            uint8_t* row = a.out.d_picture + size_t(y0) * a.out.picturePitch + size_t(x0) * 4;
-            if (kFull || col1) {
-                *reinterpret_cast<uint2*>(row) = make_uint2(px[0], px[1]);
-                if (kFull || row1) *reinterpret_cast<uint2*>(row + a.out.picturePitch) = make_uint2(px[2], px[3]);
-            } else {
-                *reinterpret_cast<uint32_t*>(row) = px[0];
-                if (row1) *reinterpret_cast<uint32_t*>(row + a.out.picturePitch) = px[2];
-            }
-        }
+        const bool in1 = kFull || col1, inRow1 = kFull || row1;
+        if constexpr (kPicture) storeQuad<4>(a.out.d_picture, a.out.picturePitch, x0, y0, in1, inRow1, px);
         if (previewLut) {
-            uint32_t lut[4];
-#pragma unroll
-            for (int p = 0; p < 4; ++p) lut[p] = __ldg(previewLut + yv[p]);
-            uint8_t* row = a.out.d_preview + size_t(y0) * a.out.previewPitch + size_t(x0) * 4;
-            if (kFull || col1) {
-                *reinterpret_cast<uint2*>(row) = make_uint2(lut[0], lut[1]);
-                if (kFull || row1) *reinterpret_cast<uint2*>(row + a.out.previewPitch) = make_uint2(lut[2], lut[3]);
-            } else {
-                *reinterpret_cast<uint32_t*>(row) = lut[0];
-                if (row1) *reinterpret_cast<uint32_t*>(row + a.out.previewPitch) = lut[2];
-            }
+            const uint32_t lut[4] = {__ldg(previewLut + yv[0]), __ldg(previewLut + yv[1]), __ldg(previewLut + yv[2]), __ldg(previewLut + yv[3])};
+            storeQuad<4>(a.out.d_preview, a.out.previewPitch, x0, y0, in1, inRow1, lut);
         }
         if (doLuma) {
-            uint8_t* row = reinterpret_cast<uint8_t*>(a.out.d_luma) + size_t(y0) * a.out.lumaPitch + size_t(x0) * 2;
-            if (kFull || col1) {
-                *reinterpret_cast<uint32_t*>(row) = uint32_t(yv[0]) | (uint32_t(yv[1]) << 16);
-                if (kFull || row1) *reinterpret_cast<uint32_t*>(row + a.out.lumaPitch) = uint32_t(yv[2]) | (uint32_t(yv[3]) << 16);
-            } else {
-                *reinterpret_cast<uint16_t*>(row) = uint16_t(yv[0]);
-                if (row1) *reinterpret_cast<uint16_t*>(row + a.out.lumaPitch) = uint16_t(yv[2]);
-            }
+            const uint32_t codes[4] = {uint32_t(yv[0]), uint32_t(yv[1]), uint32_t(yv[2]), uint32_t(yv[3])};
+            storeQuad<2>(reinterpret_cast<uint8_t*>(a.out.d_luma), a.out.lumaPitch, x0, y0, in1, inRow1, codes);
         }
     };
 
@@ -597,20 +585,6 @@ __global__ void __launch_bounds__(kPictureThreads) quadPictureKernel(const R rea
         const bool row1 = y0 + 1 < H;
         int32_t yv[4], cb[4], cr[4];
         reader.unpack(raw[k], yv, cb, cr);
-        auto put = [&](uint8_t* base, size_t pitch, size_t bytesPerPixel, uint32_t v0, uint32_t v1, uint32_t v2, uint32_t v3) {
-            uint8_t* row = base + size_t(y0) * pitch + size_t(x0) * bytesPerPixel;
-            if (bytesPerPixel == 4) {
-                if (col1) *reinterpret_cast<uint2*>(row) = make_uint2(v0, v1); else *reinterpret_cast<uint32_t*>(row) = v0;
-                if (row1) {
-                    if (col1) *reinterpret_cast<uint2*>(row + pitch) = make_uint2(v2, v3); else *reinterpret_cast<uint32_t*>(row + pitch) = v2;
-                }
-            } else {
-                if (col1) *reinterpret_cast<uint32_t*>(row) = v0 | (v1 << 16); else *reinterpret_cast<uint16_t*>(row) = uint16_t(v0);
-                if (row1) {
-                    if (col1) *reinterpret_cast<uint32_t*>(row + pitch) = v2 | (v3 << 16); else *reinterpret_cast<uint16_t*>(row + pitch) = uint16_t(v2);
-                }
-            }
-        };
         if (doPicture) {
             int32_t cR[4], cG[4], cB[4];   // per chroma sample
 #pragma unroll
@@ -630,12 +604,16 @@ __global__ void __launch_bounds__(kPictureThreads) quadPictureKernel(const R rea
                 const uint32_t b = uint32_t(__vimin_s32_relu((m + cB[c]) >> 16, 255));
                 px[p] = __byte_perm(__byte_perm(r, g, 0x0040), b, 0x0410) | 0xff000000u;
             }
-            put(a.out.d_picture, a.out.picturePitch, 4, px[0], px[1], px[2], px[3]);
+            storeQuad<4>(a.out.d_picture, a.out.picturePitch, x0, y0, col1, row1, px);
         }
-        if (doLuma) put(reinterpret_cast<uint8_t*>(a.out.d_luma), a.out.lumaPitch, 2, uint32_t(yv[0]), uint32_t(yv[1]), uint32_t(yv[2]), uint32_t(yv[3]));
-        if (previewLut)
-            put(a.out.d_preview, a.out.previewPitch, 4, __ldg(previewLut + yv[0]), __ldg(previewLut + yv[1]), __ldg(previewLut + yv[2]),
-                __ldg(previewLut + yv[3]));
+        if (doLuma) {
+            const uint32_t codes[4] = {uint32_t(yv[0]), uint32_t(yv[1]), uint32_t(yv[2]), uint32_t(yv[3])};
+            storeQuad<2>(reinterpret_cast<uint8_t*>(a.out.d_luma), a.out.lumaPitch, x0, y0, col1, row1, codes);
+        }
+        if (previewLut) {
+            const uint32_t lut[4] = {__ldg(previewLut + yv[0]), __ldg(previewLut + yv[1]), __ldg(previewLut + yv[2]), __ldg(previewLut + yv[3])};
+            storeQuad<4>(a.out.d_preview, a.out.previewPitch, x0, y0, col1, row1, lut);
+        }
     }
 }
 
@@ -754,21 +732,21 @@ cudaError_t quadPass(const PlaneSet& planes, PixelFormat format, int width, int 
     };
     switch (format) {
         case PixelFormat::Nv12:
-            return run(Quad420Reader<1, true, false>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0});
+            return run(Quad420Reader<1, true, false>{{}, {planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0}});
         case PixelFormat::P010:
-            return run(Quad420Reader<2, true, true>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0});
+            return run(Quad420Reader<2, true, true>{{}, {planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], nullptr, 0}});
         case PixelFormat::Yuv420p:
-            return run(Quad420Reader<1, false, false>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
+            return run(Quad420Reader<1, false, false>{{}, {planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]}});
         case PixelFormat::Yuv420p10:
-            return run(Quad420Reader<2, false, false>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
+            return run(Quad420Reader<2, false, false>{{}, {planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]}});
         case PixelFormat::Yuv422p:
-            return run(Quad422PlanarReader<1>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
+            return run(Quad422PlanarReader<1>{{}, {planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]}});
         case PixelFormat::Yuv422p10:
-            return run(Quad422PlanarReader<2>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
+            return run(Quad422PlanarReader<2>{{}, {planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]}});
         case PixelFormat::Yuv444p:
-            return run(Quad444PlanarReader<1>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
+            return run(Quad444PlanarReader<1>{{}, {planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]}});
         case PixelFormat::Yuv444p10:
-            return run(Quad444PlanarReader<2>{{}, planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]});
+            return run(Quad444PlanarReader<2>{{}, {planes.data[0], planes.pitch[0], planes.data[1], planes.pitch[1], planes.data[2], planes.pitch[2]}});
         case PixelFormat::Uyvy422: return run(QuadPackedReader<1, 0, 3, 2>{{}, planes.data[0], planes.pitch[0]});
         case PixelFormat::Yuyv422: return run(QuadPackedReader<0, 1, 2, 3>{{}, planes.data[0], planes.pitch[0]});
         default: break;
