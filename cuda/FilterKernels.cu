@@ -19,7 +19,7 @@
 namespace cs::cuda {
 namespace {
 
-constexpr int kTileRadiusMax = 32;   // radii up to this use the tile kernels
+constexpr int kBoxStripRadiusMax = 32;   // box radii up to this run as one strip kernel (larger: two passes)
 constexpr int kMaxBoxRadius = 1 << 20;
 constexpr float kMaxGaussianSigma = 64.0f;
 constexpr int kMaxGaussRadius = 192;
@@ -941,7 +941,7 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
     switch (filter_) {
         case PreviewFilter::BoxBlur: {
             boxRadius_ = std::clamp(f.blurRadius, 0, kMaxBoxRadius);
-            if (boxRadius_ > kTileRadiusMax) {
+            if (boxRadius_ > kBoxStripRadiusMax) {
                 CS_TRY(d_scratch_.reserve(size_t(width) * size_t(height) * sizeof(uint4)));
                 scratchPitch_ = size_t(width) * sizeof(uint4);
             } else {
@@ -1059,7 +1059,7 @@ cudaError_t PreviewFilters::enqueue(const uint8_t* d_picture, size_t picturePitc
         case PreviewFilter::None: return cudaSuccess;
         case PreviewFilter::BoxBlur:
             if (boxRadius_ == 0) return copyImage(d_picture, picturePitch, w, h, out, stream);
-            if (boxRadius_ <= kTileRadiusMax) {
+            if (boxRadius_ <= kBoxStripRadiusMax) {
                 const BoxParams bp = boxParams(boxRadius_, w, h, multiprocessors_);
                 const dim3 strips((unsigned(w) + unsigned(bp.outputs) - 1) / unsigned(bp.outputs), (unsigned(h) + unsigned(bp.rows) - 1) / unsigned(bp.rows));
                 return withSink(out, [&](auto sink) { boxStripKernel<<<strips, kBoxThreads, 0, stream>>>(d_picture, picturePitch, w, h, bp, sink); });
