@@ -1,14 +1,15 @@
-// The scope pass for 4:2:0 and 4:2:2 frames (yuv420p, yuv420p10, nv12, p010: what decoders
-// and NVDEC deliver; yuv422p, yuv422p10, uyvy422, yuyv422: ProRes, DNxHR, capture cards):
-// every scope, statistic, the picture and the luma plane in one launch, designed for few
-// instructions per pixel and shared-memory atomics without conflicts.
+// The scope pass for Y'CbCr frames, 4:2:0 (yuv420p, yuv420p10, nv12, p010: what decoders
+// and NVDEC deliver), 4:2:2 (yuv422p, yuv422p10, uyvy422, yuyv422: ProRes, DNxHR, capture
+// cards) and 4:4:4 (yuv444p, yuv444p10): every scope, statistic, the picture and the luma
+// plane in one launch, designed for few instructions per pixel and shared-memory atomics
+// without conflicts. With nothing to count, a picture kernel of its own (at the end).
 //
 // Work split. A block owns a strip of 16 columns over every row, so its column counters
 // (waveform and parade) are complete at the end and are stored, not added. A warp's 32
 // lanes are 4 groups of 8: lane (g, c) owns columns 2c, 2c+1 of the strip, and each group
 // is a "row worker" walking down a band of row pairs, one 2x2 quad per step. A quad has
-// one chroma sample (4:2:0) or one per row (4:2:2): the chroma terms of the conversions are
-// computed once per sample and serve its pixels.
+// one chroma sample (4:2:0), one per row (4:2:2) or one per pixel (4:4:4): the chroma terms
+// of the conversions are computed once per sample and serve its pixels.
 //
 // Conflict-free counting. Each pixel is counted in 4 channels: luma (waveform) and the
 // parade's 3 components. Counters live in shared memory as [level][channel][c] words (two
