@@ -24,24 +24,16 @@ CS_HD uint32_t load32(const uint8_t* p) {
     uint32_t v; std::memcpy(&v, p, 4); return v;
 #endif
 }
-// Narrower samples (a 16-bit sample, an 8-bit one, a pair of 8-bit ones) are read on the
-// device through the aligned 32-bit word that holds them, then shifted down: no load is
-// narrower than 32 bits, and the lanes that share a word are served by one transaction.
-// p is aligned to the sample's own size, so a sample never straddles two words.
+// A 16-bit sample (or a pair of 8-bit ones) is read on the device through the aligned 32-bit
+// word that holds it, then shifted down: no load is narrower than 32 bits, and the lanes that
+// share a word are served by one transaction. p is 2-byte aligned, so the sample never
+// straddles two words.
 CS_HD uint32_t load16(const uint8_t* p) {
 #if defined(__CUDA_ARCH__)
     const uintptr_t a = reinterpret_cast<uintptr_t>(p);
     return (__ldg(reinterpret_cast<const unsigned int*>(a & ~uintptr_t(3))) >> (8 * uint32_t(a & 3))) & 0xffffu;
 #else
     uint16_t v; std::memcpy(&v, p, 2); return v;
-#endif
-}
-CS_HD uint32_t load8(const uint8_t* p) {
-#if defined(__CUDA_ARCH__)
-    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    return (__ldg(reinterpret_cast<const unsigned int*>(a & ~uintptr_t(3))) >> (8 * uint32_t(a & 3))) & 0xffu;
-#else
-    return *p;
 #endif
 }
 CS_HD void load64(const uint8_t* p, uint32_t& lo, uint32_t& hi) {
