@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
@@ -72,7 +73,7 @@ struct CudaEngine::Impl {
         cuda::GraphicsResourceHandle resource;
     };
     std::array<Registered, 6> gl;   // picture, preview, histogram, waveform, parade, vectorscope
-    std::vector<uint16_t> waveformCounts, paradeCounts;   // the device's 16-bit columns, widened into ScopeResults
+    std::vector<uint16_t> columnCounts;   // the device's 16-bit strips (ColumnCounts.h), widened into ScopeResults
 
     Status inputPlanes(const FrameView& f, cuda::PlaneSet& out);
     Status run(const FrameView& f, const ScopeSpec& spec, bool wantPicture, ScopeResults& out, const cuda::SurfaceTargets* surfaces);
@@ -165,15 +166,13 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
     CS_TRY(fetch(out.histR, hist, pipeline.histRgb(), 256));
     CS_TRY(fetch(out.histG, hist, pipeline.histRgb() + 256, 256));
     CS_TRY(fetch(out.histB, hist, pipeline.histRgb() + 512, 256));
-    // Waveform and parade columns are 16-bit on the device: copied as they are, widened below.
-    auto fetchColumns = [&](std::vector<uint16_t>& staged, std::vector<uint32_t>& dst, bool on, const uint16_t* src, size_t n) -> Status {
-        if (!on) { dst.clear(); staged.clear(); return {}; }
-        staged.resize(n);
-        CS_CUDA_CHECK(cudaMemcpyAsync(staged.data(), src, n * sizeof(uint16_t), cudaMemcpyDeviceToHost, s));
-        return {};
-    };
-    CS_TRY(fetchColumns(waveformCounts, out.waveform, bigCounts && spec.waveform, pipeline.waveform(), L * W));
-    CS_TRY(fetchColumns(paradeCounts, out.parade, bigCounts && spec.parade, pipeline.parade(), 3 * L * W));
+    // Waveform and parade counts are 16-bit strips on the device: copied as they are, laid out
+    // and widened below.
+    const bool waveform = bigCounts && spec.waveform, parade = bigCounts && spec.parade;
+    if (waveform || parade) {
+        columnCounts.resize(cuda::columnCountsSize(int(L), int(W)));
+        CS_CUDA_CHECK(cudaMemcpyAsync(columnCounts.data(), pipeline.columns(), columnCounts.size() * sizeof(uint16_t), cudaMemcpyDeviceToHost, s));
+    }
     CS_TRY(fetch(out.vectorscope, bigCounts && spec.vectorscope, pipeline.vectorscope(), L * L));
     cuda::DeviceStats st{};
     if (spec.stats) CS_CUDA_CHECK(cudaMemcpyAsync(&st, pipeline.stats(), sizeof st, cudaMemcpyDeviceToHost, s));
@@ -193,8 +192,22 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
         out.preview = {};
     }
     CS_CUDA_CHECK(cudaStreamSynchronize(s));
-    if (!waveformCounts.empty()) out.waveform.assign(waveformCounts.begin(), waveformCounts.end());
-    if (!paradeCounts.empty()) out.parade.assign(paradeCounts.begin(), paradeCounts.end());
+    // Strips into ScopeResults' rows: [channel][level][x], channel 0 the waveform, 1..3 the parade.
+    auto unpackColumns = [&](std::vector<uint32_t>& dst, bool on, int firstChannel, int channels) {
+        if (!on) { dst.clear(); return; }
+        dst.resize(size_t(channels) * L * W);
+        for (int c = 0; c < channels; ++c)
+            for (size_t level = 0; level < L; ++level) {
+                uint32_t* row = dst.data() + (size_t(c) * L + level) * W;
+                for (size_t x0 = 0; x0 < W; x0 += cuda::kColumnStrip) {
+                    const uint16_t* src = columnCounts.data() + cuda::columnIndex(int(L), firstChannel + c, int(level), int(x0));
+                    const size_t n = std::min(W - x0, size_t(cuda::kColumnStrip));
+                    for (size_t i = 0; i < n; ++i) row[x0 + i] = src[i];
+                }
+            }
+    };
+    unpackColumns(out.waveform, waveform, 0, 1);
+    unpackColumns(out.parade, parade, 1, 3);
 
     out.stats = {};
     if (spec.stats) {

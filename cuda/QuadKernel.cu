@@ -5,7 +5,9 @@
 // without conflicts. With nothing to count, a picture kernel of its own (at the end).
 //
 // Work split. A block owns a strip of 16 columns over every row, so its column counters
-// (waveform and parade) are complete at the end and are stored, not added. A warp's 32
+// (waveform and parade) are complete at the end and are stored, not added: their shared
+// layout is the device buffer's (ColumnCounts.h), so on Hopper the copy engine stores the
+// block's counters as one block of memory, draining while the next block counts. A warp's 32
 // lanes are 4 groups of 8: lane (g, c) owns columns 2c, 2c+1 of the strip, and each group
 // is a "row worker" walking down a band of row pairs, one 2x2 quad per step. A quad has
 // one chroma sample (4:2:0), one per row (4:2:2) or one per pixel (4:4:4): the chroma terms
@@ -295,6 +297,7 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
     if (rpBegin < rpEnd) reader.load(xLoad, 2 * rpBegin, min(2 * rpBegin + 1, H - 1), cur);
 
     const bool doVec = flags & kScopeVectorscope, doLuma = flags & kScopeLuma;
+    const bool doWave = flags & kScopeWaveform, doParade = flags & kScopeParade;
     const uint32_t* previewLut = a.out.d_previewLut;
     // Vectorscope cache: keys (-1 = free), then counts, after the counters.
     constexpr int kWords = L * 32 + (kSet8 ? 256 * 32 : 0);
@@ -461,6 +464,11 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
             atomicAdd(&blockSums.gamut, gamut);
         }
     }
+#if __CUDA_ARCH__ >= 900
+    // The counters are read next by the copy engine (the async proxy): every thread's shared
+    // writes are made visible to it before the barrier.
+    if (doWave && doParade) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
     __syncthreads();
 
     // The vectorscope cache, once per block.
@@ -468,30 +476,30 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
         for (int i = int(threadIdx.x); i < kVsCache; i += kThreads)
             if (const uint32_t n = vsCounts[i]) atomicAdd(a.out.d_vectorscope + vsKeys[i], n);
 
-    // Columns: complete (the strip spans every row): stored, not added.
-    const bool doWave = flags & kScopeWaveform, doParade = flags & kScopeParade;
-    const int xStrip = int(blockIdx.x) * kStrip;
-    // Thread t always handles word t % 32 of a level row (channel, column pair), levels
-    // t / 32, + kThreads / 32, ...: its destination only moves down by whole rows.
-    {
-        const int t = int(threadIdx.x), ch = (t >> 3) & 3, cc = t & 7;
-        const int x = xStrip + 2 * cc;
-        if (x < W && (ch == 0 ? doWave : doParade)) {
-            constexpr int kLevelStep = kThreads / 32;
-            uint16_t* dst = (ch == 0 ? a.out.d_waveform : a.out.d_parade + size_t(ch - 1) * size_t(L) * size_t(W)) +
-                            size_t(t >> 5) * size_t(W) + size_t(x);
-            const size_t step = size_t(kLevelStep) * size_t(W);
-            if ((W & 1) == 0) {   // the shared word is the output's two 16-bit counts: one aligned 4-byte store
-                for (int i = t; i < L * 32; i += kThreads, dst += step) *reinterpret_cast<uint32_t*>(dst) = smem[i];
-            } else {
-                const bool second = x + 1 < W;
-                for (int i = t; i < L * 32; i += kThreads, dst += step) {
-                    const uint32_t word = smem[i];
-                    dst[0] = uint16_t(word & 0xffffu);
-                    if (second) dst[1] = uint16_t(word >> 16);
-                }
-            }
+    // Columns: complete (the strip spans every row), and already in ColumnCounts.h's layout:
+    // the block's counters are its strip's block of d_columns, stored, not added. With every
+    // channel wanted the copy engine stores them (Hopper: eight bulk copies, waited for at the
+    // end), so the stores drain while this block sums its histograms and the next block on
+    // this multiprocessor counts; else the threads store the wanted channels' words.
+    uint4* const stripOut = reinterpret_cast<uint4*>(a.out.d_columns + columnIndex(L, 0, 0, int(blockIdx.x) * kStrip));
+    const uint4* const counters4 = reinterpret_cast<const uint4*>(smem);
+    [[maybe_unused]] bool bulkIssued = false;
+    if (doWave && doParade) {
+#if __CUDA_ARCH__ >= 900
+        constexpr int kCopies = 8;   // one per warp of the first eight (kThreads >= 256)
+        if ((threadIdx.x & 31u) == 0 && threadIdx.x < 32u * kCopies) {
+            constexpr uint32_t kChunk = uint32_t(L) * 128u / kCopies;
+            const uint32_t part = threadIdx.x >> 5;
+            bulkStore(reinterpret_cast<uint8_t*>(stripOut) + part * kChunk, sharedAddress(smem) + part * kChunk, kChunk);
+            bulkIssued = true;
         }
+#else
+        for (int i = int(threadIdx.x); i < L * 8; i += kThreads) stripOut[i] = counters4[i];
+#endif
+    } else if (doWave || doParade) {
+        // A 16-byte piece is half of one channel's 8 words of a level.
+        for (int i = int(threadIdx.x); i < L * 8; i += kThreads)
+            if (((i >> 1) & 3) == 0 ? doWave : doParade) stripOut[i] = counters4[i];
     }
     // Luma histogram and luma statistics from the waveform's columns.
     const bool doHist = flags & kScopeHistogram;
@@ -553,6 +561,9 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
             atomicMax(&st->vMinInv, blockSums.minInv[2]); atomicMax(&st->vMax, blockSums.max[2]);
         }
     }
+#if __CUDA_ARCH__ >= 900
+    if (bulkIssued) bulkStoreWaitRead();   // the counters' shared memory stays until the copy engine has read it
+#endif
 }
 
 // The picture (and the luma plane, the lookup preview) of a 4:2:0 frame when nothing is

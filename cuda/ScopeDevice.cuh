@@ -55,4 +55,18 @@ __device__ __forceinline__ void sharedRed(uint32_t addr, uint32_t value) {
     asm volatile("red.shared.add.u32 [%0+%2], %1;" ::"r"(addr), "r"(value), "n"(kOffset));
 }
 
+#if __CUDA_ARCH__ >= 900
+// Hopper's copy engine: `bytes` (a multiple of 16, both addresses 16-byte aligned) from shared
+// to global memory, asynchronously. The issuing thread calls bulkStoreWaitRead() before the
+// shared memory may change or the block ends; the global writes complete with the kernel.
+// Shared memory written by ordinary stores or atomics needs fence.proxy.async.shared::cta in
+// each writing thread before the barrier that precedes the copy.
+__device__ __forceinline__ void bulkStore(void* global, uint32_t sharedAddr, uint32_t bytes) {
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n\tcp.async.bulk.commit_group;" ::"l"(global), "r"(sharedAddr),
+                 "r"(bytes)
+                 : "memory");
+}
+__device__ __forceinline__ void bulkStoreWaitRead() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
+#endif
+
 }  // namespace cs::cuda::detail

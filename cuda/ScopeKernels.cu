@@ -303,10 +303,8 @@ __global__ void __launch_bounds__(kThreads, R::kMinBlocks) scopeKernel(const R r
             if (x >= W) continue;
             const uint32_t word = *colWord(slot, level, col);
             const uint32_t count = (col & 1) ? (word >> 16) : (word & 0xffffu);
-            uint16_t* dst = (doWave && slot == 0)
-                                ? a.out.d_waveform + size_t(level) * size_t(W) + size_t(x)
-                                : a.out.d_parade + (size_t(slot - paradeSlot) * size_t(L) + size_t(level)) * size_t(W) + size_t(x);
-            *dst = uint16_t(count);
+            const int channel = (doWave && slot == 0) ? 0 : 1 + slot - paradeSlot;
+            a.out.d_columns[columnIndex(L, channel, level, x)] = uint16_t(count);
         }
     }
     // Histograms summed from the block's columns (only columns inside the frame hold counts).
@@ -447,7 +445,7 @@ cudaError_t scopePass(const PlaneSet& planes, PixelFormat format, int width, int
                       uint32_t flags, const ScopeOutputs& o, cudaStream_t stream) {
     if (width <= 0 || height <= 0 || format >= PixelFormat::Count || !planesAligned(planes, format))
         return cudaErrorInvalidValue;
-    if (((flags & kScopeWaveform) && !o.d_waveform) || ((flags & kScopeParade) && !o.d_parade) ||
+    if (((flags & (kScopeWaveform | kScopeParade)) && !o.d_columns) ||
         ((flags & kScopeHistogram) && !o.d_histY) || ((flags & kScopeHistogramRgb) && !o.d_histRgb) || ((flags & kScopeVectorscope) && !o.d_vectorscope) ||
         ((flags & kScopeStats) && !o.d_stats) || ((flags & kScopePicture) && !o.d_picture) ||
         ((flags & kScopeLuma) && !o.d_luma))

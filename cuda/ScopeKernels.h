@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ColumnCounts.h"
 #include "PixelGroups.h"
 #include "core/Color.h"
 #include "core/PixelFormat.h"
@@ -44,13 +45,12 @@ struct ScopeColour {
 };
 
 // Device outputs; pointers for work not asked for may be null. d_histY has `levels` bins, d_histRgb 3 x 256
-// (R, G, B); d_waveform is levels x width; d_parade 3 x levels x width; d_vectorscope
-// levels x levels [Cr][Cb]; the picture and luma plane are pitched (bytes). Waveform and
-// parade counts are 16-bit: a column holds at most kMaxDimension (16384) pixels, and
-// half-size counts halve the pass's largest write (31 MB instead of 63 at 4K 10-bit).
+// (R, G, B); d_columns holds the waveform and parade counts, columnCountsSize(levels, width)
+// 16-bit counts laid out as ColumnCounts.h says (16-bit: half-size counts halve the pass's
+// largest write, 31 MB instead of 63 at 4K 10-bit); d_vectorscope levels x levels [Cr][Cb];
+// the picture and luma plane are pitched (bytes).
 struct ScopeOutputs {
-    uint16_t* d_waveform = nullptr;
-    uint16_t* d_parade = nullptr;
+    uint16_t* d_columns = nullptr;
     uint32_t* d_histY = nullptr;
     uint32_t* d_histRgb = nullptr;
     uint32_t* d_vectorscope = nullptr;

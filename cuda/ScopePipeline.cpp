@@ -34,8 +34,7 @@ Status ScopePipeline::prepare(PixelFormat format, int width, int height, const S
     vectorscopeOffset_ = (statsOffset_ + sizeof(DeviceStats) + 255) / 256 * 256;
     accumBytes_ = vectorscopeOffset_ + ((work.flags & kScopeVectorscope) ? L * L * sizeof(uint32_t) : 0);
     CS_TRY(accum_.reserve(vectorscopeOffset_ + L * L * sizeof(uint32_t)));
-    if (work.flags & kScopeWaveform) CS_TRY(waveform_.reserve(L * W * sizeof(uint16_t)));
-    if (work.flags & kScopeParade) CS_TRY(parade_.reserve(3 * L * W * sizeof(uint16_t)));
+    if (work.flags & (kScopeWaveform | kScopeParade)) CS_TRY(columns_.reserve(columnCountsSize(levels_, width) * sizeof(uint16_t)));
     if (work.flags & kScopePicture) CS_TRY(picture_.reserve(W * 4, H));
     if (work.flags & kScopeLuma) CS_TRY(luma_.reserve(W * 2, H));
     if (work.preview != PreviewFilter::None) CS_TRY(preview_.reserve(W * 4, H));
@@ -52,8 +51,7 @@ Status ScopePipeline::enqueue(const PlaneSet& planes, const ScopeColour& colour,
     o.d_histRgb = o.d_histY + levels_;
     o.d_stats = reinterpret_cast<DeviceStats*>(accum_.get() + statsOffset_);
     o.d_vectorscope = reinterpret_cast<uint32_t*>(accum_.get() + vectorscopeOffset_);
-    o.d_waveform = waveform_.get<uint16_t>();
-    o.d_parade = parade_.get<uint16_t>();
+    o.d_columns = columns_.get<uint16_t>();
     o.d_picture = picture_.get();
     o.picturePitch = picture_.pitch();
     o.d_luma = luma_.get<uint16_t>();
@@ -80,7 +78,7 @@ Status ScopePipeline::enqueue(const PlaneSet& planes, const ScopeColour& colour,
         CS_CUDA_CHECK(copyImage(picture_.get(), picture_.pitch(), width_, height_, ImageSink{nullptr, 0, surfaces->picture}, stream));
     TraceSources src;
     src.d_histY = o.d_histY; src.d_histRgb = o.d_histRgb; src.d_vectorscope = o.d_vectorscope;
-    src.d_waveform = o.d_waveform; src.d_parade = o.d_parade;
+    src.d_columns = o.d_columns;
     src.width = width_; src.height = height_; src.levels = levels_;
     const TraceKind kinds[4] = {TraceKind::Histogram, TraceKind::Waveform, TraceKind::Parade, TraceKind::Vectorscope};
     const uint32_t needed[4] = {kScopeHistogram, kScopeWaveform, kScopeParade, kScopeVectorscope};

@@ -42,8 +42,7 @@ public:
     const uint32_t* histRgb() const { return histY() + levels_; }
     const DeviceStats* stats() const { return reinterpret_cast<const DeviceStats*>(accum_.get() + statsOffset_); }
     const uint32_t* vectorscope() const { return reinterpret_cast<const uint32_t*>(accum_.get() + vectorscopeOffset_); }
-    const uint16_t* waveform() const { return waveform_.get<uint16_t>(); }   // 16-bit counts (ScopeOutputs)
-    const uint16_t* parade() const { return parade_.get<uint16_t>(); }
+    const uint16_t* columns() const { return columns_.get<uint16_t>(); }   // waveform and parade (ColumnCounts.h)
     const uint8_t* picture() const { return picture_.get(); }
     size_t picturePitch() const { return picture_.pitch(); }
     const uint8_t* preview() const { return preview_.get(); }
@@ -58,7 +57,7 @@ private:
     // One zeroed-per-frame block: histY (levels), histRgb (768), stats, vectorscope (levels^2).
     DeviceBuffer accum_;
     size_t statsOffset_ = 0, vectorscopeOffset_ = 0, accumBytes_ = 0;
-    DeviceBuffer waveform_, parade_, traceScratch_;
+    DeviceBuffer columns_, traceScratch_;
     PitchedBuffer picture_, luma_, preview_;
     PreviewFilters filters_;
 };

@@ -29,6 +29,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "ColumnCounts.h"
 #include "core/Color.h"
 
 namespace cs::cuda {
@@ -145,43 +146,72 @@ CS_HD uint32_t histogramTexel(const uint32_t* histY, const uint32_t* histRgb, in
     return traceRgba(lit[0] ? 255u : base, lit[1] ? 255u : base, lit[2] ? 255u : base);
 }
 
-// Brightness of a waveform box: counts[level * width + x], columns [x0, x1) of a frame of
-// `height` rows, the codes texel row ty (from the top) shows. Count: uint16_t on the device
-// (the scope pass's columns), uint32_t in a ScopeResults.
+// Where a waveform's counts are: cols(channel, level, x), the count of column x at `level`.
+// A ScopeResults holds row-major [channel][level][width] arrays (uint32_t); the scope pass
+// leaves 16-bit counts in strips (ColumnCounts.h).
 template <typename Count>
-CS_HD uint32_t waveformLevel(const Count* counts, int width, int height, int levels, float gain, int x0, int x1, int ty, int texH) {
+struct RowMajorColumns {
+    const Count* counts;
+    int width, levels;
+    CS_HD uint32_t operator()(int channel, int level, int x) const {
+        return uint32_t(counts[((long long)channel * levels + level) * width + x]);
+    }
+};
+struct StripColumns {
+    const uint16_t* counts;
+    int levels;
+    CS_HD uint32_t operator()(int channel, int level, int x) const { return counts[columnIndex(levels, channel, level, x)]; }
+};
+
+// Brightness of a waveform box: channel `channel`'s columns [x0, x1) of a frame of `height`
+// rows, the codes texel row ty (from the top) shows.
+template <class Columns>
+CS_HD uint32_t waveformLevel(const Columns& cols, int channel, int height, int levels, float gain, int x0, int x1, int ty, int texH) {
     int l0 = 0, l1 = -1;
     TraceAxis(TraceAxisKind::Down, levels, texH).span(ty, l0, l1);
     unsigned long long sum = 0;
     for (int l = l0; l <= l1; ++l)
-        for (int x = x0; x < x1; ++x) sum += counts[(long long)l * width + x];
+        for (int x = x0; x < x1; ++x) sum += cols(channel, l, x);
     if (sum == 0) return 0;
     const double n = double(sum) * double(levels) / (double(height) * double(x1 - x0) * double(l1 - l0 + 1));
     double v = sqrt(double(gain) * n / 8.0);
     return traceCode(v > 1.0 ? 1.0 : v);
 }
 
-template <typename Count>
-CS_HD uint32_t waveformTexel(const Count* counts, int width, int height, int levels, float gain, int tx, int ty, int texW, int texH) {
+// waveform: channel `channel` of `cols` (a frame `width` wide).
+template <class Columns>
+CS_HD uint32_t waveformTexel(const Columns& cols, int channel, int width, int height, int levels, float gain, int tx, int ty, int texW,
+                             int texH) {
     int x0, x1;
     traceSpan(tx, texW, width, x0, x1);
-    const uint32_t v = waveformLevel(counts, width, height, levels, gain, x0, x1, ty, texH);
+    const uint32_t v = waveformLevel(cols, channel, height, levels, gain, x0, x1, ty, texH);
     return traceRgba(v, v, v);
 }
-
-// parade: 3 x levels x width; rgbMode picks the panel tints.
+// A row-major waveform (levels x width).
 template <typename Count>
-CS_HD uint32_t paradeTexel(const Count* parade, int width, int height, int levels, bool rgbMode, float gain, int tx, int ty, int texW,
-                           int texH) {
+CS_HD uint32_t waveformTexel(const Count* counts, int width, int height, int levels, float gain, int tx, int ty, int texW, int texH) {
+    return waveformTexel(RowMajorColumns<Count>{counts, width, levels}, 0, width, height, levels, gain, tx, ty, texW, texH);
+}
+
+// parade: channels first, first + 1, first + 2 of `cols`; rgbMode picks the panel tints.
+template <class Columns>
+CS_HD uint32_t paradeTexel(const Columns& cols, int first, int width, int height, int levels, bool rgbMode, float gain, int tx, int ty,
+                           int texW, int texH) {
     int panel = int((long long)tx * 3 / texW);
     if (panel > 2) panel = 2;
     const int p0 = int((long long)panel * texW / 3), p1 = int((long long)(panel + 1) * texW / 3);
     const int pw = p1 - p0 > 0 ? p1 - p0 : 1;
     int x0, x1;
     traceSpan(tx - p0, pw, width, x0, x1);
-    const uint32_t v = waveformLevel(parade + (long long)panel * levels * width, width, height, levels, gain, x0, x1, ty, texH);
+    const uint32_t v = waveformLevel(cols, first + panel, height, levels, gain, x0, x1, ty, texH);
     if (rgbMode) return panel == 0 ? traceRgba(v, 0, 0) : (panel == 1 ? traceRgba(0, v, 0) : traceRgba(0, 0, v));
     return panel == 0 ? traceRgba(v, v, v) : (panel == 1 ? traceRgba(v / 2, v / 2, v) : traceRgba(v, v / 2, v / 2));
+}
+// A row-major parade (3 x levels x width).
+template <typename Count>
+CS_HD uint32_t paradeTexel(const Count* parade, int width, int height, int levels, bool rgbMode, float gain, int tx, int ty, int texW,
+                           int texH) {
+    return paradeTexel(RowMajorColumns<Count>{parade, width, levels}, 0, width, height, levels, rgbMode, gain, tx, ty, texW, texH);
 }
 
 // vectorscope: levels x levels, [cr * levels + cb].

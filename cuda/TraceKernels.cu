@@ -37,14 +37,14 @@ template <class Sink>
 __global__ void waveformKernel(TraceSources s, float gain, int texW, int texH, Sink out) {
     const int x = int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
     if (x >= texW || y >= texH) return;
-    out.store(x, y, waveformTexel(s.d_waveform, s.width, s.height, s.levels, gain, x, y, texW, texH));
+    out.store(x, y, waveformTexel(StripColumns{s.d_columns, s.levels}, 0, s.width, s.height, s.levels, gain, x, y, texW, texH));
 }
 
 template <class Sink>
 __global__ void paradeKernel(TraceSources s, bool rgbMode, float gain, int texW, int texH, Sink out) {
     const int x = int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
     if (x >= texW || y >= texH) return;
-    out.store(x, y, paradeTexel(s.d_parade, s.width, s.height, s.levels, rgbMode, gain, x, y, texW, texH));
+    out.store(x, y, paradeTexel(StripColumns{s.d_columns, s.levels}, 1, s.width, s.height, s.levels, rgbMode, gain, x, y, texW, texH));
 }
 
 template <class Sink>
@@ -70,10 +70,10 @@ cudaError_t renderTrace(TraceKind kind, const TraceSources& s, const ScopeSpec& 
             });
         }
         case TraceKind::Waveform:
-            if (!s.d_waveform) return cudaErrorInvalidValue;
+            if (!s.d_columns) return cudaErrorInvalidValue;
             return withSink(out, [&](auto sink) { waveformKernel<<<grid, kBlock, 0, stream>>>(s, spec.waveformGain, texW, texH, sink); });
         case TraceKind::Parade:
-            if (!s.d_parade) return cudaErrorInvalidValue;
+            if (!s.d_columns) return cudaErrorInvalidValue;
             return withSink(out, [&](auto sink) {
                 paradeKernel<<<grid, kBlock, 0, stream>>>(s, spec.paradeMode == ParadeMode::Rgb, spec.waveformGain, texW, texH, sink);
             });

@@ -15,8 +15,7 @@ namespace cs::cuda {
 struct TraceSources {
     const uint32_t* d_histY = nullptr;      // levels
     const uint32_t* d_histRgb = nullptr;    // 3 x 256
-    const uint16_t* d_waveform = nullptr;   // levels x width
-    const uint16_t* d_parade = nullptr;     // 3 x levels x width
+    const uint16_t* d_columns = nullptr;    // waveform and parade counts (ColumnCounts.h)
     const uint32_t* d_vectorscope = nullptr;
     int width = 0, height = 0, levels = 256;
 };

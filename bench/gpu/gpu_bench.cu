@@ -303,19 +303,18 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
     if (info.planeCount == 1) lumaBytes = allBytes;   // packed: luma and chroma share one plane
 
     // Outputs of the scope pass.
-    cuda::DeviceBuffer accum, waveform, parade;
+    cuda::DeviceBuffer accum, columns;
     cuda::PitchedBuffer picture, luma;
     const size_t statsOffset = (size_t(L) + 768) * 4, vsOffset = (statsOffset + sizeof(cuda::DeviceStats) + 255) / 256 * 256;
     checkStatus(accum.reserve(vsOffset + size_t(L) * size_t(L) * 4), "accumulators");
-    checkStatus(waveform.reserve(size_t(L) * size_t(W) * 2), "waveform");
-    checkStatus(parade.reserve(size_t(3 * L) * size_t(W) * 2), "parade");
+    checkStatus(columns.reserve(cuda::columnCountsSize(L, W) * 2), "waveform and parade columns");
     checkStatus(picture.reserve(size_t(W) * 4, size_t(H)), "picture");
     checkStatus(luma.reserve(size_t(W) * 2, size_t(H)), "luma");
     cuda::ScopeOutputs o;
     o.d_histY = accum.get<uint32_t>(); o.d_histRgb = o.d_histY + L;
     o.d_stats = reinterpret_cast<cuda::DeviceStats*>(accum.get() + statsOffset);
     o.d_vectorscope = reinterpret_cast<uint32_t*>(accum.get() + vsOffset);
-    o.d_waveform = waveform.get<uint16_t>(); o.d_parade = parade.get<uint16_t>();
+    o.d_columns = columns.get<uint16_t>();
     o.d_picture = picture.get(); o.picturePitch = picture.pitch();
     o.d_luma = luma.get<uint16_t>(); o.lumaPitch = luma.pitch();
     ColorInfo ci;
@@ -506,15 +505,14 @@ void profileOnce(Bench& b, const Frame& frame) {
     const int W = frame.width(), H = frame.height(), L = 1 << info.bitDepth;
     DeviceFrames in;
     upload(frame, 0, in);
-    cuda::DeviceBuffer accum, waveform, parade;
+    cuda::DeviceBuffer accum, columns;
     checkStatus(accum.reserve(size_t(L + 768) * 4 + 1024 + size_t(L) * size_t(L) * 4), "accumulators");
-    checkStatus(waveform.reserve(size_t(L) * size_t(W) * 2), "waveform");
-    checkStatus(parade.reserve(size_t(3 * L) * size_t(W) * 2), "parade");
+    checkStatus(columns.reserve(cuda::columnCountsSize(L, W) * 2), "waveform and parade columns");
     cuda::ScopeOutputs o;
     o.d_histY = accum.get<uint32_t>(); o.d_histRgb = o.d_histY + L;
     o.d_stats = reinterpret_cast<cuda::DeviceStats*>(accum.get() + size_t(L + 768) * 4);
     o.d_vectorscope = reinterpret_cast<uint32_t*>(accum.get() + size_t(L + 768) * 4 + 1024);
-    o.d_waveform = waveform.get<uint16_t>(); o.d_parade = parade.get<uint16_t>();
+    o.d_columns = columns.get<uint16_t>();
     cuda::PitchedBuffer picture;
     checkStatus(picture.reserve(size_t(W) * 4, size_t(H)), "picture");
     o.d_picture = picture.get(); o.picturePitch = picture.pitch();
