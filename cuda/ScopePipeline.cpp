@@ -1,7 +1,8 @@
 // The per-frame GPU work (ScopePipeline.h): buffers sized once per geometry, then a short
-// fixed sequence per frame: one memset, the scope pass, the preview (one or two kernels;
-// none for false colour into memory from a 4:2:0 frame, which the scope pass writes), and
-// for the GL view a copy of the picture and one kernel per scope trace.
+// fixed sequence per frame: the scope pass, the preview (one or two kernels; none for false
+// colour or zebra into memory from a Y'CbCr frame, which the scope pass writes) with the
+// next frame's accumulators cleared beside it, and for the GL view a copy of the picture and
+// one kernel per scope trace.
 #include "ScopePipeline.h"
 
 namespace cs::cuda {
@@ -33,7 +34,25 @@ Status ScopePipeline::prepare(PixelFormat format, int width, int height, const S
     statsOffset_ = (L + 768) * sizeof(uint32_t);
     vectorscopeOffset_ = (statsOffset_ + sizeof(DeviceStats) + 255) / 256 * 256;
     accumBytes_ = vectorscopeOffset_ + ((work.flags & kScopeVectorscope) ? L * L * sizeof(uint32_t) : 0);
-    CS_TRY(accum_.reserve(vectorscopeOffset_ + L * L * sizeof(uint32_t)));
+    const size_t stride = (vectorscopeOffset_ + L * L * sizeof(uint32_t) + 255) / 256 * 256;
+    if (stride != accumStride_ || accum_.bytes() < 2 * stride) {
+        // New layout: both sets of accumulators start clean.
+        CS_TRY(accum_.reserve(2 * stride));
+        accumStride_ = stride;
+        CS_CUDA_CHECK(cudaMemsetAsync(accum_.get(), 0, 2 * stride, stream));
+        dirtyBytes_ = {0, 0};
+        current_ = 1;
+    }
+    if (!sideStream_) {
+        cudaStream_t side = nullptr;
+        CS_CUDA_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+        sideStream_.reset(side);
+        for (EventHandle* e : {&passDone_, &clearDone_}) {
+            cudaEvent_t ev = nullptr;
+            CS_CUDA_CHECK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+            e->reset(ev);
+        }
+    }
     if (work.flags & (kScopeWaveform | kScopeParade)) CS_TRY(columns_.reserve(columnCountsSize(levels_, width) * sizeof(uint16_t)));
     if (work.flags & kScopePicture) CS_TRY(picture_.reserve(W * 4, H));
     if (work.flags & kScopeLuma) CS_TRY(luma_.reserve(W * 2, H));
@@ -45,34 +64,53 @@ Status ScopePipeline::prepare(PixelFormat format, int width, int height, const S
 }
 
 Status ScopePipeline::enqueue(const PlaneSet& planes, const ScopeColour& colour, cudaStream_t stream, const SurfaceTargets* surfaces) {
-    CS_CUDA_CHECK(cudaMemsetAsync(accum_.get(), 0, accumBytes_, stream));
+    // This frame counts into the clean set of accumulators; the other set (the last frame's,
+    // whose readers come before this point in the stream) is cleared for the next frame on a
+    // side branch beside the preview, so no clearing step precedes the pass. (Measured: a
+    // memset before the pass, or the pass's blocks clearing it, cost ~1 µs more at 4K P010.)
+    const int use = current_ ^ 1, other = current_;
+    uint8_t* accum = accumSet(use);
     ScopeOutputs o;
-    o.d_histY = accum_.get<uint32_t>();
+    o.d_histY = reinterpret_cast<uint32_t*>(accum);
     o.d_histRgb = o.d_histY + levels_;
-    o.d_stats = reinterpret_cast<DeviceStats*>(accum_.get() + statsOffset_);
-    o.d_vectorscope = reinterpret_cast<uint32_t*>(accum_.get() + vectorscopeOffset_);
+    o.d_stats = reinterpret_cast<DeviceStats*>(accum + statsOffset_);
+    o.d_vectorscope = reinterpret_cast<uint32_t*>(accum + vectorscopeOffset_);
     o.d_columns = columns_.get<uint16_t>();
     o.d_picture = picture_.get();
     o.picturePitch = picture_.pitch();
     o.d_luma = luma_.get<uint16_t>();
     o.lumaPitch = luma_.pitch();
-    // False colour into device memory: the scope pass writes it (no luma plane, no launch).
     uint32_t flags = work_.flags;
-    const bool fusedPreview = work_.preview == PreviewFilter::FalseColour && !(surfaces && surfaces->preview) &&
-                              filters_.lookupTable() && scopePassWritesLookupPreview(format_, width_, height_, flags);
+    // False colour, and zebra over the picture the pass writes anyway, into device memory: the
+    // scope pass writes them (no preview launch, no luma plane).
+    const bool fusedPreview = filters_.lookupTable() && !(surfaces && surfaces->preview) &&
+                              (!filters_.zebraTable() || (flags & kScopePicture)) &&
+                              scopePassWritesLookupPreview(format_, width_, height_, flags);
     if (fusedPreview) {
         o.d_previewLut = filters_.lookupTable();
+        o.previewZebra = filters_.zebraTable();
         o.d_preview = preview_.get();
         o.previewPitch = preview_.pitch();
         flags &= ~uint32_t(kScopeLuma);   // only previews read the luma plane
     }
     CS_CUDA_CHECK(scopePass(planes, format_, width_, height_, colour, flags, o, stream));
+    dirtyBytes_[size_t(use)] = accumBytes_;
+    current_ = use;
+    const bool clear = dirtyBytes_[size_t(other)] > 0;
+    if (clear) {
+        CS_CUDA_CHECK(cudaEventRecord(passDone_.get(), stream));
+        CS_CUDA_CHECK(cudaStreamWaitEvent(sideStream_.get(), passDone_.get(), 0));
+        CS_CUDA_CHECK(cudaMemsetAsync(accumSet(other), 0, dirtyBytes_[size_t(other)], sideStream_.get()));
+        CS_CUDA_CHECK(cudaEventRecord(clearDone_.get(), sideStream_.get()));
+        dirtyBytes_[size_t(other)] = 0;
+    }
 
     if (work_.preview != PreviewFilter::None && !fusedPreview) {
         ImageSink sink{preview_.get(), preview_.pitch(), 0};
         if (surfaces && surfaces->preview) sink = ImageSink{nullptr, 0, surfaces->preview};
         CS_CUDA_CHECK(filters_.enqueue(picture_.get(), picture_.pitch(), luma_.get<uint16_t>(), luma_.pitch(), sink, stream));
     }
+    if (clear) CS_CUDA_CHECK(cudaStreamWaitEvent(stream, clearDone_.get(), 0));   // joined (a captured graph needs it)
     if (!surfaces) return {};
     if (surfaces->picture && (work_.flags & kScopePicture))
         CS_CUDA_CHECK(copyImage(picture_.get(), picture_.pitch(), width_, height_, ImageSink{nullptr, 0, surfaces->picture}, stream));

@@ -1,7 +1,8 @@
-// Everything the GPU does for one frame, as stream work only: clear the accumulators, the
-// scope pass, the preview filter and (for the GL view) the picture, preview and scope
-// traces written to surfaces. prepare() allocates for a frame geometry and spec (not
-// capturable); enqueue() only issues async work, so a CUDA graph can capture it.
+// Everything the GPU does for one frame, as stream work only: the scope pass, the preview
+// filter (beside it, on a branch, the clearing of the accumulators for the next frame) and
+// (for the GL view) the picture, preview and scope traces written to surfaces. prepare()
+// allocates for a frame geometry and spec (not capturable); enqueue() only issues async
+// work (on a side stream too, forked and joined by events), so a CUDA graph can capture it.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -38,10 +39,10 @@ public:
     Status enqueue(const PlaneSet& planes, const ScopeColour& colour, cudaStream_t stream, const SurfaceTargets* surfaces = nullptr);
 
     // Device results of the last enqueue (valid once the stream reaches that point).
-    const uint32_t* histY() const { return accum_.get<uint32_t>(); }
+    const uint32_t* histY() const { return reinterpret_cast<const uint32_t*>(accumSet(current_)); }
     const uint32_t* histRgb() const { return histY() + levels_; }
-    const DeviceStats* stats() const { return reinterpret_cast<const DeviceStats*>(accum_.get() + statsOffset_); }
-    const uint32_t* vectorscope() const { return reinterpret_cast<const uint32_t*>(accum_.get() + vectorscopeOffset_); }
+    const DeviceStats* stats() const { return reinterpret_cast<const DeviceStats*>(accumSet(current_) + statsOffset_); }
+    const uint32_t* vectorscope() const { return reinterpret_cast<const uint32_t*>(accumSet(current_) + vectorscopeOffset_); }
     const uint16_t* columns() const { return columns_.get<uint16_t>(); }   // waveform and parade (ColumnCounts.h)
     const uint8_t* picture() const { return picture_.get(); }
     size_t picturePitch() const { return picture_.pitch(); }
@@ -54,9 +55,16 @@ private:
     int width_ = 0, height_ = 0, levels_ = 256;
     PipelineWork work_;
     ScopeSpec spec_;
-    // One zeroed-per-frame block: histY (levels), histRgb (768), stats, vectorscope (levels^2).
+    // Two sets of accumulators, used by turns, each histY (levels), histRgb (768), stats,
+    // vectorscope (levels^2): a frame counts into the clean one (current_ after its enqueue)
+    // and clears the other, which the frame before it filled, on a side stream after its pass.
     DeviceBuffer accum_;
-    size_t statsOffset_ = 0, vectorscopeOffset_ = 0, accumBytes_ = 0;
+    size_t statsOffset_ = 0, vectorscopeOffset_ = 0, accumBytes_ = 0, accumStride_ = 0;
+    std::array<size_t, 2> dirtyBytes_{};   // bytes of each set that counts may have touched
+    int current_ = 1;
+    StreamHandle sideStream_;
+    EventHandle passDone_, clearDone_;
+    uint8_t* accumSet(int i) const { return accum_.get() + size_t(i) * accumStride_; }
     DeviceBuffer columns_, traceScratch_;
     PitchedBuffer picture_, luma_, preview_;
     PreviewFilters filters_;

@@ -144,7 +144,7 @@ TEST(CudaEngine, SubsetsOfScopes) {
                           PixelFormat::Uyvy422, PixelFormat::Yuv444p, PixelFormat::Rgba, PixelFormat::Yuyv422}) {
         Frame frame(f, test::smallOnly() ? 301 : 1921, test::smallOnly() ? 77 : 1081);
         test::fillRandom(frame, rng);
-        for (int variant = 0; variant < 11; ++variant) {
+        for (int variant = 0; variant < 13; ++variant) {
             ScopeSpec s;
             s.histogram = variant == 0 || variant == 5;
             s.waveform = variant == 1 || variant == 5;
@@ -154,12 +154,20 @@ TEST(CudaEngine, SubsetsOfScopes) {
             s.paradeMode = variant == 6 ? ParadeMode::Ycbcr : ParadeMode::Rgb;
             s.displayImages = variant != 7;
             s.picture = variant != 5;
-            // Nothing counted (4:2:0: the picture kernel): a preview with the picture (8), a
-            // preview alone from the luma plane (9), false colour alone, written by the pass (10).
-            if (variant >= 8) s.histogram = s.waveform = s.parade = s.vectorscope = s.stats = false;
+            // Nothing counted (Y'CbCr: the picture kernel): a preview with the picture (8), a
+            // preview alone from the luma plane (9), false colour alone, written by the pass
+            // (10), zebra alone (11, the pass stripes the picture it converts). Zebra with the
+            // waveform (12): written by the counting pass.
+            if (variant >= 8 && variant <= 11) s.histogram = s.waveform = s.parade = s.vectorscope = s.stats = false;
             if (variant == 8 || variant == 9) s.preview = PreviewFilter::Edges;
             if (variant == 10) s.preview = PreviewFilter::FalseColour;
-            if (variant >= 9) s.picture = false;
+            if (variant == 11 || variant == 12) {
+                s.preview = PreviewFilter::Zebra;
+                s.filter.zebraIre = 70.0f;   // both zebras over random codes: stripes of each kind
+                s.filter.zebraLowIre = 40.0f;
+            }
+            if (variant == 12) { s.waveform = true; s.stats = false; }
+            if (variant >= 9 && variant != 12) s.picture = false;
             compareEngines(frame.view(), s, label(frame, "subset " + std::to_string(variant)));
         }
     }
@@ -495,6 +503,22 @@ TEST(CudaEngine, BuffersFollowChangingFrames) {
         test::fillRandom(frame, rng);
         compareEngines(frame.view(), everything(PreviewFilter::Median3), label(frame, "sequence"));
     }
+}
+
+// The pipeline counts into two sets of accumulators by turns and clears the one it is not
+// using beside the preview: every frame of a run must start from zero, whatever the frame
+// before asked for (here the vectorscope off then on again, and one frame three times).
+TEST(CudaEngine, AccumulatorsStartCleanEveryFrame) {
+    std::mt19937 rng(23);
+    Frame a(PixelFormat::P010, 322, 180), b(PixelFormat::P010, 322, 180);
+    test::fillRandom(a, rng);
+    test::fillRandom(b, rng);
+    ScopeSpec noVectorscope = everything(PreviewFilter::Zebra);
+    noVectorscope.vectorscope = false;
+    compareEngines(a.view(), everything(PreviewFilter::Zebra), label(a, "first"));
+    compareEngines(b.view(), noVectorscope, label(b, "no vectorscope"));
+    compareEngines(a.view(), everything(PreviewFilter::Zebra), label(a, "vectorscope again"));
+    for (int i = 0; i < 3; ++i) compareEngines(b.view(), everything(PreviewFilter::None), label(b, "repeat " + std::to_string(i)));
 }
 
 // A host frame's planes in pitched device memory (as the engine's own buffers), for the
