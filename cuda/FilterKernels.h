@@ -40,12 +40,9 @@ public:
     cudaError_t enqueue(const uint8_t* d_picture, size_t picturePitch, const uint16_t* d_luma, size_t lumaPitch,
                         const ImageSink& out, cudaStream_t stream) const;
     PreviewFilter filter() const { return filter_; }
-    // The table of a preview a scope pass can write itself (ScopeOutputs::d_previewLut): false
-    // colour's RGBA per luma code, or zebra's zone per luma code (zebraTable()); null else.
-    const uint32_t* lookupTable() const {
-        return filter_ == PreviewFilter::FalseColour || filter_ == PreviewFilter::Zebra ? d_lut_.get<uint32_t>() : nullptr;
-    }
-    bool zebraTable() const { return filter_ == PreviewFilter::Zebra; }
+    // The false colour table (RGBA per luma code) on the device, for a scope pass that
+    // writes the preview itself; null for every other filter.
+    const uint32_t* lookupTable() const { return filter_ == PreviewFilter::FalseColour ? d_lut_.get<uint32_t>() : nullptr; }
 
 private:
     // What the last successful prepare() set up: the engine prepares every frame, and the

@@ -260,22 +260,6 @@ struct BlockSums {
     int minInv[3], max[3];
 };
 
-// A lookup preview's pixels of a quad at (x0, y0) (ScopeOutputs::d_previewLut): the table's
-// colour per luma code, or (zebra) the picture's pixel with the code's zone of stripes.
-__device__ __forceinline__ void lookupPreview(const uint32_t* table, bool zebra, const int32_t (&yv)[4], const uint32_t (&px)[4], int x0,
-                                              int y0, uint32_t (&out)[4]) {
-#pragma unroll
-    for (int p = 0; p < 4; ++p) {
-        const uint32_t t = __ldg(table + yv[p]);
-        if (!zebra) { out[p] = t; continue; }
-        const int x = x0 + (p & 1), y = y0 + (p >> 1);
-        uint32_t v = px[p];
-        if (t == 1 && ((x + y) & 7) < 4) v &= 0xff000000u;
-        else if (t == 2 && ((x - y) & 7) < 4) v |= 0x00ffffffu;
-        out[p] = v;
-    }
-}
-
 // A value the compiler must keep in a register as computed (no rematerialisation).
 __device__ __forceinline__ uint32_t opaque(uint32_t v) {
     asm volatile("" : "+r"(v));
@@ -445,10 +429,8 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
         const bool in1 = kFull || col1, inRow1 = kFull || row1;
         if constexpr (kPicture) storeQuad<4>(a.out.d_picture, a.out.picturePitch, x0, y0, in1, inRow1, px);
         if (previewLut) {
-            uint32_t preview[4];
-            if constexpr (kPicture) lookupPreview(previewLut, a.out.previewZebra, yv, px, x0, y0, preview);
-            else lookupPreview(previewLut, false, yv, {0, 0, 0, 0}, x0, y0, preview);   // no picture: false colour only
-            storeQuad<4>(a.out.d_preview, a.out.previewPitch, x0, y0, in1, inRow1, preview);
+            const uint32_t lut[4] = {__ldg(previewLut + yv[0]), __ldg(previewLut + yv[1]), __ldg(previewLut + yv[2]), __ldg(previewLut + yv[3])};
+            storeQuad<4>(a.out.d_preview, a.out.previewPitch, x0, y0, in1, inRow1, lut);
         }
         if (doLuma) {
             const uint32_t codes[4] = {uint32_t(yv[0]), uint32_t(yv[1]), uint32_t(yv[2]), uint32_t(yv[3])};
@@ -619,7 +601,6 @@ __global__ void __launch_bounds__(kPictureThreads) quadPictureKernel(const R rea
         const bool row1 = y0 + 1 < H;
         int32_t yv[4], cb[4], cr[4];
         reader.unpack(raw[k], yv, cb, cr);
-        uint32_t px[4] = {0, 0, 0, 0};
         if (doPicture) {
             int32_t cR[4], cG[4], cB[4];   // per chroma sample
 #pragma unroll
@@ -629,6 +610,7 @@ __global__ void __launch_bounds__(kPictureThreads) quadPictureKernel(const R rea
                 cG[c] = add + a.eight.kU[2] * du + a.eight.kV[2] * dv;
                 cB[c] = add + a.eight.kU[3] * du + a.eight.kV[3] * dv;
             }
+            uint32_t px[4];
 #pragma unroll
             for (int p = 0; p < 4; ++p) {
                 const int c = sampleOf<R>(p);
@@ -645,9 +627,8 @@ __global__ void __launch_bounds__(kPictureThreads) quadPictureKernel(const R rea
             storeQuad<2>(reinterpret_cast<uint8_t*>(a.out.d_luma), a.out.lumaPitch, x0, y0, col1, row1, codes);
         }
         if (previewLut) {
-            uint32_t preview[4];
-            lookupPreview(previewLut, a.out.previewZebra, yv, px, x0, y0, preview);
-            storeQuad<4>(a.out.d_preview, a.out.previewPitch, x0, y0, col1, row1, preview);
+            const uint32_t lut[4] = {__ldg(previewLut + yv[0]), __ldg(previewLut + yv[1]), __ldg(previewLut + yv[2]), __ldg(previewLut + yv[3])};
+            storeQuad<4>(a.out.d_preview, a.out.previewPitch, x0, y0, col1, row1, lut);
         }
     }
 }
@@ -738,7 +719,6 @@ cudaError_t quadPass(const PlaneSet& planes, PixelFormat format, int width, int 
     if (!isQuadFormat(format)) return cudaErrorNotSupported;
     const bool counted = flags & kCounted;
     if (!counted && !(flags & (kScopePicture | kScopeLuma)) && !o.d_previewLut) return cudaErrorNotSupported;
-    if (o.d_previewLut && o.previewZebra && !(flags & kScopePicture)) return cudaErrorInvalidValue;   // zebra stripes the picture
     const ScopeLaunchShape shape = quadShape(format, width, height, flags);
     if (shape.sharedBytes > maxSharedPerBlock()) return cudaErrorNotSupported;
     const int depth = bitDepthOf(format);

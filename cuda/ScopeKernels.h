@@ -64,12 +64,9 @@ struct ScopeOutputs {
     // before its first use (the pass leaves it zero again). With it the pass writes d_histY
     // whole: d_histY needs no clearing.
     uint32_t* d_histScratch = nullptr;
-    // Optional lookup preview, written by the pass when scopePassWritesLookupPreview() says
-    // so: false colour, preview pixel = d_previewLut[luma code] (RGBA); or, with previewZebra,
-    // zebra: the picture (kScopePicture required) striped where d_previewLut[luma code] says
-    // (1: black where (x + y) mod 8 < 4, 2: white where (x - y) mod 8 < 4; core/Filters.h).
+    // Optional lookup preview (false colour), written by the pass when
+    // scopePassWritesLookupPreview() says so: preview pixel = d_previewLut[luma code], RGBA.
     const uint32_t* d_previewLut = nullptr;
-    bool previewZebra = false;
     uint8_t* d_preview = nullptr;
     size_t previewPitch = 0;
 };

@@ -156,8 +156,8 @@ TEST(CudaEngine, SubsetsOfScopes) {
             s.picture = variant != 5;
             // Nothing counted (Y'CbCr: the picture kernel): a preview with the picture (8), a
             // preview alone from the luma plane (9), false colour alone, written by the pass
-            // (10), zebra alone (11, the pass stripes the picture it converts). Zebra with the
-            // waveform (12): written by the counting pass.
+            // (10), zebra alone (11: the picture kernel and the zebra kernel), zebra with the
+            // waveform (12).
             if (variant >= 8 && variant <= 11) s.histogram = s.waveform = s.parade = s.vectorscope = s.stats = false;
             if (variant == 8 || variant == 9) s.preview = PreviewFilter::Edges;
             if (variant == 10) s.preview = PreviewFilter::FalseColour;
