@@ -3,7 +3,7 @@
 // most kMaxDimension = 16384 pixels). Channel 0 is the waveform (luma), 1..3 the parade's
 // components. This is the quad kernel's shared-memory layout, so a block's finished strip
 // is one contiguous block of memory that the copy engine stores while the next block
-// counts (QuadKernel.cu). Columns past the frame's width hold zero counts.
+// counts (QuadKernel.cu). Columns past the frame's width (in the last strip) are never read.
 #pragma once
 #include <cstddef>
 #include <cstdint>
