@@ -434,9 +434,9 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
         add(r, bytes);
     }
 
-    // The whole per-frame pipeline as a CUDA graph: clear, scope pass (every scope, stats,
-    // picture), one preview. One graph per input copy, an even number of them: the pipeline
-    // counts into its two sets of accumulators by turns.
+    // The whole per-frame pipeline as a CUDA graph: scope pass (every scope, stats, picture),
+    // one preview, the next frame's accumulators cleared beside it. One graph per input copy,
+    // an even number of them: the pipeline counts into its two sets of accumulators by turns.
     for (PreviewFilter p : {PreviewFilter::FalseColour, PreviewFilter::Zebra, PreviewFilter::Edges, PreviewFilter::FocusPeaking,
                             PreviewFilter::Median3, PreviewFilter::BoxBlur, PreviewFilter::Gaussian}) {
         ScopeSpec spec;
