@@ -104,12 +104,16 @@ Status ScopePipeline::enqueue(const PlaneSet& planes, const ScopeColour& colour,
         dirtyBytes_[size_t(other)] = 0;
     }
 
+    cudaError_t previewError = cudaSuccess;
     if (work_.preview != PreviewFilter::None && !fusedPreview) {
         ImageSink sink{preview_.get(), preview_.pitch(), 0};
         if (surfaces && surfaces->preview) sink = ImageSink{nullptr, 0, surfaces->preview};
-        CS_CUDA_CHECK(filters_.enqueue(picture_.get(), picture_.pitch(), luma_.get<uint16_t>(), luma_.pitch(), sink, stream));
+        previewError = filters_.enqueue(picture_.get(), picture_.pitch(), luma_.get<uint16_t>(), luma_.pitch(), sink, stream);
     }
-    if (clear) CS_CUDA_CHECK(cudaStreamWaitEvent(stream, clearDone_.get(), 0));   // joined (a captured graph needs it)
+    // Joined even when the preview failed: the next frame counts into the set being cleared,
+    // and a captured graph needs every fork joined.
+    if (clear) CS_CUDA_CHECK(cudaStreamWaitEvent(stream, clearDone_.get(), 0));
+    if (previewError != cudaSuccess) return errorStatus(previewError, "the preview filter");
     if (!surfaces) return {};
     if (surfaces->picture && (work_.flags & kScopePicture))
         CS_CUDA_CHECK(copyImage(picture_.get(), picture_.pitch(), width_, height_, ImageSink{nullptr, 0, surfaces->picture}, stream));
