@@ -1,11 +1,14 @@
 // Preview filter kernels (see FilterKernels.h). Each gives core/Filters.cpp's results
-// exactly: integer sums are exact, float arithmetic uses the explicitly rounded intrinsics
+// exactly but the tensor-core Gaussian (radius <= 16: within one code value, as its kernel's
+// comment shows): integer sums are exact, float arithmetic uses the explicitly rounded intrinsics
 // (__fmul_rn, __fadd_rn, ...) so that no multiply-add is contracted into an FMA the CPU does
 // not do, and Sobel's double-precision steps are replaced by integer comparisons with
 // thresholds core computes with them. Blurs of radius <= 32 run as one kernel over strips of
-// columns; larger radii take a two-pass path through scratch memory.
+// columns (Gaussians of radius <= 16 on tensor cores); larger radii take a two-pass path
+// through scratch memory.
 #include "FilterKernels.h"
 
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -450,6 +453,197 @@ __global__ void __launch_bounds__(kGaussThreads, gaussStripMinBlocks(R))
     }
     __syncthreads();
     store(ys - kGaussBatch);
+}
+
+// ---- Gaussian, r <= 16: banded matrix products on tensor cores -----------------------------
+//
+// Both passes are products with a banded matrix of the taps, which tensor cores take 16 x 8 x
+// 16 at a time (mma.sync m16n8k16: f16 inputs, f32 sums). A warp owns a strip of 16 output
+// columns and walks down a band of rows in blocks of 16:
+//  - horizontal, transposed: H^T[x][y] = sum over k of W[x][k] P^T[k][y], the taps as A
+//    (16 outputs x 16 inputs, per k-block of input columns: KB blocks cover 16 + 2r columns)
+//    and the pixels as B (16 input columns x 8 rows). The pixels go in as 1024 + v (their
+//    bytes under a half's exponent: no conversion instruction), and the sums start from
+//    -1024 x (the sum of the taps), which takes the 1024s out again;
+//  - vertical: V^T[x][y] = sum over k of H^T[x][k] W^T[k][y]. The horizontal results are, as
+//    they come out of the tensor core, already laid out as its A operand (a block of 16 rows
+//    of H^T is one A fragment), so they stay in registers: a ring of the KB blocks of rows a
+//    block of outputs needs, each computed once;
+//  - the sums are rounded through halves (+1024 again: the integer lands in the low byte)
+//    and joined with the centre's alpha.
+// 12 products of 16 x 8 x 16 per 256 outputs and channel at KB = 3, where core's order is ~200
+// float operations per output. The arithmetic differs from core's: the taps are rounded to
+// halves (relative error <= 2^-11 each, so <= 255 x 2^-11 = 0.125 code values per pass), and
+// so are the horizontal sums and the final sums (<= 1/16 each, below 256): the sum before
+// rounding is within 0.38 of core's, so every byte is within one code value of core's, and a
+// flat area (where core's sum is the value itself) comes out exactly (0.38 < 0.5).
+constexpr int kGaussTcRadiusMax = 16;
+constexpr int kGaussTcWarps = 4;        // adjacent strips per block
+constexpr int kGaussTcMinBlocks = 4;    // 16 warps per SM: 128 registers
+
+struct GaussTcParams {
+    float w[2 * kGaussTcRadiusMax + 1];   // taps (2 radius + 1), each already a half's value
+    int radius;
+    float bias;                           // -1024 x the sum of the taps
+};
+
+__device__ __forceinline__ uint32_t halfBits(__half2 v) {
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+__device__ __forceinline__ uint32_t halves(float lo, float hi) { return halfBits(__floats2half2_rn(lo, hi)); }
+
+// d = a b + c, one 16 x 8 x 16 product (f16 in, f32 sums).
+__device__ __forceinline__ void mma16816(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1, float c0, float c1, float c2,
+                                         float c3) {
+#if __CUDA_ARCH__ >= 800
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
+        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+#else
+    __trap();   // never launched: the host runs this kernel only where it was compiled for sm_80 or later
+#endif
+}
+
+// Two horizontally adjacent pixels as three channel pairs of halves, 1024 + v each.
+__device__ __forceinline__ void channelHalves(uint2 px, uint32_t (&b)[3]) {
+    const uint32_t rg = __byte_perm(px.x, px.y, 0x5140);   // R0 R1 G0 G1
+    const uint32_t bb = __byte_perm(px.x, px.y, 0x0062);   // B0 B1
+    b[0] = __byte_perm(rg, 0x64646464u, 0x4140);
+    b[1] = __byte_perm(rg, 0x64646464u, 0x4342);
+    b[2] = __byte_perm(bb, 0x64646464u, 0x4140);
+}
+
+// Two sums rounded to integers in 0..255, in the low bytes of two halves (1024 + v).
+__device__ __forceinline__ uint32_t roundedBytes(float lo, float hi) {
+    __half2 v = __floats2half2_rn(lo, hi);
+    v = __hmin2(__hmax2(v, __float2half2_rn(0.0f)), __float2half2_rn(255.0f));
+    return halfBits(__hadd2(v, __float2half2_rn(1024.0f)));
+}
+
+template <int KB, class Sink>
+__global__ void __launch_bounds__(kGaussTcWarps * 32, kGaussTcMinBlocks)
+    gaussTensorKernel(const uint8_t* in, size_t pitch, int w, int h, int bandRows, const __grid_constant__ GaussTcParams p, Sink out) {
+    static_assert(KB == 2 || KB == 3, "16 outputs and 2r inputs around them: two k-blocks for r <= 8, three for r <= 16");
+    // A window's first input column (row) relative to its first output: -8 puts 8 + 16 + 8
+    // inputs in two blocks, -16 puts 16 + 16 + 16 in three.
+    constexpr int kFirst = KB == 2 ? -8 : -16;
+    const int lane = int(threadIdx.x) & 31, g = lane >> 2, t = lane & 3;
+    const int x0 = (int(blockIdx.x) * kGaussTcWarps + int(threadIdx.x >> 5)) * 16;
+    if (x0 >= w) return;
+    const int y0 = int(blockIdx.y) * bandRows, yEnd = min(y0 + bandRows, h);
+
+    // The taps as fragments. Both matrices are bands (the tap depends on input minus output
+    // offset only), so each register a lane holds is one of 2 KB + 1 pairs: band[i] holds
+    // the taps of offsets s + 2t - g and s + 2t + 1 - g for s = kFirst + 8 (i - 1).
+    // Horizontal A (m = output column, k = input column of k-block j, s = kFirst + 16j + k - m
+    // at the fragment's first element): {s, s - 8 (m + 8), s + 8 (k + 8), s (both + 8)};
+    // vertical B of n-tile q (k = input row of block j, n = output row): {s - 8q, s + 8 - 8q}.
+    auto tap = [&](int d) { return d >= -p.radius && d <= p.radius ? p.w[d + p.radius] : 0.0f; };
+    uint32_t band[2 * KB + 1];
+#pragma unroll
+    for (int i = 0; i < 2 * KB + 1; ++i) {
+        const int s = kFirst + 8 * (i - 1) + 2 * t - g;
+        band[i] = halves(tap(s), tap(s + 1));
+    }
+    const float bias = p.bias;
+
+    // The pixels of a block of 16 input rows from row r0 as B fragments: row r0 + 8q + g,
+    // columns x0 + kFirst + 16j + 2t (+1) and + 8 (+9), clamped to the picture.
+    const int c0 = x0 + kFirst + 2 * t;
+    const bool inside = x0 + kFirst >= 0 && x0 + kFirst + 16 * KB <= w;
+    auto loadBlock = [&](int r0, uint2 (&px)[2][KB][2]) {
+#pragma unroll
+        for (int q = 0; q < 2; ++q) {
+            const uint8_t* row = in + size_t(clampi(r0 + 8 * q + g, h)) * pitch;
+#pragma unroll
+            for (int j = 0; j < KB; ++j)
+#pragma unroll
+                for (int s = 0; s < 2; ++s) {
+                    const int c = c0 + 16 * j + 8 * s;
+                    px[q][j][s] = inside ? __ldg(reinterpret_cast<const uint2*>(row) + c / 2)
+                                         : make_uint2(pixelAt(row, 0, clampi(c, w), 0), pixelAt(row, 0, clampi(c + 1, w), 0));
+                }
+        }
+    };
+    // Horizontal sums of a block of rows, as the vertical pass's A fragments (halves):
+    // a[ch][2q] = rows 2t, 2t + 1 of n-tile q at column g, a[ch][2q + 1] the same at column g + 8.
+    auto horizontal = [&](const uint2 (&px)[2][KB][2], uint32_t (&a)[3][4]) {
+#pragma unroll
+        for (int q = 0; q < 2; ++q) {
+            float acc[3][4];
+#pragma unroll
+            for (int j = 0; j < KB; ++j) {
+                const uint32_t taps[4] = {band[2 * j + 1], band[2 * j], band[2 * j + 2], band[2 * j + 1]};
+                uint32_t lo[3], hi[3];
+                channelHalves(px[q][j][0], lo);
+                channelHalves(px[q][j][1], hi);
+#pragma unroll
+                for (int ch = 0; ch < 3; ++ch) {
+                    if (j == 0) mma16816(acc[ch], taps, lo[ch], hi[ch], bias, bias, bias, bias);
+                    else mma16816(acc[ch], taps, lo[ch], hi[ch], acc[ch][0], acc[ch][1], acc[ch][2], acc[ch][3]);
+                }
+            }
+#pragma unroll
+            for (int ch = 0; ch < 3; ++ch) {
+                a[ch][2 * q] = halves(acc[ch][0], acc[ch][1]);
+                a[ch][2 * q + 1] = halves(acc[ch][2], acc[ch][3]);
+            }
+        }
+    };
+
+    uint32_t ring[KB][3][4];   // the horizontal sums of the window's blocks of rows, by turns
+    uint2 pending[2][KB][2];   // the pixels of the next block of rows, loaded a step ahead
+#pragma unroll
+    for (int j = 0; j < KB - 1; ++j) {
+        loadBlock(y0 + kFirst + 16 * j, pending);
+        horizontal(pending, ring[j]);
+    }
+    loadBlock(y0 + kFirst + 16 * (KB - 1), pending);
+    for (int y = y0;;) {
+#pragma unroll
+        for (int turn = 0; turn < KB; ++turn) {
+            horizontal(pending, ring[(turn + KB - 1) % KB]);
+            loadBlock(y + 16 + kFirst + 16 * (KB - 1), pending);   // the next turn's (clamped: past the band it is not used)
+#pragma unroll
+            for (int q = 0; q < 2; ++q) {
+                // The centres' alpha: outputs (x0 + g + 8 half, y + 8q + 2t + i) for i = 0, 1.
+                uint32_t alpha[2][2];
+#pragma unroll
+                for (int half = 0; half < 2; ++half)
+#pragma unroll
+                    for (int i = 0; i < 2; ++i) alpha[half][i] = pixelAt(in, pitch, min(x0 + g + 8 * half, w - 1), clampi(y + 8 * q + 2 * t + i, h));
+                float acc[3][4];
+#pragma unroll
+                for (int j = 0; j < KB; ++j)
+#pragma unroll
+                    for (int ch = 0; ch < 3; ++ch) {
+                        if (j == 0) mma16816(acc[ch], ring[(turn + j) % KB][ch], band[2 * j + 1 - q], band[2 * j + 2 - q], 0.0f, 0.0f, 0.0f, 0.0f);
+                        else mma16816(acc[ch], ring[(turn + j) % KB][ch], band[2 * j + 1 - q], band[2 * j + 2 - q], acc[ch][0], acc[ch][1], acc[ch][2],
+                                      acc[ch][3]);
+                    }
+                // acc[ch][2 half + i]: column x0 + g + 8 half, row y + 8q + 2t + i.
+                const int yy = y + 8 * q + 2 * t;
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    const int x = x0 + g + 8 * half;
+                    const uint32_t r = roundedBytes(acc[0][2 * half], acc[0][2 * half + 1]);
+                    const uint32_t gr = roundedBytes(acc[1][2 * half], acc[1][2 * half + 1]);
+                    const uint32_t b = roundedBytes(acc[2][2 * half], acc[2][2 * half + 1]);
+                    const uint32_t rg = __byte_perm(r, gr, 0x6240);   // R(yy) G(yy) R(yy+1) G(yy+1)
+                    const uint32_t top = __byte_perm(rg, __byte_perm(b, alpha[half][0], 0x7000), 0x7610);
+                    const uint32_t bottom = __byte_perm(rg, __byte_perm(b, alpha[half][1], 0x7200), 0x7632);
+                    if (x < w) {
+                        if (yy < yEnd) out.store(x, yy, top);
+                        if (yy + 1 < yEnd) out.store(x, yy + 1, bottom);
+                    }
+                }
+            }
+            y += 16;
+            if (y >= yEnd) return;
+        }
+    }
 }
 
 // ---- Blurs of large radius: two passes through scratch memory ------------------------------
@@ -912,6 +1106,37 @@ cudaError_t enqueueGaussStrip(const uint8_t* in, size_t pitch, int w, int h, con
     });
 }
 
+// The tensor-core Gaussian runs where its kernel comes from sm_80 code or later: a GPU that
+// runs the compute_75 PTX (compiled just in time) has no mma.sync there, and takes the strip kernel.
+bool gaussTensorCompiled() {
+    cudaFuncAttributes a{};
+    return cudaFuncGetAttributes(&a, gaussTensorKernel<3, PitchedOut>) == cudaSuccess && a.ptxVersion >= 80;
+}
+
+// The Gaussian of radius r <= 16 on tensor cores. One wave: the strips times the bands of rows
+// fill the resident warps (each band computes KB - 1 blocks of rows above it again).
+cudaError_t enqueueGaussTensor(const uint8_t* in, size_t pitch, int w, int h, const std::vector<float>& weights, int multiprocessors,
+                               const ImageSink& out, cudaStream_t stream) {
+    GaussTcParams p{};
+    p.radius = int(weights.size()) / 2;
+    double total = 0.0;
+    for (size_t i = 0; i < weights.size(); ++i) total += p.w[i] = __half2float(__float2half_rn(weights[i]));
+    p.bias = float(-1024.0 * total);
+    const auto launch = [&](auto blocks) {
+        return withSink(out, [&](auto sink) {
+            const auto kernel = gaussTensorKernel<decltype(blocks)::value, decltype(sink)>;
+            int perSm = 1;
+            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kGaussTcWarps * 32, 0) != cudaSuccess) return;
+            const int strips = (w + 15) / 16;
+            const int bands = std::max(1, std::max(1, multiprocessors) * std::max(1, perSm) * kGaussTcWarps / strips);
+            const int rows = ((h + bands - 1) / bands + 15) / 16 * 16;
+            const dim3 grid(unsigned((strips + kGaussTcWarps - 1) / kGaussTcWarps), unsigned((h + rows - 1) / rows));
+            kernel<<<grid, kGaussTcWarps * 32, 0, stream>>>(in, pitch, w, h, rows, p, sink);
+        });
+    };
+    return p.radius <= 8 ? launch(std::integral_constant<int, 2>{}) : launch(std::integral_constant<int, 3>{});
+}
+
 }  // namespace
 
 bool previewNeedsPicture(PreviewFilter f) {
@@ -954,6 +1179,7 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
         case PreviewFilter::Gaussian: {
             // Core's weights: normalised in double, stored as float; radius max(1, ceil(3 sigma)).
             gaussRadius_ = 0;
+            gaussTensor_ = false;
             gaussWeights_.clear();
             const float sigma = f.gaussianSigma;
             if (!std::isfinite(sigma) || sigma <= 0.0f) break;
@@ -971,7 +1197,8 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
                 int device = 0;
                 CS_CUDA_CHECK(cudaGetDevice(&device));
                 CS_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device));
-                CS_CUDA_CHECK(prepareGaussStrip(gaussRadius_));
+                gaussTensor_ = gaussRadius_ <= kGaussTcRadiusMax && gaussTensorCompiled();
+                if (!gaussTensor_) CS_CUDA_CHECK(prepareGaussStrip(gaussRadius_));
             }
             break;
         }
@@ -1072,6 +1299,7 @@ cudaError_t PreviewFilters::enqueue(const uint8_t* d_picture, size_t picturePitc
             });
         case PreviewFilter::Gaussian:
             if (gaussRadius_ == 0) return copyImage(d_picture, picturePitch, w, h, out, stream);
+            if (gaussTensor_) return enqueueGaussTensor(d_picture, picturePitch, w, h, gaussWeights_, multiprocessors_, out, stream);
             if (gaussRadius_ <= kGaussStripRadiusMax) return enqueueGaussStrip(d_picture, picturePitch, w, h, gaussWeights_, multiprocessors_, out, stream);
             gaussRowsKernel<<<grid, kBlock2d, 0, stream>>>(d_picture, picturePitch, w, h, gw, d_scratch_.get<float4>(), scratchPitch_);
             return withSink(out, [&](auto sink) {

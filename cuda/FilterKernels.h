@@ -1,6 +1,7 @@
 // Preview filters on the GPU, with core/Filters.cpp's exact arithmetic: box blur by exact
 // integer sums, the Gaussian with the same float weights and the same order of rounded
-// operations, the 3x3 median, Sobel edges and focus peaking by integer comparisons with
+// operations (except radii <= 16 on tensor cores: within one code value, see
+// gaussianOnTensorCores), the 3x3 median, Sobel edges and focus peaking by integer comparisons with
 // core's thresholds and blend table, and zebra / false colour through lookup tables computed
 // by core's own functions. Output goes to pitched device memory or to a surface object (a
 // mapped GL texture). Plane pointers and pitches must be multiples of 16 bytes.
@@ -40,6 +41,9 @@ public:
     cudaError_t enqueue(const uint8_t* d_picture, size_t picturePitch, const uint16_t* d_luma, size_t lumaPitch,
                         const ImageSink& out, cudaStream_t stream) const;
     PreviewFilter filter() const { return filter_; }
+    // The Gaussian runs on tensor cores (radius <= 16, sm_80 or later): every byte within one
+    // code value of core's, flat areas exact. Otherwise every filter gives core's bytes exactly.
+    bool gaussianOnTensorCores() const { return gaussTensor_; }
     // The false colour table (RGBA per luma code) on the device, for a scope pass that
     // writes the preview itself; null for every other filter.
     const uint32_t* lookupTable() const { return filter_ == PreviewFilter::FalseColour ? d_lut_.get<uint32_t>() : nullptr; }
@@ -60,6 +64,7 @@ private:
     int boxRadius_ = 0;
     int multiprocessors_ = 1;        // sizes the box blur's grid to one wave
     int gaussRadius_ = 0;            // 0: sigma <= 0, the preview is the picture
+    bool gaussTensor_ = false;       // radius <= 16 where the tensor-core kernel can run
     std::vector<float> gaussWeights_;
     uint32_t peakingFirst_ = 0;      // focusPeakingFirstSquare
     bool peakingOpaque_ = true;      // the paint is one colour, peakingPaint_ (R, G, B)

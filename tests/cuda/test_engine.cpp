@@ -679,8 +679,9 @@ TEST(ScopePass, LumaHistogram8KSeveralBatchesPerWarp) {
 
 // An RGBA picture in pitched device memory and the Gaussian preview of it, read back: into
 // pitched memory, or a surface (an array, as a mapped GL texture is), each filled with
-// `poison` first so that a pixel left unwritten shows.
-::testing::AssertionResult gaussianOnDevice(const RgbaImage& in, float sigma, bool surface, uint8_t poison, RgbaImage& out) {
+// `poison` first so that a pixel left unwritten shows. `tensor`: whether it ran on tensor cores.
+::testing::AssertionResult gaussianOnDevice(const RgbaImage& in, float sigma, bool surface, uint8_t poison, RgbaImage& out,
+                                            bool& tensor) {
     const int w = in.width, h = in.height;
     const size_t rowBytes = size_t(w) * 4;
     void *d_in = nullptr, *d_out = nullptr;
@@ -724,6 +725,7 @@ TEST(ScopePass, LumaHistogram8KSeveralBatchesPerWarp) {
     cuda::PreviewFilters filters;
     const Status prepared = filters.prepare(spec, w, h, 8, Range::Limited, nullptr);
     if (!prepared.ok()) return fail("prepare", prepared.message());
+    tensor = filters.gaussianOnTensorCores();
     e = filters.enqueue(static_cast<const uint8_t*>(d_in), inPitch, nullptr, 0, sink, nullptr);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return fail("enqueue", cudaGetErrorString(e));
@@ -750,25 +752,35 @@ RgbaImage gaussianTestPicture(int w, int h, bool flat, std::mt19937& rng) {
     return img;
 }
 
+// Whether this device runs the build's sm_90 code (where the tensor-core Gaussian must be the
+// one that runs radii <= 16); older GPUs run it from sm_80 on only through their own build.
+bool runsSm90Code() {
+    int device = 0, major = 0;
+    return cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+           major >= 9;
+}
+
 // The Gaussian preview kernels alone, on RGBA pictures uploaded as they are, against core's
-// gaussianBlur on the same pixels byte for byte (nothing converts between them, so no
-// tolerance): every radius from 1 to 34 (each compiled class of the strip kernel, the radii
-// padded up to the next class, the two-pass path past 32), sizes that are not multiples of the
-// strip kernel's 32 columns and 32-row batches, one that has several bands of rows, random
-// content and flat 0 / 255 regions; pitched output twice (two poison values: every pixel
-// written) and a surface for a few radii.
-TEST(CudaPreview, GaussianMatchesCoreExactly) {
+// gaussianBlur on the same pixels (nothing converts between them): byte for byte from the
+// exact kernels (radius > 16, or no tensor cores), within one code value from the tensor-core
+// kernel. Every radius from 1 to 34 (both tensor-core variants, each compiled class of the
+// strip kernel, the radii padded up to the next class, the two-pass path past 32), sizes that
+// are not multiples of the kernels' 16 and 32 columns and 16- and 32-row blocks, ones that
+// have several bands of rows, random content and flat 0 / 255 regions; pitched output twice
+// (two poison values: every pixel written) and a surface for a few radii.
+TEST(CudaPreview, GaussianMatchesCore) {
     std::mt19937 rng(41);
     std::vector<std::pair<int, int>> sizes = {{1, 1}, {2, 70}, {33, 17}, {300, 3}, {67, 45}, {257, 300}};
     if (!test::smallOnly()) sizes.push_back({1921, 1081});
+    const bool sm90 = runsSm90Code();
     for (auto [w, h] : sizes)
         for (bool flat : {false, true}) {
             const RgbaImage picture = gaussianTestPicture(w, h, flat, rng);
             const bool small = w * h <= 4000;
             for (int r = 1; r <= 34; ++r) {
                 // Every radius at the small sizes (and 257x300 unless CS_CUDA_TEST_SMALL), else a few.
-                const bool few = r == 1 || r == 9 || r == 13 || r == 32 || r == 33;
-                if (w > 1000 ? (r != 9 && r != 32) : (!small && test::smallOnly() && !few)) continue;
+                const bool few = r == 1 || r == 8 || r == 9 || r == 13 || r == 16 || r == 17 || r == 32 || r == 33;
+                if (w > 1000 ? (r != 8 && r != 9 && r != 32) : (!small && test::smallOnly() && !few)) continue;
                 const float sigma = (float(r) - 0.5f) / 3.0f;   // radius ceil(3 sigma) = r
                 RgbaImage expected;
                 gaussianBlur(picture, sigma, expected);
@@ -776,11 +788,34 @@ TEST(CudaPreview, GaussianMatchesCoreExactly) {
                                           std::to_string(r);
                 for (int run = 0; run < 3; ++run) {
                     const bool surface = run == 2;
-                    if (surface && (!small || (r != 1 && r != 9 && r != 32))) continue;
+                    if (surface && (!small || (r != 1 && r != 8 && r != 9 && r != 16 && r != 32))) continue;
                     RgbaImage got;
-                    ASSERT_TRUE(gaussianOnDevice(picture, sigma, surface, run == 0 ? 0xa5 : 0x5a, got)) << where;
-                    EXPECT_TRUE(test::imagesClose(got, expected, 0, surface ? "surface" : "pitched")) << where << ", run " << run;
+                    bool tensor = false;
+                    ASSERT_TRUE(gaussianOnDevice(picture, sigma, surface, run == 0 ? 0xa5 : 0x5a, got, tensor)) << where;
+                    if (sm90) { EXPECT_EQ(tensor, r <= 16) << where; }
+                    EXPECT_TRUE(test::imagesClose(got, expected, tensor ? 1 : 0, surface ? "surface" : "pitched")) << where << ", run " << run;
                 }
+            }
+        }
+}
+
+// A picture of one colour stays that colour, exactly, for every radius the tensor cores run
+// (their sums are within 0.38 of the value there), with its alpha; channel values at both
+// ends of the range and between.
+TEST(CudaPreview, GaussianKeepsFlatPicturesFlat) {
+    const uint8_t colours[][4] = {{0, 0, 0, 255}, {255, 255, 255, 0}, {1, 254, 128, 77}, {254, 1, 127, 200}, {37, 200, 93, 255}};
+    for (auto [w, h] : {std::pair{1, 1}, std::pair{17, 33}, std::pair{300, 200}})
+        for (const auto& c : colours) {
+            RgbaImage picture;
+            picture.resize(w, h);
+            for (size_t i = 0; i < picture.pixels.size(); ++i) picture.pixels[i] = c[i % 4];
+            for (int r = 1; r <= 16; ++r) {
+                RgbaImage got;
+                bool tensor = false;
+                const std::string where = std::to_string(w) + "x" + std::to_string(h) + " colour " + std::to_string(int(c[0])) + "," +
+                                          std::to_string(int(c[1])) + "," + std::to_string(int(c[2])) + " radius " + std::to_string(r);
+                ASSERT_TRUE(gaussianOnDevice(picture, (float(r) - 0.5f) / 3.0f, false, 0xa5, got, tensor)) << where;
+                EXPECT_TRUE(test::imagesClose(got, picture, 0, "flat")) << where;
             }
         }
 }
