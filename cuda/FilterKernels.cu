@@ -458,33 +458,37 @@ __global__ void __launch_bounds__(kGaussThreads, gaussStripMinBlocks(R))
 // ---- Gaussian, r <= 16: banded matrix products on tensor cores -----------------------------
 //
 // Both passes are products with a banded matrix of the taps, which tensor cores take 16 x 8 x
-// 16 at a time (mma.sync m16n8k16: f16 inputs, f32 sums). A warp owns a strip of 16 output
-// columns and walks down a band of rows in blocks of 16:
+// 16 at a time (mma.sync m16n8k16: f16 inputs, f32 sums). A block of four warps stages its
+// input rows in shared memory, 16 at a time (cp.async, one block of rows ahead); each warp
+// owns a strip of 16 output columns and walks down a band of rows in blocks of 16:
 //  - horizontal, transposed: H^T[x][y] = sum over k of W[x][k] P^T[k][y], the taps as A
 //    (16 outputs x 16 inputs, per k-block of input columns: KB blocks cover 16 + 2r columns)
-//    and the pixels as B (16 input columns x 8 rows). The pixels go in as 1024 + v (their
-//    bytes under a half's exponent: no conversion instruction), and the sums start from
-//    -1024 x (the sum of the taps), which takes the 1024s out again;
-//  - vertical: V^T[x][y] = sum over k of H^T[x][k] W^T[k][y]. The horizontal results are, as
-//    they come out of the tensor core, already laid out as its A operand (a block of 16 rows
-//    of H^T is one A fragment), so they stay in registers: a ring of the KB blocks of rows a
-//    block of outputs needs, each computed once;
-//  - the sums are rounded through halves (+1024 again: the integer lands in the low byte)
-//    and joined with the centre's alpha.
+//    and the pixels as B (16 input columns x 8 rows). A pixel's byte under a zero exponent is
+//    the subnormal half v x 2^-24 (no conversion instruction), and the taps go in times 2^12,
+//    so the sums come out as H x 2^-12 (sums start from zero: no constant to load);
+//  - vertical: V^T[x][y] = sum over k of H^T[x][k] W^T[k][y], the taps again times 2^12. The
+//    horizontal results are, as they come out of the tensor core, already laid out as its A
+//    operand (a block of 16 rows of H^T is one A fragment), so they stay in registers: a ring
+//    of the KB blocks of rows a block of outputs needs, each computed once;
+//  - each sum, converted to a half, plus 1024 is rounded to an integer, in the half's low
+//    byte; the bytes are joined with the centre's alpha (from the staged rows) and stored.
 // 12 products of 16 x 8 x 16 per 256 outputs and channel at KB = 3, where core's order is ~200
 // float operations per output. The arithmetic differs from core's: the taps are rounded to
 // halves (relative error <= 2^-11 each, so <= 255 x 2^-11 = 0.125 code values per pass), and
-// so are the horizontal sums and the final sums (<= 1/16 each, below 256): the sum before
-// rounding is within 0.38 of core's, so every byte is within one code value of core's, and a
-// flat area (where core's sum is the value itself) comes out exactly (0.38 < 0.5).
+// so are the horizontal and the final sums (<= 1/16 each below 256; H x 2^-12 is a normal half
+// from H = 1/4 on, and below it a subnormal one is within 2^-12): the sum before rounding is
+// within 0.38 of core's, so every byte is within one code value of core's, a flat area (where
+// core's sum is the value itself) comes out exactly (0.38 < 0.5), and no sum leaves -0.5 ..
+// 255.5 (no clamp).
 constexpr int kGaussTcRadiusMax = 16;
-constexpr int kGaussTcWarps = 4;        // adjacent strips per block
-constexpr int kGaussTcMinBlocks = 4;    // 16 warps per SM: 128 registers
+constexpr int kGaussTcWarps = 4;        // adjacent strips per block (16 rows of 8 staging threads)
+// 20 warps per SM (96 registers): on an H200, 33.4 µs at 4K where 4 blocks (128 registers) took
+// 34.6, 6 blocks 44.5, and 8 warps a block 0.6 µs more.
+constexpr int kGaussTcMinBlocks = 5;
 
 struct GaussTcParams {
-    float w[2 * kGaussTcRadiusMax + 1];   // taps (2 radius + 1), each already a half's value
+    float w[2 * kGaussTcRadiusMax + 1];   // taps (2 radius + 1) times 2^12, each already a half's value
     int radius;
-    float bias;                           // -1024 x the sum of the taps
 };
 
 __device__ __forceinline__ uint32_t halfBits(__half2 v) {
@@ -493,6 +497,11 @@ __device__ __forceinline__ uint32_t halfBits(__half2 v) {
     return u;
 }
 __device__ __forceinline__ uint32_t halves(float lo, float hi) { return halfBits(__floats2half2_rn(lo, hi)); }
+
+// Two sums as halves plus 1024: each rounded to an integer, in the half's low byte.
+__device__ __forceinline__ uint32_t roundedBytes(float lo, float hi) {
+    return halfBits(__hadd2(__floats2half2_rn(lo, hi), __float2half2_rn(1024.0f)));
+}
 
 // d = a b + c, one 16 x 8 x 16 product (f16 in, f32 sums).
 __device__ __forceinline__ void mma16816(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1, float c0, float c1, float c2,
@@ -506,20 +515,31 @@ __device__ __forceinline__ void mma16816(float (&d)[4], const uint32_t (&a)[4], 
 #endif
 }
 
-// Two horizontally adjacent pixels as three channel pairs of halves, 1024 + v each.
+// Two horizontally adjacent pixels as three channel pairs of halves, v x 2^-24 each (a byte
+// under a zero exponent is a subnormal half: no conversion instruction).
 __device__ __forceinline__ void channelHalves(uint2 px, uint32_t (&b)[3]) {
     const uint32_t rg = __byte_perm(px.x, px.y, 0x5140);   // R0 R1 G0 G1
     const uint32_t bb = __byte_perm(px.x, px.y, 0x0062);   // B0 B1
-    b[0] = __byte_perm(rg, 0x64646464u, 0x4140);
-    b[1] = __byte_perm(rg, 0x64646464u, 0x4342);
-    b[2] = __byte_perm(bb, 0x64646464u, 0x4140);
+    b[0] = __byte_perm(rg, 0u, 0x4140);
+    b[1] = __byte_perm(rg, 0u, 0x4342);
+    b[2] = __byte_perm(bb, 0u, 0x4140);
 }
 
-// Two sums rounded to integers in 0..255, in the low bytes of two halves (1024 + v).
-__device__ __forceinline__ uint32_t roundedBytes(float lo, float hi) {
-    __half2 v = __floats2half2_rn(lo, hi);
-    v = __hmin2(__hmax2(v, __float2half2_rn(0.0f)), __float2half2_rn(255.0f));
-    return halfBits(__hadd2(v, __float2half2_rn(1024.0f)));
+// Input rows staged per block: the 64 columns of its four strips and the windows' margins
+// (kFirst = -8 or -16 on either side), a row's words rounded up to 8 mod 32 (a half-warp's
+// eight-byte fragment reads, four rows by four lanes, hit distinct banks); three buffers by
+// turns, so that the copy into one never meets a warp still reading it (see the turns below).
+__host__ __device__ constexpr int gaussTcStride(int columns) { return (columns - 8 + 31) / 32 * 32 + 8; }
+constexpr int kGaussTcBuffers = 3;
+
+// 16-byte copy to shared memory (a shared-window address), past L1: the block reads each
+// staged word from shared memory.
+__device__ __forceinline__ void copyChunkAsync(uint32_t dst, const uint8_t* src) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
+#else
+    __trap();   // never launched (see mma16816)
+#endif
 }
 
 template <int KB, class Sink>
@@ -529,9 +549,14 @@ __global__ void __launch_bounds__(kGaussTcWarps * 32, kGaussTcMinBlocks)
     // A window's first input column (row) relative to its first output: -8 puts 8 + 16 + 8
     // inputs in two blocks, -16 puts 16 + 16 + 16 in three.
     constexpr int kFirst = KB == 2 ? -8 : -16;
-    const int lane = int(threadIdx.x) & 31, g = lane >> 2, t = lane & 3;
-    const int x0 = (int(blockIdx.x) * kGaussTcWarps + int(threadIdx.x >> 5)) * 16;
-    if (x0 >= w) return;
+    constexpr int kCols = 16 * kGaussTcWarps - 2 * kFirst, kThreads = kGaussTcWarps * 32;
+    constexpr int kStride = gaussTcStride(kCols);
+    __shared__ __align__(16) uint32_t stage[kGaussTcBuffers][16][kStride];
+
+    const int tid = int(threadIdx.x), lane = tid & 31, warp = tid >> 5, g = lane >> 2, t = lane & 3;
+    const int xb = int(blockIdx.x) * 16 * kGaussTcWarps + kFirst;   // the first staged column
+    const int x0 = xb - kFirst + 16 * warp;                           // the warp's first output column
+    const bool active = x0 < w;                                       // (a warp past the edge still stages)
     const int y0 = int(blockIdx.y) * bandRows, yEnd = min(y0 + bandRows, h);
 
     // The taps as fragments. Both matrices are bands (the tap depends on input minus output
@@ -547,41 +572,49 @@ __global__ void __launch_bounds__(kGaussTcWarps * 32, kGaussTcMinBlocks)
         const int s = kFirst + 8 * (i - 1) + 2 * t - g;
         band[i] = halves(tap(s), tap(s + 1));
     }
-    const float bias = p.bias;
 
-    // The pixels of a block of 16 input rows from row r0 as B fragments: row r0 + 8q + g,
-    // columns x0 + kFirst + 16j + 2t (+1) and + 8 (+9), clamped to the picture.
-    const int c0 = x0 + kFirst + 2 * t;
-    const bool inside = x0 + kFirst >= 0 && x0 + kFirst + 16 * KB <= w;
-    auto loadBlock = [&](int r0, uint2 (&px)[2][KB][2]) {
+    // Staging the 16 rows from r0 (clamped) into a buffer: thread tid copies row tid / 8, the
+    // 16-byte chunks tid % 8 + 8k of it (eight lanes: 128 contiguous bytes); where the block's
+    // columns cross the picture's edge, a chunk that does is four clamped words.
+    static_assert(kThreads == 16 * 8 && kCols % 4 == 0 && kCols / 4 <= 8 * 3, "16 rows of 8 threads, up to 3 chunks each");
+    constexpr int kRowChunks = kCols / 4;
+    const int stageRow = tid >> 3, firstChunk = tid & 7;
+    const bool interior = xb >= 0 && xb + kCols <= w;   // every staged column inside the picture
+    const uint32_t stageShared = uint32_t(__cvta_generic_to_shared(&stage[0][stageRow][4 * firstChunk]));
+    constexpr uint32_t kBufferBytes = sizeof(stage[0]);
+    auto stageRows = [&](int r0, int buffer) {
+        const uint8_t* src = in + size_t(clampi(r0 + stageRow, h)) * pitch;
+        const uint32_t dst = stageShared + uint32_t(buffer) * kBufferBytes;
 #pragma unroll
-        for (int q = 0; q < 2; ++q) {
-            const uint8_t* row = in + size_t(clampi(r0 + 8 * q + g, h)) * pitch;
+        for (int k = 0; k < 3; ++k) {
+            const int chunk = firstChunk + 8 * k, col = xb + 4 * chunk;
+            if (chunk >= kRowChunks) continue;
+            if (interior || (col >= 0 && col + 4 <= w)) {
+                copyChunkAsync(dst + 128u * uint32_t(k), src + size_t(col) * 4);
+            } else {
 #pragma unroll
-            for (int j = 0; j < KB; ++j)
-#pragma unroll
-                for (int s = 0; s < 2; ++s) {
-                    const int c = c0 + 16 * j + 8 * s;
-                    px[q][j][s] = inside ? __ldg(reinterpret_cast<const uint2*>(row) + c / 2)
-                                         : make_uint2(pixelAt(row, 0, clampi(c, w), 0), pixelAt(row, 0, clampi(c + 1, w), 0));
-                }
+                for (int i = 0; i < 4; ++i) copyWordAsync(&stage[buffer][stageRow][4 * chunk + i], src + size_t(clampi(col + i, w)) * 4);
+            }
         }
+        commitAsyncCopies();
     };
-    // Horizontal sums of a block of rows, as the vertical pass's A fragments (halves):
+    // Horizontal sums of a staged block of rows, as the vertical pass's A fragments (halves).
+    // B fragment (q, j, s): row 8q + g, columns 16 warp + 16j + 2t (+1) + 8s of the stage.
     // a[ch][2q] = rows 2t, 2t + 1 of n-tile q at column g, a[ch][2q + 1] the same at column g + 8.
-    auto horizontal = [&](const uint2 (&px)[2][KB][2], uint32_t (&a)[3][4]) {
+    auto horizontal = [&](int buffer, uint32_t (&a)[3][4]) {
 #pragma unroll
         for (int q = 0; q < 2; ++q) {
+            const uint32_t* row = &stage[buffer][8 * q + g][16 * warp + 2 * t];
             float acc[3][4];
 #pragma unroll
             for (int j = 0; j < KB; ++j) {
                 const uint32_t taps[4] = {band[2 * j + 1], band[2 * j], band[2 * j + 2], band[2 * j + 1]};
                 uint32_t lo[3], hi[3];
-                channelHalves(px[q][j][0], lo);
-                channelHalves(px[q][j][1], hi);
+                channelHalves(*reinterpret_cast<const uint2*>(row + 16 * j), lo);
+                channelHalves(*reinterpret_cast<const uint2*>(row + 16 * j + 8), hi);
 #pragma unroll
                 for (int ch = 0; ch < 3; ++ch) {
-                    if (j == 0) mma16816(acc[ch], taps, lo[ch], hi[ch], bias, bias, bias, bias);
+                    if (j == 0) mma16816(acc[ch], taps, lo[ch], hi[ch], 0.0f, 0.0f, 0.0f, 0.0f);
                     else mma16816(acc[ch], taps, lo[ch], hi[ch], acc[ch][0], acc[ch][1], acc[ch][2], acc[ch][3]);
                 }
             }
@@ -593,38 +626,46 @@ __global__ void __launch_bounds__(kGaussTcWarps * 32, kGaussTcMinBlocks)
         }
     };
 
+    // Block of rows hb starts at row y0 + kFirst + 16 hb, in buffer hb mod 3; the outputs from
+    // row y0 + 16 n take blocks n .. n + KB - 1. Each turn stages block hb + 1 and computes hb.
     uint32_t ring[KB][3][4];   // the horizontal sums of the window's blocks of rows, by turns
-    uint2 pending[2][KB][2];   // the pixels of the next block of rows, loaded a step ahead
+    const int firstRow = y0 + kFirst;
+    // A turn waits for its block's copies, then (past the barrier, so every warp is done with
+    // the turn before, the last to read the third buffer) stages the next block while it computes.
+    stageRows(firstRow, 0);
 #pragma unroll
-    for (int j = 0; j < KB - 1; ++j) {
-        loadBlock(y0 + kFirst + 16 * j, pending);
-        horizontal(pending, ring[j]);
+    for (int hb = 0; hb < KB - 1; ++hb) {
+        waitAsyncCopies();
+        __syncthreads();
+        stageRows(firstRow + 16 * (hb + 1), (hb + 1) % kGaussTcBuffers);
+        if (active) horizontal(hb % kGaussTcBuffers, ring[hb]);
     }
-    loadBlock(y0 + kFirst + 16 * (KB - 1), pending);
-    for (int y = y0;;) {
-#pragma unroll
-        for (int turn = 0; turn < KB; ++turn) {
-            horizontal(pending, ring[(turn + KB - 1) % KB]);
-            loadBlock(y + 16 + kFirst + 16 * (KB - 1), pending);   // the next turn's (clamped: past the band it is not used)
+    // One turn: the ring's slots as constants (turn = hb - (KB - 1) mod KB), so it stays in registers.
+    int y = y0, hb = KB - 1;
+    auto step = [&](auto turnConstant) {
+        constexpr int turn = decltype(turnConstant)::value;
+        waitAsyncCopies();
+        __syncthreads();
+        stageRows(firstRow + 16 * (hb + 1), (hb + 1) % kGaussTcBuffers);   // past the band: clamped rows, not used
+        if (active) {
+            horizontal(hb % kGaussTcBuffers, ring[(turn + KB - 1) % KB]);
 #pragma unroll
             for (int q = 0; q < 2; ++q) {
-                // The centres' alpha: outputs (x0 + g + 8 half, y + 8q + 2t + i) for i = 0, 1.
-                uint32_t alpha[2][2];
-#pragma unroll
-                for (int half = 0; half < 2; ++half)
-#pragma unroll
-                    for (int i = 0; i < 2; ++i) alpha[half][i] = pixelAt(in, pitch, min(x0 + g + 8 * half, w - 1), clampi(y + 8 * q + 2 * t + i, h));
                 float acc[3][4];
 #pragma unroll
                 for (int j = 0; j < KB; ++j)
 #pragma unroll
                     for (int ch = 0; ch < 3; ++ch) {
                         if (j == 0) mma16816(acc[ch], ring[(turn + j) % KB][ch], band[2 * j + 1 - q], band[2 * j + 2 - q], 0.0f, 0.0f, 0.0f, 0.0f);
-                        else mma16816(acc[ch], ring[(turn + j) % KB][ch], band[2 * j + 1 - q], band[2 * j + 2 - q], acc[ch][0], acc[ch][1], acc[ch][2],
-                                      acc[ch][3]);
+                        else mma16816(acc[ch], ring[(turn + j) % KB][ch], band[2 * j + 1 - q], band[2 * j + 2 - q], acc[ch][0], acc[ch][1],
+                                      acc[ch][2], acc[ch][3]);
                     }
-                // acc[ch][2 half + i]: column x0 + g + 8 half, row y + 8q + 2t + i.
+                // acc[ch][2 half + i]: the sum at column x0 + g + 8 half, row y + 8q + 2t + i. The
+                // centre's alpha comes from the staged block holding row y + 8q (the same for the
+                // n-tile's eight rows).
                 const int yy = y + 8 * q + 2 * t;
+                const int staged = y + 8 * q - firstRow;   // in block hb - 1 or hb, still in its buffer
+                const uint32_t* alphaRows = &stage[(staged >> 4) % kGaussTcBuffers][(staged & 15) + 2 * t][0];
 #pragma unroll
                 for (int half = 0; half < 2; ++half) {
                     const int x = x0 + g + 8 * half;
@@ -632,18 +673,25 @@ __global__ void __launch_bounds__(kGaussTcWarps * 32, kGaussTcMinBlocks)
                     const uint32_t gr = roundedBytes(acc[1][2 * half], acc[1][2 * half + 1]);
                     const uint32_t b = roundedBytes(acc[2][2 * half], acc[2][2 * half + 1]);
                     const uint32_t rg = __byte_perm(r, gr, 0x6240);   // R(yy) G(yy) R(yy+1) G(yy+1)
-                    const uint32_t top = __byte_perm(rg, __byte_perm(b, alpha[half][0], 0x7000), 0x7610);
-                    const uint32_t bottom = __byte_perm(rg, __byte_perm(b, alpha[half][1], 0x7200), 0x7632);
+                    const uint32_t top = __byte_perm(rg, __byte_perm(b, alphaRows[x - xb], 0x7000), 0x7610);
+                    const uint32_t bottom = __byte_perm(rg, __byte_perm(b, alphaRows[kStride + x - xb], 0x7200), 0x7632);
                     if (x < w) {
                         if (yy < yEnd) out.store(x, yy, top);
                         if (yy + 1 < yEnd) out.store(x, yy + 1, bottom);
                     }
                 }
             }
-            y += 16;
-            if (y >= yEnd) return;
         }
+        y += 16;
+        ++hb;
+        return y >= yEnd;
+    };
+    for (;;) {
+        if (step(std::integral_constant<int, 0>{}) || step(std::integral_constant<int, 1>{})) break;
+        if constexpr (KB == 3)
+            if (step(std::integral_constant<int, 2>{})) break;
     }
+    waitAsyncCopies();   // no copy may land in shared memory after the block has left it
 }
 
 // ---- Blurs of large radius: two passes through scratch memory ------------------------------
@@ -1119,9 +1167,7 @@ cudaError_t enqueueGaussTensor(const uint8_t* in, size_t pitch, int w, int h, co
                                const ImageSink& out, cudaStream_t stream) {
     GaussTcParams p{};
     p.radius = int(weights.size()) / 2;
-    double total = 0.0;
-    for (size_t i = 0; i < weights.size(); ++i) total += p.w[i] = __half2float(__float2half_rn(weights[i]));
-    p.bias = float(-1024.0 * total);
+    for (size_t i = 0; i < weights.size(); ++i) p.w[i] = __half2float(__float2half_rn(weights[i] * 4096.0f));
     const auto launch = [&](auto blocks) {
         return withSink(out, [&](auto sink) {
             const auto kernel = gaussTensorKernel<decltype(blocks)::value, decltype(sink)>;
