@@ -1,8 +1,8 @@
 // Preview filter kernels (see FilterKernels.h). Each gives core/Filters.cpp's results
 // exactly but the tensor-core Gaussian (radius <= 16: within one code value, as its kernel's
-// comment shows): integer sums are exact, float arithmetic uses the explicitly rounded intrinsics
-// (__fmul_rn, __fadd_rn, ...) so that no multiply-add is contracted into an FMA the CPU does
-// not do, and Sobel's double-precision steps are replaced by integer comparisons with
+// comment shows): integer sums are exact, float arithmetic uses the explicitly rounded
+// intrinsics (__fmul_rn, __fadd_rn, ...) so that no multiply-add is contracted into an FMA
+// the CPU does not do, and Sobel's double-precision steps are replaced by integer comparisons with
 // thresholds core computes with them. Blurs of radius <= 32 run as one kernel over strips of
 // columns (Gaussians of radius <= 16 on tensor cores); larger radii take a two-pass path
 // through scratch memory.

@@ -1,9 +1,9 @@
 // Preview filters on the GPU, with core/Filters.cpp's exact arithmetic: box blur by exact
 // integer sums, the Gaussian with the same float weights and the same order of rounded
-// operations (except radii <= 16 on tensor cores: within one code value, see
-// gaussianOnTensorCores), the 3x3 median, Sobel edges and focus peaking by integer comparisons with
-// core's thresholds and blend table, and zebra / false colour through lookup tables computed
-// by core's own functions. Output goes to pitched device memory or to a surface object (a
+// operations (but radii <= 16 on tensor cores: within one code value, see
+// gaussianOnTensorCores), the 3x3 median, Sobel edges and focus peaking by integer
+// comparisons with core's thresholds and blend table, and zebra / false colour through lookup
+// tables computed by core's own functions. Output goes to pitched device memory or to a surface object (a
 // mapped GL texture). Plane pointers and pitches must be multiples of 16 bytes.
 #pragma once
 #include <cuda_runtime_api.h>

@@ -255,11 +255,6 @@ __device__ __forceinline__ void storeQuad(uint8_t* image, size_t pitch, int x0, 
     if (row1) put(row + pitch, v[2], v[3]);
 }
 
-struct BlockSums {
-    unsigned long long sum[3], legal, gamut;
-    int minInv[3], max[3];
-};
-
 // A value the compiler must keep in a register as computed (no rematerialisation).
 __device__ __forceinline__ uint32_t opaque(uint32_t v) {
     asm volatile("" : "+r"(v));
@@ -279,7 +274,7 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
     constexpr int kChromaSamples = R::kChromaSamples;
     constexpr uint32_t kEightOffset = uint32_t(L) * 32u * 4u;   // bytes: the 8-bit set after the columns
     extern __shared__ __align__(16) uint32_t smem[];
-    __shared__ BlockSums blockSums;
+    __shared__ BlockStats blockStats;
 
     const int W = a.width, H = a.height;
     const uint32_t flags = a.flags;
@@ -309,8 +304,8 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
         if (doVec)
             for (int i = int(threadIdx.x); i < kVsCache; i += kThreads) { vsKeys[i] = -1; vsCounts[i] = 0; }
         if (threadIdx.x == 0) {
-            for (int k = 0; k < 3; ++k) { blockSums.sum[k] = 0; blockSums.minInv[k] = -1; blockSums.max[k] = -1; }
-            blockSums.legal = blockSums.gamut = 0;
+            for (int k = 0; k < 3; ++k) { blockStats.sum[k] = 0; blockStats.minInv[k] = -1; blockStats.max[k] = -1; }
+            blockStats.legal = blockStats.gamut = 0;
         }
     }
 
@@ -456,12 +451,12 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
         const unsigned long long legal = warpSum(legalCount), gamut = warpSum(gamutCount);
         if (lane == 0) {
             for (int k = 0; k < 2; ++k) {
-                if (mins[k] != INT_MAX) atomicMax(&blockSums.minInv[k + 1], (L - 1) - mins[k]);
-                atomicMax(&blockSums.max[k + 1], maxs[k]);
-                atomicAdd(&blockSums.sum[k + 1], sums[k]);
+                if (mins[k] != INT_MAX) atomicMax(&blockStats.minInv[k + 1], (L - 1) - mins[k]);
+                atomicMax(&blockStats.max[k + 1], maxs[k]);
+                atomicAdd(&blockStats.sum[k + 1], sums[k]);
             }
-            atomicAdd(&blockSums.legal, legal);
-            atomicAdd(&blockSums.gamut, gamut);
+            atomicAdd(&blockStats.legal, legal);
+            atomicAdd(&blockStats.gamut, gamut);
         }
     }
 #if __CUDA_ARCH__ >= 900
@@ -532,9 +527,9 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
             const unsigned long long s = warpSum(ySum);
             const int mn = warpMin(yMin), mx = warpMax(yMax);
             if (lane == 0) {
-                if (mn != INT_MAX) atomicMax(&blockSums.minInv[0], (L - 1) - mn);
-                atomicMax(&blockSums.max[0], mx);
-                atomicAdd(&blockSums.sum[0], s);
+                if (mn != INT_MAX) atomicMax(&blockStats.minInv[0], (L - 1) - mn);
+                atomicMax(&blockStats.max[0], mx);
+                atomicAdd(&blockStats.sum[0], s);
             }
         }
     }
@@ -555,15 +550,7 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
     }
     if constexpr (kStats) {
         __syncthreads();
-        if (threadIdx.x == 0) {
-            DeviceStats* st = a.out.d_stats;
-            atomicAdd(&st->ySum, blockSums.sum[0]); atomicAdd(&st->uSum, blockSums.sum[1]); atomicAdd(&st->vSum, blockSums.sum[2]);
-            if (blockSums.legal) atomicAdd(&st->outOfLegal, blockSums.legal);
-            if (blockSums.gamut) atomicAdd(&st->outOfGamut, blockSums.gamut);
-            atomicMax(&st->yMinInv, blockSums.minInv[0]); atomicMax(&st->yMax, blockSums.max[0]);
-            atomicMax(&st->uMinInv, blockSums.minInv[1]); atomicMax(&st->uMax, blockSums.max[1]);
-            atomicMax(&st->vMinInv, blockSums.minInv[2]); atomicMax(&st->vMax, blockSums.max[2]);
-        }
+        if (threadIdx.x == 0) addBlockStats(blockStats, a.out.d_stats);
     }
 #if __CUDA_ARCH__ >= 900
     if (bulkIssued) bulkStoreWaitRead();   // the counters' shared memory stays until the copy engine has read it

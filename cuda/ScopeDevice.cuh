@@ -1,11 +1,28 @@
 // Device helpers shared by the scope kernels (ScopeKernels.cu, QuadKernel.cu,
-// LumaHistogramKernel.cu): warp reductions and warp-aggregated atomics.
+// LumaHistogramKernel.cu): warp reductions, warp-aggregated atomics, a block's statistics.
 #pragma once
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
+#include "ScopeKernels.h"
+
 namespace cs::cuda::detail {
+
+// A block's statistics in shared memory (sums, out-of-legal and out-of-gamut counts, and
+// minima kept inverted as DeviceStats keeps them), added to the frame's by one thread.
+struct BlockStats {
+    unsigned long long sum[3], legal, gamut;
+    int minInv[3], max[3];
+};
+__device__ __forceinline__ void addBlockStats(const BlockStats& b, DeviceStats* st) {
+    atomicAdd(&st->ySum, b.sum[0]); atomicAdd(&st->uSum, b.sum[1]); atomicAdd(&st->vSum, b.sum[2]);
+    if (b.legal) atomicAdd(&st->outOfLegal, b.legal);
+    if (b.gamut) atomicAdd(&st->outOfGamut, b.gamut);
+    atomicMax(&st->yMinInv, b.minInv[0]); atomicMax(&st->yMax, b.max[0]);
+    atomicMax(&st->uMinInv, b.minInv[1]); atomicMax(&st->uMax, b.max[1]);
+    atomicMax(&st->vMinInv, b.minInv[2]); atomicMax(&st->vMax, b.max[2]);
+}
 
 // Adds `value` to *addr for every lane of the warp, one atomic per distinct address.
 // All 32 lanes must call it (uniformly); lanes with a null addr or a zero value add nothing.

@@ -62,15 +62,12 @@ __device__ __forceinline__ void runAdd(WideRun& r, int key, uint32_t weight, Add
     r.n = weight;
 }
 
+using detail::addBlockStats;
+using detail::BlockStats;
 using detail::warpAggregatedAdd;
 using detail::warpMax;
 using detail::warpMin;
 using detail::warpSum;
-
-struct BlockStats {
-    unsigned long long sum[3], legal, gamut;
-    int minInv[3], max[3];
-};
 
 template <class R>
 __global__ void __launch_bounds__(kThreads, R::kMinBlocks) scopeKernel(const R reader, const KernelArgs a) {
@@ -328,15 +325,7 @@ __global__ void __launch_bounds__(kThreads, R::kMinBlocks) scopeKernel(const R r
         for (int i = int(threadIdx.x); i < 768; i += kThreads)
             if (histRgb[i]) atomicAdd(a.out.d_histRgb + i, histRgb[i]);
     }
-    if (doStats && threadIdx.x == 0) {
-        DeviceStats* s = a.out.d_stats;
-        atomicAdd(&s->ySum, blockStats.sum[0]); atomicAdd(&s->uSum, blockStats.sum[1]); atomicAdd(&s->vSum, blockStats.sum[2]);
-        if (blockStats.legal) atomicAdd(&s->outOfLegal, blockStats.legal);
-        if (blockStats.gamut) atomicAdd(&s->outOfGamut, blockStats.gamut);
-        atomicMax(&s->yMinInv, blockStats.minInv[0]); atomicMax(&s->yMax, blockStats.max[0]);
-        atomicMax(&s->uMinInv, blockStats.minInv[1]); atomicMax(&s->uMax, blockStats.max[1]);
-        atomicMax(&s->vMinInv, blockStats.minInv[2]); atomicMax(&s->vMax, blockStats.max[2]);
-    }
+    if (doStats && threadIdx.x == 0) addBlockStats(blockStats, a.out.d_stats);
 }
 
 int log2i(int v) { int l = 0; while ((1 << (l + 1)) <= v) ++l; return l; }
