@@ -1323,9 +1323,6 @@ cudaError_t PreviewFilters::enqueue(const uint8_t* d_picture, size_t picturePitc
     const dim3 grid = gridFor(w, h, kBlock2d);
     const dim3 grid4 = gridFor((w + 3) / 4, h, kBlock2d);   // four pixels per thread
     const int maxCode = (1 << bitDepth_) - 1;
-    GaussWeights gw{};
-    gw.radius = gaussRadius_;
-    for (size_t i = 0; i < gaussWeights_.size(); ++i) gw.w[i] = gaussWeights_[i];
     const uint32_t* table = d_lut_.get<uint32_t>();
     const SobelParams sp{uint32_t(maxCode), float(255.0 / (4.0 * double(maxCode))), table, peakingFirst_, peakingPaint_, table};
     switch (filter_) {
@@ -1343,14 +1340,18 @@ cudaError_t PreviewFilters::enqueue(const uint8_t* d_picture, size_t picturePitc
                 boxRowsKernel<<<unsigned(h + 127) / 128, 128, 0, stream>>>(d_picture, picturePitch, d_scratch_.get<uint4>(),
                                                                             scratchPitch_, w, h, boxRadius_, sink);
             });
-        case PreviewFilter::Gaussian:
+        case PreviewFilter::Gaussian: {
             if (gaussRadius_ == 0) return copyImage(d_picture, picturePitch, w, h, out, stream);
             if (gaussTensor_) return enqueueGaussTensor(d_picture, picturePitch, w, h, gaussWeights_, multiprocessors_, out, stream);
             if (gaussRadius_ <= kGaussStripRadiusMax) return enqueueGaussStrip(d_picture, picturePitch, w, h, gaussWeights_, multiprocessors_, out, stream);
+            GaussWeights gw{};   // the two-pass path's weights (1.5 KB): built only where it runs
+            gw.radius = gaussRadius_;
+            for (size_t i = 0; i < gaussWeights_.size(); ++i) gw.w[i] = gaussWeights_[i];
             gaussRowsKernel<<<grid, kBlock2d, 0, stream>>>(d_picture, picturePitch, w, h, gw, d_scratch_.get<float4>(), scratchPitch_);
             return withSink(out, [&](auto sink) {
                 gaussColumnsKernel<<<grid, kBlock2d, 0, stream>>>(d_picture, picturePitch, d_scratch_.get<float4>(), scratchPitch_, w, h, gw, sink);
             });
+        }
         case PreviewFilter::Median3:
             return withSink(out, [&](auto sink) { medianKernel<<<groupGrid(w, h, kMedianRows), kGroupBlock, 0, stream>>>(d_picture, picturePitch, w, h, sink); });
         case PreviewFilter::Edges:
