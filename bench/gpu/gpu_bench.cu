@@ -8,6 +8,7 @@
 //
 //   gpu_bench [--clip-nv12 FILE] [--clip-p010 FILE] [--reps N] [--out FILE] [--quick]
 //             [--formats nv12,p010le,...] [--4k]     (a subset, for quick rounds of tuning)
+//             [--rows WORK,...]   (only rows whose work names contain one of these)
 //
 // Clip files are raw 3840x2160 frames as the ffmpeg CLI writes them (-f rawvideo -pix_fmt
 // nv12 / p010le); 1080p and the other formats are made from them here (2x2 averages,
@@ -59,6 +60,13 @@ struct Options {
     bool profile = false;   // one launch of a few scope passes, for Nsight Compute
     std::string formats;    // comma-separated format names to run (empty: all)
     bool only4k = false;
+    std::vector<std::string> rows;   // --rows: time only rows whose work names contain one of these
+    bool wants(const std::string& work) const {
+        if (rows.empty()) return true;
+        for (const std::string& r : rows)
+            if (work.find(r) != std::string::npos) return true;
+        return false;
+    }
 };
 
 // Holds the stream until the host has queued a whole chunk of runs, so that the GPU runs
@@ -344,6 +352,7 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
     lumaOut.d_histScratch = histScratch.get<uint32_t>();
     double lumaHistUs = 0;
     for (const Job& j : jobs) {
+        if (!opt.wants(j.name)) continue;
         const size_t clear = (j.flags & cuda::kScopeVectorscope) ? vsOffset + size_t(L) * size_t(L) * 4 : vsOffset;
         Row r = makeRow(size, format, content, j.name);
         const bool lumaAlone = j.flags == cuda::kScopeHistogram;
@@ -365,7 +374,7 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
     }
 
     // CUB's HistogramEven on the luma plane (planar and semi-planar formats), checked against ours.
-    if (info.layout == PixelLayout::Planar || info.layout == PixelLayout::SemiPlanar) {
+    if ((info.layout == PixelLayout::Planar || info.layout == PixelLayout::SemiPlanar) && opt.wants("CUB HistogramEven")) {
         const bool deep = info.bytesPerSample == 2;
         const int shift = f == PixelFormat::P010 ? 6 : 0;
         uint32_t* d_hist = nullptr;
@@ -402,6 +411,12 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
 
     // Previews and the whole pipeline: NV12 and P010 only (the decoder's formats).
     if (f != PixelFormat::Nv12 && f != PixelFormat::P010) return;
+    bool anyPreviewRow = opt.wants("NPP");   // NPP's rows compare with the previews
+    for (PreviewFilter p : {PreviewFilter::BoxBlur, PreviewFilter::Gaussian, PreviewFilter::Median3, PreviewFilter::Edges,
+                            PreviewFilter::FocusPeaking, PreviewFilter::Zebra, PreviewFilter::FalseColour})
+        anyPreviewRow = anyPreviewRow || opt.wants("preview: " + std::string(previewName(p))) ||
+                        opt.wants("PIPELINE (graph): all scopes + stats + picture + " + std::string(previewName(p)));
+    if (!anyPreviewRow) return;
     // Pictures and luma planes of every copy, for the previews to read.
     std::vector<cuda::PitchedBuffer> pics(static_cast<size_t>(K)), lumas(static_cast<size_t>(K));
     for (int k = 0; k < K; ++k) {
@@ -418,6 +433,7 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
     std::map<PreviewFilter, double> previewUs;
     for (PreviewFilter p : {PreviewFilter::BoxBlur, PreviewFilter::Gaussian, PreviewFilter::Median3, PreviewFilter::Edges,
                             PreviewFilter::FocusPeaking, PreviewFilter::Zebra, PreviewFilter::FalseColour}) {
+        if (!opt.wants("preview: " + std::string(previewName(p)))) continue;
         ScopeSpec spec;
         spec.preview = p;
         cuda::PreviewFilters filters;
@@ -439,6 +455,7 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
     // an even number of them: the pipeline counts into its two sets of accumulators by turns.
     for (PreviewFilter p : {PreviewFilter::FalseColour, PreviewFilter::Zebra, PreviewFilter::Edges, PreviewFilter::FocusPeaking,
                             PreviewFilter::Median3, PreviewFilter::BoxBlur, PreviewFilter::Gaussian}) {
+        if (!opt.wants("PIPELINE (graph): all scopes + stats + picture + " + std::string(previewName(p)))) continue;
         ScopeSpec spec;
         spec.preview = p;
         cuda::ScopePipeline pipeline;
@@ -468,6 +485,7 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
 
     // NPP peers.
     std::string why;
+    if (!opt.wants("NPP")) return;
     if (!nppAvailable(why)) {
         static bool said = false;
         if (!said) std::printf("NPP: not measured (%s)\n", why.c_str());
@@ -598,9 +616,13 @@ int main(int argc, char** argv) {
         else if (a == "--profile") b.opt.profile = true;
         else if (a == "--formats") b.opt.formats = "," + next() + ",";
         else if (a == "--4k") b.opt.only4k = true;
+        else if (a == "--rows") {
+            std::stringstream list(next());
+            for (std::string r; std::getline(list, r, ',');) if (!r.empty()) b.opt.rows.push_back(r);
+        }
         else {
             std::fprintf(stderr, "usage: gpu_bench [--clip-nv12 FILE] [--clip-p010 FILE] [--reps N>=200] [--out FILE] [--quick] [--profile]"
-                                 " [--formats nv12,p010le,...] [--4k]\n");
+                                 " [--formats nv12,p010le,...] [--4k] [--rows WORK,...]\n");
             return 2;
         }
     }

@@ -173,6 +173,29 @@ TEST(CudaEngine, SubsetsOfScopes) {
     }
 }
 
+// With nothing counted, Y'CbCr pictures come from the picture kernels (4:2:0: chunks of 4
+// columns, 128 columns apart; otherwise one quad a thread): every width modulo 4 and 256
+// around the chunks and warps, odd and even heights, the picture, the luma plane (edges
+// preview) and the lookup preview (false colour) written by the pass.
+TEST(CudaEngine, PictureKernelsAtEveryEdge) {
+    std::mt19937 rng(11);
+    for (PixelFormat f : test::allFormats()) {
+        if (formatInfo(f).isRgb || formatInfo(f).layout == PixelLayout::Gray) continue;
+        for (int w : {1, 2, 3, 5, 6, 7, 130, 255, 257, 258, 259, 387})
+            for (int h : {1, 2, 3, 18}) {
+                Frame frame(f, w, h);
+                test::fillRandom(frame, rng);
+                for (PreviewFilter p : {PreviewFilter::None, PreviewFilter::Edges, PreviewFilter::FalseColour}) {
+                    ScopeSpec s;
+                    s.histogram = s.waveform = s.parade = s.vectorscope = s.stats = false;
+                    s.preview = p;
+                    s.picture = p != PreviewFilter::FalseColour;
+                    compareEngines(frame.view(), s, label(frame, "picture kernel, preview " + std::string(previewName(p))));
+                }
+            }
+    }
+}
+
 TEST(CudaEngine, PreviewFilterParameters) {
     std::mt19937 rng(11);
     // Widths and heights off the kernels' groups (8 pixels, 256 per warp, 2 and 16 rows).
