@@ -559,26 +559,31 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
 
 // The picture's RGBA pixels of one quad (the 8-bit set's channels 1..3 = R', G', B'; alpha
 // opaque), in the order of its values. core's clamp((t >> 16), 0, 255) of each channel's
-// t = mul * y + add + kU * du + kV * dv is byte 2 of min(max(t, 0), 0xffffff), so a channel
-// costs a multiply-add and one clamp, and two byte permutes gather the three byte 2s.
+// t = mul * y + add + kU * du + kV * dv is byte 2 of max(min(t, 0xffffff), 0), so with
+// mul * y once a channel costs one add-and-clamp, and two byte permutes gather the byte 2s.
 template <int kChromaSamples>
 __device__ __forceinline__ void quadPixels(const QuadArgs& a, const int32_t (&yv)[4], const int32_t (&cb)[4], const int32_t (&cr)[4],
                                            uint32_t (&px)[4]) {
     const int32_t mul = a.eight.mul[1], add = a.eight.add[1];   // one luma gain and offset (rgbChannels)
+    // add + kU (cb - o) + kV (cr - o) = (add - (kU + kV) o) + kU cb + kV cr, modulo 2^32 as ever
+    // (the bases are the same for every quad: computed once a thread).
+    const ChannelSet& e = a.eight;
+    const int32_t o = a.cOffset;
+    const int32_t base[3] = {add - (e.kU[1] + e.kV[1]) * o, add - (e.kU[2] + e.kV[2]) * o, add - (e.kU[3] + e.kV[3]) * o};
     int32_t cR[4], cG[4], cB[4];   // per chroma sample
 #pragma unroll
     for (int c = 0; c < kChromaSamples; ++c) {
-        const int32_t du = cb[c] - a.cOffset, dv = cr[c] - a.cOffset;
-        cR[c] = add + a.eight.kU[1] * du + a.eight.kV[1] * dv;
-        cG[c] = add + a.eight.kU[2] * du + a.eight.kV[2] * dv;
-        cB[c] = add + a.eight.kU[3] * du + a.eight.kV[3] * dv;
+        cR[c] = base[0] + e.kU[1] * cb[c] + e.kV[1] * cr[c];
+        cG[c] = base[1] + e.kU[2] * cb[c] + e.kV[2] * cr[c];
+        cB[c] = base[2] + e.kU[3] * cb[c] + e.kV[3] * cr[c];
     }
 #pragma unroll
     for (int p = 0; p < 4; ++p) {
         const int c = kChromaSamples == 4 ? p : (kChromaSamples == 2 ? p >> 1 : 0);
-        const uint32_t r = uint32_t(__vimin_s32_relu(mul * yv[p] + cR[c], 0xffffff));
-        const uint32_t g = uint32_t(__vimin_s32_relu(mul * yv[p] + cG[c], 0xffffff));
-        const uint32_t b = uint32_t(__vimin_s32_relu(mul * yv[p] + cB[c], 0xffffff));
+        const int32_t m = mul * yv[p];
+        const uint32_t r = uint32_t(__viaddmin_s32_relu(m, cR[c], 0xffffff));   // one add-min-relu (Hopper DPX)
+        const uint32_t g = uint32_t(__viaddmin_s32_relu(m, cG[c], 0xffffff));
+        const uint32_t b = uint32_t(__viaddmin_s32_relu(m, cB[c], 0xffffff));
         px[p] = __byte_perm(__byte_perm(r, g, 0x0062), b, 0x0610) | 0xff000000u;
     }
 }
