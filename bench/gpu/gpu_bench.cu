@@ -34,6 +34,7 @@
 #include "core/Frame.h"
 #include "core/PixelFormat.h"
 #include "cuda/FilterKernels.h"
+#include "cuda/ScopeDevice.cuh"
 #include "cuda/ScopeKernels.h"
 #include "cuda/ScopePipeline.h"
 
@@ -291,8 +292,54 @@ struct Bench {
         cudaFree(a); cudaFree(b);
     }
 
+    // Shared-memory atomic adds per µs (red.shared.add.u32, the counting kernels' unit of
+    // work), each lane on words of its own bank: no conflicts, the hardware's best case; and,
+    // for counters private to a thread, plain read-add-writes of shared words per µs.
+    double sharedRedPerUs = 0, sharedRmwPerUs = 0;
+    void measureSharedAtomics();
+
     void runConfig(const Frame& frame, const std::string& content);
 };
+
+// Each thread adds 1 to eight words of its own bank, perThread times in all (8 per step,
+// independent: the unit's throughput, not its latency), by atomics or (kPlain, a thread's
+// own words: blockDim.x x 8 of them) by loads and stores; one thread folds a word into
+// `sink` so that nothing is dead code.
+template <bool kPlain>
+__global__ void sharedAddRateKernel(int perThread, uint32_t* sink) {
+    extern __shared__ uint32_t counters[];
+    const int words = kPlain ? 8 * int(blockDim.x) : 8 * 32;
+    for (int i = int(threadIdx.x); i < words; i += int(blockDim.x)) counters[i] = 0;
+    __syncthreads();
+    if constexpr (kPlain) {
+        volatile uint32_t* mine = counters + threadIdx.x;   // word k at k * blockDim.x: bank of the lane
+        for (int i = 0; i < perThread; i += 8)
+#pragma unroll
+            for (int k = 0; k < 8; ++k) mine[k * blockDim.x] = mine[k * blockDim.x] + 1u;
+    } else {
+        const uint32_t base = cuda::detail::sharedAddress(counters) + 4 * (threadIdx.x & 31);
+        for (int i = 0; i < perThread; i += 8) {
+            using cuda::detail::sharedRed;
+            sharedRed<0>(base, 1); sharedRed<128>(base, 1); sharedRed<256>(base, 1); sharedRed<384>(base, 1);
+            sharedRed<512>(base, 1); sharedRed<640>(base, 1); sharedRed<768>(base, 1); sharedRed<896>(base, 1);
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) atomicAdd(sink, counters[0]);
+}
+
+void Bench::measureSharedAtomics() {
+    uint32_t* sink = nullptr;
+    BENCH_CHECK(cudaMalloc(&sink, 4));
+    const int blocks = sms * 8, threads = 256, perThread = 1024;
+    EventTimer timer(stream, 20);
+    const double redUs = timer([&](int) { sharedAddRateKernel<false><<<blocks, threads, 8 * 32 * 4, stream>>>(perThread, sink); });
+    const double rmwUs = timer([&](int) { sharedAddRateKernel<true><<<blocks, threads, 8 * threads * 4, stream>>>(perThread, sink); });
+    BENCH_CHECK(cudaGetLastError());
+    sharedRedPerUs = double(blocks) * threads * perThread / redUs;
+    sharedRmwPerUs = double(blocks) * threads * perThread / rmwUs;
+    cudaFree(sink);
+}
 
 const char* sizeName(int w) { return w >= 3840 ? "4K" : "1080p"; }
 
@@ -575,6 +622,16 @@ void printTargets(const Bench& b, std::FILE* out) {
         else misses += "  - " + r.format + " " + r.content + " " + r.work + ": " + fmt(r.us / r.floorUs, 2) + "x\n";
     }
     std::fprintf(out, "- single-pass kernels at 4K within 1.5x of the memory floor: %d of %d\n%s", within, total, misses.c_str());
+    // The counting kernels' other floor: a 4K frame's pixels counted once each in shared memory.
+    if (b.sharedRedPerUs > 0) {
+        const double px = 3840.0 * 2160.0, atomicUs = px / b.sharedRedPerUs, lumaFloorUs = b.floorUs(px);
+        std::fprintf(out,
+                     "- one shared-memory atomic per pixel of a 4K frame takes %.1f µs at the measured rate (no bank conflicts): %.2fx the memory "
+                     "floor of a 4K 8-bit luma plane (%.1f µs), %.2fx that of a 10-bit one; the all-scopes pass counts 4 (8-bit) or 8 (10-bit) "
+                     "per pixel (%.1f, %.1f µs); a plain read-add-write of a thread's own shared counter per pixel: %.1f µs (%.2fx)\n",
+                     atomicUs, atomicUs / lumaFloorUs, lumaFloorUs, atomicUs / (2 * lumaFloorUs), 4 * atomicUs, 8 * atomicUs,
+                     px / b.sharedRmwPerUs, px / b.sharedRmwPerUs / lumaFloorUs);
+    }
     // 2. All scopes + one preview, 4K 10-bit, <= 0.1 ms.
     for (const char* content : {"clip", "random", "solid"})
         for (const char* p : {"falsecolour", "zebra", "edges", "peaking", "median", "blur", "gaussian"}) {
@@ -638,6 +695,7 @@ int main(int argc, char** argv) {
     b.sms = prop.multiProcessorCount;
     BENCH_CHECK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
     b.measureCopy();
+    b.measureSharedAtomics();
     std::string nppWhy;
     const bool npp = nppAvailable(nppWhy);
     std::printf("gpu_bench on %s: %d SMs, L2 %zu MB, device-to-device copy %.0f GB/s (read + write); %s%s\n", b.deviceName.c_str(), b.sms,
@@ -692,7 +750,9 @@ int main(int argc, char** argv) {
 
     std::string header = "GPU: " + b.deviceName + ", " + std::to_string(b.sms) + " SMs, L2 " + std::to_string(b.l2 >> 20) +
                          " MB; device-to-device copy " + fmt(b.copyGBs, 0) + " GB/s (bytes read + written); medians of " +
-                         std::to_string(b.opt.reps) + " runs after 10 warm-up runs; floor = bytes that must move / copy bandwidth\n\n";
+                         std::to_string(b.opt.reps) + " runs after 10 warm-up runs; floor = bytes that must move / copy bandwidth; shared-memory atomic adds " +
+                         fmt(b.sharedRedPerUs / 1e3, 0) + " G/s without bank conflicts (plain shared read-add-writes " + fmt(b.sharedRmwPerUs / 1e3, 0) +
+                         " G/s)\n\n";
     if (!b.opt.out.empty()) {
         if (std::FILE* out = std::fopen(b.opt.out.c_str(), "w")) {
             std::fputs(header.c_str(), out);
