@@ -7,7 +7,8 @@
 // 32 atomics always hit 32 different banks and never the same address, whatever the picture
 // (a solid frame costs what noise costs).
 //
-// Blocks add their columns' sums to the output at the end. Given scratch memory, they add
+// Blocks add their columns' sums to the output at the end (a warp reads a bin's row of 32
+// lane columns and sums it with one warp reduction). Given scratch memory, they add
 // to the scratch instead, one 64-bit word per bin holding the count (low half) and the
 // number of blocks that added (high half): the block whose add completes a bin writes that
 // bin's total to the output and clears the word. One launch, no clearing launch before it,
@@ -107,22 +108,30 @@ __global__ void __launch_bounds__(1024) lumaHistogramKernel(const uint8_t* plane
     }
     __syncthreads();
 
-    // Each bin: the sum of its 32 lane columns, added once per block.
-    for (int bin = int(threadIdx.x); bin < T::kLevels; bin += T::kThreads) {
-        const uint4* row = reinterpret_cast<const uint4*>(hist + bin * 32);
-        uint32_t n = 0;
-#pragma unroll
-        for (int k = 0; k < 8; ++k) { const uint4 q = row[k]; n += q.x + q.y + q.z + q.w; }
+    // Each bin: the sum of its 32 lane columns, added once per block. A warp reads a bin's
+    // row of 32 words (one word a lane: one conflict-free access; a thread reading a whole
+    // row, rows 128 bytes apart, met 8-way bank conflicts) and sums it with one warp
+    // reduction; lane (bin mod 32) keeps the sum, so the global adds of 32 bins go out as one
+    // instruction.
+    constexpr int kWarps = T::kThreads / 32;
+    for (int first = int(threadIdx.x >> 5) * 32; first < T::kLevels; first += kWarps * 32) {
+        uint32_t mine = 0;
+#pragma unroll 8
+        for (int k = 0; k < 32; ++k) {
+            const uint32_t n = warpSum32(hist[(first + k) * 32 + lane]);
+            if (lane == k) mine = n;
+        }
+        const int bin = first + lane;
         if constexpr (kOverwrite) {
             // Every block adds to every bin (zero too): the add that brings the block count
             // to gridDim.x is the last, and its result is the bin's total.
-            const unsigned long long before = atomicAdd(d_scratch + bin, (1ull << 32) | n);
+            const unsigned long long before = atomicAdd(d_scratch + bin, (1ull << 32) | mine);
             if (uint32_t(before >> 32) == gridDim.x - 1) {
-                d_hist[bin] = uint32_t(before) + n;
+                d_hist[bin] = uint32_t(before) + mine;
                 d_scratch[bin] = 0;
             }
-        } else if (n) {
-            atomicAdd(d_hist + bin, n);
+        } else if (mine) {
+            atomicAdd(d_hist + bin, mine);
         }
     }
 }

@@ -55,6 +55,15 @@ __device__ __forceinline__ unsigned long long warpSum(unsigned long long v) {
     for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
     return v;
 }
+// 32-bit: one warp-reduction instruction where there is one (sm_80 on).
+__device__ __forceinline__ uint32_t warpSum32(uint32_t v) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_add_sync(0xffffffffu, v);
+#else
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+#endif
+}
 
 // Shared-memory atomic add at a byte offset from a shared array (the offsets the lane-owned
 // layouts compute are byte offsets, so that one LEA forms the address).
