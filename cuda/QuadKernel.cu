@@ -559,8 +559,8 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
 
 // The picture's RGBA pixels of one quad (the 8-bit set's channels 1..3 = R', G', B'; alpha
 // opaque), in the order of its values. core's clamp((t >> 16), 0, 255) of each channel's
-// t = mul * y + add + kU * du + kV * dv is byte 2 of max(min(t, 0xffffff), 0), so with
-// mul * y once a channel costs one add-and-clamp, and two byte permutes gather the byte 2s.
+// t = mul * y + add + kU * du + kV * dv is byte 2 of max(min(t, 0xffffff), 0), so a channel
+// costs a multiply-add and one clamp (no shift), and two byte permutes gather the byte 2s.
 template <int kChromaSamples>
 __device__ __forceinline__ void quadPixels(const QuadArgs& a, const int32_t (&yv)[4], const int32_t (&cb)[4], const int32_t (&cr)[4],
                                            uint32_t (&px)[4]) {
@@ -581,7 +581,7 @@ __device__ __forceinline__ void quadPixels(const QuadArgs& a, const int32_t (&yv
     for (int p = 0; p < 4; ++p) {
         const int c = kChromaSamples == 4 ? p : (kChromaSamples == 2 ? p >> 1 : 0);
         const int32_t m = mul * yv[p];
-        const uint32_t r = uint32_t(__viaddmin_s32_relu(m, cR[c], 0xffffff));   // one add-min-relu (Hopper DPX)
+        const uint32_t r = uint32_t(__viaddmin_s32_relu(m, cR[c], 0xffffff));   // max(min(m + cR, 0xffffff), 0)
         const uint32_t g = uint32_t(__viaddmin_s32_relu(m, cG[c], 0xffffff));
         const uint32_t b = uint32_t(__viaddmin_s32_relu(m, cB[c], 0xffffff));
         px[p] = __byte_perm(__byte_perm(r, g, 0x0062), b, 0x0610) | 0xff000000u;
@@ -794,7 +794,7 @@ template <int BPS> struct WideReaderOf<Quad422PlanarReader<BPS>> { using type = 
 template <int Y0, int U, int Y1, int V> struct WideReaderOf<QuadPackedReader<Y0, U, Y1, V>> { using type = WidePacked<Y0, U, Y1, V>; };
 
 template <class C>
-__global__ void __launch_bounds__(32 * kWideWarps) pictureWideKernel(const C cr, const QuadArgs a) {
+__global__ void __launch_bounds__(32 * kWideWarps) pictureWideKernel(const C reader, const QuadArgs a) {
     const int W = a.width, H = a.height;
     const int xBase = int(blockIdx.x) * kWideColumns + 4 * int(threadIdx.x);
     const int rp0 = (int(blockIdx.y) * kWideWarps + int(threadIdx.y)) * kWideRowPairs;
@@ -807,10 +807,10 @@ __global__ void __launch_bounds__(32 * kWideWarps) pictureWideKernel(const C cr,
     for (int k = 0; k < kWideRowPairs; ++k) {
         if (k >= pairs) break;
         const int y0 = 2 * (rp0 + k);
-        const typename C::Rows rows = cr.rows(y0, min(y0 + 1, H - 1), xBase);
+        const typename C::Rows rows = reader.rows(y0, min(y0 + 1, H - 1), xBase);
 #pragma unroll
         for (int j = 0; j < kWideChunks; ++j)
-            if (xBase + j * 128 < W) cr.load(rows, j, raw[k][j]);
+            if (xBase + j * 128 < W) reader.load(rows, j, raw[k][j]);
     }
 #pragma unroll
     for (int k = 0; k < kWideRowPairs; ++k) {
@@ -828,18 +828,18 @@ __global__ void __launch_bounds__(32 * kWideWarps) pictureWideKernel(const C cr,
             int32_t y[2][4];   // [row][column]
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
-                y[0][i] = cr.luma(c, 0, i);
-                y[1][i] = cr.luma(c, 1, i);
+                y[0][i] = reader.luma(c, 0, i);
+                y[1][i] = reader.luma(c, 1, i);
             }
             if (doPicture) {
                 uint32_t px[2][4];
 #pragma unroll
                 for (int q = 0; q < 2; ++q) {
-                    int32_t cb[4], crv[4];
-                    cr.chroma(c, q, cb, crv);
+                    int32_t cb[4], cr[4];
+                    reader.chroma(c, q, cb, cr);
                     const int32_t yv[4] = {y[0][2 * q], y[0][2 * q + 1], y[1][2 * q], y[1][2 * q + 1]};
                     uint32_t quad[4];
-                    quadPixels<C::kChromaSamples>(a, yv, cb, crv, quad);
+                    quadPixels<C::kChromaSamples>(a, yv, cb, cr, quad);
                     px[0][2 * q] = quad[0]; px[0][2 * q + 1] = quad[1];
                     px[1][2 * q] = quad[2]; px[1][2 * q + 1] = quad[3];
                 }

@@ -173,8 +173,8 @@ TEST(CudaEngine, SubsetsOfScopes) {
     }
 }
 
-// With nothing counted, Y'CbCr pictures come from the picture kernels (4:2:0: chunks of 4
-// columns, 128 columns apart; otherwise one quad a thread): every width modulo 4 and 256
+// With nothing counted, Y'CbCr pictures come from the picture kernels (4:2:0 and 4:2:2:
+// chunks of 4 columns, 128 columns apart; 4:4:4: one quad a thread): every width modulo 4 and 256
 // around the chunks and warps, odd and even heights, the picture, the luma plane (edges
 // preview) and the lookup preview (false colour) written by the pass.
 TEST(CudaEngine, PictureKernelsAtEveryEdge) {
