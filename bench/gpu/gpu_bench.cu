@@ -27,6 +27,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "NppBench.h"
@@ -359,6 +360,9 @@ void Bench::measureSharedAtomics() {
 }
 
 const char* sizeName(int w) { return w >= 3840 ? "4K" : "1080p"; }
+// The work names of a preview's rows: the preview alone, and the whole pipeline with it.
+std::string previewRow(PreviewFilter p) { return "preview: " + std::string(previewName(p)); }
+std::string pipelineRow(std::string_view preview) { return "PIPELINE (graph): all scopes + stats + picture + " + std::string(preview); }
 
 void Bench::runConfig(const Frame& frame, const std::string& content) {
     const PixelFormat f = frame.format();
@@ -475,11 +479,11 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
 
     // Previews and the whole pipeline: NV12 and P010 only (the decoder's formats).
     if (f != PixelFormat::Nv12 && f != PixelFormat::P010) return;
+    constexpr PreviewFilter kPreviews[] = {PreviewFilter::BoxBlur,      PreviewFilter::Gaussian, PreviewFilter::Median3,    PreviewFilter::Edges,
+                                           PreviewFilter::FocusPeaking, PreviewFilter::Zebra,    PreviewFilter::FalseColour};
     bool anyPreviewRow = opt.wants("NPP");   // NPP's rows compare with the previews
-    for (PreviewFilter p : {PreviewFilter::BoxBlur, PreviewFilter::Gaussian, PreviewFilter::Median3, PreviewFilter::Edges,
-                            PreviewFilter::FocusPeaking, PreviewFilter::Zebra, PreviewFilter::FalseColour})
-        anyPreviewRow = anyPreviewRow || opt.wants("preview: " + std::string(previewName(p))) ||
-                        opt.wants("PIPELINE (graph): all scopes + stats + picture + " + std::string(previewName(p)));
+    for (PreviewFilter p : kPreviews)
+        anyPreviewRow = anyPreviewRow || opt.wants(previewRow(p)) || opt.wants(pipelineRow(previewName(p)));
     if (!anyPreviewRow) return;
     // Pictures and luma planes of every copy, for the previews to read.
     std::vector<cuda::PitchedBuffer> pics(static_cast<size_t>(K)), lumas(static_cast<size_t>(K));
@@ -495,14 +499,13 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
     checkStatus(previewOut.reserve(size_t(W) * 4, size_t(H)), "preview");
     const cuda::ImageSink sink{previewOut.get(), previewOut.pitch(), 0};
     std::map<PreviewFilter, double> previewUs;
-    for (PreviewFilter p : {PreviewFilter::BoxBlur, PreviewFilter::Gaussian, PreviewFilter::Median3, PreviewFilter::Edges,
-                            PreviewFilter::FocusPeaking, PreviewFilter::Zebra, PreviewFilter::FalseColour}) {
-        if (!opt.wants("preview: " + std::string(previewName(p)))) continue;
+    for (PreviewFilter p : kPreviews) {
+        if (!opt.wants(previewRow(p))) continue;
         ScopeSpec spec;
         spec.preview = p;
         cuda::PreviewFilters filters;
         checkStatus(filters.prepare(spec, W, H, info.bitDepth, Range::Limited, stream), "preview filters");
-        Row r = makeRow(size, format, content, "preview: " + std::string(previewName(p)));
+        Row r = makeRow(size, format, content, previewRow(p));
         r.us = timer([&](int i) {
             const int k = i % K;
             BENCH_CHECK(filters.enqueue(pics[size_t(k)].get(), pics[size_t(k)].pitch(), lumas[size_t(k)].get<uint16_t>(), lumas[size_t(k)].pitch(), sink, stream));
@@ -519,7 +522,7 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
     // an even number of them: the pipeline counts into its two sets of accumulators by turns.
     for (PreviewFilter p : {PreviewFilter::FalseColour, PreviewFilter::Zebra, PreviewFilter::Edges, PreviewFilter::FocusPeaking,
                             PreviewFilter::Median3, PreviewFilter::BoxBlur, PreviewFilter::Gaussian}) {
-        if (!opt.wants("PIPELINE (graph): all scopes + stats + picture + " + std::string(previewName(p)))) continue;
+        if (!opt.wants(pipelineRow(previewName(p)))) continue;
         ScopeSpec spec;
         spec.preview = p;
         cuda::ScopePipeline pipeline;
@@ -538,7 +541,7 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
             BENCH_CHECK(cudaGraphInstantiate(&graphs[size_t(k)], g, 0));
             cudaGraphDestroy(g);
         }
-        Row r = makeRow(size, format, content, "PIPELINE (graph): all scopes + stats + picture + " + std::string(previewName(p)));
+        Row r = makeRow(size, format, content, pipelineRow(previewName(p)));
         r.us = timer([&](int i) { BENCH_CHECK(cudaGraphLaunch(graphs[size_t(i % G)], stream)); });
         const double bytes = allBytes + 4 * wfBytes + 2 * vsBytes + px * 4 + (cuda::previewNeedsLuma(p) ? px * 2 * 2 : 0) +
                              (cuda::previewNeedsPicture(p) ? px * 4 : 0) + px * 4;
@@ -663,7 +666,7 @@ void printTargets(const Bench& b, std::FILE* out) {
     // 2. All scopes + one preview, 4K 10-bit, <= 0.1 ms.
     for (const char* content : {"clip", "random", "solid"})
         for (const char* p : {"falsecolour", "zebra", "edges", "peaking", "median", "blur", "gaussian"}) {
-            const Row* r = find(b, "4K", "p010le", content, std::string("PIPELINE (graph): all scopes + stats + picture + ") + p);
+            const Row* r = find(b, "4K", "p010le", content, pipelineRow(p));
             if (r) std::fprintf(out, "- all scopes + %s, 4K P010 %s: %.1f µs (target <= 100 µs: %s)\n", p, content, r->us, r->us <= 100 ? "met" : "MISSED");
         }
     // 3. Luma histogram >= 2x CUB at 4K 8-bit; 4. solid <= 1.3x random.
