@@ -1,5 +1,7 @@
-// The luma histogram alone (cuda::scopePass with exactly kScopeHistogram) for formats whose
-// luma is a plane of its own. 16-byte loads (16 8-bit or 8 10-bit samples per lane); a warp
+// The luma histogram alone (cuda::scopePass with exactly kScopeHistogram) for every Y'CbCr
+// and grey format: those whose luma is a plane of its own, and packed 4:2:2 (UYVY, YUYV),
+// whose lumas are every other byte. 16-byte loads (16 8-bit samples, 8 10-bit ones or 8
+// packed pixels per lane, so a UYVY-to-luma pass reads nothing narrower); a warp
 // reads 32 consecutive such chunks (512 bytes; rows follow one another) per unit, a batch
 // of five units in flight before it counts any (a 4K frame is one batch with one block of
 // 32 warps per SM). Counting uses lane-owned shared counters: the block's histogram is
@@ -28,14 +30,26 @@
 namespace cs::cuda::detail {
 namespace {
 
-// BPS: bytes per sample; P010: value in the high 10 bits (else masked to the depth).
-template <int BPS, bool P010>
+// Where a chunk's samples are: bytes; 16-bit words with the value in the high 10 bits
+// (P010) or the low 10 (planar 10-bit); packed 4:2:2, a 16-bit word per pixel with its luma
+// in the low byte (YUYV) or the high one (UYVY).
+enum class LumaSamples { Bytes, P010, Low10, PackedLowByte, PackedHighByte };
+
+template <LumaSamples S>
 struct LumaTraits {
-    static constexpr int kLevels = BPS == 1 ? 256 : 1024;
-    static constexpr int kPerChunk = 16 / BPS;             // samples per 16-byte load
+    static constexpr bool kTenBit = S == LumaSamples::P010 || S == LumaSamples::Low10;
+    static constexpr int kLevels = kTenBit ? 1024 : 256;
+    static constexpr int kPerChunk = S == LumaSamples::Bytes ? 16 : 8;   // samples (pixels) per 16-byte load
     static constexpr int kThreads = 1024;
     static constexpr int kUnits = 5;                       // units a warp has in flight at once
     static constexpr size_t kShared = size_t(kLevels) * 32 * 4;
+
+    // Sample i of a chunk whose words are w.
+    __device__ __forceinline__ static uint32_t key(const uint32_t (&w)[4], int i) {
+        if constexpr (S == LumaSamples::Bytes) return sampleInWord<1>(w[i >> 2], i);
+        else if constexpr (S == LumaSamples::P010 || S == LumaSamples::Low10) return sampleInWord<2, S == LumaSamples::P010>(w[i >> 1], i);
+        else return sampleInWord<1>(w[i >> 1], 2 * (i & 1) + (S == LumaSamples::PackedHighByte ? 1 : 0));   // a byte of pixel i's 16-bit word
+    }
 };
 
 // rowMagic = ceil(2^36 / chunksPerRow): chunk g's row is (g * rowMagic) >> 36, exact for
@@ -44,10 +58,10 @@ __device__ __forceinline__ uint32_t rowOfChunk(uint32_t g, unsigned long long ro
 
 // kOverwrite: d_scratch (levels 64-bit words, zero) collects the blocks' sums and the last
 // block to add to a bin writes it to d_hist.
-template <int BPS, bool P010, bool kOverwrite>
+template <LumaSamples S, bool kOverwrite>
 __global__ void __launch_bounds__(1024) lumaHistogramKernel(const uint8_t* plane, size_t pitch, int width, uint32_t chunksPerRow, uint32_t chunks,
                                                             unsigned long long rowMagic, uint32_t* d_hist, unsigned long long* d_scratch) {
-    using T = LumaTraits<BPS, P010>;
+    using T = LumaTraits<S>;
     extern __shared__ __align__(16) uint32_t hist[];   // [bin][lane]
     const int lane = int(threadIdx.x & 31u);
     const uint32_t warpsInGrid = gridDim.x * (T::kThreads / 32);
@@ -81,21 +95,9 @@ __global__ void __launch_bounds__(1024) lumaHistogramKernel(const uint8_t* plane
         const uint32_t w[4] = {q.x, q.y, q.z, q.w};
         if (n == T::kPerChunk) {
 #pragma unroll
-            for (int i = 0; i < T::kPerChunk; ++i) {
-                uint32_t key;
-                if constexpr (BPS == 1) key = __byte_perm(w[i >> 2], 0, 0x4440 + (i & 3));
-                else if constexpr (P010) key = (i & 1) ? (w[i >> 1] >> 22) : ((w[i >> 1] & 0xffffu) >> 6);
-                else key = (w[i >> 1] >> (16 * (i & 1))) & 0x3ffu;
-                sharedAddAt(hist, laneOffset + (key << 7), 1u);
-            }
+            for (int i = 0; i < T::kPerChunk; ++i) sharedAddAt(hist, laneOffset + (T::key(w, i) << 7), 1u);
         } else {
-            for (int i = 0; i < n; ++i) {
-                uint32_t key;
-                if constexpr (BPS == 1) key = (w[i >> 2] >> (8 * (i & 3))) & 0xffu;
-                else if constexpr (P010) key = ((w[i >> 1] >> (16 * (i & 1))) & 0xffffu) >> 6;
-                else key = (w[i >> 1] >> (16 * (i & 1))) & 0x3ffu;
-                sharedAddAt(hist, laneOffset + (key << 7), 1u);
-            }
+            for (int i = 0; i < n; ++i) sharedAddAt(hist, laneOffset + (T::key(w, i) << 7), 1u);
         }
     };
     const uint32_t perBatch = uint32_t(T::kUnits) * warpsInGrid * 32u;
@@ -136,11 +138,11 @@ __global__ void __launch_bounds__(1024) lumaHistogramKernel(const uint8_t* plane
     }
 }
 
-template <int BPS, bool P010>
+template <LumaSamples S>
 cudaError_t launchLuma(const PlaneSet& planes, int width, int height, uint32_t* d_hist, uint32_t* d_scratch, cudaStream_t stream) {
-    using T = LumaTraits<BPS, P010>;
+    using T = LumaTraits<S>;
     if (T::kShared > maxSharedPerBlock()) return cudaErrorNotSupported;
-    auto kernel = d_scratch ? lumaHistogramKernel<BPS, P010, true> : lumaHistogramKernel<BPS, P010, false>;
+    auto kernel = d_scratch ? lumaHistogramKernel<S, true> : lumaHistogramKernel<S, false>;
     if (const cudaError_t e = optInSharedMemory(reinterpret_cast<const void*>(kernel), T::kShared); e != cudaSuccess) return e;
     int device = 0, sms = 0;
     cudaError_t e = cudaGetDevice(&device);
@@ -167,10 +169,16 @@ cudaError_t launchLuma(const PlaneSet& planes, int width, int height, uint32_t* 
 cudaError_t lumaHistogramPass(const PlaneSet& planes, PixelFormat format, int width, int height, uint32_t* d_histY,
                               uint32_t* d_scratch, cudaStream_t stream) {
     const auto& info = formatInfo(format);
-    if (info.layout == PixelLayout::PackedYuv422 || info.isRgb) return cudaErrorNotSupported;
-    if (info.bytesPerSample == 1) return launchLuma<1, false>(planes, width, height, d_histY, d_scratch, stream);
-    if (format == PixelFormat::P010) return launchLuma<2, true>(planes, width, height, d_histY, d_scratch, stream);
-    return launchLuma<2, false>(planes, width, height, d_histY, d_scratch, stream);
+    if (info.isRgb) return cudaErrorNotSupported;
+    if (info.layout == PixelLayout::PackedYuv422) {
+        // Y0's byte in its 16-bit word: 0 for YUYV, 1 for UYVY (8-bit only: the engine has no deeper packed 4:2:2).
+        if (info.bitDepth != 8) return cudaErrorNotSupported;
+        if (info.offset[0] == 0) return launchLuma<LumaSamples::PackedLowByte>(planes, width, height, d_histY, d_scratch, stream);
+        return launchLuma<LumaSamples::PackedHighByte>(planes, width, height, d_histY, d_scratch, stream);
+    }
+    if (info.bytesPerSample == 1) return launchLuma<LumaSamples::Bytes>(planes, width, height, d_histY, d_scratch, stream);
+    if (format == PixelFormat::P010) return launchLuma<LumaSamples::P010>(planes, width, height, d_histY, d_scratch, stream);
+    return launchLuma<LumaSamples::Low10>(planes, width, height, d_histY, d_scratch, stream);
 }
 
 }  // namespace cs::cuda::detail

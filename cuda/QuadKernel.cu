@@ -86,6 +86,13 @@ __device__ __forceinline__ uint32_t sampleAt(const uint8_t* row, size_t offset) 
     return __byte_perm(word, 0u, selector);
 }
 
+// A quad reader's sample i of a word: sampleInWord, but bytes by shift and mask (see there).
+template <int BPS>
+__device__ __forceinline__ uint32_t sampleOfWord(uint32_t word, int i) {
+    if constexpr (BPS == 1) return (word >> (8 * i)) & 0xffu;
+    return sampleInWord<BPS>(word, i);
+}
+
 // What every quad reader shares, by bytes per sample.
 template <int BPS>
 struct QuadDepth {
@@ -138,19 +145,17 @@ struct Quad420Reader : QuadDepth<BPS>, QuadPlanes {
         }
     }
     __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[4], int32_t (&cr)[4]) const {
-        if constexpr (BPS == 1) {
+        if constexpr (BPS == 1) {   // sampleAt gave the pair (or the byte) alone in its word
             y[0] = int32_t(r.row0 & 0xffu); y[1] = int32_t(r.row0 >> 8);
             y[2] = int32_t(r.row1 & 0xffu); y[3] = int32_t(r.row1 >> 8);
             if constexpr (SEMI) { cb[0] = int32_t(r.c0 & 0xffu); cr[0] = int32_t(r.c0 >> 8); }
             else { cb[0] = int32_t(r.c0); cr[0] = int32_t(r.c1); }
-        } else if constexpr (P010) {
-            y[0] = int32_t((r.row0 & 0xffffu) >> 6); y[1] = int32_t(r.row0 >> 22);
-            y[2] = int32_t((r.row1 & 0xffffu) >> 6); y[3] = int32_t(r.row1 >> 22);
-            cb[0] = int32_t((r.c0 & 0xffffu) >> 6); cr[0] = int32_t(r.c0 >> 22);
         } else {
-            y[0] = int32_t(r.row0 & 0x3ffu); y[1] = int32_t((r.row0 >> 16) & 0x3ffu);
-            y[2] = int32_t(r.row1 & 0x3ffu); y[3] = int32_t((r.row1 >> 16) & 0x3ffu);
-            cb[0] = int32_t(r.c0 & 0x3ffu); cr[0] = int32_t(r.c1 & 0x3ffu);
+            auto s = [](uint32_t w, int i) { return int32_t(sampleInWord<2, P010>(w, i)); };
+            y[0] = s(r.row0, 0); y[1] = s(r.row0, 1);
+            y[2] = s(r.row1, 0); y[3] = s(r.row1, 1);
+            if constexpr (SEMI) { cb[0] = s(r.c0, 0); cr[0] = s(r.c0, 1); }
+            else { cb[0] = s(r.c0, 0); cr[0] = s(r.c1, 0); }
         }
     }
 };
@@ -172,12 +177,11 @@ struct Quad422PlanarReader : QuadDepth<BPS>, QuadPlanes {
         r.cr1 = sampleAt<BPS>(crPlane + size_t(y1) * crPitch, off);
     }
     __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[4], int32_t (&cr)[4]) const {
-        constexpr uint32_t kMask = BPS == 1 ? 0xffu : 0x3ffu;
-        constexpr int kShift = 8 * BPS;
-        y[0] = int32_t(r.row0 & kMask); y[1] = int32_t((r.row0 >> kShift) & kMask);
-        y[2] = int32_t(r.row1 & kMask); y[3] = int32_t((r.row1 >> kShift) & kMask);
-        cb[0] = int32_t(r.cb0 & kMask); cr[0] = int32_t(r.cr0 & kMask);
-        cb[1] = int32_t(r.cb1 & kMask); cr[1] = int32_t(r.cr1 & kMask);
+        auto s = [](uint32_t w, int i) { return int32_t(sampleOfWord<BPS>(w, i)); };
+        y[0] = s(r.row0, 0); y[1] = s(r.row0, 1);
+        y[2] = s(r.row1, 0); y[3] = s(r.row1, 1);
+        cb[0] = s(r.cb0, 0); cr[0] = s(r.cr0, 0);
+        cb[1] = s(r.cb1, 0); cr[1] = s(r.cr1, 0);
     }
 };
 
@@ -196,7 +200,7 @@ struct QuadPackedReader : QuadDepth<1> {
         r.row1 = load32(plane + size_t(y1) * pitch + size_t(x0) * 2);
     }
     __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[4], int32_t (&cr)[4]) const {
-        auto byte = [](uint32_t w, int i) { return int32_t((w >> (8 * i)) & 0xffu); };
+        auto byte = [](uint32_t w, int i) { return int32_t(sampleOfWord<1>(w, i)); };
         y[0] = byte(r.row0, Y0); y[1] = byte(r.row0, Y1); y[2] = byte(r.row1, Y0); y[3] = byte(r.row1, Y1);
         cb[0] = byte(r.row0, U); cr[0] = byte(r.row0, V); cb[1] = byte(r.row1, U); cr[1] = byte(r.row1, V);
     }
@@ -219,11 +223,9 @@ struct Quad444PlanarReader : QuadDepth<BPS>, QuadPlanes {
         r.cr1 = sampleAt<2 * BPS>(crPlane + size_t(y1) * crPitch, off);
     }
     __device__ __forceinline__ void unpack(const Raw& r, int32_t (&y)[4], int32_t (&cb)[4], int32_t (&cr)[4]) const {
-        constexpr uint32_t kMask = BPS == 1 ? 0xffu : 0x3ffu;
-        constexpr int kShift = 8 * BPS;
-        auto split = [&](uint32_t w0, uint32_t w1, int32_t (&v)[4]) {
-            v[0] = int32_t(w0 & kMask); v[1] = int32_t((w0 >> kShift) & kMask);
-            v[2] = int32_t(w1 & kMask); v[3] = int32_t((w1 >> kShift) & kMask);
+        auto split = [](uint32_t w0, uint32_t w1, int32_t (&v)[4]) {
+            v[0] = int32_t(sampleOfWord<BPS>(w0, 0)); v[1] = int32_t(sampleOfWord<BPS>(w0, 1));
+            v[2] = int32_t(sampleOfWord<BPS>(w1, 0)); v[3] = int32_t(sampleOfWord<BPS>(w1, 1));
         };
         split(r.row0, r.row1, y);
         split(r.cb0, r.cb1, cb);
@@ -660,14 +662,10 @@ __device__ __forceinline__ void loadWords(const uint8_t* p, uint32_t (&w)[N]) {
     }
 }
 
-// Sample i of those packed in words w, as the readers' unpack reads it: 8-bit by one byte
-// permute; P010 in the high 10 bits of 16, planar 10-bit in the low 10 bits.
+// Sample i of those packed in words w (sampleInWord of the word that holds it).
 template <int BPS, bool P010 = false, int N>
 __device__ __forceinline__ int32_t sampleOfWords(const uint32_t (&w)[N], int i) {
-    if constexpr (BPS == 1) return int32_t(__byte_perm(w[i >> 2], 0u, 0x4440u | uint32_t(i & 3)));
-    const uint32_t word = w[i >> 1];
-    if constexpr (P010) return int32_t(i & 1 ? word >> 22 : (word & 0xffffu) >> 6);
-    return int32_t((i & 1 ? word >> 16 : word) & 0x3ffu);
+    return int32_t(sampleInWord<BPS, P010>(w[BPS == 1 ? i >> 2 : i >> 1], i));
 }
 
 // Two 8-bit samples at p (2-byte aligned) and `extra` bytes on (a multiple of 4), through
@@ -817,9 +815,12 @@ __global__ void __launch_bounds__(32 * kWideWarps) pictureWideKernel(const C rea
         if (k >= pairs) break;
         const int y0 = 2 * (rp0 + k);
         const bool row1 = y0 + 1 < H;
-        uint8_t* pic = a.out.d_picture + size_t(y0) * a.out.picturePitch + size_t(xBase) * 4;
-        uint8_t* luma = reinterpret_cast<uint8_t*>(a.out.d_luma) + size_t(y0) * a.out.lumaPitch + size_t(xBase) * 2;
-        uint8_t* preview = a.out.d_preview + size_t(y0) * a.out.previewPitch + size_t(xBase) * 4;
+        // Offsets of the rows, added to an output's base only where it is written: an output
+        // not asked for has a null base, and pointer arithmetic on null is undefined. (Integer
+        // addresses cast back to pointers made the stores generic, and the kernel slower.)
+        const size_t picAt = size_t(y0) * a.out.picturePitch + size_t(xBase) * 4;
+        const size_t lumaAt = size_t(y0) * a.out.lumaPitch + size_t(xBase) * 2;
+        const size_t previewAt = size_t(y0) * a.out.previewPitch + size_t(xBase) * 4;
 #pragma unroll
         for (int j = 0; j < kWideChunks; ++j) {
             if (xBase + j * 128 >= W) break;
@@ -843,20 +844,20 @@ __global__ void __launch_bounds__(32 * kWideWarps) pictureWideKernel(const C rea
                     px[0][2 * q] = quad[0]; px[0][2 * q + 1] = quad[1];
                     px[1][2 * q] = quad[2]; px[1][2 * q + 1] = quad[3];
                 }
-                storeFour<4>(pic + j * 512, n, px[0]);
-                if (row1) storeFour<4>(pic + a.out.picturePitch + j * 512, n, px[1]);
+                storeFour<4>(a.out.d_picture + (picAt + j * 512), n, px[0]);
+                if (row1) storeFour<4>(a.out.d_picture + (picAt + a.out.picturePitch + j * 512), n, px[1]);
             }
 #pragma unroll
             for (int r = 0; r < 2; ++r) {
                 if (r == 1 && !row1) break;
                 if (doLuma) {
                     const uint32_t codes[4] = {uint32_t(y[r][0]), uint32_t(y[r][1]), uint32_t(y[r][2]), uint32_t(y[r][3])};
-                    storeFour<2>(luma + r * a.out.lumaPitch + j * 256, n, codes);
+                    storeFour<2>(reinterpret_cast<uint8_t*>(a.out.d_luma) + (lumaAt + r * a.out.lumaPitch + j * 256), n, codes);
                 }
                 if (previewLut) {
                     const uint32_t lut[4] = {__ldg(previewLut + y[r][0]), __ldg(previewLut + y[r][1]), __ldg(previewLut + y[r][2]),
                                              __ldg(previewLut + y[r][3])};
-                    storeFour<4>(preview + r * a.out.previewPitch + j * 512, n, lut);
+                    storeFour<4>(a.out.d_preview + (previewAt + r * a.out.previewPitch + j * 512), n, lut);
                 }
             }
         }

@@ -450,7 +450,7 @@ cudaError_t scopePass(const PlaneSet& planes, PixelFormat format, int width, int
         e = detail::lumaHistogramPass(planes, format, width, height, o.d_histY, o.d_histScratch, stream);
         if (e != cudaErrorNotSupported) return e;
         // The other kernels add to d_histY, which a caller giving scratch has not cleared
-        // (packed 4:2:2: the quad kernel, its histogram summed from the waveform's columns).
+        // (RGB sources: the general kernel).
         if (o.d_histScratch)
             if (e = cudaMemsetAsync(o.d_histY, 0, size_t(levelsOf(format)) * sizeof(uint32_t), stream); e != cudaSuccess) return e;
     }

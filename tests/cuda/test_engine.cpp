@@ -604,7 +604,7 @@ TEST(ScopePass, LumaHistogramAloneMatchesCpu) {
     std::vector<std::pair<int, int>> sizes = {{1, 1}, {17, 3}, {258, 131}};
     if (!test::smallOnly()) sizes.push_back({1921, 1081});
     for (PixelFormat f : {PixelFormat::Yuv420p, PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv420p10, PixelFormat::Yuv444p,
-                          PixelFormat::Gray8, PixelFormat::Gray10, PixelFormat::Uyvy422, PixelFormat::Rgb24})
+                          PixelFormat::Gray8, PixelFormat::Gray10, PixelFormat::Uyvy422, PixelFormat::Yuyv422, PixelFormat::Rgb24})
         for (auto [w, h] : sizes)
             for (bool solid : {false, true}) {
                 Frame frame(f, w, h);
@@ -626,13 +626,14 @@ TEST(ScopePass, LumaHistogramAloneMatchesCpu) {
 
 // With scratch memory (ScopeOutputs::d_histScratch) the luma histogram alone is written
 // whole: the output starts as garbage here and needs no clearing, and the pass leaves the
-// scratch zero for the next frame (checked over consecutive frames). Uyvy422 takes the
-// quad kernel, after which the output must have been cleared first.
+// scratch zero for the next frame (checked over consecutive frames). Rgb24 takes the
+// general kernel, before which scopePass must have cleared the output itself.
 TEST(ScopePass, LumaHistogramWithScratchWritesWholeHistogram) {
     std::mt19937 rng(31);
     std::vector<std::pair<int, int>> sizes = {{1, 1}, {37, 23}, {258, 131}};
     if (!test::smallOnly()) sizes.push_back({1921, 1081});
-    for (PixelFormat f : {PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv420p10, PixelFormat::Gray8, PixelFormat::Uyvy422})
+    for (PixelFormat f : {PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv420p10, PixelFormat::Gray8, PixelFormat::Uyvy422,
+                          PixelFormat::Yuyv422, PixelFormat::Rgb24})
         for (auto [w, h] : sizes) {
             const int levels = levelsOf(f);
             uint32_t *d_hist = nullptr, *d_scratch = nullptr;
@@ -661,13 +662,13 @@ TEST(ScopePass, LumaHistogramWithScratchWritesWholeHistogram) {
 }
 
 // An 8K frame is several batches per warp for the luma histogram kernel (a 4K one is one),
-// 8- and 10-bit; with scratch, every bin is completed by whichever block adds to it last.
-// Reference: the luma plane's samples counted here.
+// 8- and 10-bit and packed 4:2:2; with scratch, every bin is completed by whichever block
+// adds to it last. Reference: the luma samples counted here.
 TEST(ScopePass, LumaHistogram8KSeveralBatchesPerWarp) {
     if (test::smallOnly()) GTEST_SKIP() << "8K frames: not with CS_CUDA_TEST_SMALL";
     std::mt19937 rng(37);
     const int w = 7680, h = 4320;
-    for (PixelFormat f : {PixelFormat::Gray8, PixelFormat::Nv12, PixelFormat::P010}) {
+    for (PixelFormat f : {PixelFormat::Gray8, PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Uyvy422}) {
         const int levels = levelsOf(f);
         const size_t scratchBytes = cuda::lumaHistogramScratchBytes(f);
         uint32_t *d_hist = nullptr, *d_scratch = nullptr;
@@ -683,6 +684,7 @@ TEST(ScopePass, LumaHistogram8KSeveralBatchesPerWarp) {
                 const uint8_t* row = frame.plane(0) + size_t(y) * size_t(frame.pitch(0));
                 for (int x = 0; x < w; ++x) {
                     if (f == PixelFormat::P010) ++expected[size_t((row[2 * x] | (row[2 * x + 1] << 8)) >> 6)];
+                    else if (f == PixelFormat::Uyvy422) ++expected[row[2 * x + 1]];
                     else ++expected[row[x]];
                 }
             }
