@@ -16,11 +16,15 @@
 #include <iterator>
 #include <utility>
 
+#include "DependentLaunch.cuh"
 #include "Sinks.cuh"
 #include "core/Filters.h"
 
 namespace cs::cuda {
 namespace {
+
+using detail::launchDependent;
+using detail::waitForPrecedingKernel;
 
 constexpr int kBoxStripRadiusMax = 32;   // box radii up to this run as one strip kernel (larger: two passes)
 constexpr int kMaxBoxRadius = 1 << 20;
@@ -118,6 +122,7 @@ __device__ __forceinline__ int boxSlot(int c) { return c + (c >> 3); }
 
 template <class Sink>
 __global__ void __launch_bounds__(kBoxThreads, kBoxBlocksPerSm) boxStripKernel(const uint8_t* in, size_t pitch, int w, int h, BoxParams p, Sink out) {
+    waitForPrecedingKernel();   // a dependent launch (DependentLaunch.cuh): nothing is touched before it
     __shared__ uint2 vsRows[2][kBoxBatch][kBoxThreads + kBoxThreads / 8];
     const int r = p.r, tid = int(threadIdx.x);
     const int x0 = int(blockIdx.x) * p.outputs, y0 = int(blockIdx.y) * p.rows, yEnd = min(y0 + p.rows, h);
@@ -379,6 +384,7 @@ __device__ __forceinline__ void gaussColumn(const float* src, float (&pending)[2
 template <int R, class Sink>
 __global__ void __launch_bounds__(kGaussThreads, gaussStripMinBlocks(R))
     gaussStripKernel(const uint8_t* in, size_t pitch, int w, int h, int bandRows, const __grid_constant__ GaussFolded g, Sink out) {
+    waitForPrecedingKernel();   // a dependent launch (DependentLaunch.cuh): nothing is touched before it
     __shared__ __align__(16) GaussStripShared<R> sm;
     constexpr int kInputs = kGaussColumns + 2 * R, kInputsPerLane = (kInputs + 31) / 32;
     const int tid = int(threadIdx.x), lane = tid & 31, warp = tid >> 5;
@@ -545,6 +551,7 @@ __device__ __forceinline__ void copyChunkAsync(uint32_t dst, const uint8_t* src)
 template <int KB, class Sink>
 __global__ void __launch_bounds__(kGaussTcWarps * 32, kGaussTcMinBlocks)
     gaussTensorKernel(const uint8_t* in, size_t pitch, int w, int h, int bandRows, const __grid_constant__ GaussTcParams p, Sink out) {
+    waitForPrecedingKernel();   // a dependent launch (DependentLaunch.cuh): nothing is touched before it
     static_assert(KB == 2 || KB == 3, "16 outputs and 2r inputs around them: two k-blocks for r <= 8, three for r <= 16");
     // A window's first input column (row) relative to its first output: -8 puts 8 + 16 + 8
     // inputs in two blocks, -16 puts 16 + 16 + 16 in three.
@@ -699,6 +706,7 @@ __global__ void __launch_bounds__(kGaussTcWarps * 32, kGaussTcMinBlocks)
 // Box, vertical sums per column (one thread slides down a whole column; the start window is
 // counted in closed form, as the CPU does, so the cost does not grow with r).
 __global__ void boxColumnsKernel(const uint8_t* in, size_t pitch, int w, int h, int r, uint4* sums, size_t sumsPitch) {
+    waitForPrecedingKernel();   // a dependent launch (DependentLaunch.cuh): nothing is touched before it
     const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
     if (x >= w) return;
     auto px = [&](long long y) { return pixelAt(in, pitch, x, int(y < 0 ? 0 : (y >= h ? h - 1 : y))); };
@@ -739,6 +747,7 @@ __global__ void boxRowsKernel(const uint8_t* in, size_t pitch, const uint4* sums
 }
 
 __global__ void gaussRowsKernel(const uint8_t* in, size_t pitch, int w, int h, GaussWeights g, float4* tmp, size_t tmpPitch) {
+    waitForPrecedingKernel();   // a dependent launch (DependentLaunch.cuh): nothing is touched before it
     const int x = int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
     if (x >= w || y >= h) return;
     float acc[3] = {0.0f, 0.0f, 0.0f};
@@ -864,6 +873,7 @@ __device__ __forceinline__ ColumnSorts sortColumn(uint32_t p0, uint32_t p1, uint
 // registers (one block per multiprocessor, 46 µs), left free 76-78 (the first version: 32.5 µs).
 template <class Sink>
 __global__ void __launch_bounds__(256, 4) medianKernel(const uint8_t* in, size_t pitch, int w, int h, Sink out) {
+    waitForPrecedingKernel();   // a dependent launch (DependentLaunch.cuh): nothing is touched before it
     const int lane = int(threadIdx.x);
     const int x0 = kGroup * int(blockIdx.x * 32 + threadIdx.x), y0 = kMedianRows * int(blockIdx.y * blockDim.y + threadIdx.y);
     if (y0 >= h) return;   // the whole warp: its lanes share y0
@@ -943,6 +953,7 @@ __device__ __forceinline__ uint32_t edgeGrey(int32_t g2, float greyScale, const 
 template <class Sink, SobelMode kMode>
 __global__ void __launch_bounds__(256) sobelKernel(const uint16_t* luma, size_t lumaPitch, const uint8_t* picture, size_t picturePitch,
                                                    int w, int h, SobelParams sp, Sink out) {
+    waitForPrecedingKernel();   // a dependent launch (DependentLaunch.cuh): nothing is touched before it
     // The block's table: edges' first squares, or the blend of a semi-transparent colour.
     constexpr int kTableWords = kMode == SobelMode::Edges ? kFirstSquares : (kMode == SobelMode::PeakBlend ? kBlendWords : 1);
     __shared__ uint32_t table[kTableWords];
@@ -1045,6 +1056,7 @@ __device__ __forceinline__ void lumaCodes4(const uint16_t* luma, size_t lumaPitc
 template <class Sink>
 __global__ void zebraKernel(const uint16_t* luma, size_t lumaPitch, const uint8_t* picture, size_t picturePitch, int w, int h,
                             const uint32_t* zones, int maxCode, Sink out) {
+    waitForPrecedingKernel();   // a dependent launch (DependentLaunch.cuh): nothing is touched before it
     const int x = 4 * int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
     if (x >= w || y >= h) return;
     const int n = min(4, w - x);
@@ -1069,6 +1081,7 @@ __global__ void zebraKernel(const uint16_t* luma, size_t lumaPitch, const uint8_
 
 template <class Sink>
 __global__ void lookupKernel(const uint16_t* luma, size_t lumaPitch, int w, int h, const uint32_t* lut, int maxCode, Sink out) {
+    waitForPrecedingKernel();   // a dependent launch (DependentLaunch.cuh): nothing is touched before it
     const int x = 4 * int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
     if (x >= w || y >= h) return;
     const int n = min(4, w - x);
@@ -1113,7 +1126,7 @@ cudaError_t prepareGaussClass() {
 
 template <int R>
 cudaError_t enqueueGaussClass(const uint8_t* in, size_t pitch, int w, int h, const std::vector<float>& weights, int multiprocessors,
-                              const ImageSink& out, cudaStream_t stream) {
+                              const ImageSink& out, cudaStream_t stream, bool dependent) {
     // Folded and zero-padded: tap d of the class is tap d - (R - r) of the radius r.
     const int r = int(weights.size()) / 2;
     GaussFolded g{};
@@ -1123,7 +1136,7 @@ cudaError_t enqueueGaussClass(const uint8_t* in, size_t pitch, int w, int h, con
         int perSm = 1;
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kGaussThreads, 0) != cudaSuccess) return;
         const GaussBands b = gaussBands(R, w, h, std::max(1, multiprocessors) * std::max(1, perSm));
-        kernel<<<b.grid, kGaussThreads, 0, stream>>>(in, pitch, w, h, b.rows, g, sink);
+        launchDependent(dependent, kernel, b.grid, dim3(kGaussThreads), stream, in, pitch, w, h, b.rows, g, sink);
     });
 }
 
@@ -1148,9 +1161,9 @@ cudaError_t prepareGaussStrip(int r) {
 
 // The Gaussian of radius r <= 32 (weights: 2r + 1 taps, symmetric) by the strip kernel.
 cudaError_t enqueueGaussStrip(const uint8_t* in, size_t pitch, int w, int h, const std::vector<float>& weights, int multiprocessors,
-                              const ImageSink& out, cudaStream_t stream) {
+                              const ImageSink& out, cudaStream_t stream, bool dependent) {
     return withGaussClass(int(weights.size()) / 2, [&](auto classRadius) {
-        return enqueueGaussClass<decltype(classRadius)::value>(in, pitch, w, h, weights, multiprocessors, out, stream);
+        return enqueueGaussClass<decltype(classRadius)::value>(in, pitch, w, h, weights, multiprocessors, out, stream, dependent);
     });
 }
 
@@ -1164,7 +1177,7 @@ bool gaussTensorCompiled() {
 // The Gaussian of radius r <= 16 on tensor cores. One wave: the strips times the bands of rows
 // fill the resident warps (each band computes KB - 1 blocks of rows above it again).
 cudaError_t enqueueGaussTensor(const uint8_t* in, size_t pitch, int w, int h, const std::vector<float>& weights, int multiprocessors,
-                               const ImageSink& out, cudaStream_t stream) {
+                               const ImageSink& out, cudaStream_t stream, bool dependent) {
     GaussTcParams p{};
     p.radius = int(weights.size()) / 2;
     for (size_t i = 0; i < weights.size(); ++i) p.w[i] = __half2float(__float2half_rn(weights[i] * 4096.0f));
@@ -1177,7 +1190,7 @@ cudaError_t enqueueGaussTensor(const uint8_t* in, size_t pitch, int w, int h, co
             const int bands = std::max(1, std::max(1, multiprocessors) * std::max(1, perSm) * kGaussTcWarps / strips);
             const int rows = ((h + bands - 1) / bands + 15) / 16 * 16;
             const dim3 grid(unsigned((strips + kGaussTcWarps - 1) / kGaussTcWarps), unsigned((h + rows - 1) / rows));
-            kernel<<<grid, kGaussTcWarps * 32, 0, stream>>>(in, pitch, w, h, rows, p, sink);
+            launchDependent(dependent, kernel, grid, dim3(kGaussTcWarps * 32), stream, in, pitch, w, h, rows, p, sink);
         });
     };
     return p.radius <= 8 ? launch(std::integral_constant<int, 2>{}) : launch(std::integral_constant<int, 3>{});
@@ -1204,6 +1217,7 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
     const Setup setup{spec.preview, spec.filter, width, height, bitDepth, lumaRange};
     if (prepared_ == setup) return {};
     prepared_.reset();   // set again only once everything below has succeeded
+    dependentLaunch_ = detail::dependentLaunchSupported();
     filter_ = spec.preview;
     width_ = width; height_ = height; bitDepth_ = bitDepth;
     const FilterParams& f = spec.filter;
@@ -1332,46 +1346,58 @@ cudaError_t PreviewFilters::enqueue(const uint8_t* d_picture, size_t picturePitc
             if (boxRadius_ <= kBoxStripRadiusMax) {
                 const BoxParams bp = boxParams(boxRadius_, w, h, multiprocessors_);
                 const dim3 strips((unsigned(w) + unsigned(bp.outputs) - 1) / unsigned(bp.outputs), (unsigned(h) + unsigned(bp.rows) - 1) / unsigned(bp.rows));
-                return withSink(out, [&](auto sink) { boxStripKernel<<<strips, kBoxThreads, 0, stream>>>(d_picture, picturePitch, w, h, bp, sink); });
+                return withSink(out, [&](auto sink) {
+                    launchDependent(dependentLaunch_, boxStripKernel<decltype(sink)>, strips, dim3(kBoxThreads), stream, d_picture, picturePitch, w, h, bp, sink);
+                });
             }
-            boxColumnsKernel<<<unsigned(w + 127) / 128, 128, 0, stream>>>(d_picture, picturePitch, w, h, boxRadius_,
-                                                                           d_scratch_.get<uint4>(), scratchPitch_);
+            if (const cudaError_t e = launchDependent(dependentLaunch_, boxColumnsKernel, dim3(unsigned(w + 127) / 128), dim3(128), stream, d_picture,
+                                                      picturePitch, w, h, boxRadius_, d_scratch_.get<uint4>(), scratchPitch_);
+                e != cudaSuccess)
+                return e;
             return withSink(out, [&](auto sink) {
                 boxRowsKernel<<<unsigned(h + 127) / 128, 128, 0, stream>>>(d_picture, picturePitch, d_scratch_.get<uint4>(),
                                                                             scratchPitch_, w, h, boxRadius_, sink);
             });
         case PreviewFilter::Gaussian: {
             if (gaussRadius_ == 0) return copyImage(d_picture, picturePitch, w, h, out, stream);
-            if (gaussTensor_) return enqueueGaussTensor(d_picture, picturePitch, w, h, gaussWeights_, multiprocessors_, out, stream);
-            if (gaussRadius_ <= kGaussStripRadiusMax) return enqueueGaussStrip(d_picture, picturePitch, w, h, gaussWeights_, multiprocessors_, out, stream);
+            if (gaussTensor_) return enqueueGaussTensor(d_picture, picturePitch, w, h, gaussWeights_, multiprocessors_, out, stream, dependentLaunch_);
+            if (gaussRadius_ <= kGaussStripRadiusMax)
+                return enqueueGaussStrip(d_picture, picturePitch, w, h, gaussWeights_, multiprocessors_, out, stream, dependentLaunch_);
             GaussWeights gw{};   // the two-pass path's weights (1.5 KB): built only where it runs
             gw.radius = gaussRadius_;
             for (size_t i = 0; i < gaussWeights_.size(); ++i) gw.w[i] = gaussWeights_[i];
-            gaussRowsKernel<<<grid, kBlock2d, 0, stream>>>(d_picture, picturePitch, w, h, gw, d_scratch_.get<float4>(), scratchPitch_);
+            if (const cudaError_t e = launchDependent(dependentLaunch_, gaussRowsKernel, grid, kBlock2d, stream, d_picture, picturePitch, w, h, gw,
+                                                      d_scratch_.get<float4>(), scratchPitch_);
+                e != cudaSuccess)
+                return e;
             return withSink(out, [&](auto sink) {
                 gaussColumnsKernel<<<grid, kBlock2d, 0, stream>>>(d_picture, picturePitch, d_scratch_.get<float4>(), scratchPitch_, w, h, gw, sink);
             });
         }
         case PreviewFilter::Median3:
-            return withSink(out, [&](auto sink) { medianKernel<<<groupGrid(w, h, kMedianRows), kGroupBlock, 0, stream>>>(d_picture, picturePitch, w, h, sink); });
+            return withSink(out, [&](auto sink) {
+                launchDependent(dependentLaunch_, medianKernel<decltype(sink)>, groupGrid(w, h, kMedianRows), kGroupBlock, stream, d_picture, picturePitch, w, h, sink);
+            });
         case PreviewFilter::Edges:
             return withSink(out, [&](auto sink) {
-                sobelKernel<decltype(sink), SobelMode::Edges><<<groupGrid(w, h, kSobelRows), kGroupBlock, 0, stream>>>(d_luma, lumaPitch, nullptr, 0, w, h, sp, sink);
+                launchDependent(dependentLaunch_, sobelKernel<decltype(sink), SobelMode::Edges>, groupGrid(w, h, kSobelRows), kGroupBlock, stream, d_luma,
+                                lumaPitch, static_cast<const uint8_t*>(nullptr), size_t(0), w, h, sp, sink);
             });
         case PreviewFilter::FocusPeaking:
             return withSink(out, [&](auto sink) {
-                if (peakingOpaque_)
-                    sobelKernel<decltype(sink), SobelMode::PeakOpaque><<<groupGrid(w, h, kSobelRows), kGroupBlock, 0, stream>>>(d_luma, lumaPitch, d_picture, picturePitch, w, h, sp, sink);
-                else
-                    sobelKernel<decltype(sink), SobelMode::PeakBlend><<<groupGrid(w, h, kSobelRows), kGroupBlock, 0, stream>>>(d_luma, lumaPitch, d_picture, picturePitch, w, h, sp, sink);
+                const auto kernel = peakingOpaque_ ? sobelKernel<decltype(sink), SobelMode::PeakOpaque> : sobelKernel<decltype(sink), SobelMode::PeakBlend>;
+                launchDependent(dependentLaunch_, kernel, groupGrid(w, h, kSobelRows), kGroupBlock, stream, d_luma, lumaPitch, d_picture, picturePitch, w, h, sp,
+                                sink);
             });
         case PreviewFilter::Zebra:
             return withSink(out, [&](auto sink) {
-                zebraKernel<<<grid4, kBlock2d, 0, stream>>>(d_luma, lumaPitch, d_picture, picturePitch, w, h, d_lut_.get<uint32_t>(), maxCode, sink);
+                launchDependent(dependentLaunch_, zebraKernel<decltype(sink)>, grid4, kBlock2d, stream, d_luma, lumaPitch, d_picture, picturePitch, w, h,
+                                d_lut_.get<uint32_t>(), maxCode, sink);
             });
         case PreviewFilter::FalseColour:
             return withSink(out, [&](auto sink) {
-                lookupKernel<<<grid4, kBlock2d, 0, stream>>>(d_luma, lumaPitch, w, h, d_lut_.get<uint32_t>(), maxCode, sink);
+                launchDependent(dependentLaunch_, lookupKernel<decltype(sink)>, grid4, kBlock2d, stream, d_luma, lumaPitch, w, h, d_lut_.get<uint32_t>(),
+                                maxCode, sink);
             });
     }
     return cudaErrorInvalidValue;

@@ -65,6 +65,7 @@ private:
     int multiprocessors_ = 1;        // sizes the box blur's grid to one wave
     int gaussRadius_ = 0;            // 0: sigma <= 0, the preview is the picture
     bool gaussTensor_ = false;       // radius <= 16 where the tensor-core kernel can run
+    bool dependentLaunch_ = false;   // the first kernel may be launched during the scope pass's end (Hopper)
     std::vector<float> gaussWeights_;
     uint32_t peakingFirst_ = 0;      // focusPeakingFirstSquare
     bool peakingOpaque_ = true;      // the paint is one colour, peakingPaint_ (R, G, B)

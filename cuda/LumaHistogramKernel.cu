@@ -24,6 +24,7 @@
 
 #include <algorithm>
 
+#include "DependentLaunch.cuh"
 #include "ScopeDevice.cuh"
 #include "ScopeKernelsDetail.h"
 
@@ -61,6 +62,7 @@ __device__ __forceinline__ uint32_t rowOfChunk(uint32_t g, unsigned long long ro
 template <LumaSamples S, bool kOverwrite>
 __global__ void __launch_bounds__(1024) lumaHistogramKernel(const uint8_t* plane, size_t pitch, int width, uint32_t chunksPerRow, uint32_t chunks,
                                                             unsigned long long rowMagic, uint32_t* d_hist, unsigned long long* d_scratch) {
+    allowDependentLaunch();   // the preview after the pass may be scheduled once every block has started
     using T = LumaTraits<S>;
     extern __shared__ __align__(16) uint32_t hist[];   // [bin][lane]
     const int lane = int(threadIdx.x & 31u);

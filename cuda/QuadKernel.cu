@@ -44,6 +44,7 @@
 #include <climits>
 #include <type_traits>
 
+#include "DependentLaunch.cuh"
 #include "ScopeDevice.cuh"
 #include "ScopeKernelsDetail.h"
 
@@ -271,6 +272,7 @@ __device__ __forceinline__ int32_t pick4(const int32_t (&v)[4], int i) {
 // statistics per pixel; kPicture: the RGBA picture is written.
 template <class R, bool kSet8, bool kStats, bool kPicture>
 __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R reader, const QuadArgs a) {
+    allowDependentLaunch();   // the preview after the pass may be scheduled once every block has started
     constexpr int kThreads = R::kThreads;
     constexpr int L = R::kLevels;
     constexpr int kChromaSamples = R::kChromaSamples;
@@ -600,6 +602,7 @@ constexpr int kPictureRowPairs = 4;
 
 template <class R>
 __global__ void __launch_bounds__(kPictureThreads) quadPictureKernel(const R reader, const QuadArgs a) {
+    allowDependentLaunch();   // the preview after the pass may be scheduled once every block has started
     const int W = a.width, H = a.height;
     const int x0 = 2 * int(blockIdx.x * blockDim.x + threadIdx.x);
     const int rp0 = int(blockIdx.y) * kPictureRowPairs;
@@ -793,6 +796,7 @@ template <int Y0, int U, int Y1, int V> struct WideReaderOf<QuadPackedReader<Y0,
 
 template <class C>
 __global__ void __launch_bounds__(32 * kWideWarps) pictureWideKernel(const C reader, const QuadArgs a) {
+    allowDependentLaunch();   // the preview after the pass may be scheduled once every block has started
     const int W = a.width, H = a.height;
     const int xBase = int(blockIdx.x) * kWideColumns + 4 * int(threadIdx.x);
     const int rp0 = (int(blockIdx.y) * kWideWarps + int(threadIdx.y)) * kWideRowPairs;

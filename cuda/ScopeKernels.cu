@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "DependentLaunch.cuh"
 #include "ScopeDevice.cuh"
 #include "ScopeKernelsDetail.h"
 
@@ -71,6 +72,7 @@ using detail::warpSum;
 
 template <class R>
 __global__ void __launch_bounds__(kThreads, R::kMinBlocks) scopeKernel(const R reader, const KernelArgs a) {
+    detail::allowDependentLaunch();   // the preview after the pass may be scheduled once every block has started
     constexpr int P = R::P, PC = R::PC;
     extern __shared__ __align__(16) uint32_t smem[];
     __shared__ BlockStats blockStats;
