@@ -26,15 +26,19 @@ __device__ __forceinline__ void allowDependentLaunch() {
 #endif
 }
 
-// Whether the current device takes dependent launches (compute capability 9.0 or later).
-inline bool dependentLaunchSupported() {
+// Whether `kernel` may be launched as a dependent on the current device: compute capability
+// 9.0 or later, and the kernel's code compiled for sm_90 or later, so that its wait is there
+// (a newer GPU running our compute_75 PTX, compiled just in time, has no griddepcontrol in
+// it, and a dependent launch of that code would race with the kernel before it).
+inline bool dependentLaunchSupported(const void* kernel) {
     int device = 0, major = 0;
+    cudaFuncAttributes code{};
     return cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-           major >= 9;
+           major >= 9 && cudaFuncGetAttributes(&code, kernel) == cudaSuccess && code.ptxVersion >= 90;
 }
 
 // kernel<<<grid, block, 0, stream>>>(args...), as a dependent launch where `dependent`
-// (dependentLaunchSupported()); the kernel must begin with waitForPrecedingKernel().
+// (dependentLaunchSupported(kernel)); the kernel must begin with waitForPrecedingKernel().
 template <class... Params, class... Args>
 cudaError_t launchDependent(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream, Args&&... args) {
     cudaLaunchAttribute attribute{};

@@ -1217,7 +1217,8 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
     const Setup setup{spec.preview, spec.filter, width, height, bitDepth, lumaRange};
     if (prepared_ == setup) return {};
     prepared_.reset();   // set again only once everything below has succeeded
-    dependentLaunch_ = detail::dependentLaunchSupported();
+    // Every preview kernel is compiled alike: one stands for all.
+    dependentLaunch_ = detail::dependentLaunchSupported(reinterpret_cast<const void*>(lookupKernel<PitchedOut>));
     filter_ = spec.preview;
     width_ = width; height_ = height; bitDepth_ = bitDepth;
     const FilterParams& f = spec.filter;
