@@ -234,9 +234,9 @@ struct Quad444PlanarReader : QuadDepth<BPS>, QuadPlanes {
     }
 };
 
-template <class R>
+template <int kChromaSamples>
 __device__ __forceinline__ constexpr int sampleOf(int p) {
-    return R::kChromaSamples == 4 ? p : (R::kChromaSamples == 2 ? p >> 1 : 0);
+    return kChromaSamples == 4 ? p : (kChromaSamples == 2 ? p >> 1 : 0);
 }
 
 // A quad's values (v[0], v[1]: row y0; v[2], v[3]: row y0 + 1) into an image of 4-byte (RGBA)
@@ -368,7 +368,7 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
         [[maybe_unused]] uint32_t px[4];
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
-            const int k = sampleOf<R>(p);   // the pixel's chroma sample
+            const int k = sampleOf<kChromaSamples>(p);   // the pixel's chroma sample
             const bool ok = kFull || valid[p];
             const uint32_t inc = (p & 1) ? 0x10000u : 1u;
             const int32_t y = yv[p];
@@ -583,7 +583,7 @@ __device__ __forceinline__ void quadPixels(const QuadArgs& a, const int32_t (&yv
     }
 #pragma unroll
     for (int p = 0; p < 4; ++p) {
-        const int c = kChromaSamples == 4 ? p : (kChromaSamples == 2 ? p >> 1 : 0);
+        const int c = sampleOf<kChromaSamples>(p);
         const int32_t m = mul * yv[p];
         const uint32_t r = uint32_t(__viaddmin_s32_relu(m, cR[c], 0xffffff));   // max(min(m + cR, 0xffffff), 0)
         const uint32_t g = uint32_t(__viaddmin_s32_relu(m, cG[c], 0xffffff));
@@ -761,7 +761,7 @@ struct WidePacked {
         loadWords(r.r0 + j * 256, c.row0);
         loadWords(r.r1 + j * 256, c.row1);
     }
-    static __device__ __forceinline__ int32_t byteOf(uint32_t w, int i) { return int32_t(__byte_perm(w, 0u, 0x4440u | uint32_t(i))); }
+    static __device__ __forceinline__ int32_t byteOf(uint32_t w, int i) { return int32_t(sampleInWord<1>(w, i)); }
     __device__ __forceinline__ int32_t luma(const Chunk& c, int row, int i) const {
         const uint32_t w = (row ? c.row1 : c.row0)[i >> 1];
         return byteOf(w, i & 1 ? Y1 : Y0);
