@@ -787,6 +787,8 @@ constexpr int kGroup = 8;
 constexpr int kMedianRows = 2;
 constexpr int kSobelRows = 2;   // measured at 4K: 1 row as fast, 4 rows 13-19% slower (fewer warps resident)
 const dim3 kGroupBlock(32, 8);
+constexpr int kGroupWarps = 8;
+constexpr int kWarpStageChunks = 64;   // storeWarpGroups' stage: 256 pixels, 1 KB
 dim3 groupGrid(int w, int h, int rowsPerThread) {
     return dim3(unsigned((w + 32 * kGroup - 1) / (32 * kGroup)), unsigned((h + 8 * rowsPerThread - 1) / (8 * rowsPerThread)));
 }
@@ -839,20 +841,25 @@ __device__ __forceinline__ void store8(const Sink& out, int x0, int y, const uin
 
 // Values up to 255 in the 16-bit lanes of words (a sum of three fits a lane). Hopper has
 // 3-way 16x2 min/max as single (DPX) instructions; the middle of three is the sum less both.
-__device__ __forceinline__ uint32_t middle3(uint32_t a, uint32_t b, uint32_t c) {
-    return a + b + c - __vimin3_s16x2(a, b, c) - __vimax3_s16x2(a, b, c);
+// The kernel is bound by the ALU pipe, which runs the min/max, logic and byte permutes
+// (Nsight: math-pipe throttle its top stall, the FMA pipe 9% busy): the sums of three are two
+// multiply-adds by `one`, a 1 the compiler cannot see (a kernel argument; it would fold a
+// constant 1 back into ALU adds), which issue to the FMA pipe beside it.
+__device__ __forceinline__ uint32_t sum3(uint32_t a, uint32_t b, uint32_t c, uint32_t one) { return c * one + (a * one + b); }
+__device__ __forceinline__ uint32_t middle3(uint32_t a, uint32_t b, uint32_t c, uint32_t one) {
+    return sum3(a, b, c, one) - __vimin3_s16x2(a, b, c) - __vimax3_s16x2(a, b, c);
 }
 struct SortedColumn {
     uint32_t lo, mid, hi;
 };
-__device__ __forceinline__ SortedColumn sort3(uint32_t a, uint32_t b, uint32_t c) {
+__device__ __forceinline__ SortedColumn sort3(uint32_t a, uint32_t b, uint32_t c, uint32_t one) {
     const uint32_t lo = __vimin3_s16x2(a, b, c), hi = __vimax3_s16x2(a, b, c);
-    return {lo, a + b + c - lo - hi, hi};
+    return {lo, sum3(a, b, c, one) - lo - hi, hi};
 }
 // The median of nine from three sorted columns: the middle of (the largest low, the middle
 // middle, the smallest high), the 3x3 median exactly, as core's median3x3 finds it.
-__device__ __forceinline__ uint32_t median9(const SortedColumn& l, const SortedColumn& m, const SortedColumn& r) {
-    return middle3(__vimax3_s16x2(l.lo, m.lo, r.lo), middle3(l.mid, m.mid, r.mid), __vimin3_s16x2(l.hi, m.hi, r.hi));
+__device__ __forceinline__ uint32_t median9(const SortedColumn& l, const SortedColumn& m, const SortedColumn& r, uint32_t one) {
+    return middle3(__vimax3_s16x2(l.lo, m.lo, r.lo), middle3(l.mid, m.mid, r.mid, one), __vimin3_s16x2(l.hi, m.hi, r.hi), one);
 }
 // One input column's sorts for the thread's two output rows y0, y0 + 1 (input rows y0 - 1 ..
 // y0 + 2 in p0..p3): R|B words of each output row, and the G of both in one word (low lane
@@ -860,11 +867,11 @@ __device__ __forceinline__ uint32_t median9(const SortedColumn& l, const SortedC
 struct ColumnSorts {
     SortedColumn rb0, rb1, g;
 };
-__device__ __forceinline__ ColumnSorts sortColumn(uint32_t p0, uint32_t p1, uint32_t p2, uint32_t p3) {
+__device__ __forceinline__ ColumnSorts sortColumn(uint32_t p0, uint32_t p1, uint32_t p2, uint32_t p3, uint32_t one) {
     const uint32_t rb0 = p0 & 0x00ff00ffu, rb1 = p1 & 0x00ff00ffu, rb2 = p2 & 0x00ff00ffu, rb3 = p3 & 0x00ff00ffu;
     const uint32_t g01 = __byte_perm(p0, p1, 0x0501) & 0x00ff00ffu, g12 = __byte_perm(p1, p2, 0x0501) & 0x00ff00ffu,
                    g23 = __byte_perm(p2, p3, 0x0501) & 0x00ff00ffu;
-    return {sort3(rb0, rb1, rb2), sort3(rb1, rb2, rb3), sort3(g01, g12, g23)};
+    return {sort3(rb0, rb1, rb2, one), sort3(rb1, rb2, rb3, one), sort3(g01, g12, g23, one)};
 }
 
 // Each column's sort serves the three outputs whose windows hold it; alpha is the centre's,
@@ -872,7 +879,7 @@ __device__ __forceinline__ ColumnSorts sortColumn(uint32_t p0, uint32_t p1, uint
 // to pitched memory): measured at 4K, 29.4 µs; with a minimum of one block it took 135
 // registers (one block per multiprocessor, 46 µs), left free 76-78 (the first version: 32.5 µs).
 template <class Sink>
-__global__ void __launch_bounds__(256, 4) medianKernel(const uint8_t* in, size_t pitch, int w, int h, Sink out) {
+__global__ void __launch_bounds__(256, 4) medianKernel(const uint8_t* in, size_t pitch, int w, int h, uint32_t one, Sink out) {
     waitForPrecedingKernel();   // a dependent launch (DependentLaunch.cuh): nothing is touched before it
     const int lane = int(threadIdx.x);
     const int x0 = kGroup * int(blockIdx.x * 32 + threadIdx.x), y0 = kMedianRows * int(blockIdx.y * blockDim.y + threadIdx.y);
@@ -888,15 +895,15 @@ __global__ void __launch_bounds__(256, 4) medianKernel(const uint8_t* in, size_t
 #pragma unroll
     for (int i = 0; i < 4; ++i) completeRow(p[i], x0, w, lane, [&](int x) { return __ldg(rows[i] + x); });
     if (n <= 0) return;
-    ColumnSorts a = sortColumn(p[0][0], p[1][0], p[2][0], p[3][0]), b = sortColumn(p[0][1], p[1][1], p[2][1], p[3][1]);
+    ColumnSorts a = sortColumn(p[0][0], p[1][0], p[2][0], p[3][0], one), b = sortColumn(p[0][1], p[1][1], p[2][1], p[3][1], one);
     uint32_t o0[kGroup], o1[kGroup];
 #pragma unroll
     for (int j = 0; j < kGroup; ++j) {
-        const ColumnSorts c = sortColumn(p[0][j + 2], p[1][j + 2], p[2][j + 2], p[3][j + 2]);
-        const uint32_t g = median9(a.g, b.g, c.g);
+        const ColumnSorts c = sortColumn(p[0][j + 2], p[1][j + 2], p[2][j + 2], p[3][j + 2], one);
+        const uint32_t g = median9(a.g, b.g, c.g, one);
         // R and B from the R|B median, G from its lane of g, alpha from the centre pixel.
-        const uint32_t rgb0 = __byte_perm(median9(a.rb0, b.rb0, c.rb0), g, 0x3240);
-        const uint32_t rgb1 = __byte_perm(median9(a.rb1, b.rb1, c.rb1), g, 0x3260);
+        const uint32_t rgb0 = __byte_perm(median9(a.rb0, b.rb0, c.rb0, one), g, 0x3240);
+        const uint32_t rgb1 = __byte_perm(median9(a.rb1, b.rb1, c.rb1, one), g, 0x3260);
         o0[j] = rgb0 | (p[1][j + 1] & 0xff000000u);   // byte 3 of an R|B median is 0
         o1[j] = rgb1 | (p[2][j + 1] & 0xff000000u);
         a = b;
@@ -966,6 +973,12 @@ __global__ void __launch_bounds__(256) sobelKernel(const uint16_t* luma, size_t 
     const int x0 = kGroup * int(blockIdx.x * 32 + threadIdx.x), y0 = kSobelRows * int(blockIdx.y * blockDim.y + threadIdx.y);
     if (y0 >= h) return;   // the whole warp: its lanes share y0
     const int n = min(kGroup, w - x0);
+    // Edges store through a stage (storeWarpGroups: 1.6 µs of 23.4 at 4K); peaking does not,
+    // as it measured slower so (76 registers instead of 64-70: three blocks per SM, not four).
+    constexpr bool kStaged = kMode == SobelMode::Edges;
+    __shared__ uint4 stage[kStaged ? kGroupWarps : 1][kWarpStageChunks];
+    const int warpX = kGroup * 32 * int(blockIdx.x);
+    const bool warpInside = kStaged && warpX + kGroup * 32 <= w;   // every lane's 8 pixels: the whole warp stores through the stage
     const uint16_t* rows[kSobelRows + 2];
     uint4 raw[kSobelRows + 2];
 #pragma unroll
@@ -1033,7 +1046,8 @@ __global__ void __launch_bounds__(256) sobelKernel(const uint16_t* luma, size_t 
                 o[j] = px;
             }
         }
-        store8(out, x0, y, o, n);
+        if (warpInside) storeWarpGroups(out, stage[kStaged ? threadIdx.y : 0], warpX, y, o, lane, 32);
+        else store8(out, x0, y, o, n);
     }
 }
 
@@ -1377,7 +1391,8 @@ cudaError_t PreviewFilters::enqueue(const uint8_t* d_picture, size_t picturePitc
         }
         case PreviewFilter::Median3:
             return withSink(out, [&](auto sink) {
-                launchDependent(dependentLaunch_, medianKernel<decltype(sink)>, groupGrid(w, h, kMedianRows), kGroupBlock, stream, d_picture, picturePitch, w, h, sink);
+                launchDependent(dependentLaunch_, medianKernel<decltype(sink)>, groupGrid(w, h, kMedianRows), kGroupBlock, stream, d_picture, picturePitch, w, h,
+                               1u, sink);
             });
         case PreviewFilter::Edges:
             return withSink(out, [&](auto sink) {

@@ -702,20 +702,22 @@ TEST(ScopePass, LumaHistogram8KSeveralBatchesPerWarp) {
 }
 
 
-// An RGBA picture in pitched device memory and the Gaussian preview of it, read back: into
-// pitched memory, or a surface (an array, as a mapped GL texture is), each filled with
-// `poison` first so that a pixel left unwritten shows. `tensor`: whether it ran on tensor cores.
-::testing::AssertionResult gaussianOnDevice(const RgbaImage& in, float sigma, bool surface, uint8_t poison, RgbaImage& out,
-                                            bool& tensor) {
+// An RGBA picture (and, for the luma previews, its luma codes) in pitched device memory and
+// the preview `spec` asks for, read back: written into pitched memory, or into a surface (an
+// array, as the GL view's mapped texture is), each filled with `poison` first so that a pixel
+// left unwritten shows. `tensor`: whether a Gaussian ran on tensor cores.
+::testing::AssertionResult previewOnDevice(const RgbaImage& in, const LumaPlane* luma, const ScopeSpec& spec, bool surface, uint8_t poison,
+                                           RgbaImage& out, bool* tensor = nullptr) {
     const int w = in.width, h = in.height;
     const size_t rowBytes = size_t(w) * 4;
-    void *d_in = nullptr, *d_out = nullptr;
-    size_t inPitch = 0, outPitch = 0;
+    void *d_in = nullptr, *d_out = nullptr, *d_luma = nullptr;
+    size_t inPitch = 0, outPitch = 0, lumaPitch = 0;
     cudaArray_t array = nullptr;
     cudaSurfaceObject_t surf = 0;
     auto release = [&] {
         cudaFree(d_in);
         cudaFree(d_out);
+        cudaFree(d_luma);
         if (surf) cudaDestroySurfaceObject(surf);
         if (array) cudaFreeArray(array);
     };
@@ -725,6 +727,11 @@ TEST(ScopePass, LumaHistogram8KSeveralBatchesPerWarp) {
     };
     cudaError_t e = cudaMallocPitch(&d_in, &inPitch, rowBytes, size_t(h));
     if (e == cudaSuccess) e = cudaMemcpy2D(d_in, inPitch, in.pixels.data(), rowBytes, rowBytes, size_t(h), cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && luma) {
+        const size_t lumaBytes = size_t(w) * 2;
+        e = cudaMallocPitch(&d_luma, &lumaPitch, lumaBytes, size_t(h));
+        if (e == cudaSuccess) e = cudaMemcpy2D(d_luma, lumaPitch, luma->values.data(), lumaBytes, lumaBytes, size_t(h), cudaMemcpyHostToDevice);
+    }
     if (e != cudaSuccess) return fail("input", cudaGetErrorString(e));
     cuda::ImageSink sink;
     const std::vector<uint8_t> poisoned(in.pixels.size(), poison);
@@ -744,14 +751,11 @@ TEST(ScopePass, LumaHistogram8KSeveralBatchesPerWarp) {
         sink.pitch = outPitch;
     }
     if (e != cudaSuccess) return fail("output", cudaGetErrorString(e));
-    ScopeSpec spec;
-    spec.preview = PreviewFilter::Gaussian;
-    spec.filter.gaussianSigma = sigma;
     cuda::PreviewFilters filters;
-    const Status prepared = filters.prepare(spec, w, h, 8, Range::Limited, nullptr);
+    const Status prepared = filters.prepare(spec, w, h, luma ? luma->bitDepth : 8, luma ? luma->range : Range::Limited, nullptr);
     if (!prepared.ok()) return fail("prepare", prepared.message());
-    tensor = filters.gaussianOnTensorCores();
-    e = filters.enqueue(static_cast<const uint8_t*>(d_in), inPitch, nullptr, 0, sink, nullptr);
+    if (tensor) *tensor = filters.gaussianOnTensorCores();
+    e = filters.enqueue(static_cast<const uint8_t*>(d_in), inPitch, static_cast<const uint16_t*>(d_luma), lumaPitch, sink, nullptr);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return fail("enqueue", cudaGetErrorString(e));
     out.resize(w, h);
@@ -760,6 +764,12 @@ TEST(ScopePass, LumaHistogram8KSeveralBatchesPerWarp) {
     if (e != cudaSuccess) return fail("read back", cudaGetErrorString(e));
     release();
     return ::testing::AssertionSuccess();
+}
+::testing::AssertionResult gaussianOnDevice(const RgbaImage& in, float sigma, bool surface, uint8_t poison, RgbaImage& out, bool& tensor) {
+    ScopeSpec spec;
+    spec.preview = PreviewFilter::Gaussian;
+    spec.filter.gaussianSigma = sigma;
+    return previewOnDevice(in, nullptr, spec, surface, poison, out, &tensor);
 }
 
 // Random bytes (alpha too); `flat`: a band of 255 across the top third and a block of 0 below
@@ -841,6 +851,33 @@ TEST(CudaPreview, GaussianKeepsFlatPicturesFlat) {
                                           std::to_string(int(c[1])) + "," + std::to_string(int(c[2])) + " radius " + std::to_string(r);
                 ASSERT_TRUE(gaussianOnDevice(picture, (float(r) - 0.5f) / 3.0f, false, 0xa5, got, tensor)) << where;
                 EXPECT_TRUE(test::imagesClose(got, picture, 0, "flat")) << where;
+            }
+        }
+}
+
+// Every preview kernel writes the same bytes through a surface (an array, as the GL view's
+// mapped texture is) as into pitched memory, and the Sobel edges are core's exactly through
+// both: widths of whole warps of 256 columns (the edges kernel stores those through a shared
+// stage, storeWarpGroups) with a partial last warp or none, and narrower ones; 8- and 10-bit luma.
+TEST(CudaPreview, SurfaceAndPitchedSinksAgree) {
+    std::mt19937 rng(59);
+    for (auto [w, h] : {std::pair{1921, 37}, std::pair{512, 6}, std::pair{300, 3}, std::pair{1, 1}})
+        for (int depth : {8, 10}) {
+            LumaPlane luma{w, h, depth, Range::Full, {}};
+            for (int i = 0; i < w * h; ++i) luma.values.push_back(uint16_t(rng() % (1u << depth)));
+            RgbaImage picture;
+            picture.resize(w, h);
+            for (auto& b : picture.pixels) b = uint8_t(rng());
+            RgbaImage edges;
+            sobelEdges(luma, edges);
+            for (PreviewFilter f : kFilters) {
+                if (f == PreviewFilter::None) continue;
+                const std::string where = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(depth) + "-bit " + std::string(previewName(f));
+                RgbaImage viaPitched, viaSurface;
+                ASSERT_TRUE(previewOnDevice(picture, &luma, everything(f), false, 0xa5, viaPitched)) << where;
+                ASSERT_TRUE(previewOnDevice(picture, &luma, everything(f), true, 0x5a, viaSurface)) << where;
+                EXPECT_TRUE(viaPitched.pixels == viaSurface.pixels) << where << ": the sinks differ";
+                if (f == PreviewFilter::Edges) { EXPECT_TRUE(viaPitched.pixels == edges.pixels) << where << ": not core's edges"; }
             }
         }
 }
