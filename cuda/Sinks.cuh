@@ -37,9 +37,9 @@ struct SurfaceOut {
 // two instructions, which doubled the store traffic into L2 (Nsight on the group previews and
 // the box blur: "16.0 of 32 bytes per sector"). Through the warp's 1 KB stage of shared
 // memory instead: pitched memory takes 16-byte stores of 512 consecutive bytes a warp, a
-// surface 4-byte writes of 128 consecutive bytes. Stage chunks are swizzled (chunk c at
-// c ^ bit 3 of c) so that both the group-wise writes and the run-wise reads are free of bank
-// conflicts.
+// surface 4-byte writes of 128 consecutive bytes. Stage chunks are swizzled (chunk c's bit 0
+// flipped by its bit 3) so that both the group-wise writes and the run-wise reads are free of
+// bank conflicts.
 __device__ __forceinline__ int stageChunk(int c) { return c ^ ((c >> 3) & 1); }
 __device__ __forceinline__ void stageGroups(uint4* stage, const uint32_t o[8], int lane, int groups) {
     __syncwarp();   // the stage's previous readers are done
