@@ -89,7 +89,9 @@ __device__ __forceinline__ uint32_t greenOf(uint32_t px) { return __byte_perm(px
 struct BoxParams {
     int r;
     int outputs;               // output columns per block: 256 - 2 ceil4(r), a multiple of 8
-    int rows;                  // rows per block, a multiple of 8
+    int rows;                  // rows per band, a multiple of 8; the first longBands bands have 8 more
+    int longBands;
+    int bands;                 // the grid's y
     uint32_t half;             // n/2
     uint32_t magic;
     uint32_t selectRG, selectRGB;   // __byte_perm selectors picking the quotient bytes
@@ -100,11 +102,17 @@ BoxParams boxParams(int r, int w, int h, int multiprocessors) {
     BoxParams p;
     p.r = r;
     p.outputs = kBoxThreads - 2 * ((r + 3) / 4 * 4);
-    // As many bands as fit beside the strips in one wave, at least 16 rows each (the first
-    // row's window is read whole: short bands would read it too often).
+    // As many bands as fit beside the strips in one wave, at least two batches of 8 rows each
+    // (the first row's window is read whole: short bands would read it too often). The
+    // frame's batches are shared out as evenly as whole batches allow, since the multiprocessor
+    // with the most batches sets the kernel's time: at 4K, r = 8, 24 bands of 11 or 12 batches
+    // (16 strips, 384 blocks), where bands of one size took 23 of 12 (368 blocks: many
+    // multiprocessors ran three 12-batch blocks, the ideal share being 10.9 batches a block).
     const int strips = (w + p.outputs - 1) / p.outputs;
-    const int bands = std::max(1, kBoxBlocksPerSm * std::max(1, multiprocessors) / strips);
-    p.rows = std::max(16, (h + bands - 1) / bands + 7) / 8 * 8;
+    const int batches = (h + kBoxBatch - 1) / kBoxBatch;
+    p.bands = std::max(1, std::min(kBoxBlocksPerSm * std::max(1, multiprocessors) / strips, batches / 2));
+    p.rows = batches / p.bands * kBoxBatch;
+    p.longBands = batches % p.bands;
     p.half = uint32_t(n / 2);
     p.magic = uint32_t(((uint64_t(1) << (32 + 8 * quotientByte)) + n - 1) / n);
     p.selectRG = quotientByte | ((4u + quotientByte) << 4);   // bytes 0, 1: R, G
@@ -125,7 +133,8 @@ __global__ void __launch_bounds__(kBoxThreads, kBoxBlocksPerSm) boxStripKernel(c
     waitForPrecedingKernel();   // a dependent launch (DependentLaunch.cuh): nothing is touched before it
     __shared__ uint2 vsRows[2][kBoxBatch][kBoxThreads + kBoxThreads / 8];
     const int r = p.r, tid = int(threadIdx.x);
-    const int x0 = int(blockIdx.x) * p.outputs, y0 = int(blockIdx.y) * p.rows, yEnd = min(y0 + p.rows, h);
+    const int band = int(blockIdx.y), x0 = int(blockIdx.x) * p.outputs;
+    const int y0 = band * p.rows + kBoxBatch * min(band, p.longBands), yEnd = min(y0 + p.rows + (band < p.longBands ? kBoxBatch : 0), h);
     // This thread's column: vertical-sum index tid is image column x0 - r + tid (clamped:
     // replicated edges, as the CPU's clamped window).
     const uint8_t* column = in + size_t(clampi(x0 - r + tid, w)) * 4;
@@ -1360,7 +1369,7 @@ cudaError_t PreviewFilters::enqueue(const uint8_t* d_picture, size_t picturePitc
             if (boxRadius_ == 0) return copyImage(d_picture, picturePitch, w, h, out, stream);
             if (boxRadius_ <= kBoxStripRadiusMax) {
                 const BoxParams bp = boxParams(boxRadius_, w, h, multiprocessors_);
-                const dim3 strips((unsigned(w) + unsigned(bp.outputs) - 1) / unsigned(bp.outputs), (unsigned(h) + unsigned(bp.rows) - 1) / unsigned(bp.rows));
+                const dim3 strips((unsigned(w) + unsigned(bp.outputs) - 1) / unsigned(bp.outputs), unsigned(bp.bands));
                 return withSink(out, [&](auto sink) {
                     launchDependent(dependentLaunch_, boxStripKernel<decltype(sink)>, strips, dim3(kBoxThreads), stream, d_picture, picturePitch, w, h, bp, sink);
                 });
