@@ -402,6 +402,7 @@ const char* sizeName(int w) { return w >= 3840 ? "4K" : "1080p"; }
 // The work names of a preview's rows: the preview alone, and the whole pipeline with it.
 std::string previewRow(PreviewFilter p) { return "preview: " + std::string(previewName(p)); }
 std::string pipelineRow(std::string_view preview) { return "PIPELINE (graph): all scopes + stats + picture + " + std::string(preview); }
+std::string viewerRow(std::string_view preview) { return "VIEWER (graph): picture + " + std::string(preview); }
 
 void Bench::runConfig(const Frame& frame, const std::string& content) {
     const PixelFormat f = frame.format();
@@ -524,7 +525,7 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
                                            PreviewFilter::FocusPeaking, PreviewFilter::Zebra,    PreviewFilter::FalseColour};
     bool anyPreviewRow = opt.wants("NPP");   // NPP's rows compare with the previews
     for (PreviewFilter p : kPreviews)
-        anyPreviewRow = anyPreviewRow || opt.wants(previewRow(p)) || opt.wants(pipelineRow(previewName(p)));
+        anyPreviewRow = anyPreviewRow || opt.wants(previewRow(p)) || opt.wants(pipelineRow(previewName(p))) || opt.wants(viewerRow(previewName(p)));
     if (!anyPreviewRow) return;
     // Pictures and luma planes of every copy, for the previews to read.
     std::vector<cuda::PitchedBuffer> pics(static_cast<size_t>(K)), lumas(static_cast<size_t>(K));
@@ -563,11 +564,16 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
     // The whole per-frame pipeline as a CUDA graph: scope pass (every scope, stats, picture),
     // one preview, the next frame's accumulators cleared beside it. One graph per input copy,
     // an even number of them: the pipeline counts into its two sets of accumulators by turns.
+    // VIEWER rows: the same with no scope asked for (the viewer and its preview, no scope
+    // panel): the picture kernel, then the preview reading the picture it has just written.
+    for (const bool viewer : {false, true})
     for (PreviewFilter p : {PreviewFilter::FalseColour, PreviewFilter::Zebra, PreviewFilter::Edges, PreviewFilter::FocusPeaking,
                             PreviewFilter::Median3, PreviewFilter::BoxBlur, PreviewFilter::Gaussian}) {
-        if (!opt.wants(pipelineRow(previewName(p)))) continue;
+        const std::string rowName = viewer ? viewerRow(previewName(p)) : pipelineRow(previewName(p));
+        if (!opt.wants(rowName)) continue;
         ScopeSpec spec;
         spec.preview = p;
+        if (viewer) spec.histogram = spec.waveform = spec.parade = spec.vectorscope = spec.stats = false;
         cuda::ScopePipeline pipeline;
         const cuda::PipelineWork work = cuda::workFor(spec, f, true);
         checkStatus(pipeline.prepare(f, W, H, spec, work, Range::Limited, stream), "pipeline");
@@ -584,11 +590,13 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
             BENCH_CHECK(cudaGraphInstantiate(&graphs[size_t(k)], g, 0));
             cudaGraphDestroy(g);
         }
-        Row r = makeRow(size, format, content, pipelineRow(previewName(p)));
+        Row r = makeRow(size, format, content, rowName);
         r.us = timer([&](int i) { BENCH_CHECK(cudaGraphLaunch(graphs[size_t(i % G)], stream)); });
-        const double bytes = allBytes + 4 * wfBytes + 2 * vsBytes + px * 4 + (cuda::previewNeedsLuma(p) ? px * 2 * 2 : 0) +
+        // False colour from a Y'CbCr frame is written by the pass itself: no luma plane between them.
+        const bool lumaPlane = cuda::previewNeedsLuma(p) && p != PreviewFilter::FalseColour;
+        const double bytes = allBytes + (viewer ? 0.0 : 4 * wfBytes + 2 * vsBytes) + px * 4 + (lumaPlane ? px * 2 * 2 : 0) +
                              (cuda::previewNeedsPicture(p) ? px * 4 : 0) + px * 4;
-        r.note = "scope pass + preview (the next frame's memset beside it), replayed";
+        r.note = viewer ? "picture kernel + preview, replayed" : "scope pass + preview (the next frame's memset beside it), replayed";
         add(r, bytes);
         for (auto g : graphs) cudaGraphExecDestroy(g);
     }
@@ -679,7 +687,8 @@ void printTargets(const Bench& b, std::FILE* out) {
     std::fprintf(out, "\n### Targets\n\n");
     // 1. Single-pass kernels at 4K within 1.5x of their floor.
     auto singlePass = [](const Row& r) {
-        return r.size == "4K" && r.work.rfind("CUB", 0) != 0 && r.work.rfind("NPP", 0) != 0 && r.work.rfind("PIPELINE", 0) != 0;
+        return r.size == "4K" && r.work.rfind("CUB", 0) != 0 && r.work.rfind("NPP", 0) != 0 && r.work.rfind("PIPELINE", 0) != 0 &&
+               r.work.rfind("VIEWER", 0) != 0;
     };
     int within = 0, withinBatch = 0, total = 0;
     std::string misses;
