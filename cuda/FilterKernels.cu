@@ -795,8 +795,8 @@ __global__ void gaussColumnsKernel(const uint8_t* in, size_t pitch, const float4
 constexpr int kGroup = 8;
 constexpr int kMedianRows = 2;
 constexpr int kSobelRows = 2;   // measured at 4K: 1 row as fast, 4 rows 13-19% slower (fewer warps resident)
-const dim3 kGroupBlock(32, 8);
 constexpr int kGroupWarps = 8;
+const dim3 kGroupBlock(32, kGroupWarps);
 constexpr int kWarpStageChunks = 64;   // storeWarpGroups' stage: 256 pixels, 1 KB
 dim3 groupGrid(int w, int h, int rowsPerThread) {
     return dim3(unsigned((w + 32 * kGroup - 1) / (32 * kGroup)), unsigned((h + 8 * rowsPerThread - 1) / (8 * rowsPerThread)));

@@ -592,8 +592,9 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
         }
         Row r = makeRow(size, format, content, rowName);
         r.us = timer([&](int i) { BENCH_CHECK(cudaGraphLaunch(graphs[size_t(i % G)], stream)); });
-        // False colour from a Y'CbCr frame is written by the pass itself: no luma plane between them.
-        const bool lumaPlane = cuda::previewNeedsLuma(p) && p != PreviewFilter::FalseColour;
+        // Where the pass writes the false colour itself (as ScopePipeline asks it to), no luma plane goes between them.
+        const bool fused = p == PreviewFilter::FalseColour && cuda::scopePassWritesLookupPreview(f, W, H, work.flags);
+        const bool lumaPlane = cuda::previewNeedsLuma(p) && !fused;
         const double bytes = allBytes + (viewer ? 0.0 : 4 * wfBytes + 2 * vsBytes) + px * 4 + (lumaPlane ? px * 2 * 2 : 0) +
                              (cuda::previewNeedsPicture(p) ? px * 4 : 0) + px * 4;
         r.note = viewer ? "picture kernel + preview, replayed" : "scope pass + preview (the next frame's memset beside it), replayed";
