@@ -64,6 +64,12 @@ RunResult cudascopeWithEnvironment(const QStringList& args, const QStringList& u
 
 const QStringList kNoDisplay{"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"};
 
+// An X display number with no server: no socket for it (xvfb-run -a counts up from 99).
+QString deadDisplay() {
+    for (int n = 4711;; ++n)
+        if (!QFile::exists(QStringLiteral("/tmp/.X11-unix/X%1").arg(n))) return QStringLiteral(":%1").arg(n);
+}
+
 }  // namespace
 
 TEST(CommandLine, SizeWithThreeNumbersIsRefused) {
@@ -214,6 +220,25 @@ TEST(CommandLine, UsageErrorsOfProbeAndBench) {
     expectUsageError(cudascope({"bench", "--frames", "5x"}), "cudascope bench: --frames must be a positive whole number, not '5x'");
     expectUsageError(cudascope({"bench", "--threads", "-1"}), "cudascope bench: --threads must be a whole number from 0 to 1024, not '-1'");
     expectUsageError(cudascope({"bench", "--engine", "cpu", "--engine", "cuda"}), "cudascope bench: --engine is given more than once");
+}
+
+TEST(CommandLine, WindowWithoutDisplayIsOneLineAndExitOne) {
+    const auto r = cudascopeWithEnvironment({"pattern:bars"}, kNoDisplay);
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    EXPECT_TRUE(startsWith(r.err, "cudascope: ")) << r.err;
+    EXPECT_NE(r.err.find("cudascope export"), std::string::npos) << r.err;
+}
+
+TEST(CommandLine, WindowWithAnUnreachableDisplayIsOneLineAndExitOne) {
+    const QString display = deadDisplay();
+    const auto r = cudascopeWithEnvironment({"pattern:bars"}, kNoDisplay, {{"DISPLAY", display}});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("cudascope export"), std::string::npos) << r.err;
+#if CS_TEST_HAVE_GUI
+    EXPECT_TRUE(startsWith(r.err, "cudascope: DISPLAY=" + display.toStdString() + ": cannot open the display")) << r.err;
+#endif
 }
 
 TEST(CommandLine, WindowRefusesExportOptions) {
