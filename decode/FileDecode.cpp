@@ -1,7 +1,8 @@
-// FileSource, the decode loop: packets of the video stream in, frames out; damage becomes
-// warnings and decoding goes on.
+// FileSource, the decode loop: packets of the video stream in, frames out; what FFmpeg says
+// about damage goes to StreamIntegrity, and decoding goes on.
 #include "FileSourceImpl.h"
 
+#include <optional>
 #include <utility>
 
 namespace cs::detail {
@@ -17,7 +18,7 @@ ReadResult FileSource::read(VideoFrame& out) {
 
 ReadResult FileSource::decodeNext(VideoFrame& out) {
     for (;;) {
-        collectDecoderMessages();
+        collectMessages();
         if (ended_) return {ReadStatus::EndOfStream, {}};
         const int ret = avcodec_receive_frame(codec_.get(), frame_.get());
         if (ret == 0) {
@@ -37,8 +38,9 @@ ReadResult FileSource::decodeNext(VideoFrame& out) {
                 continue;
             }
             ended_ = true;
-            collectDecoderMessages();
-            warnIfEndedEarly();
+            collectMessages();
+            integrity_.endOfFile(*format_, havePts_ ? std::optional<double>(lastPts_ + frameDuration_) : std::nullopt,
+                                 frameDuration_);
             return {ReadStatus::EndOfStream, {}};
         }
         if (ret != AVERROR(EAGAIN)) {
@@ -46,10 +48,9 @@ ReadResult FileSource::decodeNext(VideoFrame& out) {
                 if (cudaProblem_.empty()) cudaProblem_ = "the first NVDEC decode failed (" + ff::errorText(ret) + ")";
                 return {ReadStatus::Error, input_ + ": " + cudaProblem_};
             }
-            warn(input_ + ": decode error after packet " + std::to_string(packetsRead_) + " (" + ff::errorText(ret) +
-                 "); decoding goes on");
+            integrity_.receiveFailed(ret, packetsRead_);
             if (++receiveErrorsInARow_ > kMaxReceiveErrorsInARow) {
-                warn(input_ + ": the decoder keeps failing; the stream ends here");
+                integrity_.decoderGaveUp();
                 ended_ = true;
                 return {ReadStatus::EndOfStream, {}};
             }
@@ -66,30 +67,27 @@ ReadResult FileSource::decodeNext(VideoFrame& out) {
 
 void FileSource::feedPacket() {
     if (!packetPending_) {
-        const int ret = av_read_frame(format_.get(), packet_.get());
+        int ret = 0;
+        {
+            const auto listening = integrity_.listen();
+            ret = av_read_frame(format_.get(), packet_.get());
+        }
         if (ret == AVERROR(EAGAIN)) return;
         if (ret < 0) {
             int error = ret;
             if (ret == AVERROR_EOF && format_->pb && format_->pb->error < 0) error = format_->pb->error;
-            if (error != AVERROR_EOF)
-                warn(input_ + ": read error after packet " + std::to_string(packetsRead_) + " (" +
-                     ff::errorText(error) + "); the stream ends here");
+            if (error != AVERROR_EOF) integrity_.readFailed(error, packetsRead_);
             avcodec_send_packet(codec_.get(), nullptr);   // drain: every buffered frame still comes out
             draining_ = true;
             return;
         }
+        integrity_.packetRead(*packet_);
         if (packet_->stream_index != streamIndex_) {
             av_packet_unref(packet_.get());
             return;
         }
         ++packetsRead_;
-        if (packet_->flags & AV_PKT_FLAG_CORRUPT) {
-            const int64_t ts = packet_->pts != AV_NOPTS_VALUE ? packet_->pts : packet_->dts;
-            std::string where = "packet " + std::to_string(packetsRead_);
-            if (ts != AV_NOPTS_VALUE)
-                where += " (" + seconds(double(ts - startTimestamp_) * av_q2d(stream_->time_base)) + ")";
-            warn(input_ + ": " + where + " is damaged (corrupt or cut short); decoding what it holds");
-        }
+        integrity_.videoPacketRead(*packet_, packetsRead_);
     }
     receiveErrorsInARow_ = 0;
     const int ret = avcodec_send_packet(codec_.get(), packet_.get());
@@ -101,11 +99,7 @@ void FileSource::feedPacket() {
     if (ret < 0) {
         if (cuda_ && !cudaConfirmed_ && cudaProblem_.empty())
             cudaProblem_ = "the first NVDEC decode failed (" + ff::errorText(ret) + ")";
-        const int64_t ts = packet_->pts != AV_NOPTS_VALUE ? packet_->pts : packet_->dts;
-        std::string where = "packet " + std::to_string(packetsRead_);
-        if (ts != AV_NOPTS_VALUE)
-            where += " (" + seconds(double(ts - startTimestamp_) * av_q2d(stream_->time_base)) + ")";
-        warn(input_ + ": " + where + " could not be decoded (" + ff::errorText(ret) + "); decoding goes on");
+        integrity_.sendFailed(ret, *packet_, packetsRead_);
     }
     av_packet_unref(packet_.get());
 }
@@ -125,35 +119,17 @@ std::string FileSource::framePosition(double pts) const {
     return "frame " + std::to_string(framesDecoded_) + " (" + seconds(pts) + ")";
 }
 
-void FileSource::warnIfEndedEarly() {
-    if (!durationTrusted_ || !havePts_) return;
-    // The last frame starts one frame before the stated end; allow rounding of a frame more.
-    if (lastPts_ + 2.5 * frameDuration_ < info_.duration)
-        warn(input_ + ": the stream ends at " + seconds(lastPts_ + frameDuration_) + ", before its stated duration of " +
-             seconds(info_.duration) + " (file cut short?)");
+std::string FileSource::decodingPosition() const {
+    if (framesDecoded_ > 0 && havePts_) return "after " + framePosition(lastPts_);
+    if (seek_.active) return "while seeking to " + seconds(seek_.target);
+    return "before the first frame";
 }
 
-void FileSource::collectDecoderMessages() {
-    size_t dropped = 0;
-    for (auto& line : decoderLog_.take(dropped))
-        warn(input_ + ": decoder, near packet " + std::to_string(packetsRead_) + ": " + line);
-    droppedWarnings_ += dropped;
-}
-
-void FileSource::warn(std::string message) {
-    if (warnings_.size() < kMaxStoredWarnings) warnings_.push_back(std::move(message));
-    else ++droppedWarnings_;
-}
+void FileSource::collectMessages() { integrity_.collect(decoderLog_, packetsRead_, decodingPosition()); }
 
 std::vector<std::string> FileSource::takeWarnings() {
-    collectDecoderMessages();
-    std::vector<std::string> taken;
-    taken.swap(warnings_);
-    if (droppedWarnings_ > 0) {
-        taken.push_back(input_ + ": " + std::to_string(droppedWarnings_) + " more warnings not shown");
-        droppedWarnings_ = 0;
-    }
-    return taken;
+    collectMessages();
+    return warnings_.take();
 }
 
 }  // namespace cs::detail

@@ -51,7 +51,7 @@ FileSource::Delivery FileSource::deliver(VideoFrame& out, std::string& error) {
     }
 
     if ((f.flags & AV_FRAME_FLAG_CORRUPT) || f.decode_error_flags)
-        warn(input_ + ": " + framePosition(pts) + " decoded with errors (damage concealed)");
+        integrity_.frameConcealed(framePosition(pts));
     if (const std::string problem = frameSizeProblem(f.width, f.height); !problem.empty()) {
         warn(input_ + ": " + framePosition(pts) + ": " + problem + "; frame skipped");
         av_frame_unref(&f);
@@ -129,7 +129,8 @@ FileSource::Delivery FileSource::deliverSoftwareFrame(VideoFrame& out, double pt
     } else {
         const auto target = ff::conversionTarget(source);
         if (!target) {
-            const std::string problem = "pixel format " + ff::pixelFormatName(source) + " cannot be converted";
+            const std::string problem = "pixel format " + ff::pixelFormatName(source) +
+                                        " cannot be read: the engines do not take it and FFmpeg's swscale cannot convert it";
             av_frame_unref(&f);
             if (!delivered_) {
                 error = input_ + ": " + problem;

@@ -22,6 +22,11 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
         attempt.hardwareFailed = hardware;
         return std::move(attempt);
     };
+    // A sentence that already names the input (a read error, a warning), as a reason alone.
+    auto reasonOf = [&](std::string sentence) {
+        if (sentence.rfind(input + ": ", 0) == 0) sentence.erase(0, input.size() + 2);
+        return sentence;
+    };
 
     const std::string& url = setup.url.empty() ? input : setup.url;
     // Plain files get plainer sentences than the demuxer's for these two cases.
@@ -37,27 +42,35 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
     FileSource& s = *source;
     {
         ff::LogCapture capture;
-        // Allocated first so that the interrupt callback covers the open itself.
+        // Allocated first so that the interrupt callback covers the open itself, and so that
+        // what the demuxer says while opening is heard.
         AVFormatContext* rawFormat = avformat_alloc_context();
         if (!rawFormat) return fail("out of memory");
         if (setup.interrupt) rawFormat->interrupt_callback = AVIOInterruptCB{setup.interrupt, setup.interruptOpaque};
+        s.integrity_.watch(rawFormat);
+        const auto listening = s.integrity_.listen("while opening");
         AVDictionary* openOptions = nullptr;
         for (const auto& [key, value] : setup.options) av_dict_set(&openOptions, key.c_str(), value.c_str(), 0);
         // On failure avformat_open_input frees the context; options it did not use are left.
         int ret = avformat_open_input(&rawFormat, url.c_str(), setup.demuxer, &openOptions);
         av_dict_free(&openOptions);
         if (ret < 0) {
-            if (ret == AVERROR_INVALIDDATA) return fail("not a media file (" + ff::errorText(ret) + ")");
-            if (!capture.lastError().empty()) {
-                // The last message may only say "Cannot open connection": add the code's words.
-                std::string detail = capture.lastError();
-                if (const std::string code = ff::errorText(ret); detail.find(code) == std::string::npos)
-                    detail += ": " + code;
-                return fail("cannot be opened (" + detail + ")");
-            }
-            return fail(ff::errorText(ret));
+            const std::string& said = capture.lastError();
+            if (ret == AVERROR_INVALIDDATA)   // no demuxer took it, or the one that did found it broken
+                return fail(said.empty() ? "not a media file (its contents match no format FFmpeg knows)"
+                                         : "damaged or not a media file (" + said + ")");
+            if (said.empty()) return fail(ff::errorText(ret));
+            // A demuxer reading a file says what is wrong ("Picture size 0x48 is invalid"); the
+            // code beside it can be any number it happened to return. A connection's last
+            // message may only say "Cannot open connection": the code's words say why.
+            std::string detail = said;
+            const bool file = !looksLikeUrl(url) && !setup.demuxer;
+            if (const std::string code = ff::errorText(ret); !file && detail.find(code) == std::string::npos)
+                detail += ": " + code;
+            return fail("cannot be opened (" + detail + ")");
         }
         s.format_.reset(rawFormat);
+        s.integrity_.headerRead(*rawFormat);
         ret = avformat_find_stream_info(rawFormat, nullptr);
         if (ret < 0) {
             const std::string detail = capture.lastError().empty() ? ff::errorText(ret) : capture.lastError();
@@ -154,11 +167,11 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
     if (rate.num > 0 && rate.den > 0) info.frameRate = av_q2d(rate);
     if (info.frameRate > 0) s.frameDuration_ = 1.0 / info.frameRate;
     s.startTimestamp_ = s.stream_->start_time != AV_NOPTS_VALUE ? s.stream_->start_time : 0;
+    s.integrity_.streamChosen(*s.stream_, s.startTimestamp_);
     if (s.stream_->duration != AV_NOPTS_VALUE && s.stream_->duration > 0)
         info.duration = double(s.stream_->duration) * av_q2d(s.stream_->time_base);
     else if (s.format_->duration != AV_NOPTS_VALUE && s.format_->duration > 0)
         info.duration = double(s.format_->duration) / AV_TIME_BASE;
-    s.durationTrusted_ = info.duration > 0 && s.format_->duration_estimation_method != AVFMT_DURATION_FROM_BITRATE;
     info.frameCount = s.stream_->nb_frames > 0 ? s.stream_->nb_frames : 0;
     info.seekable = s.format_->pb && (s.format_->pb->seekable & AVIO_SEEKABLE_NORMAL);
     info.live = looksLikeUrl(input) && !info.seekable && info.duration <= 0;
@@ -172,17 +185,13 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
     const ReadResult r = s.decodeNext(first);
     if (s.cuda_ && !s.cudaConfirmed_) {
         std::string reason = s.cudaProblem_;
-        if (reason.empty()) reason = r.status == ReadStatus::Error ? r.message : "NVDEC decoded no frame";
+        if (reason.empty()) reason = r.status == ReadStatus::Error ? reasonOf(r.message) : "NVDEC decoded no frame";
         return fail(reason, true);
     }
-    if (r.status == ReadStatus::Error) return fail(r.message);
+    if (r.status == ReadStatus::Error) return fail(reasonOf(r.message));
     if (r.status == ReadStatus::EndOfStream) {
         std::string why = "no video frame could be decoded";
-        if (!s.warnings_.empty()) {
-            std::string cause = s.warnings_.front();
-            if (cause.rfind(input + ": ", 0) == 0) cause.erase(0, input.size() + 2);
-            why += " (" + cause + ")";
-        }
+        if (!s.warnings_.pending().empty()) why += " (" + reasonOf(s.warnings_.pending().front()) + ")";
         return fail(why);
     }
     s.primed_ = std::move(first);

@@ -37,6 +37,7 @@ Status FileSource::seekStream(double target) {
     const double timeBase = av_q2d(stream_->time_base);
     const int64_t ts = startTimestamp_ + int64_t(std::floor(target / timeBase));
     // The latest keyframe at or before ts; decoding forward from it reaches the target.
+    const auto listening = integrity_.listen("while seeking to " + seconds(target));
     int ret = avformat_seek_file(format_.get(), streamIndex_, INT64_MIN, ts, ts, 0);
     if (ret < 0) ret = av_seek_frame(format_.get(), streamIndex_, ts, AVSEEK_FLAG_BACKWARD);
     if (ret < 0) return Status::error(input_ + ": cannot seek to " + seconds(target) + " (" + ff::errorText(ret) + ")");
@@ -45,6 +46,7 @@ Status FileSource::seekStream(double target) {
 }
 
 Status FileSource::seekToStart() {
+    const auto listening = integrity_.listen("while seeking to the start");
     int ret = avformat_seek_file(format_.get(), streamIndex_, INT64_MIN, startTimestamp_, startTimestamp_, 0);
     if (ret < 0) ret = av_seek_frame(format_.get(), -1, 0, AVSEEK_FLAG_BYTE);
     if (ret < 0) return Status::error(input_ + ": cannot seek to the start (" + ff::errorText(ret) + ")");
@@ -63,6 +65,7 @@ void FileSource::resetDecoderState() {
     ended_ = false;
     receiveErrorsInARow_ = 0;
     havePts_ = false;
+    integrity_.seeked();
 }
 
 }  // namespace cs::detail

@@ -1,14 +1,14 @@
 // FileSource: libavformat demuxing and libavcodec decoding of a file's best video stream,
 // the class shared by its parts: FileOpen.cpp (opening, the NVDEC choice), FileDecode.cpp (the
 // decode loop, packets in, frames out), FileDelivery.cpp (frames handed out, converted where
-// the engines cannot read them), FileSeek.cpp (seeking).
+// the engines cannot read them), FileSeek.cpp (seeking), and StreamIntegrity (damage reports).
 //
 // Software frames are handed out in place (the VideoFrame holds the AVFrame); formats the
 // engines cannot read are converted once with swscale. NVDEC frames stay in CUDA memory.
-// Damage never ends decoding: each problem becomes a warning naming the packet or frame,
-// and decoding goes on with whatever decodes. Driven by one thread at a time (no locks).
+// Damage never ends decoding: what FFmpeg says about it becomes a warning naming the packet,
+// frame or byte (StreamIntegrity.h), and decoding goes on with whatever decodes. Driven by
+// one thread at a time (no locks).
 #pragma once
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,22 +18,16 @@
 #include "FFmpegHandles.h"
 #include "FFmpegLog.h"
 #include "FileSource.h"
+#include "StreamIntegrity.h"
 
 namespace cs::detail {
 
-inline constexpr size_t kMaxStoredWarnings = 200;    // a wrecked file must not grow memory without bound
 inline constexpr int kMaxReceiveErrorsInARow = 64;   // decoder errors with no packet fed in between
 inline constexpr int kMaxSeekRetries = 4;            // 1, 2, 4, 8 s further back, then the start
 // NVDEC frames are the decoder's own surfaces, mapped: each VideoFrame a consumer holds
 // keeps one. This many beyond what the decoder needs for references (a frame queue plus
 // the frame on screen and the one in the engine) keeps the pool from running dry.
 inline constexpr int kHardwareFramesHeldDownstream = 12;
-
-inline std::string seconds(double s) {
-    char text[40];
-    std::snprintf(text, sizeof text, "%.3f s", s);
-    return text;
-}
 
 inline bool looksLikeUrl(const std::string& input) { return input.find("://") != std::string::npos; }
 
@@ -50,7 +44,7 @@ public:
     static Attempt open(const std::string& input, const OpenOptions& options, const DemuxSetup& setup,
                         bool useCuda, const std::string& fallbackReason);
 
-    explicit FileSource(std::string input) : input_(std::move(input)) {}
+    explicit FileSource(std::string input) : input_(std::move(input)), warnings_(input_), integrity_(input_, warnings_) {}
 
     const SourceInfo& info() const override { return info_; }
     ReadResult read(VideoFrame& out) override;
@@ -70,19 +64,21 @@ private:
     std::optional<ff::FramePtr> convert(const AVFrame& in, PixelFormat target, std::string& error);
     double framePts(const AVFrame& frame);
     std::string framePosition(double pts) const;
-    void warnIfEndedEarly();
+    std::string decodingPosition() const;   // where decoding is, for what the demuxer says
     Status seekStream(double target);
     Status retreat();   // after a seek that landed too late: 1, 2, 4, 8 s further back, then the start
     Status seekToStart();
     void resetDecoderState();
-    void warn(std::string message);
-    void collectDecoderMessages();
+    void warn(std::string message) { warnings_.add(std::move(message)); }
+    void collectMessages();
     std::shared_ptr<AVFrame> takeDecodedFrame();
 
     static AVPixelFormat chooseHardwareFormat(AVCodecContext* context, const AVPixelFormat* offered);
 
     std::string input_;
     SourceInfo info_;
+    Warnings warnings_;
+    StreamIntegrity integrity_;
 
     // Declared before the codec context so that it outlives the decoder's threads.
     ff::DecoderLog decoderLog_{this};
@@ -96,7 +92,6 @@ private:
     int streamIndex_ = -1;
     int64_t startTimestamp_ = 0;        // stream time base; pts are seconds from here
     double frameDuration_ = 1.0 / 25;   // for frames without a timestamp
-    bool durationTrusted_ = false;      // container states it (not estimated from the bitrate)
 
     // Hardware decoding: on until the first frame proves it, then confirmed.
     bool cuda_ = false;
@@ -125,9 +120,6 @@ private:
         int retries = 0;
         double target = 0.0;
     } seek_;
-
-    std::vector<std::string> warnings_;
-    size_t droppedWarnings_ = 0;
 };
 
 }  // namespace cs::detail
