@@ -11,8 +11,9 @@ extern "C" {
 }
 
 #include <memory>
-#include <string>
 #include <type_traits>
+
+#include "FFmpegErrors.h"   // errorText, for every sentence that quotes an FFmpeg error code
 
 namespace cs::ff {
 
@@ -42,13 +43,6 @@ using SwsContextPtr = Handle<SwsContext, sws_freeContext>;
 // owner's release returns its buffers (host memory or a CUDA surface) to their pool.
 inline std::shared_ptr<AVFrame> share(FramePtr frame) {
     return std::shared_ptr<AVFrame>(frame.release(), Releaser<av_frame_free>{});
-}
-
-// FFmpeg's text for an AVERROR code ("Invalid data found when processing input").
-inline std::string errorText(int averror) {
-    char buffer[AV_ERROR_MAX_STRING_SIZE] = {};
-    if (av_strerror(averror, buffer, sizeof buffer) < 0) return "error " + std::to_string(averror);
-    return buffer;
 }
 
 }  // namespace cs::ff

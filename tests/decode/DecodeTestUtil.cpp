@@ -11,6 +11,7 @@
 #include <random>
 
 extern "C" {
+#include <libavformat/avformat.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 }
@@ -123,6 +124,33 @@ std::string testsrc(int width, int height, int frames) {
     if ((width | height) & 1)
         args += " -vf format=yuv444p,crop=" + std::to_string(width) + ":" + std::to_string(height) + ":0:0";
     return args;
+}
+
+std::vector<PacketSpan> videoPackets(const std::string& path) {
+    std::vector<PacketSpan> packets;
+    AVFormatContext* format = nullptr;
+    if (avformat_open_input(&format, path.c_str(), nullptr, nullptr) < 0) {
+        ADD_FAILURE() << "libavformat cannot open " << path;
+        return packets;
+    }
+    const int video = avformat_find_stream_info(format, nullptr) >= 0
+                          ? av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0)
+                          : -1;
+    AVPacket* packet = av_packet_alloc();
+    while (video >= 0 && packet && av_read_frame(format, packet) >= 0) {
+        if (packet->stream_index == video) packets.push_back({packet->pos, packet->size});
+        av_packet_unref(packet);
+    }
+    av_packet_free(&packet);
+    avformat_close_input(&format);
+    if (video < 0) ADD_FAILURE() << "no video stream in " << path;
+    return packets;
+}
+
+std::string sharedFixture(const std::string& relativePath) {
+    const auto path = std::filesystem::path(CS_TEST_SOURCE_DIR) / ".." / "shared" / "fixtures" / relativePath;
+    std::error_code ec;
+    return std::filesystem::exists(path, ec) ? std::filesystem::weakly_canonical(path, ec).string() : std::string();
 }
 
 // FFmpeg's own complaints about the damaged clips would drown the test output; what the

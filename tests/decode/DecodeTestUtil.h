@@ -57,4 +57,18 @@ std::string joined(const std::vector<std::string>& lines);
 // ffmpeg CLI input arguments for a testsrc2 clip of any size (odd sizes included).
 std::string testsrc(int width, int height, int frames);
 
+// Where one packet of a file lies, as libavformat reads it.
+struct PacketSpan {
+    int64_t pos = -1;   // byte offset of its data (-1: unknown)
+    int size = 0;
+};
+
+// The first video stream's packets in the order libavformat reads them (fails the calling
+// test if the file cannot be read).
+std::vector<PacketSpan> videoPackets(const std::string& path);
+
+// The shared fixtures (../shared/fixtures beside the project's root), or "" when this
+// checkout has none.
+std::string sharedFixture(const std::string& relativePath);
+
 }  // namespace cs::test

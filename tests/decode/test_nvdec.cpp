@@ -198,14 +198,17 @@ TEST(Nvdec, DecodesOnTheStreamItIsGiven) {
 }  // namespace cs
 
 int main(int argc, char** argv) {
-    av_log_set_level(AV_LOG_ERROR);
-    AVBufferRef* device = nullptr;
-    const int ret = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_CUDA, nullptr, nullptr, 0);
-    if (ret < 0) {
-        std::printf("decode_nvdec_tests: no CUDA device for FFmpeg, skipped\n");
-        return 77;
-    }
-    av_buffer_unref(&device);
     testing::InitGoogleTest(&argc, argv);
+    // Listing the cases (CTest's discovery) needs no device.
+    if (!testing::GTEST_FLAG(list_tests)) {
+        av_log_set_level(AV_LOG_ERROR);
+        AVBufferRef* device = nullptr;
+        const int ret = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_CUDA, nullptr, nullptr, 0);
+        if (ret < 0) {
+            std::printf("decode_nvdec_tests: no CUDA device for FFmpeg, skipped\n");
+            return 77;
+        }
+        av_buffer_unref(&device);
+    }
     return RUN_ALL_TESTS();
 }
