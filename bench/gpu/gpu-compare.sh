@@ -12,7 +12,7 @@ set -u
 old=$(cd "$1" && pwd) formats=${2:-nv12,p010le} clips=${3:-}
 [[ -z $clips ]] || clips=$(cd "$clips" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
+cd "$root" || exit 1
 OUT=${OUT:-$root/.gpu/out}
 mkdir -p "$OUT"
 work=$(mktemp -d "${TMPDIR:-/tmp}/cudascope-compare.XXXXXX")

@@ -16,7 +16,7 @@
 # names the commit measured where this copy of the tree has no git history.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
+cd "$root" || exit 1
 what=${1:-all}
 bundle=${2:-${CS_GPU_BUNDLE:-.gpu/cuda}}
 nvbundle=${3:-${CS_NVDEC_BUNDLE:-.gpu/nvdec/nvdec.tar.xz}}
@@ -84,7 +84,7 @@ if is all sass && [[ -x $gbb/gpu_bench ]]; then
 fi
 if is all app; then
     # `cudascope bench`: the engines per frame on the zone plate, then NVDEC on the carried clips.
-    if [[ -x $B/bin/cudascope ]]; then app=($B/bin/cudascope bench); else app=($B/bin/cudascope_bench); fi
+    if [[ -x $B/bin/cudascope ]]; then app=("$B/bin/cudascope" bench); else app=("$B/bin/cudascope_bench"); fi
     if [[ -x ${app[0]} ]]; then
         step appbench 200 "${app[@]}" --frames 30
         cat "$OUT/appbench.log"

@@ -15,7 +15,7 @@
 set -u
 seconds=${1:-8} warmup=${2:-1}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
+cd "$root" || exit 1
 OUT=${OUT:-$root/.gpu/out}
 mkdir -p "$OUT"
 work=$(mktemp -d "${TMPDIR:-/tmp}/cudascope-playback.XXXXXX")

@@ -24,7 +24,7 @@
 # Exit codes: 0 passed, 1 failed, 2 usage, 77 skipped (no dpkg-deb, dpkg-shlibdeps or file).
 set -eu
 
-usage() { sed -n '2,27p' "$0"; exit 2; }
+usage() { sed -n '2,24p' "$0"; exit 2; }
 [ $# -ge 1 ] || usage
 build=$(cd "$1" && pwd) || usage
 shift
