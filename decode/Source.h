@@ -1,5 +1,5 @@
-// Sources of frames: a file, the built-in test patterns (and later cameras and network
-// streams). One source is driven by one thread at a time.
+// Sources of frames: a file, the built-in test patterns, a network stream or a camera
+// (openSource picks by the input's form). One source is driven by one thread at a time.
 #pragma once
 #include <atomic>
 #include <memory>
@@ -15,8 +15,11 @@ namespace cs {
 
 // One decoded frame. `view` points into `holder` (an FFmpeg frame, host or device memory);
 // the frame's surface returns to the decoder's pool when the last copy is dropped.
-// NVDEC frames are decoder surfaces: hold at most 8 of them at once (queue included),
-// or the decoder runs out of surfaces and frames are lost (with warnings).
+// NVDEC frames are decoder surfaces: hold at most 12 of them at once (queue included; the
+// decoder gets 12 beyond those it keeps for references, FileSource.cpp's
+// kHardwareFramesHeldDownstream), or it runs out of surfaces and frames are lost (with
+// warnings). The window holds at most 10: the Player's queue of 8, the frame on screen and
+// the one in the engine.
 struct VideoFrame {
     std::shared_ptr<AVFrame> holder;
     FrameView view;

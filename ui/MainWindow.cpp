@@ -25,7 +25,6 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -41,7 +40,9 @@
 #include "PixelProbe.h"
 #include "ScopeExport.h"
 #include "ScopeView.h"
+#include "Settings.h"
 #include "SourceDialog.h"
+#include "StatusBar.h"
 #include "Timecode.h"
 #include "TransportBar.h"
 
@@ -51,7 +52,6 @@ namespace {
 using gl::Plane;
 
 constexpr Plane kPanels[] = {Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram, Plane::Preview};
-constexpr int kRecentMax = 10;
 constexpr int kStateVersion = 1;
 
 QString panelTitle(Plane p) {
@@ -96,7 +96,9 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     buildViewer();
     buildDocks();
     buildMenusAndToolbar();
-    buildStatusBar();
+    status_ = new StatusBar(engine_, *player_, this);
+    setStatusBar(status_);
+    status_->refresh();
 
     connect(player_, &Player::opened, this, &MainWindow::onOpened);
     connect(player_, &Player::openFailed, this, &MainWindow::onOpenFailed);
@@ -113,14 +115,13 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
         if (!player_->isPlaying()) processCurrentFrame();
     });
     statusTimer_.setInterval(250);
-    connect(&statusTimer_, &QTimer::timeout, this, &MainWindow::updateStatus);
+    connect(&statusTimer_, &QTimer::timeout, status_, &StatusBar::refresh);
     statusTimer_.start();
 
     resize(1600, 1000);
     defaultState_ = saveState(kStateVersion);
-    QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kStateVersion);
+    restoreGeometry(settings::windowGeometry());
+    restoreState(settings::windowState(), kStateVersion);
     if (!engine_.note().empty()) showWarning(QString::fromStdString(engine_.note()));
 }
 
@@ -385,95 +386,38 @@ void MainWindow::buildMenusAndToolbar() {
     });
 }
 
-void MainWindow::buildStatusBar() {
-    auto label = [this](const QString& tip) {
-        auto* l = new QLabel(this);
-        l->setToolTip(tip);
-        return l;
-    };
-    pickerLabel_ = label(tr("Pixel picker: hover the picture; click to pin"));
-    QFont mono(QStringLiteral("monospace"));
-    mono.setStyleHint(QFont::Monospace);
-    pickerLabel_->setFont(mono);
-    sourceLabel_ = label(tr("Source"));
-    sizeLabel_ = label(tr("Resolution"));
-    formatLabel_ = label(tr("Pixel format, bit depth, matrix and range in use"));
-    decoderLabel_ = label(tr("Decoder"));
-    engineLabel_ = label(tr("Scope engine"));
-    fpsLabel_ = label(tr("Frames shown per second"));
-    droppedLabel_ = label(tr("Frames dropped (late) since the source opened"));
-    timeLabel_ = label(tr("Engine time per frame (picture, preview and scopes)"));
-    statusBar()->addWidget(pickerLabel_, 1);
-    for (QLabel* l : {sourceLabel_, sizeLabel_, formatLabel_, decoderLabel_, engineLabel_, fpsLabel_, droppedLabel_, timeLabel_})
-        statusBar()->addPermanentWidget(l);
-    engineLabel_->setText(tr("engine %1").arg(QString::fromUtf8(engine_.name().data(), qsizetype(engine_.name().size()))));
-    updateStatus();
-}
-
 // ---- Settings ------------------------------------------------------------------------
 
 void MainWindow::loadSettings() {
-    QSettings s;
-    ScopeSpec& spec = engine_.spec();
-    spec.histogramScale = HistogramScale(s.value(QStringLiteral("scopes/histogramScale"), int(spec.histogramScale)).toInt() == 1 ? 1 : 0);
-    engine_.histogramChannels = HistogramChannels(std::clamp(s.value(QStringLiteral("scopes/histogramChannels"), 0).toInt(), 0, 2));
-    spec.waveformScale = WaveformScale(s.value(QStringLiteral("scopes/waveformScale"), int(spec.waveformScale)).toInt() == 1 ? 1 : 0);
-    spec.paradeMode = ParadeMode(s.value(QStringLiteral("scopes/paradeMode"), int(spec.paradeMode)).toInt() == 1 ? 1 : 0);
-    spec.vectorscopeZoom = s.value(QStringLiteral("scopes/vectorscopeZoom"), spec.vectorscopeZoom).toInt() == 2 ? 2 : 1;
-    spec.vectorscopeTargets75 = s.value(QStringLiteral("scopes/targets75"), spec.vectorscopeTargets75).toBool();
-    spec.skinToneLine = s.value(QStringLiteral("scopes/skinLine"), spec.skinToneLine).toBool();
-    auto gain = [&](const char* key, float fallback) {
-        return std::clamp(s.value(QString::fromLatin1(key), fallback).toFloat(), 0.25f, 16.0f);
-    };
-    spec.histogramGain = gain("scopes/histogramGain", spec.histogramGain);
-    spec.waveformGain = gain("scopes/waveformGain", spec.waveformGain);
-    spec.vectorscopeGain = gain("scopes/vectorscopeGain", spec.vectorscopeGain);
-    if (auto f = previewFromName(s.value(QStringLiteral("scopes/preview"), QString()).toString().toStdString());
-        f && *f != PreviewFilter::None)
-        previewFilter_ = *f;
-    previewInViewer_ = s.value(QStringLiteral("scopes/previewInViewer"), false).toBool();
-    FilterParams& fp = spec.filter;
-    fp.peakingThreshold = std::clamp(s.value(QStringLiteral("filters/peakingThreshold"), fp.peakingThreshold).toFloat(), 0.01f, 1.0f);
-    fp.zebraIre = std::clamp(s.value(QStringLiteral("filters/zebraIre"), fp.zebraIre).toFloat(), 0.0f, 109.0f);
-    fp.blurRadius = std::clamp(s.value(QStringLiteral("filters/blurRadius"), fp.blurRadius).toInt(), 1, 64);
-    fp.gaussianSigma = std::clamp(s.value(QStringLiteral("filters/gaussianSigma"), fp.gaussianSigma).toFloat(), 0.3f, 20.0f);
-    spec.colorOverride.matrix = matrixFromName(s.value(QStringLiteral("colour/matrix"), QString()).toString().toStdString());
-    spec.colorOverride.range = rangeFromName(s.value(QStringLiteral("colour/range"), QString()).toString().toStdString());
-    player_->setLoop(s.value(QStringLiteral("playback/loop"), true).toBool());
-    player_->setSpeed(s.value(QStringLiteral("playback/speed"), 1.0).toDouble());
-    playOnOpen_ = s.value(QStringLiteral("playback/playOnOpen"), true).toBool();
-    hwdec_ = s.value(QStringLiteral("decode/nvdec"), true).toBool() ? HwDecode::Auto : HwDecode::None;
+    // A first run gets the engine's spec, the focus-peaking preview and Choices' defaults.
+    settings::Choices c;
+    c.spec = engine_.spec();
+    c.histogramChannels = engine_.histogramChannels;
+    c.preview = previewFilter_;
+    settings::load(c);
+    engine_.spec() = c.spec;
+    engine_.histogramChannels = c.histogramChannels;
+    previewFilter_ = c.preview;
+    previewInViewer_ = c.previewInViewer;
+    player_->setLoop(c.loop);
+    player_->setSpeed(c.speed);
+    playOnOpen_ = c.playOnOpen;
+    hwdec_ = c.nvdec ? HwDecode::Auto : HwDecode::None;
     applyPreviewSpec();
 }
 
 void MainWindow::saveSettings() {
-    QSettings s;
-    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    s.setValue(QStringLiteral("window/state"), saveState(kStateVersion));
-    const ScopeSpec& spec = engine_.spec();
-    s.setValue(QStringLiteral("scopes/histogramScale"), int(spec.histogramScale));
-    s.setValue(QStringLiteral("scopes/histogramChannels"), int(engine_.histogramChannels));
-    s.setValue(QStringLiteral("scopes/waveformScale"), int(spec.waveformScale));
-    s.setValue(QStringLiteral("scopes/paradeMode"), int(spec.paradeMode));
-    s.setValue(QStringLiteral("scopes/vectorscopeZoom"), spec.vectorscopeZoom);
-    s.setValue(QStringLiteral("scopes/targets75"), spec.vectorscopeTargets75);
-    s.setValue(QStringLiteral("scopes/skinLine"), spec.skinToneLine);
-    s.setValue(QStringLiteral("scopes/histogramGain"), spec.histogramGain);
-    s.setValue(QStringLiteral("scopes/waveformGain"), spec.waveformGain);
-    s.setValue(QStringLiteral("scopes/vectorscopeGain"), spec.vectorscopeGain);
-    s.setValue(QStringLiteral("scopes/preview"), QString::fromLatin1(previewName(previewFilter_).data(), qsizetype(previewName(previewFilter_).size())));
-    s.setValue(QStringLiteral("scopes/previewInViewer"), previewInViewer_);
-    s.setValue(QStringLiteral("filters/peakingThreshold"), spec.filter.peakingThreshold);
-    s.setValue(QStringLiteral("filters/zebraIre"), spec.filter.zebraIre);
-    s.setValue(QStringLiteral("filters/blurRadius"), spec.filter.blurRadius);
-    s.setValue(QStringLiteral("filters/gaussianSigma"), spec.filter.gaussianSigma);
-    const ColorOverride& o = spec.colorOverride;
-    s.setValue(QStringLiteral("colour/matrix"), o.matrix ? QString::fromLatin1(matrixName(*o.matrix).data(), qsizetype(matrixName(*o.matrix).size())) : QString());
-    s.setValue(QStringLiteral("colour/range"), o.range ? QString::fromLatin1(rangeName(*o.range).data(), qsizetype(rangeName(*o.range).size())) : QString());
-    s.setValue(QStringLiteral("playback/loop"), player_->loops());
-    s.setValue(QStringLiteral("playback/speed"), player_->speed());
-    s.setValue(QStringLiteral("playback/playOnOpen"), playOnOpen_);
-    s.setValue(QStringLiteral("decode/nvdec"), hwdec_ != HwDecode::None);
+    settings::saveWindow(saveGeometry(), saveState(kStateVersion));
+    settings::Choices c;
+    c.spec = engine_.spec();
+    c.histogramChannels = engine_.histogramChannels;
+    c.preview = previewFilter_;
+    c.previewInViewer = previewInViewer_;
+    c.loop = player_->loops();
+    c.speed = player_->speed();
+    c.playOnOpen = playOnOpen_;
+    c.nvdec = hwdec_ != HwDecode::None;
+    settings::save(c);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
@@ -482,25 +426,15 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     QMainWindow::closeEvent(e);
 }
 
-void MainWindow::addRecent(const QString& key, const QString& value) {
-    QSettings s;
-    QStringList list = s.value(key).toStringList();
-    list.removeAll(value);
-    list.prepend(value);
-    while (list.size() > kRecentMax) list.removeLast();
-    s.setValue(key, list);
-    rebuildRecentMenu();
-}
-
 void MainWindow::rebuildRecentMenu() {
     if (!recentMenu_) return;
     recentMenu_->clear();
-    const QStringList files = QSettings().value(QStringLiteral("recent/files")).toStringList();
+    const QStringList files = settings::recent(settings::Recent::Files);
     for (const QString& f : files) recentMenu_->addAction(QFileInfo(f).fileName() + QStringLiteral("   ") + QFileInfo(f).absolutePath(), this, [this, f] { openInput(f); });
     if (files.isEmpty()) recentMenu_->addAction(tr("(none)"))->setEnabled(false);
     recentMenu_->addSeparator();
     recentMenu_->addAction(tr("Clear List"), this, [this] {
-        QSettings().remove(QStringLiteral("recent/files"));
+        settings::clearRecent(settings::Recent::Files);
         rebuildRecentMenu();
     });
 }
@@ -514,7 +448,7 @@ void MainWindow::openInput(const QString& input) {
     options.cudaStream = engine_.cudaStream();
     options.decoderThreads = decoderThreads_;
     player_->open(input.toStdString(), options);
-    updateStatus();
+    status_->refresh();
 }
 
 void MainWindow::setDecoding(HwDecode hwdec, int decoderThreads) {
@@ -523,22 +457,23 @@ void MainWindow::setDecoding(HwDecode hwdec, int decoderThreads) {
 }
 
 void MainWindow::openFileDialog() {
-    QSettings s;
-    const QString dir = s.value(QStringLiteral("recent/folder"), QStandardPaths::writableLocation(QStandardPaths::MoviesLocation)).toString();
+    const QString dir = settings::openFolder(QStandardPaths::writableLocation(QStandardPaths::MoviesLocation));
     const QString f = QFileDialog::getOpenFileName(this, tr("Open Video File"), dir,
                                                    tr("Video files (*.mp4 *.mov *.mkv *.mxf *.ts *.m2ts *.avi *.webm *.y4m *.mpg *.m4v);;All files (*)"));
     if (f.isEmpty()) return;
-    s.setValue(QStringLiteral("recent/folder"), QFileInfo(f).absolutePath());
+    settings::setOpenFolder(QFileInfo(f).absolutePath());
     openInput(f);
 }
 
 void MainWindow::openSourceDialog(int page) {
-    QSettings s;
-    SourceDialog dialog(s.value(QStringLiteral("recent/files")).toStringList(), s.value(QStringLiteral("recent/urls")).toStringList(), this);
+    SourceDialog dialog(settings::recent(settings::Recent::Files), settings::recent(settings::Recent::Urls), this);
     dialog.setPage(SourceDialog::Page(page));
     if (dialog.exec() != QDialog::Accepted) return;
     const QString input = dialog.input();
-    if (dialog.page() == SourceDialog::Page::Network) addRecent(QStringLiteral("recent/urls"), input);
+    if (dialog.page() == SourceDialog::Page::Network) {
+        settings::addRecent(settings::Recent::Urls, input);
+        rebuildRecentMenu();
+    }
     openInput(input);
 }
 
@@ -559,14 +494,17 @@ void MainWindow::onOpened() {
     const QString input = QString::fromStdString(player_->input());
     messages_->hide();
     engineErrorShown_ = false;
-    if (!isPattern(input) && !info.live && QFileInfo::exists(input)) addRecent(QStringLiteral("recent/files"), QFileInfo(input).absoluteFilePath());
+    if (!isPattern(input) && !info.live && QFileInfo::exists(input)) {
+        settings::addRecent(settings::Recent::Files, QFileInfo(input).absoluteFilePath());
+        rebuildRecentMenu();
+    }
     setWindowTitle((isPattern(input) ? input : QFileInfo(input).fileName()) + QStringLiteral(" - cudascope"));
     viewer_->setFrameSize(info.width, info.height);
     viewer_->setPinned(std::nullopt);
     int64_t frames = info.frameCount;
     if (frames <= 0 && info.duration > 0) frames = int64_t(std::llround(info.duration * player_->frameRate()));
     transport_->setTimeline(frames, player_->frameRate(), info.seekable && !info.live);
-    updateStatus();
+    status_->refresh();
     if (playOnOpen_) player_->play();
 }
 
@@ -665,40 +603,13 @@ void MainWindow::refreshOverlays() {
     }
 }
 
-// ---- Status and picker ------------------------------------------------------------------
-
-void MainWindow::updateStatus() {
-    const SourceInfo& info = player_->info();
-    if (!player_->hasSource()) {
-        sourceLabel_->setText(player_->isOpening() ? tr("opening %1...").arg(QString::fromStdString(player_->openingInput())) : tr("no source"));
-        for (QLabel* l : {sizeLabel_, formatLabel_, decoderLabel_}) l->clear();
-    } else {
-        const QString input = QString::fromStdString(player_->input());
-        QString name = isPattern(input) || info.live ? input : QFileInfo(input).fileName();
-        if (const std::string live = player_->liveStatusText(); !live.empty() && live != "playing")
-            name += QStringLiteral("  (%1)").arg(QString::fromStdString(live));
-        sourceLabel_->setText(name);
-        sourceLabel_->setToolTip(input);
-        sizeLabel_->setText(QStringLiteral("%1x%2").arg(info.width).arg(info.height));
-        const ScopeResults& r = engine_.results();
-        const ColorInfo c = engine_.hasResults() ? r.color : applyOverride(info.color, engine_.spec().colorOverride);
-        const auto sv = [](std::string_view v) { return QString::fromLatin1(v.data(), qsizetype(v.size())); };
-        formatLabel_->setText(QStringLiteral("%1  %2-bit  %3 %4")
-                                  .arg(QString::fromStdString(info.sourcePixFmt.empty() ? std::string(formatInfo(info.format).name) : info.sourcePixFmt))
-                                  .arg(formatInfo(info.format).bitDepth)
-                                  .arg(sv(matrixName(c.matrix)), sv(rangeName(c.range))));
-        decoderLabel_->setText(QString::fromStdString(info.decoder));
-    }
-    fpsLabel_->setText(tr("%1 fps").arg(player_->presentedFps(), 0, 'f', 1));
-    droppedLabel_->setText(tr("dropped %1").arg(player_->droppedFrames()));
-    timeLabel_->setText(tr("%1 ms").arg(engine_.averageComputeMilliseconds(), 0, 'f', 1));
-}
+// ---- The picker ------------------------------------------------------------------------
 
 void MainWindow::updatePicker() {
     const std::optional<PixelPos> pinned = viewer_->pinned();
     const std::optional<PixelPos> at = hover_ ? hover_ : pinned;
     if (!at || !player_->hasFrame()) {
-        pickerLabel_->clear();
+        status_->setPickerText({});
         return;
     }
     const VideoFrame& f = player_->currentFrame();
@@ -706,18 +617,18 @@ void MainWindow::updatePicker() {
     std::optional<PixelReading> p = readPixel(f.view, color, at->x, at->y);
     if (!p && f.view.onDevice) p = engine_.readDevicePixel(f.view, color, at->x, at->y);
     if (!p) {
-        pickerLabel_->setText(tr("x %1  y %2").arg(at->x).arg(at->y));
+        status_->setPickerText(tr("x %1  y %2").arg(at->x).arg(at->y));
         return;
     }
     const QString prefix = hover_ ? QString() : tr("pinned  ");
-    pickerLabel_->setText(prefix + QString::fromStdString(describe(*p)));
+    status_->setPickerText(prefix + QString::fromStdString(describe(*p)));
 }
 
-QString MainWindow::pickerText() const { return pickerLabel_->text(); }
+QString MainWindow::pickerText() const { return status_->pickerText(); }
 
 void MainWindow::showError(const QString& text) {
     messages_->showMessage(text, MessageBar::Severity::Error);
-    statusBar()->showMessage(text, 8000);
+    status_->showMessage(text, 8000);
 }
 
 void MainWindow::showWarning(const QString& text) {
@@ -820,11 +731,10 @@ void MainWindow::saveScopesDialog() {
         return;
     }
     player_->pause();
-    QSettings s;
+    settings::ScopeExportChoice choice = settings::scopeExport(QStandardPaths::writableLocation(QStandardPaths::PicturesLocation));
     QDialog dialog(this);
     dialog.setWindowTitle(tr("Save Scopes"));
-    auto* folder = new QLineEdit(s.value(QStringLiteral("export/folder"),
-                                         QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)).toString());
+    auto* folder = new QLineEdit(choice.folder);
     auto* browse = new QPushButton(tr("Browse..."));
     connect(browse, &QPushButton::clicked, &dialog, [&] {
         const QString d = QFileDialog::getExistingDirectory(&dialog, tr("Folder for the scope images"), folder->text());
@@ -835,10 +745,10 @@ void MainWindow::saveScopesDialog() {
     folderRow->addWidget(browse);
     auto* width = new QSpinBox;
     width->setRange(64, 8192);
-    width->setValue(s.value(QStringLiteral("export/width"), 1024).toInt());
+    width->setValue(choice.width);
     auto* height = new QSpinBox;
     height->setRange(64, 8192);
-    height->setValue(s.value(QStringLiteral("export/height"), 540).toInt());
+    height->setValue(choice.height);
     auto* sizeRow = new QHBoxLayout;
     sizeRow->addWidget(width);
     sizeRow->addWidget(new QLabel(QStringLiteral("x")));
@@ -868,15 +778,14 @@ void MainWindow::saveScopesDialog() {
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     form->addRow(buttons);
     if (dialog.exec() != QDialog::Accepted) return;
-    s.setValue(QStringLiteral("export/folder"), folder->text());
-    s.setValue(QStringLiteral("export/width"), width->value());
-    s.setValue(QStringLiteral("export/height"), height->value());
+    choice = {folder->text(), width->value(), height->value()};
+    settings::saveScopeExport(choice);
     auto written = saveScopesTo(folder->text(), width->value(), height->value());
     if (!written) {
         showError(tr("Save scopes: %1").arg(QString::fromStdString(written.message())));
         return;
     }
-    statusBar()->showMessage(tr("Saved %1 images to %2").arg(written->size()).arg(folder->text()), 8000);
+    status_->showMessage(tr("Saved %1 images to %2").arg(written->size()).arg(folder->text()), 8000);
 }
 
 }  // namespace cs

@@ -1,8 +1,9 @@
 // The main window: the viewer with its transport, the scope panels as dock widgets
 // (histogram, waveform, parade, vectorscope, preview: shown, hidden, rearranged, floated;
-// layout remembered), menus and shortcuts, the source dialog, "Save scopes...", the pixel
-// picker and the status bar. It wires the Player (which frame) to the EngineHost (what
-// the scopes show) and the GL views (where it is drawn).
+// layout remembered), menus and shortcuts, the source dialog, "Save scopes..." and the pixel
+// picker. It wires the Player (which frame) to the EngineHost (what the scopes show), the
+// GL views (where it is drawn) and the status bar (StatusBar.h); what it remembers between
+// runs goes through Settings.h. The scope panels' controls are in ScopeControls.cpp.
 #pragma once
 #include <QMainWindow>
 #include <QTimer>
@@ -18,7 +19,6 @@
 class QAction;
 class QComboBox;
 class QDockWidget;
-class QLabel;
 class QMenu;
 
 namespace cs {
@@ -26,6 +26,7 @@ namespace cs {
 class MessageBar;
 class PictureView;
 class ScopeView;
+class StatusBar;
 class TransportBar;
 
 class MainWindow : public QMainWindow {
@@ -68,7 +69,6 @@ private:
     void buildViewer();
     void buildDocks();
     void buildMenusAndToolbar();
-    void buildStatusBar();
     QWidget* controlsFor(gl::Plane plane);
     void loadSettings();
     void saveSettings();
@@ -80,7 +80,6 @@ private:
     void scheduleReprocess();
     void syncPanel(gl::Plane plane);
     void refreshOverlays();
-    void updateStatus();
     void updatePicker();
     void showError(const QString& text);
     void showWarning(const QString& text);
@@ -88,7 +87,6 @@ private:
     void openFileDialog();
     void openSourceDialog(int page);
     void saveScopesDialog();
-    void addRecent(const QString& key, const QString& value);
     void rebuildRecentMenu();
     void shuttle(int direction);
     void setPreviewFilter(PreviewFilter f);
@@ -100,6 +98,7 @@ private:
     PictureView* viewer_;
     TransportBar* transport_;
     MessageBar* messages_;
+    StatusBar* status_;
     std::array<ScopeView*, gl::kPlaneCount> views_{};
     std::array<QDockWidget*, gl::kPlaneCount> docks_{};
     QByteArray defaultState_;
@@ -107,8 +106,6 @@ private:
     QMenu* recentMenu_ = nullptr;
     QComboBox *matrixCombo_ = nullptr, *rangeCombo_ = nullptr;
     QAction* previewInViewerAction_ = nullptr;
-    QLabel *pickerLabel_, *sourceLabel_, *sizeLabel_, *formatLabel_, *decoderLabel_, *engineLabel_, *fpsLabel_,
-        *droppedLabel_, *timeLabel_;
 
     PreviewFilter previewFilter_ = PreviewFilter::FocusPeaking;
     bool previewInViewer_ = false;

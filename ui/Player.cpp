@@ -10,8 +10,8 @@ namespace cs {
 namespace {
 // Frames decoded ahead. Small: 4K frames are large, and NVDEC frames hold decoder surfaces
 // (the decoder has 12 beyond its own; the current frame and one in the engine hold two more).
-// NVDEC's 8 cover the decoder's restart at a loop wrap (~60 ms at 4K60 H.264 on an H200,
-// where 4 frames dropped 2).
+// NVDEC's 8 cover the decoder's restart at a loop wrap (about 60 ms for 4K H.264: at 60 fps
+// 4 frames run out before the first frame of the next pass is decoded).
 constexpr size_t kQueueFrames = 6, kQueueDeviceFrames = 8;
 // A frame is due when its time is at most this far in the future (timer granularity).
 constexpr double kDueSlack = 0.002;

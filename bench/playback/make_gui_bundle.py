@@ -4,13 +4,14 @@ server (Xvfb) for the GPU machine, which has the NVIDIA driver but no display, Q
 
    bench/playback/make_gui_bundle.py OUT_DIR PROGRAM... [-- DATA_FILE...]
 
-Writes OUT_DIR/gui.tar.xz. On the GPU machine:
-   mkdir -p /tmp/g && tar -C /tmp/g -xJf OUT_DIR/gui.tar.xz
-   /tmp/g/xstart              # Xvfb (1920x1080x24, GLX) on a free display; its log on failure
-   /tmp/g/run PROGRAM ...     # on that display: Qt on xcb, GLX through the NVIDIA vendor library
+Writes OUT_DIR/gui.tar.xz. On the GPU machine, in any empty folder DIR
+(bench/playback/gpu-playback.sh does this):
+   tar -C DIR -xJf OUT_DIR/gui.tar.xz
+   DIR/xstart                 # Xvfb (1920x1080x24, GLX) on a free display; its log on failure
+   DIR/run PROGRAM ...        # on that display: Qt on xcb, GLX through the NVIDIA vendor library
 `run` sets the library and plugin paths and __GLX_VENDOR_LIBRARY_NAME=nvidia (unless already
 set: `__GLX_VENDOR_LIBRARY_NAME=mesa` for Mesa's llvmpipe, QT_XCB_GL_INTEGRATION=xcb_egl for
-EGL). Data lands in /tmp/g/data/.
+EGL). Data lands in DIR/data/.
 
 What travels (see bench/nvdec/make_bundle.py for the stub technique):
 - real: the programs (and gl_probe, built from gl_probe.c), every library they and Qt's xcb platform plugin need (Qt, ICU, X and
@@ -20,7 +21,8 @@ What travels (see bench/nvdec/make_bundle.py for the stub technique):
   FFmpeg's libraries name (the codec libraries, 146 MB) and LLVM (117 MB), which swrast_dri
   needs only for llvmpipe: Xvfb runs it as softpipe (GALLIUM_DRIVER=softpipe, DRAW_USE_LLVM=0)
   and renders nothing itself, since the client's GLX is NVIDIA's.
-- left behind: what the GPU machine has (/work/shared/tools/device-libs.txt, same soname),
+- left behind: what the GPU machine has (device-libs.txt and the GL loaders' packages come
+  from the shared tools at ../shared/tools beside the checkout, or CS_SHARED_TOOLS; same soname),
   the C runtime and the NVIDIA driver's own libraries.
 The programs and Xvfb are load-checked with the stubs (ldd -r under LD_BIND_NOW) before packing.
 """
@@ -62,7 +64,7 @@ screen=${XSTART_SCREEN:-1920x1080x24}
 rm -f "$b/display"
 LD_LIBRARY_PATH="$b/lib" GALLIUM_DRIVER=softpipe DRAW_USE_LLVM=0 \
   setsid "$b/bin/Xvfb" -displayfd 3 -screen 0 "$screen" +extension GLX -nolisten tcp -fp built-ins \
-  -xkbdir "$b/xkb" 3> "$b/display" > /tmp/xvfb.log 2>&1 < /dev/null &
+  -xkbdir "$b/xkb" 3> "$b/display" > "$b/xvfb.log" 2>&1 < /dev/null &
 pid=$!
 for i in $(seq 1 100); do
   kill -0 $pid 2>/dev/null || break
@@ -70,7 +72,7 @@ for i in $(seq 1 100); do
   sleep 0.1
 done
 echo "xstart: Xvfb did not start:" >&2
-cat /tmp/xvfb.log >&2
+cat "$b/xvfb.log" >&2
 exit 1
 '''
 
@@ -96,7 +98,7 @@ exec "$b/bin/$prog" "$@"
 
 FONTS_CONF = '''<?xml version="1.0"?>
 <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
-<fontconfig><dir prefix="relative">.</dir><cachedir>/tmp/fontconfig-cache</cachedir></fontconfig>
+<fontconfig><dir prefix="relative">.</dir><cachedir prefix="relative">cache</cachedir></fontconfig>
 '''
 
 
@@ -173,8 +175,9 @@ def main():
             shutil.copy2(p, os.path.join(stage, 'lib', n))
         # The GL vendor-neutral loaders the GPU machine lacks (libGL, libGLX, libEGL...).
         gl = tempfile.mkdtemp()
-        for deb in sorted(os.listdir('/work/shared/tools/gl-loaders')):
-            mb.run(['dpkg-deb', '-x', os.path.join('/work/shared/tools/gl-loaders', deb), gl])
+        loaders = os.path.join(mb.SHARED_TOOLS, 'gl-loaders')
+        for deb in sorted(os.listdir(loaders)):
+            mb.run(['dpkg-deb', '-x', os.path.join(loaders, deb), gl])
         for root, _, files in os.walk(gl):
             for f in files:
                 src = os.path.join(root, f)

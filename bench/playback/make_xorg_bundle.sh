@@ -5,9 +5,10 @@
 # (no display device, a virtual 1920x1080 screen). Why: the NVIDIA GLX client library gives
 # no FBConfigs on an X server without NVIDIA's GLX (Xvfb), and its EGL has no X11 platform
 # there, so only an X server running NVIDIA's driver gives Qt windows an NVIDIA GL context.
-# On the GPU machine, after the GUI bundle (make_gui_bundle.py) is unpacked in /tmp/g:
-#   mkdir -p /tmp/xo && tar -C /tmp/xo -xJf OUT_DIR/xorg.tar.xz && /tmp/xo/xorg-start /tmp/g
-# xorg-start writes the display to /tmp/g/display, where /tmp/g/run reads it.
+# On the GPU machine, after the GUI bundle (make_gui_bundle.py) is unpacked in a folder G
+# (bench/playback/gpu-playback.sh does both):
+#   tar -C XO -xJf OUT_DIR/xorg.tar.xz && XO/xorg-start G
+# xorg-start writes the display to G/display, where G/run reads it, and its logs to G.
 set -euo pipefail
 [[ $# -eq 1 ]] || { sed -n '2,10p' "$0"; exit 2; }
 out=$1
@@ -29,7 +30,8 @@ cat > "$stage/xorg-start" <<'EOF'
 #!/bin/bash
 # xorg-start GUI_BUNDLE_DIR: Xorg on :1 with the NVIDIA X driver found on this machine, no
 # display device, a virtual screen (XORG_SCREEN, default 1920x1080), libraries and XKB data
-# from the GUI bundle. Writes 1 to GUI_BUNDLE_DIR/display. Prints why when it cannot.
+# from the GUI bundle. Writes 1 to GUI_BUNDLE_DIR/display, its configuration and logs
+# (Xorg.log) beside it. Prints why when it cannot.
 b=$(cd "$(dirname "$0")" && pwd)
 g=${1:?usage: xorg-start GUI_BUNDLE_DIR}
 dirs="/usr/lib/xorg /usr/lib/x86_64-linux-gnu /usr/local/nvidia /usr/lib64 /usr/share/nvidia /lib"
@@ -39,16 +41,16 @@ if [[ -z $drv || -z $glx ]]; then
   echo "xorg-start: no NVIDIA X driver on this machine (nvidia_drv.so: ${drv:-missing}; libglxserver_nvidia.so: ${glx:-missing})"
   exit 1
 fi
-mods=/tmp/xorg-modules
-rm -rf $mods && cp -r "$b/modules" $mods && mkdir -p $mods/drivers
-cp "$drv" $mods/drivers/nvidia_drv.so
-cp "$glx" $mods/extensions/libglxserver_nvidia.so
+mods=$g/xorg-modules
+rm -rf "$mods" && cp -r "$b/modules" "$mods" && mkdir -p "$mods/drivers"
+cp "$drv" "$mods/drivers/nvidia_drv.so"
+cp "$glx" "$mods/extensions/libglxserver_nvidia.so"
 [[ -e /usr/bin/xkbcomp ]] || cp "$g/bin/xkbcomp" /usr/bin/xkbcomp
 bus=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader | head -1)   # 00000000:00:05.0
 IFS=':.' read -r _ pb pd pf <<< "$bus"
 busid="PCI:$((16#$pb)):$((16#$pd)):$((16#$pf))"
 size=${XORG_SCREEN:-1920x1080}
-cat > /tmp/xorg-nvidia.conf <<CONF
+cat > "$g/xorg-nvidia.conf" <<CONF
 Section "ServerFlags"
   Option "AutoAddDevices" "false"
   Option "AutoAddGPU" "false"
@@ -74,12 +76,13 @@ Section "Screen"
 EndSection
 CONF
 echo "xorg-start: driver $drv, GLX $glx, GPU $busid, screen $size"
-LD_LIBRARY_PATH="$b/lib:$g/lib" setsid "$b/Xorg" :1 -config /tmp/xorg-nvidia.conf -modulepath $mods -logfile /tmp/Xorg.log \
-  -noreset -nolisten tcp -novtswitch -sharevts -keeptty -xkbdir "$g/xkb" -fp built-ins > /tmp/xorg.out 2>&1 < /dev/null &
+LD_LIBRARY_PATH="$b/lib:$g/lib" setsid "$b/Xorg" :1 -config "$g/xorg-nvidia.conf" -modulepath "$mods" -logfile "$g/Xorg.log" \
+  -noreset -nolisten tcp -novtswitch -sharevts -keeptty -xkbdir "$g/xkb" -fp built-ins > "$g/xorg.out" 2>&1 < /dev/null &
 pid=$!
 for i in $(seq 1 150); do
   kill -0 $pid 2>/dev/null || break
-  if [[ -S /tmp/.X11-unix/X1 ]] && grep -q "Initializing extension GLX\|GLX: Initialized" /tmp/Xorg.log 2>/dev/null; then
+  # /tmp/.X11-unix is where every X server puts its socket.
+  if [[ -S /tmp/.X11-unix/X1 ]] && grep -q "Initializing extension GLX\|GLX: Initialized" "$g/Xorg.log" 2>/dev/null; then
     sleep 0.5
     kill -0 $pid 2>/dev/null || break
     echo 1 > "$g/display"
@@ -89,8 +92,8 @@ for i in $(seq 1 150); do
   sleep 0.1
 done
 echo "xorg-start: Xorg did not start:"
-grep -E "\(EE\)|Fatal|NVIDIA" /tmp/Xorg.log 2>/dev/null | head -30
-tail -5 /tmp/xorg.out
+grep -E "\(EE\)|Fatal|NVIDIA" "$g/Xorg.log" 2>/dev/null | head -30
+tail -5 "$g/xorg.out"
 exit 1
 EOF
 chmod +x "$stage/xorg-start"

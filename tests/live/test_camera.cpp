@@ -87,8 +87,9 @@ TEST(Camera, MissingDeviceIsAClearError) {
     EXPECT_EQ(opened.message(), "v4l2:/dev/video9: no such device");
 
     // Through the reader: failed at once, with the same words.
-    LiveReader reader("v4l2:/dev/video9", LiveReader::Options{});
-    ASSERT_TRUE(test::waitUntil([&] { return reader.state() == LiveState::Failed; }, std::chrono::seconds(5)));
+    test::Events wakes;
+    LiveReader reader("v4l2:/dev/video9", LiveReader::Options{}, wakes.poster());
+    ASSERT_TRUE(wakes.waitUntil([&] { return reader.state() == LiveState::Failed; }, std::chrono::seconds(30)));
     EXPECT_EQ(reader.status().message, "v4l2:/dev/video9: no such device");
 }
 

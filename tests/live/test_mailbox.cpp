@@ -2,8 +2,8 @@
 // frame waits, a put replaces it and counts a drop, take waits and times out, close wakes.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <chrono>
+#include <latch>
 #include <thread>
 
 #include "decode/FrameMailbox.h"
@@ -38,28 +38,40 @@ TEST(LatestMailbox, TakeTimesOutWhenEmpty) {
     EXPECT_GE(std::chrono::steady_clock::now() - start, 45ms);
 }
 
+// The consumer is on another thread, about to wait in take() when the put or close comes (the
+// latch releases the producer as the consumer calls take): it must be woken, not run into
+// its timeout.
 TEST(LatestMailbox, TakeWakesOnPutFromAnotherThread) {
     LatestMailbox<int> box;
-    std::thread producer([&] {
-        std::this_thread::sleep_for(20ms);
-        box.put(7);
+    std::latch taking(1);
+    std::optional<int> taken;
+    std::thread consumer([&] {
+        taking.count_down();
+        taken = box.take(60s);
     });
-    auto taken = box.take(5s);
-    producer.join();
+    taking.wait();
+    const auto start = std::chrono::steady_clock::now();
+    box.put(7);
+    consumer.join();
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 30s) << "woken by the put, not by the timeout";
     ASSERT_TRUE(taken.has_value());
     EXPECT_EQ(*taken, 7);
 }
 
 TEST(LatestMailbox, CloseWakesWaitersAndRefusesPuts) {
     LatestMailbox<int> box;
-    std::thread closer([&] {
-        std::this_thread::sleep_for(20ms);
-        box.close();
+    std::latch taking(1);
+    std::optional<int> taken = 0;
+    std::thread consumer([&] {
+        taking.count_down();
+        taken = box.take(60s);
     });
+    taking.wait();
     const auto start = std::chrono::steady_clock::now();
-    EXPECT_FALSE(box.take(10s).has_value());
-    EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
-    closer.join();
+    box.close();
+    consumer.join();
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 30s) << "woken by close, not by the timeout";
+    EXPECT_FALSE(taken.has_value());
     EXPECT_FALSE(box.put(1));
     EXPECT_FALSE(box.tryTake().has_value());
 }
@@ -77,8 +89,9 @@ TEST(LatestMailbox, ReleasesTheReplacedValue) {
 // A producer far faster than its consumer leaves exactly one frame, the newest: the
 // pattern source decodes its 250 frames in well under a second and nobody takes any.
 TEST(LiveReader, NoBacklogBehindAConsumerThatTakesNothing) {
-    LiveReader reader("pattern:bars:64x48", LiveReader::Options{});
-    ASSERT_TRUE(test::waitUntil([&] { return reader.state() == LiveState::Ended; }, 20s))
+    test::Events wakes;
+    LiveReader reader("pattern:bars:64x48", LiveReader::Options{}, wakes.poster());
+    ASSERT_TRUE(wakes.waitUntil([&] { return reader.state() == LiveState::Ended; }, 60s))
         << liveStateName(reader.state()) << ": " << reader.status().message;
     EXPECT_EQ(reader.framesArrived(), 250u);
     EXPECT_EQ(reader.framesDropped(), 249u);
@@ -102,23 +115,26 @@ TEST(LiveReader, StateNamesAreTheGuisWords) {
 TEST(LiveReader, BadSyntaxFailsAtOnceEvenWhenRetrying) {
     LiveReader::Options options;
     options.retryFirstOpen = true;
-    LiveReader reader("rtsp://", options);
-    ASSERT_TRUE(test::waitUntil([&] { return reader.state() == LiveState::Failed; }, 5s));
+    test::Events wakes;
+    LiveReader reader("rtsp://", options, wakes.poster());
+    ASSERT_TRUE(wakes.waitUntil([&] { return reader.state() == LiveState::Failed; }, 30s));
     EXPECT_EQ(reader.status().message, "rtsp://: no host in the URL (rtsp://host:port/...)");
 }
 
 TEST(LiveReader, StopsPromptlyWhileWaitingForAStream) {
-    // Nothing sends to this port: the open waits (up to 30 s here); the destructor cancels it.
+    // A server that takes the request and never answers: the open waits for the reply (up
+    // to 60 s here); the destructor cancels it. The request arriving says the reader waits.
+    test::SilentHttpServer server;
+    ASSERT_GT(server.port(), 0);
     LiveReader::Options options;
-    options.open.liveOpenTimeout = 30.0;
-    const int port = test::freeUdpPort();
-    ASSERT_GT(port, 0);
-    auto reader = std::make_unique<LiveReader>("udp://127.0.0.1:" + std::to_string(port), options);
-    std::this_thread::sleep_for(300ms);
+    options.open.liveOpenTimeout = 60.0;
+    auto reader = std::make_unique<LiveReader>("http://127.0.0.1:" + std::to_string(server.port()) + "/live", options);
+    ASSERT_TRUE(server.awaitRequest(30s)) << "the reader never sent its request";
     EXPECT_EQ(reader->state(), LiveState::Connecting);
     const auto start = std::chrono::steady_clock::now();
     reader.reset();
-    EXPECT_LT(test::secondsSince(start), 5.0);
+    // FFmpeg polls the cancel flag about every 0.1 s; well under the open's own 60 s limit.
+    EXPECT_LT(test::secondsSince(start), 30.0);
 }
 
 }  // namespace

@@ -3,18 +3,21 @@
 // (FFmpeg 5.1 has no RTSP server to pull from, so cudascope listens and the CLI pushes, over
 // TCP and UDP), SRT (the CLI listens, cudascope calls). Checked: frames arrive with the
 // sender's size and rising timestamps; a slow consumer gets fresh frames (others dropped,
-// no backlog); a killed sender makes the reader say "reconnecting" and a restarted one
-// brings frames back; a size change mid-stream is followed without reconnecting; refused
-// and silent addresses fail within seconds with a sentence naming the URL.
+// no backlog: each take gets the newest frame); a killed sender makes the reader say
+// "reconnecting" and a restarted one brings frames back; a size change mid-stream is
+// followed without reconnecting; refused and silent addresses fail with a sentence naming
+// the URL, before their time limits.
 //
-// Measured and printed (not asserted beyond the bounds below): the arrival-to-take latency
-// with a prompt consumer, how long a lost stream takes to be noticed, and the reconnect time.
+// Waiting is on events (the reader's wake callback, the mailbox, a sender's exit, the SDP
+// file being written), each with a generous bound that only fails the test: the suite runs
+// beside CPU-heavy ones under `ctest -j`, so nothing here asserts a latency. Printed for
+// reading, not asserted: the arrival-to-take latency with a prompt consumer, how long a lost
+// stream takes to be noticed, and the reconnect time.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -66,17 +69,28 @@ std::string describe(const LiveReader& reader, const Sender& sender) {
 }
 
 // Waits until the reader plays; a sender that exits early (an RTSP push that came before
-// the listener was up) is started again.
-bool waitForPlaying(LiveReader& reader, Sender& sender, std::chrono::seconds timeout) {
+// the listener was up) is started again. `events` gets the reader's wakes and the sender's exits.
+bool waitForPlaying(LiveReader& reader, Sender& sender, test::Events& events, std::chrono::seconds timeout) {
     const auto end = Clock::now() + timeout;
-    while (Clock::now() < end) {
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
+        if (left.count() <= 0) return false;
+        const bool settled = events.waitUntil(
+            [&] {
+                const LiveState s = reader.state();
+                return s == LiveState::Playing || s == LiveState::Failed || !sender.running();
+            },
+            left);
+        if (!settled) return false;
         if (reader.state() == LiveState::Playing) return true;
         if (reader.state() == LiveState::Failed) return false;
-        if (!sender.running()) sender.start();
-        std::this_thread::sleep_for(20ms);
+        if (!sender.start()) return false;
     }
-    return false;
 }
+
+// Generous for a loaded machine: reaching these bounds only fails the test.
+constexpr auto kPlayingWithin = 60s;
+constexpr auto kStateWithin = 30s;
 
 struct Taken {
     LiveFrame frame;
@@ -111,15 +125,17 @@ void expectSenderFrames(const std::vector<Taken>& frames, int width, int height)
     }
 }
 
-TEST(Network, UdpMpegTsLatencyDropsAndReconnect) {
+TEST(Network, UdpMpegTsNewestFrameDropsAndReconnect) {
     TempDir dir;
     const int port = test::freeUdpPort();
     ASSERT_GT(port, 0);
     const std::string url = "udp://127.0.0.1:" + std::to_string(port);
-    Sender sender(test::testPictureSender(320, 240, {"-f", "mpegts", url + "?pkt_size=1316"}), dir.file("sender.log"));
-    LiveReader reader(url, testOptions());   // listening before the sender starts
+    test::Events events;
+    Sender sender(test::testPictureSender(320, 240, {"-f", "mpegts", url + "?pkt_size=1316"}), dir.file("sender.log"),
+                  events.poster());
+    LiveReader reader(url, testOptions(), events.poster());   // listening before the sender starts
     ASSERT_TRUE(sender.start());
-    ASSERT_TRUE(waitForPlaying(reader, sender, 20s)) << describe(reader, sender);
+    ASSERT_TRUE(waitForPlaying(reader, sender, events, kPlayingWithin)) << describe(reader, sender);
     const SourceInfo info = reader.info();
     EXPECT_TRUE(info.live);
     EXPECT_FALSE(info.seekable);
@@ -136,28 +152,30 @@ TEST(Network, UdpMpegTsLatencyDropsAndReconnect) {
     std::printf("[ measure  ] UDP MPEG-TS on loopback, prompt consumer: arrival-to-take median %.3f ms, max %.3f ms\n",
                 median(promptAges), *std::max_element(promptAges.begin(), promptAges.end()));
 
-    // A slow consumer (a frame every 200 ms against 25 fps): what it gets is fresh, the
-    // frames in between are dropped and counted. A queue would age by 160 ms per take.
+    // A slow consumer (busy elsewhere for 200 ms between takes, against 25 fps): each take
+    // gets the newest frame that had arrived before it (a queue would hand out the oldest),
+    // and every frame skipped between two takes was dropped and counted.
     const uint64_t droppedBefore = reader.framesDropped();
-    std::vector<double> slowAges;
+    uint64_t previous = 0, skipped = 0;
     for (int i = 0; i < 12; ++i) {
-        std::this_thread::sleep_for(200ms);
-        auto f = reader.take(2000ms);
+        std::this_thread::sleep_for(200ms);   // the consumer's own work, not a wait for the reader
+        const uint64_t arrived = reader.framesArrived();
+        auto f = reader.take(10s);
         ASSERT_TRUE(f.has_value()) << describe(reader, sender);
-        slowAges.push_back(milliseconds(Clock::now() - f->arrival));
+        EXPECT_GE(f->sequence, arrived) << "take " << i << " was handed an older frame than the newest";
+        if (previous) skipped += f->sequence - previous - 1;
+        previous = f->sequence;
     }
     const uint64_t dropped = reader.framesDropped() - droppedBefore;
-    std::printf("[ measure  ] slow consumer (200 ms a take): frame age median %.1f ms, max %.1f ms; %llu frames dropped\n",
-                median(slowAges), *std::max_element(slowAges.begin(), slowAges.end()),
-                static_cast<unsigned long long>(dropped));
-    EXPECT_LT(median(slowAges), 300.0);
-    EXPECT_LT(*std::max_element(slowAges.begin(), slowAges.end()), 1000.0);
-    EXPECT_GE(dropped, 12u) << "about four of every five frames should have been dropped";
+    std::printf("[ measure  ] slow consumer (200 ms a take): %llu frames skipped between takes, %llu dropped\n",
+                static_cast<unsigned long long>(skipped), static_cast<unsigned long long>(dropped));
+    EXPECT_GT(skipped, 0u) << "a consumer slower than the stream must skip frames";
+    EXPECT_GE(dropped, skipped) << "every frame skipped between takes was dropped in the mailbox";
 
     // The sender dies: "reconnecting", saying why. It comes back: so do the frames.
     sender.stop();
     const auto killed = Clock::now();
-    ASSERT_TRUE(test::waitUntil([&] { return reader.state() == LiveState::Reconnecting; }, 10s))
+    ASSERT_TRUE(events.waitUntil([&] { return reader.state() == LiveState::Reconnecting; }, kStateWithin))
         << describe(reader, sender);
     const double noticed = test::secondsSince(killed);
     EXPECT_NE(reader.status().message.find(url + ": no picture for 2.0 s"), std::string::npos)
@@ -165,8 +183,8 @@ TEST(Network, UdpMpegTsLatencyDropsAndReconnect) {
     ASSERT_TRUE(sender.start());
     const auto restarted = Clock::now();
     bool back = false;
-    while (!back && test::secondsSince(restarted) < 20.0) {
-        auto f = reader.take(500ms);
+    while (!back && test::secondsSince(restarted) < 60.0) {
+        auto f = reader.take(1s);
         back = f && f->generation == 2;
         if (back) {
             EXPECT_EQ(f->frame.view.width, 320);
@@ -196,14 +214,15 @@ TEST(Network, UdpSizeChangeIsFollowedWithoutReconnecting) {
     Sender sender({"-re", "-f", "concat", "-safe", "0", "-i", dir.file("list.txt"), "-c", "copy", "-f", "mpegts",
                    url + "?pkt_size=1316"},
                   dir.file("sender.log"));
-    LiveReader reader(url, testOptions());
-    std::this_thread::sleep_for(200ms);   // listening before the first packets come
+    test::Events wakes;
+    // Packets sent before the reader listens are lost, which only shortens the first clip.
+    LiveReader reader(url, testOptions(), wakes.poster());
     ASSERT_TRUE(sender.start());
 
     std::vector<std::pair<int, int>> sizes;
     std::vector<std::string> warnings;
     const auto start = Clock::now();
-    while (test::secondsSince(start) < 20.0) {
+    while (test::secondsSince(start) < 60.0) {
         auto f = reader.take(500ms);
         for (auto& w : reader.takeWarnings()) warnings.push_back(std::move(w));
         if (!f) continue;
@@ -212,11 +231,13 @@ TEST(Network, UdpSizeChangeIsFollowedWithoutReconnecting) {
         if (sizes.empty() || sizes.back() != size) sizes.push_back(size);
         if (size == std::pair(176, 144) && reader.info().width == 176) break;
     }
-    // The warning is collected just after the frame is handed over.
-    test::waitUntil([&] {
-        for (auto& w : reader.takeWarnings()) warnings.push_back(std::move(w));
-        return test::anyContains(warnings, "frame size changed");
-    }, 2s);
+    // The warning is collected just after the frame is handed over (and wakes).
+    wakes.waitUntil(
+        [&] {
+            for (auto& w : reader.takeWarnings()) warnings.push_back(std::move(w));
+            return test::anyContains(warnings, "frame size changed");
+        },
+        kStateWithin);
     ASSERT_EQ(sizes.size(), 2u) << describe(reader, sender);
     EXPECT_EQ(sizes[0], std::pair(320, 240));
     EXPECT_EQ(sizes[1], std::pair(176, 144));
@@ -234,15 +255,12 @@ TEST(Network, RtpWithSdpFile) {
                                                      "rtp://127.0.0.1:" + std::to_string(port)}),
                   dir.file("sender.log"));
     ASSERT_TRUE(sender.start());
-    ASSERT_TRUE(test::waitUntil(
-        [&] {
-            std::error_code ec;
-            return std::filesystem::file_size(sdp, ec) > 0 && !ec;
-        },
-        10s))
-        << sender.log();
-    LiveReader reader(sdp, testOptions());
-    ASSERT_TRUE(waitForPlaying(reader, sender, 20s)) << describe(reader, sender);
+    ASSERT_TRUE(test::waitForWrittenFile(sdp, 30s)) << sender.log();
+    test::Events wakes;
+    LiveReader reader(sdp, testOptions(), wakes.poster());
+    ASSERT_TRUE(wakes.waitUntil([&] { return reader.state() != LiveState::Connecting; }, kPlayingWithin))
+        << describe(reader, sender);
+    ASSERT_EQ(reader.state(), LiveState::Playing) << describe(reader, sender);
     EXPECT_EQ(reader.info().container, "sdp");
     const auto frames = takeFrames(reader, 10);
     ASSERT_EQ(frames.size(), 10u);
@@ -254,12 +272,14 @@ void rtspPush(const std::string& transport) {
     const int port = test::freeTcpPort();
     ASSERT_GT(port, 0);
     const std::string url = "rtsp://127.0.0.1:" + std::to_string(port) + "/live";
-    LiveReader reader(url + "?listen", testOptions());
-    std::this_thread::sleep_for(300ms);   // listening before the sender connects (else it is started again)
+    test::Events events;
+    LiveReader reader(url + "?listen", testOptions(), events.poster());
+    // A push that comes before the reader listens is refused and the sender exits: it is
+    // started again (waitForPlaying).
     Sender sender(test::testPictureSender(320, 240, {"-f", "rtsp", "-rtsp_transport", transport, url}),
-                  dir.file("sender.log"));
+                  dir.file("sender.log"), events.poster());
     ASSERT_TRUE(sender.start());
-    ASSERT_TRUE(waitForPlaying(reader, sender, 20s)) << describe(reader, sender);
+    ASSERT_TRUE(waitForPlaying(reader, sender, events, kPlayingWithin)) << describe(reader, sender);
     EXPECT_EQ(reader.info().container, "rtsp");
     const auto frames = takeFrames(reader, 10);
     ASSERT_EQ(frames.size(), 10u);
@@ -272,12 +292,14 @@ TEST(Network, RtspPushedOverUdp) { rtspPush("udp"); }
 // The CLI as the server (listening for one client) and cudascope connecting to it.
 void pullFromListeningSender(const std::string& url, const std::string& muxer, const std::string& container) {
     TempDir dir;
-    Sender sender(test::testPictureSender(320, 240, {"-f", muxer, "-listen", "1", url}), dir.file("sender.log"));
+    test::Events events;
+    Sender sender(test::testPictureSender(320, 240, {"-f", muxer, "-listen", "1", url}), dir.file("sender.log"),
+                  events.poster());
     ASSERT_TRUE(sender.start());
     LiveReader::Options options = testOptions();
     options.retryFirstOpen = true;   // the sender may not be listening yet
-    LiveReader reader(url, options);
-    ASSERT_TRUE(waitForPlaying(reader, sender, 20s)) << describe(reader, sender);
+    LiveReader reader(url, options, events.poster());
+    ASSERT_TRUE(waitForPlaying(reader, sender, events, kPlayingWithin)) << describe(reader, sender);
     const SourceInfo info = reader.info();
     EXPECT_EQ(info.container, container);
     EXPECT_TRUE(info.live);
@@ -308,47 +330,47 @@ TEST(Network, SrtCallerReconnectsToARestartedListener) {
     const int port = test::freeUdpPort();
     ASSERT_GT(port, 0);
     const std::string address = "srt://127.0.0.1:" + std::to_string(port);
+    test::Events events;
     Sender sender(test::testPictureSender(320, 240, {"-f", "mpegts", address + "?mode=listener"}),
-                  dir.file("sender.log"));
+                  dir.file("sender.log"), events.poster());
     ASSERT_TRUE(sender.start());
     LiveReader::Options options = testOptions();
     options.retryFirstOpen = true;   // the listener may not be up yet
-    LiveReader reader(address, options);
-    ASSERT_TRUE(waitForPlaying(reader, sender, 20s)) << describe(reader, sender);
+    LiveReader reader(address, options, events.poster());
+    ASSERT_TRUE(waitForPlaying(reader, sender, events, kPlayingWithin)) << describe(reader, sender);
     const auto frames = takeFrames(reader, 10);
     ASSERT_EQ(frames.size(), 10u);
     expectSenderFrames(frames, 320, 240);
 
     sender.stop();
-    ASSERT_TRUE(test::waitUntil([&] { return reader.state() == LiveState::Reconnecting; }, 10s))
+    ASSERT_TRUE(events.waitUntil([&] { return reader.state() == LiveState::Reconnecting; }, kStateWithin))
         << describe(reader, sender);
     ASSERT_TRUE(sender.start());
     const auto restarted = Clock::now();
     bool back = false;
-    while (!back && test::secondsSince(restarted) < 20.0) {
-        auto f = reader.take(500ms);
+    while (!back && test::secondsSince(restarted) < 60.0) {
+        auto f = reader.take(1s);
         back = f && f->generation == 2;
     }
     ASSERT_TRUE(back) << describe(reader, sender);
     std::printf("[ measure  ] SRT listener restarted: frames again after %.2f s\n", test::secondsSince(restarted));
 }
 
-TEST(Network, RefusedConnectionsFailFastWithTheUrl) {
+TEST(Network, RefusedConnectionsFailWithTheUrl) {
     const int port = test::freeTcpPort();
     ASSERT_GT(port, 0);
     const std::string hostPort = "127.0.0.1:" + std::to_string(port);
     for (const std::string& url : {"rtsp://" + hostPort + "/live", "http://" + hostPort + "/live.m3u8",
                                   "rtmp://" + hostPort + "/app/key", "tcp://" + hostPort}) {
-        const auto start = Clock::now();
         auto opened = openSource(url);
-        const double elapsed = test::secondsSince(start);
         ASSERT_FALSE(opened) << url;
+        // The refusal itself, not the open's time limit running out.
         EXPECT_EQ(opened.message(), url + ": connection refused (nothing is listening at that address and port)");
-        EXPECT_LT(elapsed, 5.0) << url;
     }
     // The reader: failed, with the same sentence, and no retrying.
-    LiveReader reader("rtsp://" + hostPort + "/live", testOptions());
-    ASSERT_TRUE(test::waitUntil([&] { return reader.state() == LiveState::Failed; }, 5s));
+    test::Events wakes;
+    LiveReader reader("rtsp://" + hostPort + "/live", testOptions(), wakes.poster());
+    ASSERT_TRUE(wakes.waitUntil([&] { return reader.state() == LiveState::Failed; }, kStateWithin));
     EXPECT_EQ(reader.status().message,
               "rtsp://" + hostPort + "/live: connection refused (nothing is listening at that address and port)");
 }
@@ -364,8 +386,7 @@ TEST(Network, SilenceFailsAfterTheOpenTimeout) {
     const double elapsed = test::secondsSince(start);
     ASSERT_FALSE(opened);
     EXPECT_EQ(opened.message(), url + ": no picture arrived within 1.5 s (is anything sending to this address?)");
-    EXPECT_GE(elapsed, 1.4);
-    EXPECT_LT(elapsed, 5.0);
+    EXPECT_GE(elapsed, 1.4);   // it waited its time limit (a lower bound: load cannot break it)
 }
 
 }  // namespace

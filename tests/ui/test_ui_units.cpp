@@ -4,11 +4,14 @@
 // graticule.
 #include <gtest/gtest.h>
 
-#include <atomic>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <cstdint>
 #include <functional>
-#include <thread>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/ScopeRender.h"
@@ -217,14 +220,51 @@ TEST(OverlayAgreement, OtherPlanesHaveNoOverlay) {
     EXPECT_TRUE(overlay.empty());
 }
 
-// Waits for the reader's queue to hold an item.
-SourceReader::Item next(SourceReader& reader) {
-    for (int i = 0; i < 2000; ++i) {
-        if (auto item = reader.pop()) return std::move(*item);
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+// Events posted from another thread (the reader's wake callback, the preparer's calls), and
+// waiting for them. The wait's bound is generous: reaching it only fails the test.
+class Events {
+public:
+    static constexpr std::chrono::seconds kBound{20};
+
+    void post() {
+        {
+            std::lock_guard lock(mutex_);
+            ++count_;
+        }
+        changed_.notify_all();
     }
-    ADD_FAILURE() << "no item from the reader";
-    return {};
+    std::function<void()> poster() {
+        return [this] { post(); };
+    }
+    uint64_t count() const {
+        std::lock_guard lock(mutex_);
+        return count_;
+    }
+    // Waits until more than `seen` events were posted; false at the bound.
+    bool waitPast(uint64_t seen) {
+        std::unique_lock lock(mutex_);
+        return changed_.wait_for(lock, kBound, [&] { return count_ > seen; });
+    }
+    // Waits until `n` events in all were posted; false at the bound.
+    bool waitFor(uint64_t n) { return n == 0 || waitPast(n - 1); }
+
+private:
+    mutable std::mutex mutex_;
+    std::condition_variable changed_;
+    uint64_t count_ = 0;
+};
+
+// The next item of the reader's queue. `wakes` is the reader's wake callback's: the reader
+// calls it when an item lands in an empty queue, so an empty pop is followed by a wake.
+SourceReader::Item next(SourceReader& reader, Events& wakes) {
+    for (;;) {
+        const uint64_t seen = wakes.count();
+        if (auto item = reader.pop()) return std::move(*item);
+        if (!wakes.waitPast(seen)) {
+            ADD_FAILURE() << "no item from the reader";
+            return {};
+        }
+    }
 }
 
 TEST(YcbcrTextures, PlanarYcbcrWithWholeChromaSamplesIsDrawnFromItsPlanes) {
@@ -244,30 +284,36 @@ TEST(YcbcrTextures, PlanarYcbcrWithWholeChromaSamplesIsDrawnFromItsPlanes) {
 }
 
 TEST(SourceReader, ReadsInOrderAndSeeksToTheFrameAtOrAfter) {
-    SourceReader reader("pattern:ramp:64x32", {}, 3, [] {});
+    Events wakes;
+    constexpr size_t kCapacity = 3;
+    SourceReader reader("pattern:ramp:64x32", {}, kCapacity, wakes.poster());
+    uint64_t lastSerial = 0;
     for (int i = 0; i < 4; ++i) {
-        const auto item = next(reader);
+        const auto item = next(reader, wakes);
         ASSERT_EQ(item.status, ReadStatus::Frame) << item.message;
         EXPECT_NEAR(item.frame.view.pts, i / 25.0, 1e-9);
+        EXPECT_EQ(item.serial, lastSerial + 1);   // serials count the items queued
+        lastSerial = item.serial;
     }
     EXPECT_EQ(reader.state(), SourceReader::State::Open);
     EXPECT_EQ(reader.info().width, 64);
-    // The queue is bounded: the reader waits rather than decoding the whole source.
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    EXPECT_LE(reader.queued(), 3u);
+    EXPECT_LE(reader.queued(), kCapacity);
 
     reader.seek(0.2);
-    auto item = next(reader);
+    auto item = next(reader, wakes);
     ASSERT_EQ(item.status, ReadStatus::Frame);
     EXPECT_NEAR(item.frame.view.pts, 0.2, 1e-9);
+    // The queue is bounded: before the seek flushed it the reader had queued at most
+    // kCapacity items beyond those taken (a read in flight at the seek is dropped unqueued).
+    EXPECT_LE(item.serial, lastSerial + kCapacity + 1);
     // One step back from 0.2 seeks to 0.2 - 1.5 frames and lands on the previous frame.
     reader.seek(0.2 - 1.5 / 25.0);
-    item = next(reader);
+    item = next(reader, wakes);
     ASSERT_EQ(item.status, ReadStatus::Frame);
     EXPECT_NEAR(item.frame.view.pts, 0.16, 1e-9);
 
     reader.seek(9.99);   // the last frame (249 / 25 = 9.96) is before: the end follows
-    item = next(reader);
+    item = next(reader, wakes);
     EXPECT_EQ(item.status, ReadStatus::EndOfStream);
 }
 
@@ -315,84 +361,123 @@ TEST(EngineHost, SettingsDifferWhenAnyFieldDiffers) {
     }
 }
 
-// Polls (sleeping) until `done`; false after about 4 s.
-template <typename Done>
-bool eventually(Done done) {
-    for (int i = 0; i < 2000 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    return done();
+// A preparation that also says which generation of the settings it was made with.
+struct TaggedPreparation : PreparedScopes {
+    int generation = 0;
+};
+
+int generationOf(const std::shared_ptr<PreparedScopes>& p) {
+    return std::static_pointer_cast<const TaggedPreparation>(p)->generation;
 }
 
 TEST(SourceReader, PreparesTheQueuedFramesInOrderAndAgainOnRequest) {
-    std::atomic<int> calls{0};
-    std::atomic<int> generation{1};
+    Events wakes, calls;
+    std::mutex mutex;
+    int generation = 1;              // guarded by mutex
+    std::vector<double> preparedPts;   // guarded by mutex: the frames prepared, in order
     // The "preparation" records the frame it was made for and the generation of the settings.
-    SourceReader reader("pattern:zoneplate:64x32", {}, 3, [] {}, [&](const VideoFrame& f) {
-        ++calls;
-        auto p = std::make_shared<PreparedScopes>();
+    // The preparer thread works on the queued items one after the other, each attached to its
+    // item before the next call, so the n-th call is the serial n preparation until a seek.
+    SourceReader reader("pattern:zoneplate:64x32", {}, 3, wakes.poster(), [&](const VideoFrame& f) {
+        auto p = std::make_shared<TaggedPreparation>();
         p->pts = f.view.pts;
         p->firstSample = f.view.data[0];
-        p->milliseconds = generation.load();
-        return p;
+        {
+            std::lock_guard lock(mutex);
+            p->generation = generation;
+            preparedPts.push_back(f.view.pts);
+        }
+        calls.post();
+        return std::shared_ptr<PreparedScopes>(std::move(p));
     });
-    ASSERT_TRUE(eventually([&] { return reader.preparedQueued() == 3; }));
-    EXPECT_EQ(calls.load(), 3);   // bounded by the queue: nothing beyond it is prepared
-    generation = 2;
+    // Three calls (serials 1 to 3), the third attached once awaitPrepared(3) returns.
+    ASSERT_TRUE(calls.waitFor(3));
+    EXPECT_FALSE(reader.awaitPrepared(3));   // still queued: attached to its item, not handed out here
+    EXPECT_EQ(reader.preparedQueued(), 3u);
+    // Bounded by the queue (3 items, none taken): nothing beyond it is prepared.
+    EXPECT_EQ(calls.count(), 3u);
+    {
+        std::lock_guard lock(mutex);
+        generation = 2;
+    }
     reader.prepareAgain();
-    ASSERT_TRUE(eventually([&] { return calls.load() == 6 && reader.preparedQueued() == 3; }));
+    ASSERT_TRUE(calls.waitFor(6));
+    EXPECT_FALSE(reader.awaitPrepared(3));
+    EXPECT_EQ(reader.preparedQueued(), 3u);
     for (int i = 0; i < 3; ++i) {
-        auto item = next(reader);
+        auto item = next(reader, wakes);
         ASSERT_EQ(item.status, ReadStatus::Frame);
         ASSERT_TRUE(item.prepared);
         EXPECT_EQ(item.prepared->pts, item.frame.view.pts);   // each item carries its own frame's preparation
         EXPECT_EQ(item.prepared->firstSample, item.frame.view.data[0]);
-        EXPECT_EQ(item.prepared->milliseconds, 2.0);         // made again after prepareAgain
+        EXPECT_EQ(generationOf(item.prepared), 2);            // made again after prepareAgain
         EXPECT_NEAR(item.frame.view.pts, i / 25.0, 1e-9);
         EXPECT_FALSE(reader.awaitPrepared(item.serial));      // nothing in flight for it: no wait, nothing
     }
-    // After a seek only the frames from the target on are prepared.
-    ASSERT_TRUE(eventually([&] { return reader.preparedQueued() == 3; }));
+    // After a seek only the frames from the target on are prepared: the first item after it
+    // carries its own frame's preparation (or gets it from awaitPrepared when the preparer was
+    // still on it as the item was taken, as the Player does).
     reader.seek(2.0);
-    ASSERT_TRUE(eventually([&] { return reader.preparedQueued() == 3; }));
-    auto item = next(reader);
-    ASSERT_TRUE(item.prepared);
-    EXPECT_NEAR(item.prepared->pts, 2.0, 1e-9);
+    const auto preparedTarget = [&] {
+        std::lock_guard lock(mutex);
+        return std::find(preparedPts.begin(), preparedPts.end(), 2.0) != preparedPts.end();
+    };
+    for (;;) {
+        const uint64_t seen = calls.count();
+        if (preparedTarget()) break;
+        ASSERT_TRUE(calls.waitPast(seen)) << "the frame at 2.0 s was never prepared";
+    }
+    auto item = next(reader, wakes);
+    ASSERT_EQ(item.status, ReadStatus::Frame);
+    EXPECT_NEAR(item.frame.view.pts, 2.0, 1e-9);
+    std::shared_ptr<PreparedScopes> prepared = item.prepared ? item.prepared : reader.awaitPrepared(item.serial);
+    ASSERT_TRUE(prepared);
+    EXPECT_NEAR(prepared->pts, 2.0, 1e-9);
+    EXPECT_EQ(prepared->firstSample, item.frame.view.data[0]);
 }
 
 TEST(SourceReader, LoopingReadsOnFromTheStartBehindAWrapItem) {
-    SourceReader reader("pattern:ramp:64x32", {}, 4, [] {});
+    Events wakes;
+    SourceReader reader("pattern:ramp:64x32", {}, 4, wakes.poster());
     reader.setLoop(true);
     reader.seek(9.9);   // frames 248 and 249 (9.92, 9.96) are the last
-    auto item = next(reader);
+    auto item = next(reader, wakes);
     ASSERT_EQ(item.status, ReadStatus::Frame);
     EXPECT_NEAR(item.frame.view.pts, 9.92, 1e-9);
-    item = next(reader);
+    item = next(reader, wakes);
     EXPECT_NEAR(item.frame.view.pts, 9.96, 1e-9);
-    // The end is a wrap, and the next pass's frames are queued behind it without a seek.
-    ASSERT_TRUE(eventually([&] { return reader.queued() == 4; }));
-    item = next(reader);
+    // The end is a wrap, and the next pass's frames follow it without a seek (a plain end
+    // would leave the reader waiting for one, and next() would fail).
+    item = next(reader, wakes);
     EXPECT_EQ(item.status, ReadStatus::EndOfStream);
     EXPECT_TRUE(item.wrap);
     for (int i = 0; i < 3; ++i) {
-        item = next(reader);
+        item = next(reader, wakes);
         ASSERT_EQ(item.status, ReadStatus::Frame);
         EXPECT_NEAR(item.frame.view.pts, i / 25.0, 1e-9);
     }
-    // Without looping the end is an end again, and the reader waits there.
+    // Without looping the end is an end again, and the reader waits there for a seek: the
+    // item after the next seek is the very next one queued.
     reader.setLoop(false);
     reader.seek(9.95);
-    item = next(reader);
+    item = next(reader, wakes);
     EXPECT_NEAR(item.frame.view.pts, 9.96, 1e-9);
-    item = next(reader);
+    item = next(reader, wakes);
     EXPECT_EQ(item.status, ReadStatus::EndOfStream);
     EXPECT_FALSE(item.wrap);
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const uint64_t endSerial = item.serial;
     EXPECT_EQ(reader.queued(), 0u);
+    reader.seek(0.0);
+    item = next(reader, wakes);
+    ASSERT_EQ(item.status, ReadStatus::Frame);
+    EXPECT_NEAR(item.frame.view.pts, 0.0, 1e-9);
+    EXPECT_EQ(item.serial, endSerial + 1) << "the reader read on past the end";
 }
 
 TEST(SourceReader, AFailedOpenSaysWhy) {
-    SourceReader reader("/nonexistent/cudascope-missing.mp4", {}, 3, [] {});
-    for (int i = 0; i < 1000 && reader.state() == SourceReader::State::Opening; ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    Events wakes;
+    SourceReader reader("/nonexistent/cudascope-missing.mp4", {}, 3, wakes.poster());
+    ASSERT_TRUE(wakes.waitFor(1)) << "the open never finished";   // the reader wakes the GUI when it has
     ASSERT_EQ(reader.state(), SourceReader::State::Failed);
     EXPECT_NE(reader.openError().find("cudascope-missing.mp4"), std::string::npos) << reader.openError();
     EXPECT_FALSE(reader.pop());

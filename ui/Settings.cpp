@@ -1,0 +1,125 @@
+// The window's remembered settings (see Settings.h).
+#include "Settings.h"
+
+#include <QSettings>
+
+#include <algorithm>
+#include <string_view>
+
+#include "core/Color.h"
+
+namespace cs::settings {
+namespace {
+
+QString latin1(std::string_view s) { return QString::fromLatin1(s.data(), qsizetype(s.size())); }
+
+QString recentKey(Recent kind) {
+    return kind == Recent::Files ? QStringLiteral("recent/files") : QStringLiteral("recent/urls");
+}
+
+}  // namespace
+
+void load(Choices& c) {
+    QSettings s;
+    ScopeSpec& spec = c.spec;
+    spec.histogramScale = HistogramScale(s.value(QStringLiteral("scopes/histogramScale"), int(spec.histogramScale)).toInt() == 1 ? 1 : 0);
+    c.histogramChannels = HistogramChannels(
+        std::clamp(s.value(QStringLiteral("scopes/histogramChannels"), int(c.histogramChannels)).toInt(), 0, 2));
+    spec.waveformScale = WaveformScale(s.value(QStringLiteral("scopes/waveformScale"), int(spec.waveformScale)).toInt() == 1 ? 1 : 0);
+    spec.paradeMode = ParadeMode(s.value(QStringLiteral("scopes/paradeMode"), int(spec.paradeMode)).toInt() == 1 ? 1 : 0);
+    spec.vectorscopeZoom = s.value(QStringLiteral("scopes/vectorscopeZoom"), spec.vectorscopeZoom).toInt() == 2 ? 2 : 1;
+    spec.vectorscopeTargets75 = s.value(QStringLiteral("scopes/targets75"), spec.vectorscopeTargets75).toBool();
+    spec.skinToneLine = s.value(QStringLiteral("scopes/skinLine"), spec.skinToneLine).toBool();
+    auto gain = [&](const char* key, float fallback) {
+        return std::clamp(s.value(QString::fromLatin1(key), fallback).toFloat(), 0.25f, 16.0f);
+    };
+    spec.histogramGain = gain("scopes/histogramGain", spec.histogramGain);
+    spec.waveformGain = gain("scopes/waveformGain", spec.waveformGain);
+    spec.vectorscopeGain = gain("scopes/vectorscopeGain", spec.vectorscopeGain);
+    if (auto f = previewFromName(s.value(QStringLiteral("scopes/preview"), QString()).toString().toStdString());
+        f && *f != PreviewFilter::None)
+        c.preview = *f;
+    c.previewInViewer = s.value(QStringLiteral("scopes/previewInViewer"), c.previewInViewer).toBool();
+    FilterParams& fp = spec.filter;
+    fp.peakingThreshold = std::clamp(s.value(QStringLiteral("filters/peakingThreshold"), fp.peakingThreshold).toFloat(), 0.01f, 1.0f);
+    fp.zebraIre = std::clamp(s.value(QStringLiteral("filters/zebraIre"), fp.zebraIre).toFloat(), 0.0f, 109.0f);
+    fp.blurRadius = std::clamp(s.value(QStringLiteral("filters/blurRadius"), fp.blurRadius).toInt(), 1, 64);
+    fp.gaussianSigma = std::clamp(s.value(QStringLiteral("filters/gaussianSigma"), fp.gaussianSigma).toFloat(), 0.3f, 20.0f);
+    spec.colorOverride.matrix = matrixFromName(s.value(QStringLiteral("colour/matrix"), QString()).toString().toStdString());
+    spec.colorOverride.range = rangeFromName(s.value(QStringLiteral("colour/range"), QString()).toString().toStdString());
+    c.loop = s.value(QStringLiteral("playback/loop"), c.loop).toBool();
+    c.speed = s.value(QStringLiteral("playback/speed"), c.speed).toDouble();
+    c.playOnOpen = s.value(QStringLiteral("playback/playOnOpen"), c.playOnOpen).toBool();
+    c.nvdec = s.value(QStringLiteral("decode/nvdec"), c.nvdec).toBool();
+}
+
+void save(const Choices& c) {
+    QSettings s;
+    const ScopeSpec& spec = c.spec;
+    s.setValue(QStringLiteral("scopes/histogramScale"), int(spec.histogramScale));
+    s.setValue(QStringLiteral("scopes/histogramChannels"), int(c.histogramChannels));
+    s.setValue(QStringLiteral("scopes/waveformScale"), int(spec.waveformScale));
+    s.setValue(QStringLiteral("scopes/paradeMode"), int(spec.paradeMode));
+    s.setValue(QStringLiteral("scopes/vectorscopeZoom"), spec.vectorscopeZoom);
+    s.setValue(QStringLiteral("scopes/targets75"), spec.vectorscopeTargets75);
+    s.setValue(QStringLiteral("scopes/skinLine"), spec.skinToneLine);
+    s.setValue(QStringLiteral("scopes/histogramGain"), spec.histogramGain);
+    s.setValue(QStringLiteral("scopes/waveformGain"), spec.waveformGain);
+    s.setValue(QStringLiteral("scopes/vectorscopeGain"), spec.vectorscopeGain);
+    s.setValue(QStringLiteral("scopes/preview"), latin1(previewName(c.preview)));
+    s.setValue(QStringLiteral("scopes/previewInViewer"), c.previewInViewer);
+    s.setValue(QStringLiteral("filters/peakingThreshold"), spec.filter.peakingThreshold);
+    s.setValue(QStringLiteral("filters/zebraIre"), spec.filter.zebraIre);
+    s.setValue(QStringLiteral("filters/blurRadius"), spec.filter.blurRadius);
+    s.setValue(QStringLiteral("filters/gaussianSigma"), spec.filter.gaussianSigma);
+    const ColorOverride& o = spec.colorOverride;
+    s.setValue(QStringLiteral("colour/matrix"), o.matrix ? latin1(matrixName(*o.matrix)) : QString());
+    s.setValue(QStringLiteral("colour/range"), o.range ? latin1(rangeName(*o.range)) : QString());
+    s.setValue(QStringLiteral("playback/loop"), c.loop);
+    s.setValue(QStringLiteral("playback/speed"), c.speed);
+    s.setValue(QStringLiteral("playback/playOnOpen"), c.playOnOpen);
+    s.setValue(QStringLiteral("decode/nvdec"), c.nvdec);
+}
+
+QByteArray windowGeometry() { return QSettings().value(QStringLiteral("window/geometry")).toByteArray(); }
+QByteArray windowState() { return QSettings().value(QStringLiteral("window/state")).toByteArray(); }
+
+void saveWindow(const QByteArray& geometry, const QByteArray& state) {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), geometry);
+    s.setValue(QStringLiteral("window/state"), state);
+}
+
+QStringList recent(Recent kind) { return QSettings().value(recentKey(kind)).toStringList(); }
+
+void addRecent(Recent kind, const QString& input) {
+    QSettings s;
+    QStringList list = s.value(recentKey(kind)).toStringList();
+    list.removeAll(input);
+    list.prepend(input);
+    while (list.size() > kRecentMax) list.removeLast();
+    s.setValue(recentKey(kind), list);
+}
+
+void clearRecent(Recent kind) { QSettings().remove(recentKey(kind)); }
+
+QString openFolder(const QString& fallback) { return QSettings().value(QStringLiteral("recent/folder"), fallback).toString(); }
+void setOpenFolder(const QString& folder) { QSettings().setValue(QStringLiteral("recent/folder"), folder); }
+
+ScopeExportChoice scopeExport(const QString& fallbackFolder) {
+    QSettings s;
+    ScopeExportChoice c;
+    c.folder = s.value(QStringLiteral("export/folder"), fallbackFolder).toString();
+    c.width = s.value(QStringLiteral("export/width"), c.width).toInt();
+    c.height = s.value(QStringLiteral("export/height"), c.height).toInt();
+    return c;
+}
+
+void saveScopeExport(const ScopeExportChoice& c) {
+    QSettings s;
+    s.setValue(QStringLiteral("export/folder"), c.folder);
+    s.setValue(QStringLiteral("export/width"), c.width);
+    s.setValue(QStringLiteral("export/height"), c.height);
+}
+
+}  // namespace cs::settings

@@ -1,0 +1,71 @@
+// What the window remembers between runs, through QSettings (organisation and application
+// names as ui/Gui.cpp sets them): every key the window reads or writes is named here and
+// nowhere else. Values the engine depends on are clamped to their ranges when read back
+// (gains, filter parameters, modes), so a damaged settings file never reaches it.
+//
+// Keys: scopes/* and filters/* (the remembered fields of ScopeSpec, the histogram channels,
+// the preview filter and whether it shows in the viewer), colour/matrix and colour/range
+// (the override; empty: the stream's own), playback/loop, playback/speed,
+// playback/playOnOpen, decode/nvdec, window/geometry and window/state (the dock layout),
+// recent/files, recent/urls, recent/folder (the Open File dialog's folder), export/folder,
+// export/width, export/height (the Save Scopes dialog).
+//
+// Threading: GUI thread only (QSettings is not shared between threads here).
+#pragma once
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include "core/ScopeSpec.h"
+#include "ui/EngineHost.h"
+
+namespace cs::settings {
+
+// The window's remembered choices other than its layout.
+struct Choices {
+    // Of the spec, only these fields are remembered: histogram, waveform, parade and
+    // vectorscope modes, scales and gains, the vectorscope's targets and skin-tone line, the
+    // filter parameters (peaking threshold, zebra IRE, blur radius, Gaussian sigma) and the
+    // colour override. The other fields pass through load() unchanged.
+    ScopeSpec spec;
+    HistogramChannels histogramChannels = HistogramChannels::LumaAndRgb;
+    PreviewFilter preview = PreviewFilter::FocusPeaking;   // never None
+    bool previewInViewer = false;
+    bool loop = true;
+    double speed = 1.0;
+    bool playOnOpen = true;
+    bool nvdec = true;   // decode on the GPU where the CUDA engine runs
+};
+
+// Reads the saved choices over `c`: a value that was never saved keeps what `c` holds, except
+// the colour override, which is the stream's own unless one was saved.
+void load(Choices& c);
+void save(const Choices& c);
+
+// The main window's geometry and dock layout (QMainWindow::saveGeometry / saveState).
+QByteArray windowGeometry();
+QByteArray windowState();
+void saveWindow(const QByteArray& geometry, const QByteArray& state);
+
+// The most recently opened inputs, newest first, at most kRecentMax of each kind.
+enum class Recent { Files, Urls };
+constexpr int kRecentMax = 10;
+QStringList recent(Recent kind);
+void addRecent(Recent kind, const QString& input);
+void clearRecent(Recent kind);
+
+// The folder the Open File dialog starts in (`fallback` until one was chosen).
+QString openFolder(const QString& fallback);
+void setOpenFolder(const QString& folder);
+
+// The Save Scopes dialog's last choices.
+struct ScopeExportChoice {
+    QString folder;
+    int width = 1024;
+    int height = 540;
+};
+// `fallbackFolder` until a folder was chosen.
+ScopeExportChoice scopeExport(const QString& fallbackFolder);
+void saveScopeExport(const ScopeExportChoice& c);
+
+}  // namespace cs::settings

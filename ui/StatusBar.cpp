@@ -1,0 +1,74 @@
+// The main window's status bar (see StatusBar.h).
+#include "StatusBar.h"
+
+#include <QFileInfo>
+#include <QLabel>
+
+#include <string>
+#include <string_view>
+
+#include "EngineHost.h"
+#include "Player.h"
+#include "decode/PatternSource.h"
+
+namespace cs {
+
+StatusBar::StatusBar(const EngineHost& engine, const Player& player, QWidget* parent)
+    : QStatusBar(parent), engine_(engine), player_(player) {
+    auto label = [this](const QString& tip) {
+        auto* l = new QLabel(this);
+        l->setToolTip(tip);
+        return l;
+    };
+    picker_ = label(tr("Pixel picker: hover the picture; click to pin"));
+    QFont mono(QStringLiteral("monospace"));
+    mono.setStyleHint(QFont::Monospace);
+    picker_->setFont(mono);
+    source_ = label(tr("Source"));
+    size_ = label(tr("Resolution"));
+    format_ = label(tr("Pixel format, bit depth, matrix and range in use"));
+    decoder_ = label(tr("Decoder"));
+    engineName_ = label(tr("Scope engine"));
+    fps_ = label(tr("Frames shown per second"));
+    dropped_ = label(tr("Frames dropped (late) since the source opened"));
+    time_ = label(tr("Engine time per frame (picture, preview and scopes)"));
+    addWidget(picker_, 1);
+    for (QLabel* l : {source_, size_, format_, decoder_, engineName_, fps_, dropped_, time_}) addPermanentWidget(l);
+    engineName_->setText(tr("engine %1").arg(QString::fromUtf8(engine_.name().data(), qsizetype(engine_.name().size()))));
+}
+
+void StatusBar::refresh() {
+    const SourceInfo& info = player_.info();
+    if (!player_.hasSource()) {
+        source_->setText(player_.isOpening() ? tr("opening %1...").arg(QString::fromStdString(player_.openingInput())) : tr("no source"));
+        for (QLabel* l : {size_, format_, decoder_}) l->clear();
+    } else {
+        const QString input = QString::fromStdString(player_.input());
+        QString name = isPatternInput(player_.input()) || info.live ? input : QFileInfo(input).fileName();
+        if (const std::string live = player_.liveStatusText(); !live.empty() && live != "playing")
+            name += QStringLiteral("  (%1)").arg(QString::fromStdString(live));
+        source_->setText(name);
+        source_->setToolTip(input);
+        size_->setText(QStringLiteral("%1x%2").arg(info.width).arg(info.height));
+        const ScopeResults& r = engine_.results();
+        const ColorInfo c = engine_.hasResults() ? r.color : applyOverride(info.color, engine_.spec().colorOverride);
+        const auto sv = [](std::string_view v) { return QString::fromLatin1(v.data(), qsizetype(v.size())); };
+        format_->setText(QStringLiteral("%1  %2-bit  %3 %4")
+                             .arg(QString::fromStdString(info.sourcePixFmt.empty() ? std::string(formatInfo(info.format).name) : info.sourcePixFmt))
+                             .arg(formatInfo(info.format).bitDepth)
+                             .arg(sv(matrixName(c.matrix)), sv(rangeName(c.range))));
+        decoder_->setText(QString::fromStdString(info.decoder));
+    }
+    fps_->setText(tr("%1 fps").arg(player_.presentedFps(), 0, 'f', 1));
+    dropped_->setText(tr("dropped %1").arg(player_.droppedFrames()));
+    time_->setText(tr("%1 ms").arg(engine_.averageComputeMilliseconds(), 0, 'f', 1));
+}
+
+void StatusBar::setPickerText(const QString& text) {
+    if (text.isEmpty()) picker_->clear();
+    else picker_->setText(text);
+}
+
+QString StatusBar::pickerText() const { return picker_->text(); }
+
+}  // namespace cs

@@ -1,0 +1,35 @@
+// The main window's status bar: the pixel picker's readout on the left; on the right the
+// source (with the live state when it is not "playing"), its size, the pixel format with the
+// bit depth, matrix and range in use, the decoder, the engine, frames shown per second,
+// frames dropped and the engine's time per frame. refresh() reads them from the Player and
+// the EngineHost (MainWindow calls it four times a second and when a source opens); the
+// picker's text is composed by MainWindow, which knows where the pointer is.
+//
+// Threading: GUI thread only, like the Player and EngineHost it reads.
+#pragma once
+#include <QStatusBar>
+
+class QLabel;
+
+namespace cs {
+
+class EngineHost;
+class Player;
+
+class StatusBar : public QStatusBar {
+    Q_OBJECT
+public:
+    // `engine` and `player` outlive the bar (MainWindow owns all three).
+    StatusBar(const EngineHost& engine, const Player& player, QWidget* parent = nullptr);
+
+    void refresh();
+    void setPickerText(const QString& text);   // "" clears it
+    QString pickerText() const;
+
+private:
+    const EngineHost& engine_;
+    const Player& player_;
+    QLabel *picker_, *source_, *size_, *format_, *decoder_, *engineName_, *fps_, *dropped_, *time_;
+};
+
+}  // namespace cs
