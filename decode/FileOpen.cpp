@@ -11,7 +11,24 @@
 #include "FFmpegFormats.h"
 #include "FrameLimits.h"
 
+extern "C" {
+#include <libavutil/cpu.h>
+}
+
 namespace cs::detail {
+namespace {
+
+// The threads an open software decoder decodes with. libavcodec's own frame or slice threads
+// leave their count in thread_count (0 resolved to CPUs + 1); a decoder with neither runs on
+// the calling thread, unless it is a library with threads of its own, which was given
+// thread_count before opening (libavcodec sets it to 1 where the library takes no count).
+int decodingThreads(const AVCodecContext& codec) {
+    if (codec.active_thread_type != 0 || (codec.codec->capabilities & AV_CODEC_CAP_OTHER_THREADS))
+        return std::max(1, codec.thread_count);
+    return 1;
+}
+
+}  // namespace
 
 FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions& options,
                                      const DemuxSetup& setup, bool useCuda, const std::string& fallbackReason) {
@@ -104,6 +121,17 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
         !problem.empty() && !(par->width == 0 && par->height == 0))
         return fail(problem);   // 0x0 is "not known yet" for some demuxers: the first frame decides
 
+    if (useCuda && !ff::decoderSupportsCuda(decoder)) {
+        // The default decoder may be a software library (libdav1d for AV1); another decoder
+        // of the same codec may have the CUDA hwaccel (FFmpeg's native av1). Chosen before the
+        // context is allocated: a context belongs to the decoder it was allocated for.
+        void* iterator = nullptr;
+        while (const AVCodec* candidate = av_codec_iterate(&iterator))
+            if (candidate->id == par->codec_id && av_codec_is_decoder(candidate) && ff::decoderSupportsCuda(candidate)) {
+                decoder = candidate;
+                break;
+            }
+    }
     s.codec_.reset(avcodec_alloc_context3(decoder));
     s.packet_.reset(av_packet_alloc());
     s.frame_.reset(av_frame_alloc());
@@ -112,16 +140,6 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
     if (ret < 0) return fail("cannot set up the decoder (" + ff::errorText(ret) + ")");
     s.codec_->pkt_timebase = s.stream_->time_base;
 
-    if (useCuda && !ff::decoderSupportsCuda(decoder)) {
-        // The default decoder may be a software library (libdav1d for AV1); another decoder
-        // of the same codec may have the CUDA hwaccel.
-        void* iterator = nullptr;
-        while (const AVCodec* candidate = av_codec_iterate(&iterator))
-            if (candidate->id == par->codec_id && av_codec_is_decoder(candidate) && ff::decoderSupportsCuda(candidate)) {
-                decoder = candidate;
-                break;
-            }
-    }
     if (useCuda) {
         if (!ff::decoderSupportsCuda(decoder))
             return fail(std::string("NVDEC cannot decode ") + avcodec_get_name(par->codec_id), true);
@@ -138,6 +156,15 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
         s.codec_->thread_count = std::max(0, options.decoderThreads);
         // Frame threads hold back a frame each; a live source wants every frame out at once.
         s.codec_->thread_type = setup.lowDelay ? FF_THREAD_SLICE : FF_THREAD_FRAME | FF_THREAD_SLICE;
+        if (decoder->capabilities & AV_CODEC_CAP_OTHER_THREADS) {
+            // A library with its own threads (libdav1d, libaom, libvpx). libavcodec leaves 0
+            // as 0 for these, and each library reads 0 its own way (libdav1d: one thread per
+            // CPU): set the count, so that the figure reported is the one the library runs
+            // with. libdav1d's frame delay follows from it (ceil(sqrt(threads)) frames in
+            // flight); the low-delay flag makes it 1, as slice threads do for a live source.
+            if (s.codec_->thread_count == 0) s.codec_->thread_count = av_cpu_count();
+            if (setup.lowDelay) s.codec_->flags |= AV_CODEC_FLAG_LOW_DELAY;
+        }
     }
     s.decoderLog_.attach(s.codec_.get());
     {
@@ -156,12 +183,11 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
     info.codec = avcodec_get_name(par->codec_id);
     if (useCuda) {
         info.decoder = std::string(decoder->name) + " (nvdec)";
-    } else if (!fallbackReason.empty()) {
-        info.decoder = std::string(decoder->name) + " (software, fallback: " + fallbackReason + ")";
     } else {
-        const int threads = std::max(1, s.codec_->thread_count);
+        const int threads = decodingThreads(*s.codec_);
         info.decoder = std::string(decoder->name) + " (software, " + std::to_string(threads) +
-                       (threads == 1 ? " thread)" : " threads)");
+                       (threads == 1 ? " thread" : " threads") +
+                       (fallbackReason.empty() ? std::string(")") : ", fallback: " + fallbackReason + ")");
     }
     const AVRational rate = av_guess_frame_rate(s.format_.get(), s.stream_, nullptr);
     if (rate.num > 0 && rate.den > 0) info.frameRate = av_q2d(rate);
@@ -211,9 +237,19 @@ AVPixelFormat FileSource::chooseHardwareFormat(AVCodecContext* context, const AV
     if (self) {
         try {   // a C callback: nothing may throw through it
             const char* profile = avcodec_profile_name(context->codec_id, context->profile);
-            self->cudaProblem_ = std::string("NVDEC cannot decode this ") + avcodec_get_name(context->codec_id) +
-                                 " stream (" + (profile ? std::string("profile ") + profile + ", " : std::string()) +
-                                 ff::pixelFormatName(context->sw_pix_fmt) + ")";
+            std::string problem = std::string("NVDEC cannot decode this ") + avcodec_get_name(context->codec_id) +
+                                  " stream (" + (profile ? std::string("profile ") + profile + ", " : std::string()) +
+                                  ff::pixelFormatName(context->sw_pix_fmt);
+            // Where the hwaccel was offered but failed to start, libavcodec said why first
+            // ("Hardware is lacking required capabilities": a GPU without this codec's
+            // decoder). Before the first frame this attempt is given up, so its messages are
+            // taken for the reason rather than left as warnings.
+            if (!self->cudaConfirmed_) {
+                size_t dropped = 0;
+                const std::vector<std::string> said = self->decoderLog_.take(dropped);
+                if (!said.empty()) problem += ": " + said.front();
+            }
+            self->cudaProblem_ = problem + ")";
         } catch (...) {
         }
     }

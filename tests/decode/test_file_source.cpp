@@ -1,12 +1,15 @@
 // File decoding against an independent reference: every frame equals the raw frame the
 // ffmpeg CLI writes for the same clip (`-f rawvideo`), for every supported pixel format
 // (odd sizes and 10-bit included); conversions of other formats; colour tags; seeking;
-// draining at the end of the stream; the software fallback when NVDEC is asked for.
+// draining at the end of the stream; software decoders' threads (libdav1d's own included)
+// as reported and as running; the software fallback when NVDEC is asked for.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+
+#include <sched.h>
 
 #include "DecodeTestUtil.h"
 
@@ -320,6 +323,91 @@ TEST_P(LongGop, SeekLandsOnTheFrameAtOrJustAfterTheTarget) {
 INSTANTIATE_TEST_SUITE_P(Containers, LongGop, testing::Values("mp4", "mkv", "ts"),
                          [](const testing::TestParamInfo<const char*>& p) { return std::string(p.param); });
 
+// ---- software decoders' threads: the figure reported is the one running --------------------
+
+// The CPUs this process may run on: what libdav1d takes one thread each of when left to itself.
+int cpusAvailable() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    return sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+}
+
+// Threads of this process now (each GoogleTest case runs in a process of its own).
+int threadsRunning() {
+    int n = 0;
+    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+    return n;
+}
+
+std::string threadsText(int n) { return std::to_string(n) + (n == 1 ? " thread" : " threads"); }
+
+// libavcodec's own frame threads when left to pick: CPUs + 1, at most 16; one on one CPU.
+int autoFrameThreads() {
+    const int cpus = cpusAvailable();
+    return cpus > 1 ? std::min(cpus + 1, 16) : 1;
+}
+
+// AV1 (libaom, tiny) in 8 and 10 bits: the default decoder is libdav1d, which runs threads of
+// its own that libavcodec's thread_count does not show; frames equal the CLI's.
+class Av1Software : public testing::TestWithParam<const char*> {};
+
+TEST_P(Av1Software, LibDav1dDecodesLikeTheCliWithOneThreadPerCpu) {
+    const std::string pixFmt = GetParam();
+    constexpr int kW = 64, kH = 48, kN = 8;
+    TempDir dir;
+    const std::string clip = dir.file("clip.mkv"), raw = dir.file("clip.raw");
+    ASSERT_TRUE(runFfmpeg(testsrc(kW, kH, kN) + " -pix_fmt " + pixFmt + " -c:v libaom-av1 -cpu-used 8 -usage realtime -g 4 " + clip));
+    ASSERT_TRUE(runFfmpeg("-i " + clip + " -f rawvideo -pix_fmt " + pixFmt + " " + raw));
+    const auto reference = test::readFile(raw);
+    const size_t frameSize = test::packedFrameSize(pixFmt, kW, kH);
+    ASSERT_EQ(reference.size(), frameSize * kN);
+
+    const int before = threadsRunning();
+    auto source = openOrFail(clip);
+    ASSERT_TRUE(source);
+    EXPECT_EQ(source->info().codec, "av1");
+    EXPECT_EQ(source->info().sourcePixFmt, pixFmt);
+    const int cpus = cpusAvailable();
+    EXPECT_EQ(source->info().decoder, "libdav1d (software, " + threadsText(cpus) + ")");
+    // dav1d starts a worker per thread when it has more than one, none otherwise.
+    EXPECT_EQ(threadsRunning() - before, cpus > 1 ? cpus : 0);
+    const auto frames = test::readAll(*source);
+    ASSERT_EQ(frames.size(), size_t(kN));
+    for (size_t i = 0; i < frames.size(); ++i)
+        EXPECT_TRUE(test::packFrame(frames[i].view, pixFmt) == rawFrame(reference, frameSize, i)) << "frame " << i;
+    EXPECT_TRUE(source->takeWarnings().empty()) << test::joined(source->takeWarnings());
+}
+
+INSTANTIATE_TEST_SUITE_P(Depths, Av1Software, testing::Values("yuv420p", "yuv420p10le"),
+                         [](const testing::TestParamInfo<const char*>& p) { return std::string(p.param); });
+
+// A count asked for is the count run: libdav1d's workers and libavcodec's frame threads (H.264)
+// appear in the process as reported; one thread starts none.
+TEST(SoftwareThreads, AskedCountIsReportedAndRunning) {
+    TempDir dir;
+    const std::string av1 = dir.file("clip.mkv"), h264 = dir.file("clip.mp4");
+    ASSERT_TRUE(runFfmpeg(testsrc(64, 48, 4) + " -pix_fmt yuv420p -c:v libaom-av1 -cpu-used 8 -usage realtime " + av1));
+    ASSERT_TRUE(runFfmpeg(testsrc(64, 48, 4) + " -pix_fmt yuv420p -c:v libx264 " + h264));
+    struct Case {
+        const std::string& clip;
+        int threads;
+        const char* decoder;
+        int started;
+    };
+    for (const Case& c : {Case{av1, 3, "libdav1d (software, 3 threads)", 3}, Case{av1, 1, "libdav1d (software, 1 thread)", 0},
+                          Case{h264, 3, "h264 (software, 3 threads)", 3}, Case{h264, 1, "h264 (software, 1 thread)", 0}}) {
+        SCOPED_TRACE(c.decoder);
+        OpenOptions options;
+        options.decoderThreads = c.threads;
+        const int before = threadsRunning();
+        auto source = openOrFail(c.clip, options);
+        ASSERT_TRUE(source);
+        EXPECT_EQ(source->info().decoder, c.decoder);
+        EXPECT_EQ(threadsRunning() - before, c.started);
+        EXPECT_EQ(test::readAll(*source).size(), 4u);
+    }
+}
+
 // ---- NVDEC requested where it cannot be had -------------------------------------------------
 
 // FFV1 has no NVDEC decoder and this may run where there is no GPU at all: either way Auto
@@ -336,7 +424,8 @@ TEST(FileHardware, AutoFallsBackToSoftwareAndSaysWhy) {
     auto source = openOrFail(clip, options);
     ASSERT_TRUE(source);
     const std::string& decoder = source->info().decoder;
-    EXPECT_EQ(decoder.rfind("ffv1 (software, fallback: ", 0), 0u) << decoder;
+    // The fallback is threaded like any software decoding (FFV1: frame threads).
+    EXPECT_EQ(decoder.rfind("ffv1 (software, " + threadsText(autoFrameThreads()) + ", fallback: ", 0), 0u) << decoder;
     const auto warnings = source->takeWarnings();
     EXPECT_TRUE(test::anyContains(warnings, "NVDEC not used")) << test::joined(warnings);
     const auto frames = test::readAll(*source);
@@ -366,7 +455,8 @@ TEST(FileHardware, H264WithoutACudaDeviceFallsBack) {
     ASSERT_TRUE(source);
     const std::string& decoder = source->info().decoder;
     if (decoder == "h264 (nvdec)") GTEST_SKIP() << "a CUDA device is present: NVDEC decodes (decode_nvdec_tests covers it)";
-    EXPECT_EQ(decoder.rfind("h264 (software, fallback: no CUDA device", 0), 0u) << decoder;
+    EXPECT_EQ(decoder.rfind("h264 (software, " + threadsText(autoFrameThreads()) + ", fallback: no CUDA device", 0), 0u)
+        << decoder;
     EXPECT_EQ(test::readAll(*source).size(), 3u);
 }
 

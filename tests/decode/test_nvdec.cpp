@@ -1,11 +1,13 @@
-// NVDEC through FFmpeg's CUDA hwaccel: frames stay in CUDA memory (NV12 for 8-bit H.264,
-// P010 for HEVC Main10), the VideoFrame views the hardware frame's own device pointers,
-// and every pixel, copied back to the host, equals software decoding of the same clip
-// (NVDEC and libavcodec are bit-exact on conformant streams).
+// NVDEC through FFmpeg's CUDA hwaccel: frames stay in CUDA memory (NV12 for 8-bit H.264
+// and AV1, P010 for HEVC Main10 and 10-bit AV1), the VideoFrame views the hardware frame's
+// own device pointers, and every pixel, copied back to the host, equals software decoding
+// of the same clip (NVDEC, libavcodec and libdav1d are bit-exact on conformant streams).
+// AV1 goes through FFmpeg's native av1 decoder (the default, libdav1d, has no hwaccel).
 //
-// Exits 77 (skipped) where FFmpeg cannot create a CUDA device. Clips are made with the
-// ffmpeg CLI, or taken from $CS_TEST_NVDEC_CLIPS (h264.mp4, hevc10.mkv made the same way)
-// on machines that have a GPU but no ffmpeg CLI.
+// Exits 77 (skipped) where FFmpeg cannot create a CUDA device; the AV1 cases skip where
+// the GPU has no AV1 decoder (libavcodec's reason is printed). Clips are made with the
+// ffmpeg CLI, or taken from $CS_TEST_NVDEC_CLIPS (h264.mp4, hevc10.mkv, av1.mkv, av1-10.mkv
+// made the same way) on machines that have a GPU but no ffmpeg CLI.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -128,6 +130,56 @@ TEST(Nvdec, HevcMain10IsP010InDeviceMemoryAndExact) {
     const std::string clip =
         clipPath(dir, "hevc10.mkv", "-pix_fmt yuv420p10le -c:v libx265 -x265-params log-level=error:keyint=6 -profile:v main10");
     compareWithSoftware(clip, "hevc", PixelFormat::P010, AV_PIX_FMT_P010LE);
+}
+
+// AV1 with hidden alt-ref frames (libaom's good-quality mode), in 8 and 10 bits.
+const char* const kAv1Encode = "-c:v libaom-av1 -cpu-used 8 -g 6";
+
+// Skips the calling test where libavcodec says NVDEC cannot decode AV1 on this GPU (no
+// hwaccel in this FFmpeg, or a GPU without an AV1 decoder: "Hardware is lacking required
+// capabilities"); any other failure to open fails it.
+bool av1NvdecUnavailable(const std::string& clip, std::string& reason) {
+    OpenOptions nvdec;
+    nvdec.hwdec = HwDecode::Nvdec;
+    auto opened = openSource(clip, nvdec);
+    if (opened) return false;
+    reason = opened.message();
+    return reason.find("NVDEC cannot decode") != std::string::npos;
+}
+
+TEST(Nvdec, Av1EightBitIsNv12InDeviceMemoryAndExact) {
+    test::TempDir dir;
+    const std::string clip = clipPath(dir, "av1.mkv", std::string("-pix_fmt yuv420p ") + kAv1Encode);
+    if (std::string reason; av1NvdecUnavailable(clip, reason)) GTEST_SKIP() << reason;
+    compareWithSoftware(clip, "av1", PixelFormat::Nv12, AV_PIX_FMT_NV12);
+}
+
+TEST(Nvdec, Av1TenBitIsP010InDeviceMemoryAndExact) {
+    test::TempDir dir;
+    const std::string clip = clipPath(dir, "av1-10.mkv", std::string("-pix_fmt yuv420p10le ") + kAv1Encode);
+    if (std::string reason; av1NvdecUnavailable(clip, reason)) GTEST_SKIP() << reason;
+    compareWithSoftware(clip, "av1", PixelFormat::P010, AV_PIX_FMT_P010LE);
+}
+
+// Auto takes the native av1 decoder with NVDEC over the default libdav1d.
+TEST(Nvdec, AutoPicksNvdecForAv1) {
+    test::TempDir dir;
+    const std::string clip = clipPath(dir, "av1-10.mkv", std::string("-pix_fmt yuv420p10le ") + kAv1Encode);
+    if (std::string reason; av1NvdecUnavailable(clip, reason)) GTEST_SKIP() << reason;
+    OpenOptions options;
+    options.hwdec = HwDecode::Auto;
+    auto source = test::openOrFail(clip, options);
+    ASSERT_TRUE(source);
+    EXPECT_EQ(source->info().decoder, "av1 (nvdec)");
+    EXPECT_EQ(source->info().codec, "av1");
+    EXPECT_TRUE(source->takeWarnings().empty()) << test::joined(source->takeWarnings());
+    VideoFrame f;
+    int frames = 0;
+    while (source->read(f).status == ReadStatus::Frame) {   // one frame held at a time
+        EXPECT_TRUE(f.onDevice);
+        ++frames;
+    }
+    EXPECT_EQ(frames, kFrames);
 }
 
 TEST(Nvdec, AutoPicksNvdecAndSeeks) {
