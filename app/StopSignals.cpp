@@ -26,9 +26,9 @@ StopSignals::StopSignals() {
     stop.sa_flags = SA_RESTART | SA_RESETHAND;
     // A signal the parent set to be ignored stays ignored (a shell starts background jobs
     // with SIGINT ignored, so that Ctrl-C reaches only the foreground).
-    for (auto [signal, old] : {std::pair{SIGINT, &oldInt_}, std::pair{SIGTERM, &oldTerm_}}) {
-        sigaction(signal, nullptr, old);
-        if (old->sa_handler != SIG_IGN) sigaction(signal, &stop, nullptr);
+    for (auto [sig, old] : {std::pair{SIGINT, &oldInt_}, std::pair{SIGTERM, &oldTerm_}}) {
+        sigaction(sig, nullptr, old);
+        if (old->sa_handler != SIG_IGN) sigaction(sig, &stop, nullptr);
     }
     struct sigaction ignore {};
     ignore.sa_handler = SIG_IGN;
