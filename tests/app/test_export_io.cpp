@@ -125,11 +125,11 @@ TEST(ExportIo, SigkillLeavesTheFramesDoneReadable) {
     QTemporaryDir dir;
     const QString out = dir.path() + "/out";
     QProcess p;
-    p.start(CS_TEST_CUDASCOPE, {"export", "pattern:zoneplate:10bit", "--out", out, "--engine", "cpu", "--scopes",
-                                "picture,histogram,stats"});
+    p.start(CS_TEST_CUDASCOPE, {"export", "pattern:zoneplate:10bit:1280x720", "--out", out, "--engine", "cpu",
+                                "--scopes", "picture,histogram,stats"});
     ASSERT_TRUE(p.waitForStarted());
     // Frame 2's picture on disk: frames 0 and 1 are in the report by then (and the 247
-    // frames still to come, a 1080p PNG each, take far longer than the kill).
+    // frames still to come, a 2 MB PNG each, take far longer than the kill).
     ASSERT_TRUE(waitWhileRunning(p, [&] { return QFile::exists(out + "/000002-picture.png"); }))
         << p.readAllStandardError().toStdString();
     p.kill();
@@ -160,9 +160,9 @@ TEST(ExportIo, SigkillLeavesTheFramesDoneReadable) {
 TEST(ExportIo, DiskFullOnAPictureFailsNamingItAndLeavesNoPartialFile) {
     QTemporaryDir dir;
     const QString out = dir.path() + "/out";
-    // A 1080p zone plate's PNG is megabytes: the first picture cannot be written.
+    // A 640x360 zone plate's PNG is about 480 kB: the first picture cannot be written.
     const auto r = cudascopeWithFileLimit(
-        {"export", "pattern:zoneplate", "--out", out, "--engine", "cpu", "--scopes", "picture,stats", "--max-frames", "3"},
+        {"export", "pattern:zoneplate:640x360", "--out", out, "--engine", "cpu", "--scopes", "picture,stats", "--max-frames", "3"},
         256 * 1024);
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_EQ(r.err, "cudascope export: " + out.toStdString() + "/000000-picture.png: File too large\n");
