@@ -1,9 +1,9 @@
 #include "Npy.h"
 
 #include <bit>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+#include <string_view>
+
+#include "AtomicFile.h"
 
 namespace cs {
 
@@ -21,17 +21,12 @@ Status writeNpyUint32(const std::string& path, const std::vector<uint32_t>& data
     const size_t unpadded = 10 + header.size() + 1;
     header.append((64 - unpadded % 64) % 64, ' ');
     header += '\n';
-    std::ofstream out(path, std::ios::binary);
-    if (!out) return Status::error(path + ": cannot write (" + std::strerror(errno) + ")");
     const uint16_t headerLen = uint16_t(header.size());
-    out.write("\x93NUMPY\x01\x00", 8);
-    const char len[2] = {char(headerLen & 0xff), char(headerLen >> 8)};
-    out.write(len, 2);
-    out.write(header.data(), std::streamsize(header.size()));
+    const char preamble[10] = {'\x93', 'N', 'U', 'M', 'P', 'Y', '\x01', '\x00', char(headerLen & 0xff), char(headerLen >> 8)};
     static_assert(std::endian::native == std::endian::little, "npy output assumes a little-endian host");
-    out.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size() * sizeof(uint32_t)));
-    if (!out) return Status::error(path + ": write failed (" + std::strerror(errno) + ")");
-    return {};
+    return writeFileAtomically(path, {std::string_view(preamble, sizeof preamble), header,
+                                      std::string_view(reinterpret_cast<const char*>(data.data()),
+                                                       data.size() * sizeof(uint32_t))});
 }
 
 }  // namespace cs

@@ -1,5 +1,6 @@
 // NumPy .npy writer (format version 1.0) for uint32 little-endian arrays, so exported
-// scope counts open with numpy.load() as they are.
+// scope counts open with numpy.load() as they are. Written through an AtomicFile: the
+// file appears whole or not at all.
 #pragma once
 #include <cstdint>
 #include <string>

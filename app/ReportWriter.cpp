@@ -1,0 +1,135 @@
+#include "ReportWriter.h"
+
+#include <QByteArray>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonValue>
+#include <QString>
+
+namespace cs {
+namespace {
+
+// One value as compact JSON (QJsonDocument serialises only objects and arrays).
+QByteArray compact(const QJsonValue& v) {
+    if (v.isObject()) return QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
+    if (v.isArray()) return QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact);
+    const QByteArray wrapped = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+    return wrapped.mid(1, wrapped.size() - 2);   // "[v]" -> "v"
+}
+
+QByteArray member(const QString& key, const QJsonValue& v) { return compact(key) + ':' + compact(v); }
+
+QJsonArray toJson(const std::vector<uint32_t>& v) {
+    QJsonArray a;
+    for (uint32_t x : v) a.append(qint64(x));
+    return a;
+}
+QJsonObject toJson(const ChannelStats& s) { return {{"min", s.min}, {"max", s.max}, {"avg", s.avg}}; }
+QString str(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+QJsonObject sourceJson(const SourceInfo& info) {
+    return {{"input", str(info.input)},
+            {"container", str(info.container)},
+            {"codec", str(info.codec)},
+            {"width", info.width},
+            {"height", info.height},
+            {"pix_fmt", str(formatInfo(info.format).name)},
+            {"source_pix_fmt", str(info.sourcePixFmt)},
+            {"bit_depth", formatInfo(info.format).bitDepth},
+            {"matrix", str(matrixName(info.color.matrix))},
+            {"matrix_tagged", info.color.matrixTagged},
+            {"range", str(rangeName(info.color.range))},
+            {"range_tagged", info.color.rangeTagged},
+            {"transfer", str(transferName(info.color.transfer))},
+            {"frame_rate", info.frameRate},
+            {"duration", info.duration},
+            {"decoder", str(info.decoder)}};
+}
+
+}  // namespace
+
+Status ReportWriter::open(const std::string& path) {
+    auto file = AtomicFile::create(path);
+    if (!file) return file.status();
+    file_.emplace(std::move(*file));
+    path_ = path;
+    return {};
+}
+
+Status ReportWriter::begin(const QJsonObject& head) {
+    if (!file_ || begun_) return Status::error(path_ + ": report begun twice or never opened");
+    QByteArray text = "{";
+    for (auto it = head.begin(); it != head.end(); ++it) text += member(it.key(), it.value()) + ",\n";
+    text += "\"frames\":[\n";
+    begun_ = true;
+    if (Status st = file_->write(text.constData(), size_t(text.size())); !st) return st;
+    wholeBytes_ = file_->written();
+    return {};
+}
+
+Status ReportWriter::addFrame(const QJsonObject& frame) {
+    if (!begun_) return Status::error(path_ + ": a frame before the report's head");
+    // The separator leads the line, so that every line in the file ends a whole value:
+    // cut after any newline, the file is the document's prefix up to a finished frame.
+    const QByteArray line = (frames_ == 0 ? QByteArray() : QByteArray(",")) + compact(frame) + '\n';
+    if (Status st = file_->write(line.constData(), size_t(line.size())); !st) return st;
+    wholeBytes_ = file_->written();
+    ++frames_;
+    return {};
+}
+
+void ReportWriter::addWarning(const std::string& warning) {
+    ++warningCount_;
+    if (warnings_.size() < kMaxListedWarnings) warnings_.push_back(warning);
+}
+
+Status ReportWriter::finish(std::string_view ended) {
+    if (!begun_) return Status::error(path_ + ": report finished before its head");
+    QJsonArray warnings;
+    for (const auto& w : warnings_) warnings.append(QString::fromStdString(w));
+    if (warningCount_ > qint64(warnings_.size()))
+        warnings.append(QString::number(warningCount_ - qint64(warnings_.size())) +
+                        " more warnings, not listed here (all of them went to stderr)");
+    const QJsonObject summary{{"frames", qint64(frames_)}, {"warnings", qint64(warningCount_)}, {"ended", str(ended)}};
+    const QByteArray tail = "],\n" + member("warnings", warnings) + ",\n" + member("summary", summary) + "}\n";
+    if (Status st = file_->write(tail.constData(), size_t(tail.size())); !st) return st;
+    return file_->commit();
+}
+
+bool ReportWriter::keepPartial() {
+    if (!file_) return false;
+    if (frames_ == 0) {
+        file_->discard();
+        return false;
+    }
+    file_->abandon(wholeBytes_);
+    return true;
+}
+
+void ReportWriter::discard() {
+    if (file_) file_->discard();
+}
+
+QJsonObject reportHead(const SourceInfo& info, std::string_view engine, const ScopeSpec& spec, const ScopeResults& results) {
+    return {{"source", sourceJson(info)},
+            {"engine", str(engine)},
+            {"scopes", QJsonObject{{"parade", spec.paradeMode == ParadeMode::Rgb ? "rgb" : "ycbcr"},
+                                   {"preview", str(previewName(spec.preview))},
+                                   {"matrix", str(matrixName(results.color.matrix))},
+                                   {"range", str(rangeName(results.color.range))}}}};
+}
+
+QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const ScopeResults& results) {
+    QJsonObject entry{{"index", qint64(index)}, {"pts", pts}, {"width", results.width}, {"height", results.height}};
+    if (spec.stats)
+        entry["stats"] = QJsonObject{{"y", toJson(results.stats.y)}, {"u", toJson(results.stats.u)},
+                                     {"v", toJson(results.stats.v)},
+                                     {"out_of_legal", results.stats.outOfLegal},
+                                     {"out_of_gamut", results.stats.outOfGamut}};
+    if (spec.histogram)
+        entry["histogram"] = QJsonObject{{"y", toJson(results.histY)}, {"r", toJson(results.histR)},
+                                         {"g", toJson(results.histG)}, {"b", toJson(results.histB)}};
+    return entry;
+}
+
+}  // namespace cs
