@@ -25,6 +25,7 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QPushButton>
+#include <QScreen>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -32,6 +33,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 #include "GainControl.h"
@@ -400,7 +402,6 @@ void MainWindow::loadSettings() {
     previewFilter_ = c.preview;
     previewInViewer_ = c.previewInViewer;
     player_->setLoop(c.loop);
-    player_->setSpeed(c.speed);
     playOnOpen_ = c.playOnOpen;
     hwdec_ = c.nvdec ? HwDecode::Auto : HwDecode::None;
     applyPreviewSpec();
@@ -414,10 +415,17 @@ void MainWindow::saveSettings() {
     c.preview = previewFilter_;
     c.previewInViewer = previewInViewer_;
     c.loop = player_->loops();
-    c.speed = player_->speed();
     c.playOnOpen = playOnOpen_;
     c.nvdec = hwdec_ != HwDecode::None;
     settings::save(c);
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    if (shownOnce_) return;
+    shownOnce_ = true;
+    // After the window manager has mapped the main window, so that the panels go on top of it.
+    QTimer::singleShot(0, this, &MainWindow::bringFloatingPanelsForward);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
@@ -457,7 +465,7 @@ void MainWindow::setDecoding(HwDecode hwdec, int decoderThreads) {
 }
 
 void MainWindow::openFileDialog() {
-    const QString dir = settings::openFolder(QStandardPaths::writableLocation(QStandardPaths::MoviesLocation));
+    const QString dir = settings::openFolder();
     const QString f = QFileDialog::getOpenFileName(this, tr("Open Video File"), dir,
                                                    tr("Video files (*.mp4 *.mov *.mkv *.mxf *.ts *.m2ts *.avi *.webm *.y4m *.mpg *.m4v);;All files (*)"));
     if (f.isEmpty()) return;
@@ -670,6 +678,23 @@ void MainWindow::showAllPanels() {
     for (Plane p : kPanels) docks_[size_t(p)]->show();
 }
 
+void MainWindow::bringFloatingPanelsForward() {
+    for (Plane p : kPanels) {
+        QDockWidget* d = docks_[size_t(p)];
+        if (!d->isFloating() || d->isHidden()) continue;
+        QScreen* screen = QGuiApplication::screenAt(d->geometry().center());
+        if (!screen) screen = this->screen();
+        const QRect area = screen->availableGeometry();
+        QRect g = d->geometry();
+        g.setSize(g.size().boundedTo(area.size()));
+        g.moveLeft(std::clamp(g.left(), area.left(), area.right() + 1 - g.width()));
+        g.moveTop(std::clamp(g.top(), area.top(), area.bottom() + 1 - g.height()));
+        d->setGeometry(g);
+        d->show();
+        d->raise();
+    }
+}
+
 void MainWindow::resetLayout() {
     for (Plane p : kPanels) docks_[size_t(p)]->setFloating(false);
     restoreState(defaultState_, kStateVersion);
@@ -679,8 +704,8 @@ void MainWindow::resetLayout() {
 // ---- Export ---------------------------------------------------------------------------
 
 QImage MainWindow::scopesComposite() {
-    // Docked panels keep their places relative to each other (the viewer between them is left
-    // out); floating panels follow on the right.
+    // Docked panels keep their places relative to each other, with the picture where the viewer
+    // is among them; floating panels follow on the right.
     QRect docked;
     std::vector<QDockWidget*> inWindow, floating;
     for (Plane p : kPanels) {
@@ -704,6 +729,11 @@ QImage MainWindow::scopesComposite() {
     out.setDevicePixelRatio(dpr);
     out.fill(QColor(0x1a, 0x1a, 0x1a));
     QPainter painter(&out);
+    // The picture where the viewer sits among the docked panels.
+    if (!inWindow.empty()) {
+        const QRect picture(viewer_->mapTo(this, QPoint(0, 0)), viewer_->size());
+        if (picture.intersects(docked)) painter.drawImage(QRectF(picture.translated(-docked.topLeft())), viewer_->grabFramebuffer());
+    }
     for (QDockWidget* d : inWindow) painter.drawPixmap(d->geometry().topLeft() - docked.topLeft(), d->grab());
     int x = docked.width();
     for (QDockWidget* d : floating) {
@@ -717,6 +747,7 @@ Result<QStringList> MainWindow::saveScopesTo(const QString& folder, int width, i
     if (!player_->hasFrame()) return Status::error("there is no frame to take the scopes of");
     ScopeExportRequest request;
     request.folder = folder;
+    request.source = QString::fromStdString(player_->input());
     request.frameNumber = player_->currentFrameNumber();
     request.spec = engine_.spec();
     request.width = width;
@@ -769,7 +800,8 @@ void MainWindow::saveScopesDialog() {
     form->addRow(tr("Folder"), folderRow);
     form->addRow(tr("Scope size"), sizeRow);
     auto* note = new QLabel(tr("Writes frame %1's picture, histogram, waveform, parade and vectorscope (the vectorscope "
-                               "is height x height) as headless export draws them, plus scopes.png: the panels as shown.")
+                               "is height x height) as headless export draws them, plus scopes.png: the panels as shown. Files are named by "
+                               "source and frame; names already taken get a number, nothing is overwritten.")
                                 .arg(player_->currentFrameNumber()));
     note->setWordWrap(true);
     form->addRow(note);

@@ -59,9 +59,15 @@ public:
     QImage scopesComposite();
     void showAllPanels();
     void resetLayout();
+    // Floating panels that are meant to show: shown, moved onto the screen they are nearest
+    // to (inside its available area) and raised above the main window. Runs after the first
+    // show (a restored layout's floating panels would otherwise open behind the window, or
+    // off a screen that is gone).
+    void bringFloatingPanelsForward();
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void showEvent(QShowEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
@@ -113,6 +119,7 @@ private:
     int decoderThreads_ = 0;
     bool playOnOpen_ = true;
     bool engineErrorShown_ = false;
+    bool shownOnce_ = false;
     std::optional<PixelPos> hover_;
     std::array<QString, gl::kPlaneCount> overlayKeys_;
 

@@ -92,8 +92,21 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
             action == QAbstractSlider::SliderSingleStepAdd || action == QAbstractSlider::SliderSingleStepSub)
             emit seekRequested(double(seek_->sliderPosition()) / fps_);
     });
+    start_->setObjectName(QStringLiteral("start"));
+    back_->setObjectName(QStringLiteral("stepBack"));
+    play_->setObjectName(QStringLiteral("play"));
+    forward_->setObjectName(QStringLiteral("stepForward"));
+    end_->setObjectName(QStringLiteral("end"));
+    clearSource();
+}
+
+void TransportBar::clearSource() {
     setTimeline(0, 25.0, false);
-    setPosition(0.0, 0);
+    for (QToolButton* b : {start_, back_, play_, forward_, end_}) b->setEnabled(false);
+    timecode_->setText(QStringLiteral("\u2014"));   // an em dash: no time to show
+    frame_->clear();
+    const QSignalBlocker block(seek_);
+    seek_->setValue(0);
 }
 
 void TransportBar::setTimeline(int64_t frameCount, double fps, bool seekable) {
@@ -104,6 +117,7 @@ void TransportBar::setTimeline(int64_t frameCount, double fps, bool seekable) {
     seek_->setPageStep(std::max(1, int(std::lround(fps_))));
     seek_->setEnabled(seekable && frameCount > 1);
     for (QToolButton* b : {start_, back_, end_}) b->setEnabled(seekable);
+    for (QToolButton* b : {play_, forward_}) b->setEnabled(true);
     durationText_ = frameCount > 0 ? QString::fromStdString(timecode(double(frameCount) / fps_, fps_)) : tr("live");
 }
 

@@ -7,6 +7,10 @@
 // presentation off the GUI thread) belong to the frame shown, with the settings of now. Exits 77 (skipped) without a display or OpenGL 3.3.
 #include <QCryptographicHash>
 #include <QCheckBox>
+#include <QCloseEvent>
+#include <QDir>
+#include <QLabel>
+#include <QToolButton>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
@@ -35,8 +39,11 @@
 #include "ui/MainWindow.h"
 #include "ui/PictureView.h"
 #include "ui/PixelProbe.h"
+#include "ui/ScopeExport.h"
 #include "ui/ScopeView.h"
+#include "ui/Settings.h"
 #include "ui/SourceDialog.h"
+#include "ui/TransportBar.h"
 
 using cs::gl::Plane;
 
@@ -205,6 +212,67 @@ private slots:
     void cleanupTestCase() {
         delete window_;
         window_ = nullptr;
+    }
+
+    void theTransportWaitsForASource() {
+        // Before any source: no timecode (not "live frame 0"), nothing to play or step.
+        auto* transport = window_->findChild<cs::TransportBar*>(QStringLiteral("transport"));
+        QVERIFY(transport);
+        auto* timecode = transport->findChild<QLabel*>(QStringLiteral("timecode"));
+        QVERIFY(timecode);
+        QVERIFY2(!timecode->text().contains(QStringLiteral("live")) && !timecode->text().contains(QLatin1Char('0')),
+                 qPrintable(timecode->text()));
+        for (const char* name : {"play", "stepForward", "stepBack", "start", "end"}) {
+            auto* b = transport->findChild<QToolButton*>(QLatin1String(name));
+            QVERIFY2(b && !b->isEnabled(), name);
+        }
+        QTest::keyClick(window_, Qt::Key_Space);
+        QVERIFY(!player().isPlaying());
+        // A source opened: the transport works and the timecode shows its time.
+        QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
+        for (const char* name : {"play", "stepForward"})
+            QVERIFY2(transport->findChild<QToolButton*>(QLatin1String(name))->isEnabled(), name);
+        QTRY_VERIFY_WITH_TIMEOUT(timecode->text().startsWith(QStringLiteral("00:00:")), kWaitMs);
+    }
+
+    void theSpeedStartsAt1x() {
+        // A speed left in the settings (as earlier versions wrote it) is not taken up, and a
+        // window closed at 2x does not remember it.
+        QSettings().setValue(QStringLiteral("playback/speed"), 4.0);
+        {
+            cs::MainWindow second("cpu");
+            QCOMPARE(second.player().speed(), 1.0);
+            second.player().setSpeed(2.0);
+            QCloseEvent close;
+            QApplication::sendEvent(&second, &close);   // saves the settings, as quitting does
+        }
+        QSettings().remove(QStringLiteral("playback/speed"));
+        cs::MainWindow third("cpu");
+        QCOMPARE(third.player().speed(), 1.0);
+        QVERIFY(!QSettings().contains(QStringLiteral("playback/speed")));
+    }
+
+    void theOpenDialogStartsInAFolderThatExists() {
+        // ~/Videos only where it exists, else the home folder; a remembered folder that is gone
+        // is passed over. (A missing folder would be taken by the dialog as a file name.)
+        QTemporaryDir home;
+        const QByteArray oldHome = qgetenv("HOME");
+        qputenv("HOME", home.path().toLocal8Bit());
+        QSettings().remove(QStringLiteral("recent/folder"));
+        const QString noVideos = cs::settings::openFolder();
+        QDir(home.path()).mkdir(QStringLiteral("Videos"));
+        const QString videos = cs::settings::openFolder();
+        cs::settings::setOpenFolder(home.filePath(QStringLiteral("gone")));
+        const QString gone = cs::settings::openFolder();
+        QDir(home.path()).mkdir(QStringLiteral("clips"));
+        cs::settings::setOpenFolder(home.filePath(QStringLiteral("clips")));
+        const QString last = cs::settings::openFolder();
+        qputenv("HOME", oldHome);
+        QSettings().remove(QStringLiteral("recent/folder"));
+        QCOMPARE(QDir(noVideos).canonicalPath(), QDir(home.path()).canonicalPath());
+        QCOMPARE(QDir(videos).canonicalPath(), QDir(home.filePath(QStringLiteral("Videos"))).canonicalPath());
+        QCOMPARE(QDir(gone).canonicalPath(), QDir(home.filePath(QStringLiteral("Videos"))).canonicalPath());
+        QCOMPARE(QDir(last).canonicalPath(), QDir(home.filePath(QStringLiteral("clips"))).canonicalPath());
     }
 
     void opensOnTheTestPattern() {
@@ -525,7 +593,10 @@ private slots:
         const QString folder = files_.filePath(QStringLiteral("export"));
         auto written = window_->saveScopesTo(folder, 640, 360);
         QVERIFY2(written.ok(), written.message().c_str());
-        const QString prefix = QStringLiteral("%1-").arg(player().currentFrameNumber(), 6, 10, QLatin1Char('0'));
+        // Named by source and frame: pattern:bars -> pattern-bars-NNNNNN-waveform.png.
+        const QString stem = cs::exportStem(QString::fromStdString(player().input()));
+        QVERIFY2(stem.startsWith(QStringLiteral("pattern-")), qPrintable(stem));
+        const QString prefix = stem + QStringLiteral("-%1-").arg(player().currentFrameNumber(), 6, 10, QLatin1Char('0'));
         for (const char* name : {"picture.png", "histogram.png", "waveform.png", "parade.png", "vectorscope.png", "scopes.png"})
             QVERIFY2(QFile::exists(folder + QLatin1Char('/') + prefix + QLatin1String(name)), name);
         // The waveform file is core's renderer's image at the size chosen, pixel for pixel.
@@ -549,6 +620,28 @@ private slots:
         // The composite holds the panels as shown: wider than one panel, not empty.
         const QImage composite(folder + QLatin1Char('/') + prefix + QStringLiteral("scopes.png"));
         QVERIFY(composite.width() > window_->scopeView(Plane::Waveform)->width());
+        // The picture is in it where the viewer is (the bars, not the background): the
+        // composite's origin is the docked panels' top left.
+        QRect docked;
+        for (Plane p : {Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram, Plane::Preview})
+            if (window_->dock(p)->isVisible() && !window_->dock(p)->isFloating()) docked = docked.united(window_->dock(p)->geometry());
+        const QRect viewer(window_->viewer()->mapTo(window_, QPoint(0, 0)), window_->viewer()->size());
+        QVERIFY(docked.contains(viewer.center()));
+        const qreal dpr = composite.devicePixelRatio();
+        const QPoint mid = (viewer.center() - docked.topLeft()) * dpr;
+        QVERIFY2(light(composite, mid.x(), mid.y()) > 100 && light(composite, mid.x(), int(mid.y() * 0.6)) > 100,
+                 "the composite shows the picture between the panels");
+
+        // Saved again: a second numbered set; the first is left as it was.
+        const QDateTime first = QFileInfo(folder + QLatin1Char('/') + prefix + QStringLiteral("waveform.png")).lastModified();
+        auto again = window_->saveScopesTo(folder, 640, 360);
+        QVERIFY2(again.ok(), again.message().c_str());
+        const QString prefix2 = prefix.chopped(1) + QStringLiteral("-2-");
+        QVERIFY2(again->contains(folder + QLatin1Char('/') + prefix2 + QStringLiteral("waveform.png")), qPrintable(again->join(QLatin1Char(' '))));
+        for (const QString& f : *again) QVERIFY2(!f.contains(QLatin1Char('/') + prefix + QLatin1String("w")) && f.contains(prefix2), qPrintable(f));
+        QCOMPARE(QFileInfo(folder + QLatin1Char('/') + prefix + QStringLiteral("waveform.png")).lastModified(), first);
+        QCOMPARE(cs::exportStem(QStringLiteral("/media/shoot/A001 C002.mov")), QStringLiteral("A001-C002"));
+        QCOMPARE(cs::exportStem(QStringLiteral("rtsp://cam/live")), QStringLiteral("rtsp-cam-live"));
     }
 
     void aFloatingPanelKeepsDrawing() {
@@ -564,6 +657,34 @@ private slots:
         QVERIFY2(lit > 100, "the floating vectorscope draws its graticule and trace");
         dock->setFloating(false);
         QTRY_VERIFY_WITH_TIMEOUT(window_->scopeView(Plane::Vectorscope)->glReady(), kWaitMs);
+    }
+
+    void aFloatedPanelComesBackShownAndOnScreen() {
+        // A layout saved with the vectorscope floated, partly off the screen: a new window
+        // restores it floating, shown, and inside the screen's available area.
+        QDockWidget* dock = window_->dock(Plane::Vectorscope);
+        dock->setFloating(true);
+        dock->show();
+        QTRY_VERIFY_WITH_TIMEOUT(dock->isVisible(), kWaitMs);
+        const QRect area = window_->screen()->availableGeometry();
+        dock->setGeometry(area.right() - 50, area.bottom() - 40, 400, 300);
+        QTRY_VERIFY_WITH_TIMEOUT(dock->geometry().left() > area.right() - 100, kWaitMs);
+        cs::settings::saveWindow(window_->saveGeometry(), window_->saveState(1));
+        dock->setFloating(false);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->scopeView(Plane::Vectorscope)->glReady(), kWaitMs);
+
+        auto* second = new cs::MainWindow("cpu");
+        second->show();
+        QVERIFY(QTest::qWaitForWindowExposed(second));
+        QDockWidget* restored = second->dock(Plane::Vectorscope);
+        QVERIFY(restored->isFloating());
+        QTRY_VERIFY_WITH_TIMEOUT(restored->isVisible(), kWaitMs);
+        QTRY_VERIFY2_WITH_TIMEOUT(area.contains(restored->frameGeometry()) || area.contains(restored->geometry()),
+                                  qPrintable(QStringLiteral("%1,%2 %3x%4").arg(restored->x()).arg(restored->y())
+                                                 .arg(restored->width()).arg(restored->height())), kWaitMs);
+        delete second;
+        cs::settings::saveWindow(window_->saveGeometry(), window_->saveState(1));
+        window_->activateWindow();
     }
 
     void aBrokenFileShowsAnErrorAndTheAppKeepsPlaying() {
