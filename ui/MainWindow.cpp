@@ -114,7 +114,9 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     reprocessTimer_.setInterval(40);
     connect(&reprocessTimer_, &QTimer::timeout, this, [this] {
         for (Plane p : kPanels) syncPanel(p);
-        if (!player_->isPlaying()) processCurrentFrame();
+        // Playing, the next frame shows the change, unless the source is still (its frames
+        // are not processed again).
+        if (!player_->isPlaying() || currentFrameProcessed()) processCurrentFrame();
     });
     statusTimer_.setInterval(250);
     connect(&statusTimer_, &QTimer::timeout, status_, &StatusBar::refresh);
@@ -520,8 +522,18 @@ void MainWindow::onOpenFailed(const QString& input, const QString& message) {
     showError(message.isEmpty() ? tr("%1 could not be opened.").arg(input) : message);
 }
 
+bool MainWindow::currentFrameProcessed() const {
+    if (!player_ || !player_->hasFrame()) return false;
+    const std::shared_ptr<AVFrame>& holder = player_->currentFrame().holder;
+    // Same owner: the same decoded picture (the weak pointer keeps its identity from being
+    // reused while it is remembered).
+    return holder && !processedFrame_.owner_before(holder) && !holder.owner_before(processedFrame_);
+}
+
 void MainWindow::onFrameChanged() {
-    processCurrentFrame();
+    // A still source presents the same picture at its frame rate: with the settings unchanged
+    // (a change processes it at once, see reprocessTimer_) its scopes are what they were.
+    if (!currentFrameProcessed()) processCurrentFrame();
     transport_->setPosition(player_->currentPts(), player_->currentFrameNumber());
     updatePicker();
 }
@@ -584,6 +596,8 @@ void MainWindow::processCurrentFrame() {
         engineErrorShown_ = true;
         return;
     }
+    processedFrame_ = player_->currentFrame().holder;
+    ++framesProcessed_;
     viewer_->setFrameSize(frame.width, frame.height);
     refreshOverlays();
     viewer_->update();

@@ -9,6 +9,7 @@
 #include <QTimer>
 
 #include <array>
+#include <memory>
 #include <optional>
 
 #include "EngineHost.h"
@@ -52,6 +53,8 @@ public:
     QString messageText() const;
     // The status bar's picker readout.
     QString pickerText() const;
+    // Frames the engine has been run on (a still source playing adds none).
+    int64_t framesProcessed() const { return framesProcessed_; }
 
     // Writes the current frame's scopes (see ScopeExport.h) without a dialog.
     Result<QStringList> saveScopesTo(const QString& folder, int width, int height);
@@ -83,6 +86,9 @@ private:
     void onOpenFailed(const QString& input, const QString& message);
     void onFrameChanged();
     void processCurrentFrame();
+    // The current frame is the very picture the engine last processed (a still source, such
+    // as a pattern, hands out one shared frame): nothing to compute again.
+    bool currentFrameProcessed() const;
     void scheduleReprocess();
     void syncPanel(gl::Plane plane);
     void refreshOverlays();
@@ -121,6 +127,8 @@ private:
     bool engineErrorShown_ = false;
     bool shownOnce_ = false;
     std::optional<PixelPos> hover_;
+    std::weak_ptr<AVFrame> processedFrame_;
+    int64_t framesProcessed_ = 0;   // the frame of the last engine run (identity only)
     std::array<QString, gl::kPlaneCount> overlayKeys_;
 
     QTimer reprocessTimer_, statusTimer_;

@@ -301,6 +301,25 @@ private slots:
         QVERIFY(player().presentedFps() > 0.0);
     }
 
+    void aStillSourceIsNotProcessedAgainWhilePlaying() {
+        // The bars are one shared picture: playing them runs the engine once, not per frame.
+        QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
+        player().play();
+        const int64_t start = player().currentFrameNumber();
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() >= start + 3, kWaitMs);
+        const int64_t processed = window_->framesProcessed(), at = player().currentFrameNumber();
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() >= at + 10, kWaitMs);
+        QCOMPARE(window_->framesProcessed(), processed);
+        QCOMPARE(player().framesPreparedAhead(), size_t(0));
+        // A moving source is processed frame by frame.
+        QVERIFY(openAndWait(QStringLiteral("pattern:zoneplate:320x180")));
+        player().play();
+        const int64_t moving = window_->framesProcessed(), from = player().currentFrameNumber();
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() >= from + 10, kWaitMs);
+        QVERIFY(window_->framesProcessed() >= moving + 5);
+        player().pause();
+    }
+
     void aStepMovesExactlyOneFrame() {
         // The zone plate changes every frame, so the picture tells frames apart.
         QVERIFY(openAndWait(QStringLiteral("pattern:zoneplate:320x180")));
