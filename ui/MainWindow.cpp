@@ -269,7 +269,7 @@ void MainWindow::buildMenusAndToolbar() {
     add(tr("Play / Pause"), QKeySequence(Qt::Key_Space), [this] { player_->togglePlay(); });
     add(tr("Play / Faster"), QKeySequence(Qt::Key_L), [this] { shuttle(+1); });
     add(tr("Pause"), QKeySequence(Qt::Key_K), [this] { player_->pause(); });
-    add(tr("Slower / Step Back"), QKeySequence(Qt::Key_J), [this] { shuttle(-1); });
+    add(tr("Play Reverse / Faster"), QKeySequence(Qt::Key_J), [this] { shuttle(-1); });
     playback->addSeparator();
     add(tr("Step Forward"), QKeySequence(Qt::Key_Right), [this] { player_->stepForward(); });
     add(tr("Step Back"), QKeySequence(Qt::Key_Left), [this] { player_->stepBack(); });
@@ -374,7 +374,7 @@ void MainWindow::buildMenusAndToolbar() {
                "<tr><td><b>Space</b></td><td>play / pause</td></tr>"
                "<tr><td><b>L</b></td><td>play; again: faster (up to 4x)</td></tr>"
                "<tr><td><b>K</b></td><td>pause</td></tr>"
-               "<tr><td><b>J</b></td><td>slower while playing; paused: one frame back</td></tr>"
+               "<tr><td><b>J</b></td><td>play in reverse; again: faster (up to 4x)</td></tr>"
                "<tr><td><b>Left / Right</b></td><td>one frame back / forward</td></tr>"
                "<tr><td><b>Home / End</b></td><td>first / last frame</td></tr>"
                "<tr><td><b>F, 1, 2</b></td><td>zoom to fit, 100%, 200% (wheel zooms, drag pans)</td></tr>"
@@ -661,29 +661,28 @@ void MainWindow::showWarning(const QString& text) {
 QString MainWindow::messageText() const { return messages_->text(); }
 
 void MainWindow::shuttle(int direction) {
+    // J/K/L as in NLEs: L plays forward, again faster; J plays in reverse, again faster; K
+    // (elsewhere) pauses. Switching direction starts the other way at 1x.
     static const double kSpeeds[] = {0.25, 0.5, 1.0, 1.5, 2.0, 4.0};
-    const double speed = player_->speed();
-    if (direction > 0) {
-        if (!player_->isPlaying()) {
-            player_->play();
-            return;
-        }
+    auto faster = [](double speed) {
         for (double s : kSpeeds)
-            if (s > speed + 1e-9) {
-                player_->setSpeed(s);
-                return;
-            }
+            if (s > speed + 1e-9) return s;
+        return speed;
+    };
+    if (direction > 0) {
+        if (player_->isPlayingReverse()) {
+            player_->pause();
+            player_->setSpeed(1.0);
+            player_->play();
+        } else if (!player_->isPlaying()) {
+            player_->play();
+        } else {
+            player_->setSpeed(faster(player_->speed()));
+        }
         return;
     }
-    if (!player_->isPlaying()) {
-        player_->stepBack();
-        return;
-    }
-    double slower = 0.0;
-    for (double s : kSpeeds)
-        if (s < speed - 1e-9) slower = s;
-    if (slower > 0) player_->setSpeed(slower);
-    else player_->pause();
+    if (player_->isPlayingReverse()) player_->playReverse(faster(player_->reverseSpeed()));
+    else player_->playReverse(1.0);
 }
 
 // ---- Layout ------------------------------------------------------------------------------

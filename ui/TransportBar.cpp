@@ -32,7 +32,7 @@ QToolButton* TransportBar::button(const QString& tip, int icon) {
 
 TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
     start_ = button(tr("Go to start (Home)"), int(IconKind::Start));
-    back_ = button(tr("Step one frame back (Left, J when paused)"), int(IconKind::StepBack));
+    back_ = button(tr("Step one frame back (Left)"), int(IconKind::StepBack));
     play_ = button(tr("Play / pause (Space, K, L)"), int(IconKind::Play));
     forward_ = button(tr("Step one frame forward (Right)"), int(IconKind::StepForward));
     end_ = button(tr("Go to end (End)"), int(IconKind::End));
@@ -41,7 +41,7 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
 
     speed_ = new QComboBox(this);
     speed_->setFocusPolicy(Qt::NoFocus);
-    speed_->setToolTip(tr("Playback speed (L faster, J slower)"));
+    speed_->setToolTip(tr("Playback speed (L again: faster)"));
     for (double s : kSpeeds) speed_->addItem(QString::number(s) + QStringLiteral("x"), s);
     speed_->setCurrentIndex(2);
 
@@ -132,7 +132,7 @@ void TransportBar::setPosition(double seconds, int64_t frameNumber) {
 
 void TransportBar::setPlaying(bool playing) {
     play_->setIcon(makeIcon(playing ? IconKind::Pause : IconKind::Play));
-    play_->setToolTip(playing ? tr("Pause (Space, K)") : tr("Play (Space, L)"));
+    play_->setToolTip(playing ? tr("Pause (Space, K)") : tr("Play (Space, L; J: reverse)"));
 }
 
 void TransportBar::setLoop(bool loop) {

@@ -497,8 +497,9 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(2), kWaitMs);
         QTest::keyClick(window_, Qt::Key_Left);
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(1), kWaitMs);
-        QTest::keyClick(window_, Qt::Key_J);   // paused: one frame back
+        QTest::keyClick(window_, Qt::Key_J);   // reverse play: back to the first frame, where it stops
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(0), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!player().isPlayingReverse(), kWaitMs);
         QTest::keyClick(window_, Qt::Key_End);
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(249), kWaitMs);
         QTest::keyClick(window_, Qt::Key_Space);
@@ -510,10 +511,63 @@ private slots:
         QCOMPARE(player().speed(), 1.0);
         QTest::keyClick(window_, Qt::Key_L);   // again: faster
         QCOMPARE(player().speed(), 1.5);
-        QTest::keyClick(window_, Qt::Key_J);   // playing: slower
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() >= 12, kWaitMs);   // room to go back
+        QTest::keyClick(window_, Qt::Key_J);   // playing forward: reverse at 1x
+        QVERIFY(player().isPlayingReverse());
+        QVERIFY(!player().isPlaying());
+        QCOMPARE(player().reverseSpeed(), 1.0);
+        const int64_t reversing = player().currentFrameNumber();
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() <= reversing - 3, kWaitMs);   // it goes back
+        QTest::keyClick(window_, Qt::Key_J);   // again: faster
+        QCOMPARE(player().reverseSpeed(), 1.5);
+        QTest::keyClick(window_, Qt::Key_K);
+        QVERIFY(!player().isPlayingReverse());
+        QTest::keyClick(window_, Qt::Key_J);
+        QVERIFY(player().isPlayingReverse());
+        QTest::keyClick(window_, Qt::Key_L);   // reverse: forward at 1x
+        QVERIFY(player().isPlaying() && !player().isPlayingReverse());
         QCOMPARE(player().speed(), 1.0);
         QTest::keyClick(window_, Qt::Key_Space);
         QVERIFY(!player().isPlaying());
+    }
+
+    void stepsBackThroughALongGopAreQueuedAndCached() {
+        // One keyframe for 100 frames: each back step decodes from it. Five Lefts pressed at once
+        // move five frames; the frames decoded on the way serve the next steps at once.
+        const QString clip = makeClip(QStringLiteral("longgop.mp4"),
+                                      QStringLiteral("-f lavfi -i testsrc2=size=320x180:rate=25:duration=4 -c:v libx264 "
+                                                     "-g 250 -keyint_min 250 -sc_threshold 0 -bf 2 -pix_fmt yuv420p"));
+        QVERIFY(!clip.isEmpty());
+        QVERIFY(openAndWait(clip));
+        player().pause();
+        player().seekTo(60 / 25.0);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(60), kWaitMs);
+        window_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window_));
+        for (int i = 0; i < 5; ++i) QTest::keyClick(window_, Qt::Key_Left);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(55), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!player().stepFillPending(), kWaitMs);
+        settle(100);
+        QCOMPARE(player().currentFrameNumber(), int64_t(55));
+        QVERIFY(player().stepCacheFrames() >= 4);
+        // From the cache: at once (no event loop turn), back and forward.
+        player().stepBack();
+        QCOMPARE(player().currentFrameNumber(), int64_t(54));
+        const QByteArray at54 = pictureHash(player());
+        player().stepBack();
+        QCOMPARE(player().currentFrameNumber(), int64_t(53));
+        player().stepForward();
+        QCOMPARE(player().currentFrameNumber(), int64_t(54));
+        QCOMPARE(pictureHash(player()), at54);
+        player().stepForward();
+        QCOMPARE(player().currentFrameNumber(), int64_t(55));
+        // Past the cache's end the reader goes on from where it is: frame 56 follows.
+        player().stepForward();
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(56), kWaitMs);
+        // The cached frame 54 is the frame a seek decodes.
+        player().seekTo(54 / 25.0);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(54), kWaitMs);
+        QCOMPARE(pictureHash(player()), at54);
     }
 
     void aDroppedFileOpens() {
