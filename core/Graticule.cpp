@@ -196,7 +196,7 @@ PlotRect waveformPlotRect(int imageWidth, int imageHeight) {
     return insetRect(imageWidth, imageHeight, labelWidth + 8 * s, halfText + 4, 6 * s, halfText + 4);
 }
 
-PlotRect paradePanelRect(const PlotRect& plot, int panel, int textScale) {
+PlotRect paradePanelRect(const PlotRect& plot, int panel, int textScale, bool headroom) {
     panel = std::clamp(panel, 0, 2);
     int gap = 8 * std::max(textScale, 1);
     if (2 * gap > plot.width / 10) gap = plot.width / 30;   // narrow images: gaps give way to panels
@@ -204,7 +204,19 @@ PlotRect paradePanelRect(const PlotRect& plot, int panel, int textScale) {
     PlotRect r = plot;
     r.left = plot.left + panel * (panelWidth + gap);
     r.width = panelWidth;
+    if (headroom && plot.height > 2) {
+        const double span = double(plot.height - 1);
+        const int above = int(std::lround(span * 20.0 / 255.0)), below = int(std::lround(span * 16.0 / 255.0));
+        r.top = plot.top + above;
+        r.height = plot.height - above - below;
+    }
     return r;
+}
+
+int paradeNameTop(const PlotRect& plot, const PlotRect& panel, int textScale) {
+    const int s = std::max(textScale, 1), room = panel.top - plot.top, text = font::kGlyphHeight * s;
+    if (room >= text + 2 * s) return plot.top + (room - text) / 2;
+    return panel.top + 3 * s;
 }
 
 PlotRect histogramPlotRect(int imageWidth, int imageHeight) {

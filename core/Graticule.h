@@ -125,8 +125,15 @@ struct PlotRect {
 int graticuleTextScale(int imageWidth, int imageHeight);
 // Waveform and parade: a left margin for the level labels, small margins elsewhere.
 PlotRect waveformPlotRect(int imageWidth, int imageHeight);
-// Parade panel 0..2 of a waveform-style plot: three equal panels with gaps between.
-PlotRect paradePanelRect(const PlotRect& plot, int panel, int textScale);
+// Parade panel 0..2 of a waveform-style plot: three equal panels with gaps between. With
+// `headroom` (the R'G'B' parade, whose codes are full range) each panel keeps the luma
+// waveform's limited-range room: the plot's code 0 sits where the waveform's 16/255 does and
+// the top code where its 235/255 does, so 0% and 100% line up with the waveform's 0 and 100
+// IRE, off the plot's edges, with room above and below for over- and undershoots of filters.
+PlotRect paradePanelRect(const PlotRect& plot, int panel, int textScale, bool headroom = false);
+// The top row of a parade panel's channel name (R, G, B; Y, Cb, Cr): in the room above the
+// panel where it has some (outside the trace), else just inside the panel's top.
+int paradeNameTop(const PlotRect& plot, const PlotRect& panel, int textScale);
 // Histogram: a bottom margin for the code labels, side margins for labels at the edges.
 PlotRect histogramPlotRect(int imageWidth, int imageHeight);
 // Vectorscope: a centred square of odd side so the centre lands on a pixel.

@@ -550,7 +550,7 @@ void renderParade(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) 
     const Graticule g = waveformGraticule(shape.depth, rgb ? Range::Full : r.color.range, spec.waveformScale);
     LabelLayout placed;
     for (int c = 0; c < 3; ++c) {
-        const PlotRect panel = paradePanelRect(plot, c, textScale);
+        const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
         if (panel.empty()) continue;
         if (haveCounts)
             drawWaveTrace(out, panel, r.parade.data() + size_t(c) * panelCounts, shape.levels, r.width,
@@ -560,8 +560,9 @@ void renderParade(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) 
         const uint32_t nameColour = uint32_t(toByte(h.r)) | uint32_t(toByte(h.g)) << 8 | uint32_t(toByte(h.b)) << 16 | 0xff000000u;
         const char* name = rgb ? kRgbNames[c] : kYcbcrNames[c];
         if (font::textWidth(name, textScale) + 8 * textScale < panel.width) {
-            drawText(out, panel.left + 4 * textScale + textScale, panel.top + 3 * textScale + textScale, name, 0xb0000000u, textScale);
-            drawText(out, panel.left + 4 * textScale, panel.top + 3 * textScale, name, nameColour, textScale);
+            const int top = paradeNameTop(plot, panel, textScale);
+            drawText(out, panel.left + 4 * textScale + textScale, top + textScale, name, 0xb0000000u, textScale);
+            drawText(out, panel.left + 4 * textScale, top, name, nameColour, textScale);
         }
     }
 }

@@ -20,11 +20,12 @@ void drawParadeNames(RgbaImage& img, const PlotRect& plot, bool rgb, int textSca
     static constexpr uint32_t kRgbColours[3] = {0xff2e38ffu, 0xff4dff40u, 0xffff804du};
     static constexpr uint32_t kYccColours[3] = {0xffe6e6e6u, 0xffff804du, 0xff2e38ffu};
     for (int c = 0; c < 3; ++c) {
-        const PlotRect panel = paradePanelRect(plot, c, textScale);
+        const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
         const char* name = rgb ? kRgb[c] : kYcc[c];
         if (panel.empty() || font::textWidth(name, textScale) + 8 * textScale >= panel.width) continue;
-        drawText(img, panel.left + 5 * textScale, panel.top + 4 * textScale, name, 0xb0000000u, textScale);
-        drawText(img, panel.left + 4 * textScale, panel.top + 3 * textScale, name, rgb ? kRgbColours[c] : kYccColours[c], textScale);
+        const int top = paradeNameTop(plot, panel, textScale);
+        drawText(img, panel.left + 5 * textScale, top + textScale, name, 0xb0000000u, textScale);
+        drawText(img, panel.left + 4 * textScale, top, name, rgb ? kRgbColours[c] : kYccColours[c], textScale);
     }
 }
 
@@ -49,7 +50,7 @@ void renderGraticuleOverlay(gl::Plane plane, const ScopeResults& r, const ScopeS
             const PlotRect plot = waveformPlotRect(width, height);
             // R'G'B' is full range whatever the stream's Y'CbCr range is.
             const Graticule g = waveformGraticule(depth, rgb ? Range::Full : r.color.range, spec.waveformScale);
-            for (int c = 0; c < 3; ++c) drawGraticule(out, paradePanelRect(plot, c, textScale), g, textScale, c == 0, placed);
+            for (int c = 0; c < 3; ++c) drawGraticule(out, paradePanelRect(plot, c, textScale, rgb), g, textScale, c == 0, placed);
             drawParadeNames(out, plot, rgb, textScale);
             break;
         }
@@ -69,7 +70,7 @@ void renderGraticuleOverlay(gl::Plane plane, const ScopeResults& r, const ScopeS
     }
 }
 
-void traceTextureSize(gl::Plane plane, int width, int height, int& textureWidth, int& textureHeight) {
+void traceTextureSize(gl::Plane plane, int width, int height, int& textureWidth, int& textureHeight, ParadeMode mode) {
     textureWidth = width;
     textureHeight = height;
     switch (plane) {
@@ -87,8 +88,9 @@ void traceTextureSize(gl::Plane plane, int width, int height, int& textureWidth,
         }
         case gl::Plane::Parade: {
             const PlotRect p = waveformPlotRect(width, height);
-            textureWidth = 3 * paradePanelRect(p, 0, graticuleTextScale(width, height)).width;
-            textureHeight = p.height;
+            const PlotRect panel = paradePanelRect(p, 0, graticuleTextScale(width, height), mode == ParadeMode::Rgb);
+            textureWidth = 3 * panel.width;
+            textureHeight = panel.height;
             break;
         }
         case gl::Plane::Vectorscope: {
@@ -103,7 +105,7 @@ void traceTextureSize(gl::Plane plane, int width, int height, int& textureWidth,
     textureHeight = std::max(textureHeight, 1);
 }
 
-ScopePlacement tracePlacement(gl::Plane plane, int width, int height) {
+ScopePlacement tracePlacement(gl::Plane plane, int width, int height, ParadeMode mode) {
     auto rect = [](const PlotRect& p) { return RectF{double(p.left), double(p.top), double(p.width), double(p.height)}; };
     switch (plane) {
         case gl::Plane::Histogram: return {width, height, {{RectF{0, 0, 1, 1}, rect(histogramPlotRect(width, height))}}};
@@ -113,7 +115,7 @@ ScopePlacement tracePlacement(gl::Plane plane, int width, int height) {
             ScopePlacement s{width, height, {}};
             const PlotRect plot = waveformPlotRect(width, height);
             for (int c = 0; c < 3; ++c)
-                s.pieces.push_back({RectF{c / 3.0, 0, 1 / 3.0, 1}, rect(paradePanelRect(plot, c, graticuleTextScale(width, height)))});
+                s.pieces.push_back({RectF{c / 3.0, 0, 1 / 3.0, 1}, rect(paradePanelRect(plot, c, graticuleTextScale(width, height), mode == ParadeMode::Rgb))});
             return s;
         }
         case gl::Plane::Vectorscope: {

@@ -21,8 +21,10 @@ void renderGraticuleOverlay(gl::Plane plane, const ScopeResults& r, const ScopeS
 // Where a trace-only texture goes in a scope image of width x height, and the texture size
 // that fills it texel for pixel: the plot rectangle of core's layout (the parade: its three
 // panels, a third of the texture each). Histogram, Waveform, Parade, Vectorscope; other
-// planes: the whole image.
-ScopePlacement tracePlacement(gl::Plane plane, int width, int height);
-void traceTextureSize(gl::Plane plane, int width, int height, int& textureWidth, int& textureHeight);
+// planes: the whole image. `mode`: the parade's (R'G'B' panels keep head- and footroom,
+// see paradePanelRect).
+ScopePlacement tracePlacement(gl::Plane plane, int width, int height, ParadeMode mode = ParadeMode::Ycbcr);
+void traceTextureSize(gl::Plane plane, int width, int height, int& textureWidth, int& textureHeight,
+                      ParadeMode mode = ParadeMode::Ycbcr);
 
 }  // namespace cs

@@ -25,6 +25,7 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QPushButton>
+#include <QScreen>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -32,6 +33,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 #include "GainControl.h"
@@ -112,7 +114,9 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     reprocessTimer_.setInterval(40);
     connect(&reprocessTimer_, &QTimer::timeout, this, [this] {
         for (Plane p : kPanels) syncPanel(p);
-        if (!player_->isPlaying()) processCurrentFrame();
+        // Playing, the next frame shows the change, unless the source is still (its frames
+        // are not processed again).
+        if (!player_->isPlaying() || currentFrameProcessed()) processCurrentFrame();
     });
     statusTimer_.setInterval(250);
     connect(&statusTimer_, &QTimer::timeout, status_, &StatusBar::refresh);
@@ -265,7 +269,7 @@ void MainWindow::buildMenusAndToolbar() {
     add(tr("Play / Pause"), QKeySequence(Qt::Key_Space), [this] { player_->togglePlay(); });
     add(tr("Play / Faster"), QKeySequence(Qt::Key_L), [this] { shuttle(+1); });
     add(tr("Pause"), QKeySequence(Qt::Key_K), [this] { player_->pause(); });
-    add(tr("Slower / Step Back"), QKeySequence(Qt::Key_J), [this] { shuttle(-1); });
+    add(tr("Play Reverse / Faster"), QKeySequence(Qt::Key_J), [this] { shuttle(-1); });
     playback->addSeparator();
     add(tr("Step Forward"), QKeySequence(Qt::Key_Right), [this] { player_->stepForward(); });
     add(tr("Step Back"), QKeySequence(Qt::Key_Left), [this] { player_->stepBack(); });
@@ -370,7 +374,7 @@ void MainWindow::buildMenusAndToolbar() {
                "<tr><td><b>Space</b></td><td>play / pause</td></tr>"
                "<tr><td><b>L</b></td><td>play; again: faster (up to 4x)</td></tr>"
                "<tr><td><b>K</b></td><td>pause</td></tr>"
-               "<tr><td><b>J</b></td><td>slower while playing; paused: one frame back</td></tr>"
+               "<tr><td><b>J</b></td><td>play in reverse; again: faster (up to 4x)</td></tr>"
                "<tr><td><b>Left / Right</b></td><td>one frame back / forward</td></tr>"
                "<tr><td><b>Home / End</b></td><td>first / last frame</td></tr>"
                "<tr><td><b>F, 1, 2</b></td><td>zoom to fit, 100%, 200% (wheel zooms, drag pans)</td></tr>"
@@ -400,7 +404,6 @@ void MainWindow::loadSettings() {
     previewFilter_ = c.preview;
     previewInViewer_ = c.previewInViewer;
     player_->setLoop(c.loop);
-    player_->setSpeed(c.speed);
     playOnOpen_ = c.playOnOpen;
     hwdec_ = c.nvdec ? HwDecode::Auto : HwDecode::None;
     applyPreviewSpec();
@@ -414,10 +417,17 @@ void MainWindow::saveSettings() {
     c.preview = previewFilter_;
     c.previewInViewer = previewInViewer_;
     c.loop = player_->loops();
-    c.speed = player_->speed();
     c.playOnOpen = playOnOpen_;
     c.nvdec = hwdec_ != HwDecode::None;
     settings::save(c);
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    if (shownOnce_) return;
+    shownOnce_ = true;
+    // After the window manager has mapped the main window, so that the panels go on top of it.
+    QTimer::singleShot(0, this, &MainWindow::bringFloatingPanelsForward);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
@@ -457,7 +467,7 @@ void MainWindow::setDecoding(HwDecode hwdec, int decoderThreads) {
 }
 
 void MainWindow::openFileDialog() {
-    const QString dir = settings::openFolder(QStandardPaths::writableLocation(QStandardPaths::MoviesLocation));
+    const QString dir = settings::openFolder();
     const QString f = QFileDialog::getOpenFileName(this, tr("Open Video File"), dir,
                                                    tr("Video files (*.mp4 *.mov *.mkv *.mxf *.ts *.m2ts *.avi *.webm *.y4m *.mpg *.m4v);;All files (*)"));
     if (f.isEmpty()) return;
@@ -512,8 +522,18 @@ void MainWindow::onOpenFailed(const QString& input, const QString& message) {
     showError(message.isEmpty() ? tr("%1 could not be opened.").arg(input) : message);
 }
 
+bool MainWindow::currentFrameProcessed() const {
+    if (!player_ || !player_->hasFrame()) return false;
+    const std::shared_ptr<AVFrame>& holder = player_->currentFrame().holder;
+    // Same owner: the same decoded picture (the weak pointer keeps its identity from being
+    // reused while it is remembered).
+    return holder && !processedFrame_.owner_before(holder) && !holder.owner_before(processedFrame_);
+}
+
 void MainWindow::onFrameChanged() {
-    processCurrentFrame();
+    // A still source presents the same picture at its frame rate: with the settings unchanged
+    // (a change processes it at once, see reprocessTimer_) its scopes are what they were.
+    if (!currentFrameProcessed()) processCurrentFrame();
     transport_->setPosition(player_->currentPts(), player_->currentFrameNumber());
     updatePicker();
 }
@@ -576,6 +596,8 @@ void MainWindow::processCurrentFrame() {
         engineErrorShown_ = true;
         return;
     }
+    processedFrame_ = player_->currentFrame().holder;
+    ++framesProcessed_;
     viewer_->setFrameSize(frame.width, frame.height);
     refreshOverlays();
     viewer_->update();
@@ -639,35 +661,51 @@ void MainWindow::showWarning(const QString& text) {
 QString MainWindow::messageText() const { return messages_->text(); }
 
 void MainWindow::shuttle(int direction) {
+    // J/K/L as in NLEs: L plays forward, again faster; J plays in reverse, again faster; K
+    // (elsewhere) pauses. Switching direction starts the other way at 1x.
     static const double kSpeeds[] = {0.25, 0.5, 1.0, 1.5, 2.0, 4.0};
-    const double speed = player_->speed();
-    if (direction > 0) {
-        if (!player_->isPlaying()) {
-            player_->play();
-            return;
-        }
+    auto faster = [](double speed) {
         for (double s : kSpeeds)
-            if (s > speed + 1e-9) {
-                player_->setSpeed(s);
-                return;
-            }
+            if (s > speed + 1e-9) return s;
+        return speed;
+    };
+    if (direction > 0) {
+        if (player_->isPlayingReverse()) {
+            player_->pause();
+            player_->setSpeed(1.0);
+            player_->play();
+        } else if (!player_->isPlaying()) {
+            player_->play();
+        } else {
+            player_->setSpeed(faster(player_->speed()));
+        }
         return;
     }
-    if (!player_->isPlaying()) {
-        player_->stepBack();
-        return;
-    }
-    double slower = 0.0;
-    for (double s : kSpeeds)
-        if (s < speed - 1e-9) slower = s;
-    if (slower > 0) player_->setSpeed(slower);
-    else player_->pause();
+    if (player_->isPlayingReverse()) player_->playReverse(faster(player_->reverseSpeed()));
+    else player_->playReverse(1.0);
 }
 
 // ---- Layout ------------------------------------------------------------------------------
 
 void MainWindow::showAllPanels() {
     for (Plane p : kPanels) docks_[size_t(p)]->show();
+}
+
+void MainWindow::bringFloatingPanelsForward() {
+    for (Plane p : kPanels) {
+        QDockWidget* d = docks_[size_t(p)];
+        if (!d->isFloating() || d->isHidden()) continue;
+        QScreen* screen = QGuiApplication::screenAt(d->geometry().center());
+        if (!screen) screen = this->screen();
+        const QRect area = screen->availableGeometry();
+        QRect g = d->geometry();
+        g.setSize(g.size().boundedTo(area.size()));
+        g.moveLeft(std::clamp(g.left(), area.left(), area.right() + 1 - g.width()));
+        g.moveTop(std::clamp(g.top(), area.top(), area.bottom() + 1 - g.height()));
+        d->setGeometry(g);
+        d->show();
+        d->raise();
+    }
 }
 
 void MainWindow::resetLayout() {
@@ -679,8 +717,8 @@ void MainWindow::resetLayout() {
 // ---- Export ---------------------------------------------------------------------------
 
 QImage MainWindow::scopesComposite() {
-    // Docked panels keep their places relative to each other (the viewer between them is left
-    // out); floating panels follow on the right.
+    // Docked panels keep their places relative to each other, with the picture where the viewer
+    // is among them; floating panels follow on the right.
     QRect docked;
     std::vector<QDockWidget*> inWindow, floating;
     for (Plane p : kPanels) {
@@ -704,6 +742,11 @@ QImage MainWindow::scopesComposite() {
     out.setDevicePixelRatio(dpr);
     out.fill(QColor(0x1a, 0x1a, 0x1a));
     QPainter painter(&out);
+    // The picture where the viewer sits among the docked panels.
+    if (!inWindow.empty()) {
+        const QRect picture(viewer_->mapTo(this, QPoint(0, 0)), viewer_->size());
+        if (picture.intersects(docked)) painter.drawImage(QRectF(picture.translated(-docked.topLeft())), viewer_->grabFramebuffer());
+    }
     for (QDockWidget* d : inWindow) painter.drawPixmap(d->geometry().topLeft() - docked.topLeft(), d->grab());
     int x = docked.width();
     for (QDockWidget* d : floating) {
@@ -717,6 +760,7 @@ Result<QStringList> MainWindow::saveScopesTo(const QString& folder, int width, i
     if (!player_->hasFrame()) return Status::error("there is no frame to take the scopes of");
     ScopeExportRequest request;
     request.folder = folder;
+    request.source = QString::fromStdString(player_->input());
     request.frameNumber = player_->currentFrameNumber();
     request.spec = engine_.spec();
     request.width = width;
@@ -769,7 +813,8 @@ void MainWindow::saveScopesDialog() {
     form->addRow(tr("Folder"), folderRow);
     form->addRow(tr("Scope size"), sizeRow);
     auto* note = new QLabel(tr("Writes frame %1's picture, histogram, waveform, parade and vectorscope (the vectorscope "
-                               "is height x height) as headless export draws them, plus scopes.png: the panels as shown.")
+                               "is height x height) as headless export draws them, plus scopes.png: the panels as shown. Files are named by "
+                               "source and frame; names already taken get a number, nothing is overwritten.")
                                 .arg(player_->currentFrameNumber()));
     note->setWordWrap(true);
     form->addRow(note);

@@ -9,6 +9,7 @@
 #include <QTimer>
 
 #include <array>
+#include <memory>
 #include <optional>
 
 #include "EngineHost.h"
@@ -52,6 +53,8 @@ public:
     QString messageText() const;
     // The status bar's picker readout.
     QString pickerText() const;
+    // Frames the engine has been run on (a still source playing adds none).
+    int64_t framesProcessed() const { return framesProcessed_; }
 
     // Writes the current frame's scopes (see ScopeExport.h) without a dialog.
     Result<QStringList> saveScopesTo(const QString& folder, int width, int height);
@@ -59,9 +62,15 @@ public:
     QImage scopesComposite();
     void showAllPanels();
     void resetLayout();
+    // Floating panels that are meant to show: shown, moved onto the screen they are nearest
+    // to (inside its available area) and raised above the main window. Runs after the first
+    // show (a restored layout's floating panels would otherwise open behind the window, or
+    // off a screen that is gone).
+    void bringFloatingPanelsForward();
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void showEvent(QShowEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
@@ -77,6 +86,9 @@ private:
     void onOpenFailed(const QString& input, const QString& message);
     void onFrameChanged();
     void processCurrentFrame();
+    // The current frame is the very picture the engine last processed (a still source, such
+    // as a pattern, hands out one shared frame): nothing to compute again.
+    bool currentFrameProcessed() const;
     void scheduleReprocess();
     void syncPanel(gl::Plane plane);
     void refreshOverlays();
@@ -113,7 +125,10 @@ private:
     int decoderThreads_ = 0;
     bool playOnOpen_ = true;
     bool engineErrorShown_ = false;
+    bool shownOnce_ = false;
     std::optional<PixelPos> hover_;
+    std::weak_ptr<AVFrame> processedFrame_;
+    int64_t framesProcessed_ = 0;   // the frame of the last engine run (identity only)
     std::array<QString, gl::kPlaneCount> overlayKeys_;
 
     QTimer reprocessTimer_, statusTimer_;

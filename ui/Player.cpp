@@ -18,12 +18,18 @@ constexpr double kDueSlack = 0.002;
 // Playing with an empty queue (decoder behind) for longer than this re-ties the clock to the
 // next frame instead of racing to catch up.
 constexpr double kStarvedReanchor = 0.25;
+// The step cache: at most this many frames, and about this much memory of host frames; NVDEC
+// frames hold decoder surfaces (the queue's 8 and the current frame's are taken already).
+constexpr size_t kStepFrames = 16, kStepDeviceFrames = 4;
+constexpr double kStepBytes = 256.0 * 1024 * 1024;
 }  // namespace
 
 Player::Player(QObject* parent) : QObject(parent) {
     timer_.setSingleShot(true);
     timer_.setTimerType(Qt::PreciseTimer);
     connect(&timer_, &QTimer::timeout, this, [this] { tick(); });
+    reverseTimer_.setTimerType(Qt::PreciseTimer);
+    connect(&reverseTimer_, &QTimer::timeout, this, [this] { reverseTick(); });
 }
 
 Player::~Player() {
@@ -84,6 +90,7 @@ void Player::close() {
     current_ = {};
     currentPrepared_.reset();
     hasFrame_ = false;
+    clearSteps();
 }
 
 void Player::prepareAgain() {
@@ -123,6 +130,13 @@ void Player::adoptPending(const SourceInfo& info) {
     presentTimes_.clear();
     endReached_ = false;
     seekLast_ = {};
+    clearSteps();
+    {
+        const double frameBytes = double(std::max(info.width, 1)) * double(std::max(info.height, 1)) * 2.0 *
+                                  double(formatInfo(info.format).bytesPerSample);
+        const size_t byMemory = size_t(std::clamp(kStepBytes / frameBytes, 4.0, double(kStepFrames)));
+        steps_.limit = byMemory;
+    }
     presentNext_ = !wasPlaying;
     anchored_ = false;
     liveState_ = LiveState::Playing;
@@ -210,13 +224,21 @@ void Player::service() {
         serviceSeekToLast();
         return;
     }
+    if (steps_.filling) {
+        serviceStepFill();
+        return;
+    }
     if (presentNext_) {
         auto item = reader_->pop();
         if (item && item->wrap && loop_) item = reader_->pop();   // looping on: the start follows
         if (!item) return;   // a wake-up follows the frame's arrival
         presentNext_ = false;
-        if (item->status == ReadStatus::Frame) presentItem(std::move(*item));
-        else handleEndOrError(*item);
+        if (item->status == ReadStatus::Frame) {
+            keepStepped(item->frame);
+            presentItem(std::move(*item));
+        } else {
+            handleEndOrError(*item);
+        }
     }
     if (playing_) tick();
 }
@@ -357,8 +379,12 @@ void Player::scheduleTick(double seconds) {
 }
 
 void Player::play() {
-    if ((!reader_ && !live_) || playing_) return;
+    if ((!reader_ && !live_) || (playing_ && !reverse_)) return;
+    stopReverse();
     if (endReached_ && canSeek()) requestSeek(0.0);
+    else if (reader_ && (steps_.filling || (stepCacheIndex() >= 0 && stepCacheIndex() + 1 < int(steps_.frames.size()))))
+        requestSeek(currentPts() + 0.5 * frameDuration());   // the reader's queue is elsewhere: go on from here
+    clearSteps();
     playing_ = true;
     anchored_ = false;
     presentNext_ = false;
@@ -369,13 +395,14 @@ void Player::play() {
 
 void Player::pause() {
     timer_.stop();
+    stopReverse();
     if (!playing_) return;
     playing_ = false;
     emit playingChanged(false);
 }
 
 void Player::togglePlay() {
-    if (playing_) pause();
+    if (playing_ || reverse_) pause();
     else play();
 }
 
@@ -387,6 +414,14 @@ void Player::stepForward() {
         serviceLive();
         return;
     }
+    if (steps_.filling) {
+        steps_.target += frameDuration();   // counted into the fill under way
+        return;
+    }
+    if (const int i = stepCacheIndex(); i >= 0 && i + 1 < int(steps_.frames.size())) {
+        present(VideoFrame(steps_.frames[size_t(i) + 1]));
+        return;
+    }
     if (endReached_ || seekLast_.active) return;
     presentNext_ = true;
     service();
@@ -394,17 +429,114 @@ void Player::stepForward() {
 
 void Player::stepBack() {
     if (!canSeek() || !hasFrame_) return;
-    pause();
+    if (!reverse_) pause();
     const double d = frameDuration();
-    if (haveFirstPts_ && currentPts() <= firstPts_ + 0.5 * d) return;   // already on the first frame
-    // Seeking lands at or after the target: half a frame before the previous frame's time
-    // lands on it even when timestamps jitter.
-    requestSeek(currentPts() - 1.5 * d);
+    const double from = steps_.filling ? steps_.target : currentPts();
+    const double first = haveFirstPts_ ? firstPts_ : 0.0;
+    if (from <= first + 0.5 * d) {   // already on (or bound for) the first frame
+        if (reverse_) pause();
+        return;
+    }
+    const double target = from - d;
+    if (steps_.filling) {
+        // A step pressed while the fill is read: counted, not lost.
+        if (target >= steps_.from - 0.5 * d) {
+            steps_.target = target;
+            return;
+        }
+    } else if (const int i = stepCacheIndex(); i > 0) {
+        present(VideoFrame(steps_.frames[size_t(i) - 1]));
+        return;
+    }
+    startStepFill(target);
+}
+
+void Player::startStepFill(double target) {
+    const double d = frameDuration();
+    const double first = haveFirstPts_ ? firstPts_ : 0.0;
+    steps_.frames.clear();
+    steps_.filling = true;
+    steps_.target = target;
+    steps_.from = std::max(first, target - double(steps_.limit - 1) * d);
+    // Seeking lands at or after the time: half a frame before the window's first frame lands on
+    // it even when timestamps jitter.
+    requestSeek(std::max(0.0, steps_.from - 0.5 * d));
+    presentNext_ = false;
     service();
+}
+
+void Player::serviceStepFill() {
+    const double d = frameDuration();
+    while (auto item = reader_->pop()) {
+        if (item->wrap) continue;
+        if (item->status != ReadStatus::Frame) {
+            // The window ended early (a short or damaged file): land on the last frame read.
+            steps_.filling = false;
+            if (steps_.frames.empty()) handleEndOrError(*item);
+            else present(VideoFrame(steps_.frames.back()));
+            return;
+        }
+        keepStepped(item->frame);
+        if (item->frame.view.pts >= steps_.target - 0.5 * d) {
+            steps_.filling = false;
+            present(std::move(item->frame));
+            return;
+        }
+    }
+}
+
+void Player::keepStepped(const VideoFrame& frame) {
+    // Only a run of consecutive frames: a frame that does not follow the last one starts anew.
+    if (!steps_.frames.empty() && !steps_.filling) {
+        const double gap = frame.view.pts - steps_.frames.back().view.pts;
+        if (gap <= 0.0 || gap > 1.5 * frameDuration()) steps_.frames.clear();
+    }
+    if (steps_.frames.empty() && !steps_.filling) return;   // no cache: ordinary steps keep nothing
+    steps_.frames.push_back(frame);
+    const size_t limit = frame.onDevice ? std::min(steps_.limit, kStepDeviceFrames) : steps_.limit;
+    while (steps_.frames.size() > limit) steps_.frames.pop_front();
+}
+
+int Player::stepCacheIndex() const {
+    if (!hasFrame_) return -1;
+    const double half = 0.5 * frameDuration();
+    for (size_t i = 0; i < steps_.frames.size(); ++i)
+        if (std::abs(steps_.frames[i].view.pts - currentPts()) < half) return int(i);
+    return -1;
+}
+
+void Player::clearSteps() {
+    steps_.frames.clear();
+    steps_.filling = false;
+}
+
+void Player::playReverse(double speed) {
+    if (!canSeek() || !hasFrame_) return;
+    if (playing_) pause();
+    reverse_ = true;
+    reverseSpeed_ = std::clamp(speed, 0.25, 4.0);
+    reverseTimer_.start(std::max(1, int(std::lround(1000.0 * frameDuration() / reverseSpeed_))));
+    emit playingChanged(true);
+    reverseTick();
+}
+
+void Player::stopReverse() {
+    if (!reverse_) return;
+    reverse_ = false;
+    reverseTimer_.stop();
+    emit playingChanged(playing_);
+}
+
+void Player::reverseTick() {
+    if (!reverse_) return;
+    // A fill under way (the cache ran out): wait for it rather than count more steps.
+    if (steps_.filling) return;
+    stepBack();
 }
 
 void Player::seekTo(double seconds) {
     if (!canSeek()) return;
+    clearSteps();
     requestSeek(seconds);
     service();
 }
@@ -414,6 +546,7 @@ void Player::goToStart() { seekTo(0.0); }
 void Player::goToEnd() {
     if (!canSeek()) return;
     pause();
+    clearSteps();
     // The source seeks to "at or after": land a little before the end and read to the last frame.
     endReached_ = false;
     presentNext_ = false;

@@ -6,6 +6,16 @@
 // Looping, the reader goes on from the start by itself; the clock continues across its
 // wrap item (no seek, no re-anchoring).
 //
+// Stepping back: a long-GOP file decodes from its keyframe to reach the frame before, which
+// takes seconds. One back step seeks a window of frames before the target and keeps the
+// frames decoded on the way (the step cache: consecutive frames, bounded by count and by
+// memory, fewer for NVDEC frames, which hold decoder surfaces); further back steps and
+// forward steps inside it are immediate. Steps pressed while a fill is under way are counted
+// into its target, not lost. The reader's queue always continues right after the cache's
+// last frame; playing, seeking or opening empties the cache.
+//
+// Reverse play (J): back steps at the playback rate, from the cache, refilled as it runs out.
+//
 // Threading: every method runs on the GUI thread. The reader threads (SourceReader for
 // files and patterns, decode/LiveReader for cameras and streams) only queue frames and post
 // a wake-up (a queued call) to this object.
@@ -83,6 +93,15 @@ public slots:
     void goToEnd();
     void setSpeed(double speed);     // 0.25 .. 4
     void setLoop(bool loop);
+    // Reverse play at `speed` (back steps at the frame rate times speed); pause() stops it.
+    void playReverse(double speed);
+
+public:
+    bool isPlayingReverse() const { return reverse_; }
+    double reverseSpeed() const { return reverseSpeed_; }
+    // Frames kept for stepping back (see the top of this file), and whether a fill is under way.
+    size_t stepCacheFrames() const { return steps_.frames.size(); }
+    bool stepFillPending() const { return steps_.filling; }
 
 signals:
     void opened();
@@ -113,6 +132,13 @@ private:
     double mediaNow() const;
     void anchor();
     void scheduleTick(double seconds);
+    void clearSteps();
+    void startStepFill(double target);
+    void serviceStepFill();
+    int stepCacheIndex() const;      // the current frame's place in the cache, -1 when not in it
+    void keepStepped(const VideoFrame& frame);
+    void reverseTick();
+    void stopReverse();
 
     // Files and patterns: a read-ahead queue with seeking. Cameras and streams
     // (isLiveInput): decode/LiveReader's latest-frame mailbox with reconnection.
@@ -149,6 +175,17 @@ private:
         VideoFrame last;
         bool haveLast = false;
     } seekLast_;
+
+    struct StepCache {
+        std::deque<VideoFrame> frames;   // consecutive frames in pts order
+        size_t limit = 8;
+        bool filling = false;            // a seek for a window before `target` is being read
+        double target = 0.0;             // filling: the pts to land on
+        double from = 0.0;               // filling: the window's first frame
+    } steps_;
+    bool reverse_ = false;
+    double reverseSpeed_ = 1.0;
+    QTimer reverseTimer_;
 
     int64_t dropped_ = 0, presented_ = 0;
     std::deque<Clock::time_point> presentTimes_;

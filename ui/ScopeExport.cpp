@@ -2,7 +2,9 @@
 #include "ScopeExport.h"
 
 #include <QDir>
+#include <QFileInfo>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/ScopeRender.h"
@@ -18,6 +20,19 @@ Status writePng(const QString& path, const RgbaImage& img) {
 }
 
 }  // namespace
+
+QString exportStem(const QString& source) {
+    QString stem = source;
+    const bool url = source.contains(QStringLiteral("://"));
+    if (!url && !source.startsWith(QStringLiteral("pattern:")) && !source.startsWith(QStringLiteral("v4l2:")))
+        stem = QFileInfo(source).completeBaseName();
+    for (QChar& c : stem)
+        if (!(c.isLetterOrNumber() || c == QLatin1Char('.') || c == QLatin1Char('_') || c == QLatin1Char('-'))) c = QLatin1Char('-');
+    while (stem.contains(QStringLiteral("--"))) stem.replace(QStringLiteral("--"), QStringLiteral("-"));
+    while (stem.startsWith(QLatin1Char('-')) || stem.startsWith(QLatin1Char('.'))) stem.remove(0, 1);
+    while (stem.endsWith(QLatin1Char('-'))) stem.chop(1);
+    return stem.isEmpty() ? QStringLiteral("frame") : stem.left(80);
+}
 
 Result<QStringList> saveScopes(Engine& engine, const FrameView& frame, const ScopeExportRequest& request) {
     if (request.width < 64 || request.height < 64 || request.width > 8192 || request.height > 8192)
@@ -43,9 +58,22 @@ Result<QStringList> saveScopes(Engine& engine, const FrameView& frame, const Sco
     renderParade(results, spec, results.paradeImage);
     renderVectorscope(results, spec, results.vectorscopeImage);
 
-    char prefix[32];
-    std::snprintf(prefix, sizeof prefix, "%06lld-", static_cast<long long>(request.frameNumber));
-    const auto path = [&](const QString& name) { return dir.filePath(QString::fromLatin1(prefix) + name); };
+    QStringList names = {QStringLiteral("picture.png"), QStringLiteral("histogram.png"), QStringLiteral("waveform.png"),
+                         QStringLiteral("parade.png"), QStringLiteral("vectorscope.png")};
+    const QString previewFile =
+        QStringLiteral("preview-%1.png").arg(QString::fromLatin1(previewName(spec.preview).data(), qsizetype(previewName(spec.preview).size())));
+    if (spec.preview != PreviewFilter::None) names << previewFile;
+    if (!request.composite.isNull()) names << QStringLiteral("scopes.png");
+    // The set is numbered as a whole: the first prefix none of whose files exists.
+    char number[32];
+    std::snprintf(number, sizeof number, "%06lld", static_cast<long long>(request.frameNumber));
+    const QString base = exportStem(request.source) + QLatin1Char('-') + QString::fromLatin1(number);
+    QString prefix;
+    for (int n = 1;; ++n) {
+        prefix = (n == 1 ? base : base + QLatin1Char('-') + QString::number(n)) + QLatin1Char('-');
+        if (std::none_of(names.begin(), names.end(), [&](const QString& name) { return dir.exists(prefix + name); })) break;
+    }
+    const auto path = [&](const QString& name) { return dir.filePath(prefix + name); };
     QStringList written;
     auto write = [&](const QString& name, const RgbaImage& img) -> Status {
         const QString p = path(name);
@@ -60,7 +88,7 @@ Result<QStringList> saveScopes(Engine& engine, const FrameView& frame, const Sco
                                     {QStringLiteral("vectorscope.png"), &results.vectorscopeImage}})
         if (Status s = write(name, *img); !s) return s;
     if (spec.preview != PreviewFilter::None)
-        if (Status s = write(QStringLiteral("preview-%1.png").arg(QString::fromLatin1(previewName(spec.preview).data(), qsizetype(previewName(spec.preview).size()))), results.preview); !s)
+        if (Status s = write(previewFile, results.preview); !s)
             return s;
     if (!request.composite.isNull()) {
         const QString p = path(QStringLiteral("scopes.png"));

@@ -1,7 +1,9 @@
 // "Save scopes...": the current frame's scopes as PNG files, drawn by core/ScopeRender at
-// the size chosen (the images headless `cudascope export` writes, named as it names
-// them: NNNNNN-histogram.png ...), plus the picture, the preview when one is selected,
-// and a composite image of the window's scope panels.
+// the size chosen (the images headless `cudascope export` writes), plus the picture, the
+// preview when one is selected, and a composite image of the window as its panels show it.
+// Files are named by source and frame, <source>-<NNNNNN>-<scope>.png (clip-000042-waveform.png),
+// so that frames of different sources do not meet; a set whose names are taken gets the
+// first free number after the frame (clip-000042-2-waveform.png ...): nothing is overwritten.
 #pragma once
 #include <QImage>
 #include <QString>
@@ -15,11 +17,16 @@ namespace cs {
 
 struct ScopeExportRequest {
     QString folder;
-    int64_t frameNumber = 0;     // the file name prefix, as headless export numbers frames
+    QString source;              // the input (a path, "pattern:bars", a URL): its base name starts the file names
+    int64_t frameNumber = 0;     // after the source's name, as headless export numbers frames
     ScopeSpec spec;              // modes, gains and override as shown; sizes set from below
     int width = 1024, height = 540;   // waveform/parade/histogram; the vectorscope is height x height
     QImage composite;            // the window's scope panels (empty: not written)
 };
+
+// The file name stem of `source`: a file's base name without its extension, else the input
+// with every character other than letters, digits, '.', '_' and '-' made '-' ("pattern-bars").
+QString exportStem(const QString& source);
 
 // Runs `engine` once more on the frame with every scope on, and writes the files.
 // Returns the paths written.

@@ -1,7 +1,10 @@
 // The window's remembered settings (see Settings.h).
 #include "Settings.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QSettings>
+#include <QStandardPaths>
 
 #include <algorithm>
 #include <string_view>
@@ -48,7 +51,6 @@ void load(Choices& c) {
     spec.colorOverride.matrix = matrixFromName(s.value(QStringLiteral("colour/matrix"), QString()).toString().toStdString());
     spec.colorOverride.range = rangeFromName(s.value(QStringLiteral("colour/range"), QString()).toString().toStdString());
     c.loop = s.value(QStringLiteral("playback/loop"), c.loop).toBool();
-    c.speed = s.value(QStringLiteral("playback/speed"), c.speed).toDouble();
     c.playOnOpen = s.value(QStringLiteral("playback/playOnOpen"), c.playOnOpen).toBool();
     c.nvdec = s.value(QStringLiteral("decode/nvdec"), c.nvdec).toBool();
 }
@@ -76,7 +78,6 @@ void save(const Choices& c) {
     s.setValue(QStringLiteral("colour/matrix"), o.matrix ? latin1(matrixName(*o.matrix)) : QString());
     s.setValue(QStringLiteral("colour/range"), o.range ? latin1(rangeName(*o.range)) : QString());
     s.setValue(QStringLiteral("playback/loop"), c.loop);
-    s.setValue(QStringLiteral("playback/speed"), c.speed);
     s.setValue(QStringLiteral("playback/playOnOpen"), c.playOnOpen);
     s.setValue(QStringLiteral("decode/nvdec"), c.nvdec);
 }
@@ -103,7 +104,14 @@ void addRecent(Recent kind, const QString& input) {
 
 void clearRecent(Recent kind) { QSettings().remove(recentKey(kind)); }
 
-QString openFolder(const QString& fallback) { return QSettings().value(QStringLiteral("recent/folder"), fallback).toString(); }
+QString openFolder() {
+    // A folder that does not exist would be taken by the file dialog as a file name to fill in.
+    const QString last = QSettings().value(QStringLiteral("recent/folder")).toString();
+    if (!last.isEmpty() && QFileInfo(last).isDir()) return last;
+    const QString videos = QStandardPaths::writableLocation(QStandardPaths::MoviesLocation);
+    if (!videos.isEmpty() && QFileInfo(videos).isDir()) return videos;
+    return QDir::homePath();
+}
 void setOpenFolder(const QString& folder) { QSettings().setValue(QStringLiteral("recent/folder"), folder); }
 
 ScopeExportChoice scopeExport(const QString& fallbackFolder) {

@@ -5,10 +5,12 @@
 //
 // Keys: scopes/* and filters/* (the remembered fields of ScopeSpec, the histogram channels,
 // the preview filter and whether it shows in the viewer), colour/matrix and colour/range
-// (the override; empty: the stream's own), playback/loop, playback/speed,
-// playback/playOnOpen, decode/nvdec, window/geometry and window/state (the dock layout),
+// (the override; empty: the stream's own), playback/loop, playback/playOnOpen, decode/nvdec, window/geometry and window/state (the dock layout),
 // recent/files, recent/urls, recent/folder (the Open File dialog's folder), export/folder,
 // export/width, export/height (the Save Scopes dialog).
+//
+// The playback speed is not remembered: every launch starts at 1x, as players and NLEs do
+// (a speed left at 4x would otherwise make the next session's first clip look wrong).
 //
 // Threading: GUI thread only (QSettings is not shared between threads here).
 #pragma once
@@ -32,7 +34,6 @@ struct Choices {
     PreviewFilter preview = PreviewFilter::FocusPeaking;   // never None
     bool previewInViewer = false;
     bool loop = true;
-    double speed = 1.0;
     bool playOnOpen = true;
     bool nvdec = true;   // decode on the GPU where the CUDA engine runs
 };
@@ -54,8 +55,9 @@ QStringList recent(Recent kind);
 void addRecent(Recent kind, const QString& input);
 void clearRecent(Recent kind);
 
-// The folder the Open File dialog starts in (`fallback` until one was chosen).
-QString openFolder(const QString& fallback);
+// The folder the Open File dialog starts in: the last one a file was opened from, else the
+// user's videos folder (~/Videos), else the home folder; always a folder that exists.
+QString openFolder();
 void setOpenFolder(const QString& folder);
 
 // The Save Scopes dialog's last choices.

@@ -141,6 +141,13 @@ void SourceReader::prepareAhead() {
             Item* next = nullptr;
             cv_.wait(lock, [&] { return stop_ || (next = nextToPrepare()) != nullptr; });
             if (stop_) return;
+            const std::shared_ptr<AVFrame>& holder = next->frame.holder;
+            if (holder && lastPreparedGeneration_ == prepareGeneration_ && !lastPreparedFrame_.expired() &&
+                !lastPreparedFrame_.owner_before(holder) && !holder.owner_before(lastPreparedFrame_)) {
+                // The same picture as the last one prepared, with the same settings.
+                preparedUpTo_ = next->serial;
+                continue;
+            }
             frame = next->frame;
             serial = preparing_ = preparedUpTo_ = next->serial;
             generation = prepareGeneration_;
@@ -151,10 +158,15 @@ void SourceReader::prepareAhead() {
         } catch (...) {
             prepared.reset();   // the frame is left to the GUI thread, which reports the failure
         }
+        std::weak_ptr<AVFrame> preparedFrame = frame.holder;
         frame = {};
         {
             std::lock_guard lock(mutex_);
             preparing_ = 0;
+            if (generation == prepareGeneration_ && prepared) {
+                lastPreparedFrame_ = std::move(preparedFrame);
+                lastPreparedGeneration_ = generation;
+            }
             if (generation == prepareGeneration_ && prepared) {
                 auto it = std::find_if(queue_.begin(), queue_.end(), [&](const Item& i) { return i.serial == serial; });
                 if (it != queue_.end()) it->prepared = std::move(prepared);

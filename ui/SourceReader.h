@@ -9,7 +9,9 @@
 // order, ahead of their presentation, and attaches what it returns to their items: the CPU
 // engine's scopes for each frame (ui/EngineHost.h), computed while the GUI thread draws the
 // frame before. Bounded: the preparer works on the first 3 queued frames only, and a seek
-// flush leaves it nothing to do (a preparation in flight is discarded when it ends).
+// flush leaves it nothing to do (a preparation in flight is discarded when it ends). A frame
+// that is the very picture prepared last, with the same settings (a still source), is left
+// unprepared: its scopes are those already shown (ui/MainWindow does not process it again).
 //
 // Threading: the Source is touched only by the reader thread after openSource returns.
 // mutex_ guards everything below it in the class; the callbacks run without the lock.
@@ -114,6 +116,10 @@ private:
         uint64_t serial = 0;
         std::shared_ptr<PreparedScopes> prepared;
     } finished_;                    // the last preparation whose item had left the queue (for awaitPrepared)
+    // The picture prepared last (identity only) and under which prepareGeneration_: a still
+    // source (a pattern) queues one shared picture again and again; it is prepared once.
+    std::weak_ptr<AVFrame> lastPreparedFrame_;
+    uint64_t lastPreparedGeneration_ = 0;
 
     std::thread thread_;            // last: start after every field above is constructed
     std::thread preparer_;

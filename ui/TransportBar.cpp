@@ -32,7 +32,7 @@ QToolButton* TransportBar::button(const QString& tip, int icon) {
 
 TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
     start_ = button(tr("Go to start (Home)"), int(IconKind::Start));
-    back_ = button(tr("Step one frame back (Left, J when paused)"), int(IconKind::StepBack));
+    back_ = button(tr("Step one frame back (Left)"), int(IconKind::StepBack));
     play_ = button(tr("Play / pause (Space, K, L)"), int(IconKind::Play));
     forward_ = button(tr("Step one frame forward (Right)"), int(IconKind::StepForward));
     end_ = button(tr("Go to end (End)"), int(IconKind::End));
@@ -41,7 +41,7 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
 
     speed_ = new QComboBox(this);
     speed_->setFocusPolicy(Qt::NoFocus);
-    speed_->setToolTip(tr("Playback speed (L faster, J slower)"));
+    speed_->setToolTip(tr("Playback speed (L again: faster)"));
     for (double s : kSpeeds) speed_->addItem(QString::number(s) + QStringLiteral("x"), s);
     speed_->setCurrentIndex(2);
 
@@ -92,8 +92,21 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
             action == QAbstractSlider::SliderSingleStepAdd || action == QAbstractSlider::SliderSingleStepSub)
             emit seekRequested(double(seek_->sliderPosition()) / fps_);
     });
+    start_->setObjectName(QStringLiteral("start"));
+    back_->setObjectName(QStringLiteral("stepBack"));
+    play_->setObjectName(QStringLiteral("play"));
+    forward_->setObjectName(QStringLiteral("stepForward"));
+    end_->setObjectName(QStringLiteral("end"));
+    clearSource();
+}
+
+void TransportBar::clearSource() {
     setTimeline(0, 25.0, false);
-    setPosition(0.0, 0);
+    for (QToolButton* b : {start_, back_, play_, forward_, end_}) b->setEnabled(false);
+    timecode_->setText(QStringLiteral("\u2014"));   // an em dash: no time to show
+    frame_->clear();
+    const QSignalBlocker block(seek_);
+    seek_->setValue(0);
 }
 
 void TransportBar::setTimeline(int64_t frameCount, double fps, bool seekable) {
@@ -104,6 +117,7 @@ void TransportBar::setTimeline(int64_t frameCount, double fps, bool seekable) {
     seek_->setPageStep(std::max(1, int(std::lround(fps_))));
     seek_->setEnabled(seekable && frameCount > 1);
     for (QToolButton* b : {start_, back_, end_}) b->setEnabled(seekable);
+    for (QToolButton* b : {play_, forward_}) b->setEnabled(true);
     durationText_ = frameCount > 0 ? QString::fromStdString(timecode(double(frameCount) / fps_, fps_)) : tr("live");
 }
 
@@ -118,7 +132,7 @@ void TransportBar::setPosition(double seconds, int64_t frameNumber) {
 
 void TransportBar::setPlaying(bool playing) {
     play_->setIcon(makeIcon(playing ? IconKind::Pause : IconKind::Play));
-    play_->setToolTip(playing ? tr("Pause (Space, K)") : tr("Play (Space, L)"));
+    play_->setToolTip(playing ? tr("Pause (Space, K)") : tr("Play (Space, L; J: reverse)"));
 }
 
 void TransportBar::setLoop(bool loop) {

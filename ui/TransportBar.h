@@ -18,7 +18,9 @@ class TransportBar : public QWidget {
 public:
     explicit TransportBar(QWidget* parent = nullptr);
 
-    // The source's length: frameCount frames at fps (0: unknown/live, the seek bar is disabled).
+    // No source: no timecode, and nothing to play or step (the state until a source opens).
+    void clearSource();
+    // A source opened, of frameCount frames at fps (0: unknown/live, the seek bar is disabled).
     void setTimeline(int64_t frameCount, double fps, bool seekable);
     void setPosition(double seconds, int64_t frameNumber);
     void setPlaying(bool playing);

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "core/BitmapFont.h"
 #include "core/Graticule.h"
 
 namespace cs {
@@ -263,6 +264,33 @@ TEST(GraticuleLayout, PlotRectsFitAndMapPixelCentres) {
             const PlotRect previous = paradePanelRect(plot, p - 1, scale);
             EXPECT_GT(panel.left, previous.left + previous.width);
         }
+    }
+    // The R'G'B' parade keeps head- and footroom (0% and 100% off the plot's edges, where the
+    // luma waveform puts 0 and 100 IRE of a limited-range stream); its channel names sit in
+    // the room above the panel, outside the trace.
+    const Graticule ire = waveformGraticule(8, Range::Full, WaveformScale::Ire);
+    const Graticule luma = waveformGraticule(8, Range::Limited, WaveformScale::Ire);
+    for (int p = 0; p < 3; ++p) {
+        const PlotRect flat = paradePanelRect(plot, p, scale, false), room = paradePanelRect(plot, p, scale, true);
+        EXPECT_EQ(flat.top, plot.top);
+        EXPECT_EQ(flat.height, plot.height);
+        EXPECT_EQ(room.left, flat.left);
+        EXPECT_EQ(room.width, flat.width);
+        for (int level : {0, 100}) {
+            auto at = [&](const Graticule& g, const PlotRect& rect, double& y) {
+                for (const GraticuleLabel& l : g.labels)
+                    if (l.text == std::to_string(level)) y = rect.toPixelY(l.y);
+            };
+            double rgbRow = -1, lumaRow = -1;
+            at(ire, room, rgbRow);
+            at(luma, plot, lumaRow);
+            EXPECT_GT(rgbRow, plot.top + 10) << level;
+            EXPECT_LT(rgbRow, plot.top + plot.height - 11) << level;
+            EXPECT_NEAR(rgbRow, lumaRow, 1.0) << level;   // in line with the luma waveform's
+        }
+        const int nameTop = paradeNameTop(plot, room, scale);
+        EXPECT_GE(nameTop, plot.top);
+        EXPECT_LE(nameTop + font::kGlyphHeight * scale, room.top);
     }
     EXPECT_GE(graticuleTextScale(1024, 540), 1);
     EXPECT_EQ(graticuleTextScale(100, 100), 1);

@@ -209,9 +209,21 @@ TEST(RenderParade, EachComponentInItsOwnPanelAndColour) {
     for (ParadeMode mode : {ParadeMode::Rgb, ParadeMode::Ycbcr}) {
         r.paradeMode = mode;
         const auto [traced, blank] = renderWithBlank(renderParade, r, spec, &ScopeResults::parade);
+        // R'G'B' panels keep the waveform's head- and footroom: code 0 and 255 are off the plot's
+        // bottom and top rows.
+        const bool rgb = mode == ParadeMode::Rgb;
+        std::vector<int> rows;
         for (int c = 0; c < 3; ++c) {
-            const PlotRect panel = paradePanelRect(plot, c, scale);
-            const int row = plot.top + 255 - levels[c];
+            const PlotRect panel = paradePanelRect(plot, c, scale, rgb);
+            if (rgb) {
+                EXPECT_EQ(panel.top, plot.top + int(std::lround((plot.height - 1) * 20.0 / 255.0)));
+                EXPECT_EQ(panel.top + panel.height, plot.top + plot.height - int(std::lround((plot.height - 1) * 16.0 / 255.0)));
+            }
+            const int row = int(std::lround(panel.toPixelY(levels[c] / 255.0)));
+            if (!rgb) {
+                EXPECT_EQ(row, plot.top + 255 - levels[c]);
+            }
+            rows.push_back(row);
             for (int x = panel.left; x < panel.left + panel.width; ++x) ASSERT_TRUE(isLit(traced, blank, x, row));
             const uint8_t* p = traced.at(panel.left + panel.width / 2, row);
             if (mode == ParadeMode::Rgb) {
@@ -225,7 +237,7 @@ TEST(RenderParade, EachComponentInItsOwnPanelAndColour) {
         }
         // Nothing lit outside the three rows.
         for (const Px& px : differing(traced, blank))
-            EXPECT_TRUE(px.y == plot.top + 55 || px.y == plot.top + 155 || px.y == plot.top + 205) << px.y;
+            EXPECT_TRUE(std::find(rows.begin(), rows.end(), px.y) != rows.end()) << px.y;
     }
 }
 

@@ -7,6 +7,10 @@
 // presentation off the GUI thread) belong to the frame shown, with the settings of now. Exits 77 (skipped) without a display or OpenGL 3.3.
 #include <QCryptographicHash>
 #include <QCheckBox>
+#include <QCloseEvent>
+#include <QDir>
+#include <QLabel>
+#include <QToolButton>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
@@ -35,8 +39,11 @@
 #include "ui/MainWindow.h"
 #include "ui/PictureView.h"
 #include "ui/PixelProbe.h"
+#include "ui/ScopeExport.h"
 #include "ui/ScopeView.h"
+#include "ui/Settings.h"
 #include "ui/SourceDialog.h"
+#include "ui/TransportBar.h"
 
 using cs::gl::Plane;
 
@@ -207,6 +214,67 @@ private slots:
         window_ = nullptr;
     }
 
+    void theTransportWaitsForASource() {
+        // Before any source: no timecode (not "live frame 0"), nothing to play or step.
+        auto* transport = window_->findChild<cs::TransportBar*>(QStringLiteral("transport"));
+        QVERIFY(transport);
+        auto* timecode = transport->findChild<QLabel*>(QStringLiteral("timecode"));
+        QVERIFY(timecode);
+        QVERIFY2(!timecode->text().contains(QStringLiteral("live")) && !timecode->text().contains(QLatin1Char('0')),
+                 qPrintable(timecode->text()));
+        for (const char* name : {"play", "stepForward", "stepBack", "start", "end"}) {
+            auto* b = transport->findChild<QToolButton*>(QLatin1String(name));
+            QVERIFY2(b && !b->isEnabled(), name);
+        }
+        QTest::keyClick(window_, Qt::Key_Space);
+        QVERIFY(!player().isPlaying());
+        // A source opened: the transport works and the timecode shows its time.
+        QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
+        for (const char* name : {"play", "stepForward"})
+            QVERIFY2(transport->findChild<QToolButton*>(QLatin1String(name))->isEnabled(), name);
+        QTRY_VERIFY_WITH_TIMEOUT(timecode->text().startsWith(QStringLiteral("00:00:")), kWaitMs);
+    }
+
+    void theSpeedStartsAt1x() {
+        // A speed left in the settings (as earlier versions wrote it) is not taken up, and a
+        // window closed at 2x does not remember it.
+        QSettings().setValue(QStringLiteral("playback/speed"), 4.0);
+        {
+            cs::MainWindow second("cpu");
+            QCOMPARE(second.player().speed(), 1.0);
+            second.player().setSpeed(2.0);
+            QCloseEvent close;
+            QApplication::sendEvent(&second, &close);   // saves the settings, as quitting does
+        }
+        QSettings().remove(QStringLiteral("playback/speed"));
+        cs::MainWindow third("cpu");
+        QCOMPARE(third.player().speed(), 1.0);
+        QVERIFY(!QSettings().contains(QStringLiteral("playback/speed")));
+    }
+
+    void theOpenDialogStartsInAFolderThatExists() {
+        // ~/Videos only where it exists, else the home folder; a remembered folder that is gone
+        // is passed over. (A missing folder would be taken by the dialog as a file name.)
+        QTemporaryDir home;
+        const QByteArray oldHome = qgetenv("HOME");
+        qputenv("HOME", home.path().toLocal8Bit());
+        QSettings().remove(QStringLiteral("recent/folder"));
+        const QString noVideos = cs::settings::openFolder();
+        QDir(home.path()).mkdir(QStringLiteral("Videos"));
+        const QString videos = cs::settings::openFolder();
+        cs::settings::setOpenFolder(home.filePath(QStringLiteral("gone")));
+        const QString gone = cs::settings::openFolder();
+        QDir(home.path()).mkdir(QStringLiteral("clips"));
+        cs::settings::setOpenFolder(home.filePath(QStringLiteral("clips")));
+        const QString last = cs::settings::openFolder();
+        qputenv("HOME", oldHome);
+        QSettings().remove(QStringLiteral("recent/folder"));
+        QCOMPARE(QDir(noVideos).canonicalPath(), QDir(home.path()).canonicalPath());
+        QCOMPARE(QDir(videos).canonicalPath(), QDir(home.filePath(QStringLiteral("Videos"))).canonicalPath());
+        QCOMPARE(QDir(gone).canonicalPath(), QDir(home.filePath(QStringLiteral("Videos"))).canonicalPath());
+        QCOMPARE(QDir(last).canonicalPath(), QDir(home.filePath(QStringLiteral("clips"))).canonicalPath());
+    }
+
     void opensOnTheTestPattern() {
         QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
         QCOMPARE(player().info().width, 1920);
@@ -231,6 +299,25 @@ private slots:
         const int64_t start = player().currentFrameNumber();
         QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() >= start + 5, kWaitMs);
         QVERIFY(player().presentedFps() > 0.0);
+    }
+
+    void aStillSourceIsNotProcessedAgainWhilePlaying() {
+        // The bars are one shared picture: playing them runs the engine once, not per frame.
+        QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
+        player().play();
+        const int64_t start = player().currentFrameNumber();
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() >= start + 3, kWaitMs);
+        const int64_t processed = window_->framesProcessed(), at = player().currentFrameNumber();
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() >= at + 10, kWaitMs);
+        QCOMPARE(window_->framesProcessed(), processed);
+        QCOMPARE(player().framesPreparedAhead(), size_t(0));
+        // A moving source is processed frame by frame.
+        QVERIFY(openAndWait(QStringLiteral("pattern:zoneplate:320x180")));
+        player().play();
+        const int64_t moving = window_->framesProcessed(), from = player().currentFrameNumber();
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() >= from + 10, kWaitMs);
+        QVERIFY(window_->framesProcessed() >= moving + 5);
+        player().pause();
     }
 
     void aStepMovesExactlyOneFrame() {
@@ -410,8 +497,9 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(2), kWaitMs);
         QTest::keyClick(window_, Qt::Key_Left);
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(1), kWaitMs);
-        QTest::keyClick(window_, Qt::Key_J);   // paused: one frame back
+        QTest::keyClick(window_, Qt::Key_J);   // reverse play: back to the first frame, where it stops
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(0), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!player().isPlayingReverse(), kWaitMs);
         QTest::keyClick(window_, Qt::Key_End);
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(249), kWaitMs);
         QTest::keyClick(window_, Qt::Key_Space);
@@ -423,10 +511,63 @@ private slots:
         QCOMPARE(player().speed(), 1.0);
         QTest::keyClick(window_, Qt::Key_L);   // again: faster
         QCOMPARE(player().speed(), 1.5);
-        QTest::keyClick(window_, Qt::Key_J);   // playing: slower
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() >= 12, kWaitMs);   // room to go back
+        QTest::keyClick(window_, Qt::Key_J);   // playing forward: reverse at 1x
+        QVERIFY(player().isPlayingReverse());
+        QVERIFY(!player().isPlaying());
+        QCOMPARE(player().reverseSpeed(), 1.0);
+        const int64_t reversing = player().currentFrameNumber();
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() <= reversing - 3, kWaitMs);   // it goes back
+        QTest::keyClick(window_, Qt::Key_J);   // again: faster
+        QCOMPARE(player().reverseSpeed(), 1.5);
+        QTest::keyClick(window_, Qt::Key_K);
+        QVERIFY(!player().isPlayingReverse());
+        QTest::keyClick(window_, Qt::Key_J);
+        QVERIFY(player().isPlayingReverse());
+        QTest::keyClick(window_, Qt::Key_L);   // reverse: forward at 1x
+        QVERIFY(player().isPlaying() && !player().isPlayingReverse());
         QCOMPARE(player().speed(), 1.0);
         QTest::keyClick(window_, Qt::Key_Space);
         QVERIFY(!player().isPlaying());
+    }
+
+    void stepsBackThroughALongGopAreQueuedAndCached() {
+        // One keyframe for 100 frames: each back step decodes from it. Five Lefts pressed at once
+        // move five frames; the frames decoded on the way serve the next steps at once.
+        const QString clip = makeClip(QStringLiteral("longgop.mp4"),
+                                      QStringLiteral("-f lavfi -i testsrc2=size=320x180:rate=25:duration=4 -c:v libx264 "
+                                                     "-g 250 -keyint_min 250 -sc_threshold 0 -bf 2 -pix_fmt yuv420p"));
+        QVERIFY(!clip.isEmpty());
+        QVERIFY(openAndWait(clip));
+        player().pause();
+        player().seekTo(60 / 25.0);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(60), kWaitMs);
+        window_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window_));
+        for (int i = 0; i < 5; ++i) QTest::keyClick(window_, Qt::Key_Left);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(55), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!player().stepFillPending(), kWaitMs);
+        settle(100);
+        QCOMPARE(player().currentFrameNumber(), int64_t(55));
+        QVERIFY(player().stepCacheFrames() >= 4);
+        // From the cache: at once (no event loop turn), back and forward.
+        player().stepBack();
+        QCOMPARE(player().currentFrameNumber(), int64_t(54));
+        const QByteArray at54 = pictureHash(player());
+        player().stepBack();
+        QCOMPARE(player().currentFrameNumber(), int64_t(53));
+        player().stepForward();
+        QCOMPARE(player().currentFrameNumber(), int64_t(54));
+        QCOMPARE(pictureHash(player()), at54);
+        player().stepForward();
+        QCOMPARE(player().currentFrameNumber(), int64_t(55));
+        // Past the cache's end the reader goes on from where it is: frame 56 follows.
+        player().stepForward();
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(56), kWaitMs);
+        // The cached frame 54 is the frame a seek decodes.
+        player().seekTo(54 / 25.0);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(54), kWaitMs);
+        QCOMPARE(pictureHash(player()), at54);
     }
 
     void aDroppedFileOpens() {
@@ -525,7 +666,10 @@ private slots:
         const QString folder = files_.filePath(QStringLiteral("export"));
         auto written = window_->saveScopesTo(folder, 640, 360);
         QVERIFY2(written.ok(), written.message().c_str());
-        const QString prefix = QStringLiteral("%1-").arg(player().currentFrameNumber(), 6, 10, QLatin1Char('0'));
+        // Named by source and frame: pattern:bars -> pattern-bars-NNNNNN-waveform.png.
+        const QString stem = cs::exportStem(QString::fromStdString(player().input()));
+        QVERIFY2(stem.startsWith(QStringLiteral("pattern-")), qPrintable(stem));
+        const QString prefix = stem + QStringLiteral("-%1-").arg(player().currentFrameNumber(), 6, 10, QLatin1Char('0'));
         for (const char* name : {"picture.png", "histogram.png", "waveform.png", "parade.png", "vectorscope.png", "scopes.png"})
             QVERIFY2(QFile::exists(folder + QLatin1Char('/') + prefix + QLatin1String(name)), name);
         // The waveform file is core's renderer's image at the size chosen, pixel for pixel.
@@ -549,6 +693,28 @@ private slots:
         // The composite holds the panels as shown: wider than one panel, not empty.
         const QImage composite(folder + QLatin1Char('/') + prefix + QStringLiteral("scopes.png"));
         QVERIFY(composite.width() > window_->scopeView(Plane::Waveform)->width());
+        // The picture is in it where the viewer is (the bars, not the background): the
+        // composite's origin is the docked panels' top left.
+        QRect docked;
+        for (Plane p : {Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram, Plane::Preview})
+            if (window_->dock(p)->isVisible() && !window_->dock(p)->isFloating()) docked = docked.united(window_->dock(p)->geometry());
+        const QRect viewer(window_->viewer()->mapTo(window_, QPoint(0, 0)), window_->viewer()->size());
+        QVERIFY(docked.contains(viewer.center()));
+        const qreal dpr = composite.devicePixelRatio();
+        const QPoint mid = (viewer.center() - docked.topLeft()) * dpr;
+        QVERIFY2(light(composite, mid.x(), mid.y()) > 100 && light(composite, mid.x(), int(mid.y() * 0.6)) > 100,
+                 "the composite shows the picture between the panels");
+
+        // Saved again: a second numbered set; the first is left as it was.
+        const QDateTime first = QFileInfo(folder + QLatin1Char('/') + prefix + QStringLiteral("waveform.png")).lastModified();
+        auto again = window_->saveScopesTo(folder, 640, 360);
+        QVERIFY2(again.ok(), again.message().c_str());
+        const QString prefix2 = prefix.chopped(1) + QStringLiteral("-2-");
+        QVERIFY2(again->contains(folder + QLatin1Char('/') + prefix2 + QStringLiteral("waveform.png")), qPrintable(again->join(QLatin1Char(' '))));
+        for (const QString& f : *again) QVERIFY2(!f.contains(QLatin1Char('/') + prefix + QLatin1String("w")) && f.contains(prefix2), qPrintable(f));
+        QCOMPARE(QFileInfo(folder + QLatin1Char('/') + prefix + QStringLiteral("waveform.png")).lastModified(), first);
+        QCOMPARE(cs::exportStem(QStringLiteral("/media/shoot/A001 C002.mov")), QStringLiteral("A001-C002"));
+        QCOMPARE(cs::exportStem(QStringLiteral("rtsp://cam/live")), QStringLiteral("rtsp-cam-live"));
     }
 
     void aFloatingPanelKeepsDrawing() {
@@ -564,6 +730,34 @@ private slots:
         QVERIFY2(lit > 100, "the floating vectorscope draws its graticule and trace");
         dock->setFloating(false);
         QTRY_VERIFY_WITH_TIMEOUT(window_->scopeView(Plane::Vectorscope)->glReady(), kWaitMs);
+    }
+
+    void aFloatedPanelComesBackShownAndOnScreen() {
+        // A layout saved with the vectorscope floated, partly off the screen: a new window
+        // restores it floating, shown, and inside the screen's available area.
+        QDockWidget* dock = window_->dock(Plane::Vectorscope);
+        dock->setFloating(true);
+        dock->show();
+        QTRY_VERIFY_WITH_TIMEOUT(dock->isVisible(), kWaitMs);
+        const QRect area = window_->screen()->availableGeometry();
+        dock->setGeometry(area.right() - 50, area.bottom() - 40, 400, 300);
+        QTRY_VERIFY_WITH_TIMEOUT(dock->geometry().left() > area.right() - 100, kWaitMs);
+        cs::settings::saveWindow(window_->saveGeometry(), window_->saveState(1));
+        dock->setFloating(false);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->scopeView(Plane::Vectorscope)->glReady(), kWaitMs);
+
+        auto* second = new cs::MainWindow("cpu");
+        second->show();
+        QVERIFY(QTest::qWaitForWindowExposed(second));
+        QDockWidget* restored = second->dock(Plane::Vectorscope);
+        QVERIFY(restored->isFloating());
+        QTRY_VERIFY_WITH_TIMEOUT(restored->isVisible(), kWaitMs);
+        QTRY_VERIFY2_WITH_TIMEOUT(area.contains(restored->frameGeometry()) || area.contains(restored->geometry()),
+                                  qPrintable(QStringLiteral("%1,%2 %3x%4").arg(restored->x()).arg(restored->y())
+                                                 .arg(restored->width()).arg(restored->height())), kWaitMs);
+        delete second;
+        cs::settings::saveWindow(window_->saveGeometry(), window_->saveState(1));
+        window_->activateWindow();
     }
 
     void aBrokenFileShowsAnErrorAndTheAppKeepsPlaying() {
