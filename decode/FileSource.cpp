@@ -117,6 +117,7 @@ private:
     bool ended_ = false;
     int receiveErrorsInARow_ = 0;
     int64_t packetsRead_ = 0;
+    std::atomic<int64_t>* packetCounter_ = nullptr;   // DemuxSetup::packetsRead
     int64_t framesDecoded_ = 0;         // numbering for warnings, since the open or the last seek
     int64_t nextIndex_ = 0;
     double lastPts_ = 0.0;
@@ -159,6 +160,7 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
 
     auto source = std::make_unique<FileSource>(input);
     FileSource& s = *source;
+    s.packetCounter_ = setup.packetsRead;
     {
         ff::LogCapture capture;
         // Allocated first so that the interrupt callback covers the open itself.
@@ -407,6 +409,7 @@ void FileSource::feedPacket() {
             draining_ = true;
             return;
         }
+        if (packetCounter_) packetCounter_->fetch_add(1, std::memory_order_relaxed);
         if (packet_->stream_index != streamIndex_) {
             av_packet_unref(packet_.get());
             return;
