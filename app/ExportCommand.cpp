@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -17,6 +18,7 @@
 #include "EngineChoice.h"
 #include "Npy.h"
 #include "core/Engine.h"
+#include "decode/FrameInput.h"
 #include "decode/Source.h"
 
 namespace cs {
@@ -24,7 +26,8 @@ namespace {
 
 constexpr const char* kExportUsage =
     "usage: cudascope export INPUT --out DIR [options]\n"
-    "  INPUT                 a media file, or pattern:bars|ramp|zoneplate[:10bit][:WxH]\n"
+    "  INPUT                 a media file, pattern:bars|ramp|zoneplate[:10bit][:WxH], a stream URL\n"
+    "                        or a camera (see README)\n"
     "  --out DIR             output folder (created if missing)\n"
     "  --every N             export every Nth frame (default 1)\n"
     "  --max-frames N        stop after N exported frames (default: all)\n"
@@ -39,11 +42,16 @@ constexpr const char* kExportUsage =
     "  --range R             override the stream's range: limited|full\n"
     "  --histogram-scale S   linear|log (default linear)\n"
     "  --waveform-scale S    ire|code (default ire)\n"
-    "  --size WxH            waveform/parade/histogram image size (default 1024x540)\n";
+    "  --size WxH            waveform/parade/histogram image size (default 1024x540)\n"
+    "  --timeout SECONDS     live: give up (exit 1, report kept) after this long without a\n"
+    "                        picture, whether the stream never came or did not come back (default 30)\n"
+    "  --all-frames          live: keep every frame (a bounded backlog) instead of the newest\n";
 
 struct ExportArgs {
     std::string input, outDir, engine = "auto", hwdec;
     long every = 1, maxFrames = -1;
+    double timeout = 30.0;
+    bool allFrames = false;
     std::set<std::string> scopes{"picture", "histogram", "waveform", "parade", "vectorscope", "stats"};
     ScopeSpec spec;
 };
@@ -74,11 +82,18 @@ std::optional<int> parseArgs(int argc, char** argv, ExportArgs& a) {
         };
         std::string v;
         if (arg == "-h" || arg == "--help") { std::fputs(kExportUsage, stdout); return kExitOk; }
+        if (arg == "--all-frames") { a.allFrames = true; continue; }
         if (arg.rfind("--", 0) == 0 && !value(v)) return usageError(arg + " needs a value");
         if (arg == "--out") a.outDir = v;
         else if (arg == "--every") { if (!parseCount(v, a.every)) return usageError("--every needs a positive whole number, not '" + v + "'"); }
         else if (arg == "--max-frames") { if (!parseCount(v, a.maxFrames)) return usageError("--max-frames needs a positive whole number, not '" + v + "'"); }
         else if (arg == "--engine") a.engine = v;
+        else if (arg == "--timeout") {
+            char* end = nullptr;
+            a.timeout = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end != '\0' || !(a.timeout > 0.0) || a.timeout > 1e9)
+                return usageError("--timeout needs a positive number of seconds, not '" + v + "'");
+        }
         else if (arg == "--hwdec") {
             if (v != "auto" && v != "nvdec" && v != "none") return usageError("--hwdec must be auto, nvdec or none, not '" + v + "'");
             a.hwdec = v;
@@ -204,12 +219,17 @@ int runExport(int argc, char** argv) {
                     : (a.hwdec == "auto" || (a.hwdec.empty() && engine.name() == "cuda")) ? HwDecode::Auto
                                                                                           : HwDecode::None;
     options.cudaStream = engineChoice->cudaStream;
-    auto opened = openSource(a.input, options);
+    FrameInputOptions inputOptions;
+    inputOptions.open = options;
+    inputOptions.timeout = a.timeout;
+    inputOptions.allFrames = a.allFrames;
+    inputOptions.notice = [](const std::string& state) { std::fprintf(stderr, "cudascope export: %s\n", state.c_str()); };
+    auto opened = openFrameInput(a.input, inputOptions);
     if (!opened) {
         std::fprintf(stderr, "cudascope export: %s\n", opened.message().c_str());
         return kExitFailure;
     }
-    Source& source = *opened.value();
+    FrameInput& source = *opened.value();
 
     std::error_code ec;
     std::filesystem::create_directories(a.outDir, ec);
@@ -223,21 +243,28 @@ int runExport(int argc, char** argv) {
     QJsonArray frames;
     ScopeResults results;
     long exported = 0;
-    int64_t index = 0;
     int exitCode = kExitOk;
+    const bool liveInput = source.summary().live;
     for (;;) {
         if (a.maxFrames > 0 && exported >= a.maxFrames) break;
-        VideoFrame frame;
-        const ReadResult rr = source.read(frame);
+        InputFrame input;
+        const InputResult rr = source.next(input);
+        const VideoFrame& frame = input.frame;
         for (const auto& w : source.takeWarnings()) warn(w);
-        if (rr.status == ReadStatus::EndOfStream) break;
-        if (rr.status == ReadStatus::Error) {
+        if (rr.status == InputStatus::End) break;
+        if (rr.status == InputStatus::TimedOut) {   // a live stream that stayed away: an error, the report kept
+            std::fprintf(stderr, "cudascope export: %s\n", rr.message.c_str());
+            warnings.append(QString::fromStdString(rr.message));
+            exitCode = kExitFailure;
+            break;
+        }
+        if (rr.status == InputStatus::Error) {
             // A stream that breaks off keeps what was exported; the failure is reported.
             warn(rr.message);
             if (exported == 0) exitCode = kExitFailure;
             break;
         }
-        const int64_t thisIndex = index++;
+        const int64_t thisIndex = input.index;
         if (thisIndex % a.every != 0) continue;
         const Status st = engine.process(frame.view, a.spec, results);
         if (!st) {
@@ -270,8 +297,10 @@ int runExport(int argc, char** argv) {
                 std::fprintf(stderr, "cudascope export: %s\n", w.message().c_str());
                 return kExitFailure;
             }
-        QJsonObject entry{{"index", qint64(thisIndex)}, {"pts", frame.view.pts},
+        QJsonObject entry{{"index", qint64(thisIndex)}, {"pts", input.pts},
                           {"width", results.width}, {"height", results.height}};
+        if (liveInput) entry["source_pts"] = input.sourcePts;
+        if (input.discontinuity) entry["discontinuity"] = true;
         if (a.spec.stats)
             entry["stats"] = QJsonObject{{"y", toJson(results.stats.y)}, {"u", toJson(results.stats.u)},
                                          {"v", toJson(results.stats.v)},
@@ -284,7 +313,7 @@ int runExport(int argc, char** argv) {
         ++exported;
     }
 
-    const SourceInfo& info = source.info();
+    const SourceInfo info = source.info();
     QJsonObject report{{"source", sourceJson(info)},
                        {"engine", QString::fromStdString(std::string(engine.name()))},
                        {"scopes", QJsonObject{{"parade", a.spec.paradeMode == ParadeMode::Rgb ? "rgb" : "ycbcr"},
@@ -293,6 +322,17 @@ int runExport(int argc, char** argv) {
                                               {"range", QString::fromStdString(std::string(rangeName(results.color.range)))}}},
                        {"warnings", warnings},
                        {"frames", frames}};
+    if (const InputSummary live = source.summary(); live.live) {
+        QJsonArray restarts;
+        for (const InputRestart& r : live.restarts)
+            restarts.append(QJsonObject{{"index", qint64(r.index)}, {"pts", r.pts}, {"source_pts", r.sourcePts},
+                                        {"source_pts_before", r.sourcePtsBefore}, {"gap_seconds", r.gapSeconds},
+                                        {"reason", QString::fromStdString(r.reason)},
+                                        {"dropped_frames", qint64(r.droppedFrames)}});
+        report["frames_arrived"] = qint64(live.framesArrived);
+        report["dropped_frames"] = qint64(live.droppedFrames);
+        report["restarts"] = restarts;
+    }
     const std::string reportPath = (dir / "report.json").string();
     std::ofstream out(reportPath, std::ios::binary);
     const QByteArray json = QJsonDocument(report).toJson(QJsonDocument::Indented);
