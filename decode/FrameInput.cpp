@@ -149,7 +149,6 @@ private:
         const double sourcePts = live.frame.view.pts;
         const double frameRate = reader_.info().frameRate;
         const double before = timeline_.lastSourcePts();
-        const double beforeArrival = timeline_.lastArrival();
         const StreamTimeline::Placed placed =
             timeline_.place(sourcePts, clockSeconds(live.arrival), live.generation, frameRate > 0 ? 1.0 / frameRate : 0.0);
         out.index = int64_t(live.sequence) - 1;
@@ -162,7 +161,7 @@ private:
             r.pts = placed.pts;
             r.sourcePts = sourcePts;
             r.sourcePtsBefore = before;
-            r.gapSeconds = clockSeconds(live.arrival) - beforeArrival;
+            r.gapSeconds = placed.gap;
             if (placed.reconnected) {
                 const std::string loss = reader_.status().lastLoss;
                 r.reason = loss.empty() ? "reconnected" : "reconnected after: " + withoutInput(input_, loss);
@@ -170,7 +169,7 @@ private:
                 r.reason = "the timestamps " + placed.jump + " (the sender restarted?)";
             }
             warnings_.push_back(input_ + ": the stream restarted at frame " + std::to_string(out.index) + ", " +
-                                secondsText(r.gapSeconds) + " after the last picture (" + r.reason +
+                                secondsText(r.gapSeconds) + " after the last picture was due (" + r.reason +
                                 "); pts continue from " + secondsText(placed.pts, 3) + " (its own " +
                                 secondsText(sourcePts, 3) + ")");
             restarts_.push_back(std::move(r));
@@ -280,10 +279,7 @@ private:
 StreamTimeline::Placed StreamTimeline::place(double sourcePts, double arrival, uint64_t generation,
                                              double frameDuration) {
     Placed p;
-    if (!started_) {
-        started_ = true;
-        offset_ = 0.0;
-    } else {
+    if (started_) {
         const double advance = sourcePts - lastSource_;
         const double elapsed = arrival - lastArrival_;
         if (generation != generation_) {
@@ -297,10 +293,15 @@ StreamTimeline::Placed StreamTimeline::place(double sourcePts, double arrival, u
                      secondsText(elapsed, 3);
         }
         if (p.discontinuity) {
-            const double step = std::max(elapsed, frameDuration > 0.0 ? frameDuration : 0.04);
-            offset_ = lastPts_ + step - sourcePts;
+            const double lastDue = lastSource_ + delay_;
+            p.gap = std::max(arrival - lastDue, frameDuration > 0.0 ? frameDuration : 0.04);
+            offset_ = lastPts_ + p.gap - sourcePts;
         }
     }
+    const double delay = arrival - sourcePts;
+    if (!started_ || p.discontinuity) delay_ = delay;   // a new run: its own delay afresh
+    else delay_ = std::min(delay, delay_ + (arrival - lastArrival_) * BacklogGuard::kClockDrift);
+    started_ = true;
     p.pts = sourcePts + offset_;
     generation_ = generation;
     lastSource_ = sourcePts;

@@ -56,7 +56,7 @@ struct InputRestart {
     double pts = 0.0;           // its pts on the kept timeline
     double sourcePts = 0.0;     // its own timestamp
     double sourcePtsBefore = 0.0;   // the own timestamp of the last frame read before it
-    double gapSeconds = 0.0;    // between the arrival of that frame and of this one
+    double gapSeconds = 0.0;    // from when that frame was due (StreamTimeline) to this one's arrival
     std::string reason;         // why: the loss the reader reported, or the timestamp jump
     uint64_t droppedFrames = 0; // frames dropped from this restart to the next one (or now)
 };
@@ -99,8 +99,13 @@ Result<std::unique_ptr<FrameInput>> openFrameInput(const std::string& input, con
 // One rising timeline over a live stream whose own timestamps restart. The first run keeps
 // the stream's timestamps. A new connection (`generation`), timestamps that go back, or
 // that leap ahead of the arrival clock by more than `jumpSeconds` start a new run, placed
-// after the last frame by the time that passed between their arrivals (at least one frame):
-// the outage shows as a gap, and pts never go back.
+// after the last frame by the time that passed from when that frame was due to the new
+// frame's arrival (at least one frame): the outage shows as a gap, and pts never go back.
+// When a frame is due is its timestamp plus the run's own delay: the least `arrival - pts`
+// seen in the run, allowed to grow by BacklogGuard::kClockDrift of the time that passes (a
+// sender's clock slower than ours). So a last frame that came late (a demuxer holds a
+// frame until the next one starts, and the next one is the restarted sender's) still
+// counts from when it was due.
 class StreamTimeline {
 public:
     static constexpr double kJumpSeconds = 1.0;   // as BacklogGuard's (LiveReader.h)
@@ -111,18 +116,19 @@ public:
         bool discontinuity = false;
         bool reconnected = false;   // the discontinuity is a new connection
         std::string jump;           // otherwise what the timestamps did ("went back from 5.200 s to 1.400 s")
+        double gap = 0.0;           // a discontinuity: seconds from when the last frame was due to this one
     };
     // `arrival`: seconds on a steady clock; `frameDuration`: 1 / frame rate (0: unknown).
     Placed place(double sourcePts, double arrival, uint64_t generation, double frameDuration);
 
     double lastSourcePts() const { return lastSource_; }
-    double lastArrival() const { return lastArrival_; }
 
 private:
     double jumpSeconds_;
     bool started_ = false;
     uint64_t generation_ = 0;
     double lastSource_ = 0.0, lastPts_ = 0.0, lastArrival_ = 0.0, offset_ = 0.0;
+    double delay_ = 0.0;            // the run's own delay: least arrival - pts (with drift)
 };
 
 }  // namespace cs

@@ -129,7 +129,7 @@ print(f"  report: {len(frames)} frames, {report['frames_arrived']} arrived, {rep
       f"{len(marked)} frames marked, pts rising: {rising}, last pts {pts[-1]:.2f} s")
 gaps = sorted(r["gap_seconds"] for r in restarts)
 if gaps:
-    print(f"  gap between pictures at a restart: min {gaps[0]:.2f} s, median {gaps[len(gaps)//2]:.2f} s, max {gaps[-1]:.2f} s")
+    print(f"  gap_seconds (from when the last frame was due to the next): min {gaps[0]:.2f} s, median {gaps[len(gaps)//2]:.2f} s, max {gaps[-1]:.2f} s")
 ok = rising and len(marked) == len(restarts) and len(restarts) >= cycles
 if not ok:
     print(f"FAIL: export {transport}: want >= {cycles} restarts, each marked, pts rising")

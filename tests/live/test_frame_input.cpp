@@ -137,6 +137,19 @@ TEST(StreamTimeline, TimestampsThatLeapAheadOfTheClockAreARestart) {
     EXPECT_DOUBLE_EQ(p.pts, 1.5);
 }
 
+TEST(StreamTimeline, ALastFrameThatCameLateCountsFromWhenItWasDue) {
+    // MPEG-TS: the demuxer holds a frame until the next one starts. The sender dies after
+    // 1.08 s and is back 2 s later: frame 1.08 comes out with the new sender's first.
+    StreamTimeline t;
+    t.place(1.00, 10.00, 1, 0.04);
+    t.place(1.04, 10.04, 1, 0.04);
+    EXPECT_FALSE(t.place(1.08, 12.00, 1, 0.04).discontinuity);
+    const auto p = t.place(0.0, 12.05, 1, 0.04);
+    EXPECT_TRUE(p.discontinuity);
+    EXPECT_NEAR(p.gap, 12.05 - 10.08, 0.02);   // the frame was due at 10.08 (the drift allowance: 10 ms)
+    EXPECT_NEAR(p.pts, 1.08 + 1.97, 0.02);
+}
+
 TEST(StreamTimeline, LateFramesAndGapsWithTheClockAreNotRestarts) {
     StreamTimeline t;
     t.place(1.0, 20.0, 1, 0.04);

@@ -245,6 +245,15 @@ TEST(LiveExport, ASenderThatNeverComesBackEndsWithTheFramesDone) {
     EXPECT_TRUE(anyWarningContains(report, "did not come back within 3.0 s"));
 }
 
+TEST(LiveExport, TimeoutNeedsAPositiveNumberOfSeconds) {
+    for (const std::string value : {"0", "-1", "abc", "", "nan", "inf", "5s"}) {
+        Export ex;
+        ASSERT_TRUE(ex.start("udp://127.0.0.1:9", {"--timeout", value}));
+        EXPECT_EQ(ex.process->wait(20s), 2) << value << ": " << ex.log();
+        EXPECT_TRUE(contains(ex.log(), "--timeout needs a positive number of seconds, not '" + value + "'")) << ex.log();
+    }
+}
+
 // A burst: 100 frames sent as fast as the CLI encodes them (no -re), far faster than the
 // export writes its images. The export listens first (its port is bound); what it reads
 // while it learns the stream's layout is not kept (low-latency opening), so its first
