@@ -1,7 +1,10 @@
 // `cudascope export`: runs a source through an engine without a window and writes, per
 // exported frame, PNGs of the picture and each scope (graticule included), the raw
 // counts as .npy, and one report.json for the whole run.
+#include <QJsonObject>
+
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "Commands.h"
@@ -11,6 +14,7 @@
 #include "ReportWriter.h"
 #include "StopSignals.h"
 #include "core/Engine.h"
+#include "decode/FrameInput.h"
 #include "decode/Source.h"
 
 namespace cs {
@@ -41,12 +45,17 @@ int runExport(int argc, char** argv) {
                                                                                           : HwDecode::None;
     options.cudaStream = engineChoice->cudaStream;
     options.cancel = StopSignals::flag();   // a live read waiting for a frame gives up on Ctrl-C
-    auto opened = openSource(a.input, options);
+    FrameInputOptions inputOptions;
+    inputOptions.open = options;
+    inputOptions.timeout = a.timeout;
+    inputOptions.allFrames = a.allFrames;
+    inputOptions.notice = [](const std::string& state) { std::fprintf(stderr, "cudascope export: %s\n", state.c_str()); };
+    auto opened = openFrameInput(a.input, inputOptions);
     if (!opened) {
         std::fprintf(stderr, "cudascope export: %s\n", opened.message().c_str());
         return kExitFailure;
     }
-    Source& source = *opened.value();
+    FrameInput& source = *opened.value();
 
     std::error_code ec;
     std::filesystem::create_directories(a.outDir, ec);
@@ -64,21 +73,29 @@ int runExport(int argc, char** argv) {
 
     ScopeResults results;
     long exported = 0;
-    int64_t index = 0;
     int exitCode = kExitOk;
     std::string ended = "end_of_stream";
     Status written;
+    const bool liveInput = source.summary().live;
     for (;;) {
         if (stopSignals.received()) break;
         if (a.maxFrames > 0 && exported >= a.maxFrames) {
             ended = "max_frames";
             break;
         }
-        VideoFrame frame;
-        const ReadResult rr = source.read(frame);
+        InputFrame input;
+        const InputResult rr = source.next(input);
+        const VideoFrame& frame = input.frame;
         for (const auto& w : source.takeWarnings()) warn(w);
-        if (rr.status == ReadStatus::EndOfStream) break;
-        if (rr.status == ReadStatus::Error) {
+        if (rr.status == InputStatus::End) break;
+        if (rr.status == InputStatus::TimedOut) {   // a live stream that stayed away: an error, the report kept
+            std::fprintf(stderr, "cudascope export: %s\n", rr.message.c_str());
+            report.addWarning(rr.message);
+            exitCode = kExitFailure;
+            ended = "timed_out";
+            break;
+        }
+        if (rr.status == InputStatus::Error) {
             if (stopSignals.received()) break;   // a live read given up for the stop
             // A stream that breaks off keeps what was exported; the failure is reported.
             warn(rr.message);
@@ -86,7 +103,7 @@ int runExport(int argc, char** argv) {
             ended = "read_error";
             break;
         }
-        const int64_t thisIndex = index++;
+        const int64_t thisIndex = input.index;
         if (thisIndex % a.every != 0) continue;
         const Status st = engine.process(frame.view, a.spec, results);
         if (!st) {
@@ -97,7 +114,10 @@ int runExport(int argc, char** argv) {
         // has all its files.
         if (!report.begun()) written = report.begin(reportHead(source.info(), engine.name(), a.spec, results));
         if (written) written = writeFrameFiles(dir, thisIndex, a.spec, results);
-        if (written) written = report.addFrame(reportFrame(thisIndex, frame.view.pts, a.spec, results));
+        QJsonObject liveFields;   // the stream's own timestamp, and the first frame after a restart
+        if (liveInput) liveFields["source_pts"] = input.sourcePts;
+        if (input.discontinuity) liveFields["discontinuity"] = true;
+        if (written) written = report.addFrame(reportFrame(thisIndex, input.pts, a.spec, results, liveFields));
         if (!written) {
             ended = "write_error";
             break;
@@ -112,7 +132,7 @@ int runExport(int argc, char** argv) {
     // The report of the frames done, also after a stop or a failed frame file. One that
     // cannot be finished stays as report.json.part, readable as a killed run's.
     Status finished = report.begun() ? Status{} : report.begin(reportHead(info, engine.name(), a.spec, results));
-    if (finished) finished = report.finish(ended);
+    if (finished) finished = report.finish(ended, reportLiveTail(source.summary()));
     if (!written || !finished) {
         const bool kept = !finished && report.keepPartial();
         std::fprintf(stderr, "cudascope export: %s%s%s%s\n", (!written ? written : finished).message().c_str(),

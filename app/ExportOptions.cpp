@@ -27,6 +27,9 @@ const char* const kExportUsage =
     "  --histogram-scale S   linear|log (default linear)\n"
     "  --waveform-scale S    ire|code (default ire)\n"
     "  --size WxH            waveform/parade/histogram image size, 64x64 to 8192x8192 (default 1024x540)\n"
+    "  --timeout SECONDS     live: give up (exit 1, report kept) after this long without a picture,\n"
+    "                        whether the stream never came or did not come back (default 30)\n"
+    "  --all-frames          live: keep every frame (a bounded backlog) instead of the newest\n"
     "Each option is given at most once.\n";
 
 namespace {
@@ -34,6 +37,7 @@ namespace {
 const std::vector<std::string_view> kScopeNames{"picture", "histogram", "waveform", "parade", "vectorscope", "stats"};
 const std::vector<std::string_view> kPreviewNames{"blur", "gaussian", "edges", "peaking", "median", "zebra", "falsecolour"};
 constexpr Size kMinScopeSize{64, 64}, kMaxScopeSize{8192, 8192};
+constexpr double kMaxLiveTimeout = 7 * 24 * 3600.0;   // a week
 
 // The names of the files an export writes per frame (see README "Export files").
 bool isExportFileName(const std::string& name) {
@@ -48,7 +52,7 @@ const std::vector<OptionDef>& exportOptionTable() {
         {{"h", "help"}},        {{"out"}, true},     {{"every"}, true},   {{"max-frames"}, true},
         {{"engine"}, true},     {{"hwdec"}, true},   {{"scopes"}, true},  {{"parade"}, true},
         {{"preview"}, true},    {{"matrix"}, true},  {{"range"}, true},   {{"histogram-scale"}, true},
-        {{"waveform-scale"}, true}, {{"size"}, true}};
+        {{"waveform-scale"}, true}, {{"size"}, true},  {{"timeout"}, true}, {{"all-frames"}}};
     return table;
 }
 
@@ -137,6 +141,12 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
         a.spec.vectorscopeSize = size->height;
         return Status{};
     });
+    option("timeout", [&](const std::string& v) {
+        auto t = parseSeconds(v, kMaxLiveTimeout);
+        if (t) a.timeout = *t;
+        return t.status();
+    });
+    a.allFrames = parsed->isSet("all-frames");
     if (!failed) return failed;
 
     const auto& positional = parsed->positional();

@@ -18,6 +18,8 @@ struct ExportOptions {
     bool help = false;
     std::string input, outDir, engine = "auto", hwdec;   // hwdec "": auto with the CUDA engine, else none
     long every = 1, maxFrames = -1;                      // maxFrames -1: all
+    double timeout = 30.0;    // live: seconds without a picture before giving up
+    bool allFrames = false;   // live: every frame (a bounded backlog), not the newest
     std::set<std::string> scopes{"picture", "histogram", "waveform", "parade", "vectorscope", "stats"};
     ScopeSpec spec;   // what the engine computes, from --scopes and the scope options
 };

@@ -1,5 +1,7 @@
 #include "ReportWriter.h"
 
+#include "decode/FrameInput.h"
+
 #include <QByteArray>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -83,7 +85,7 @@ void ReportWriter::addWarning(const std::string& warning) {
     if (warnings_.size() < kMaxListedWarnings) warnings_.push_back(warning);
 }
 
-Status ReportWriter::finish(std::string_view ended) {
+Status ReportWriter::finish(std::string_view ended, const QJsonObject& tail) {
     if (!begun_) return Status::error(path_ + ": report finished before its head");
     QJsonArray warnings;
     for (const auto& w : warnings_) warnings.append(QString::fromStdString(w));
@@ -91,8 +93,10 @@ Status ReportWriter::finish(std::string_view ended) {
         warnings.append(QString::number(warningCount_ - qint64(warnings_.size())) +
                         " more warnings, not listed here (all of them went to stderr)");
     const QJsonObject summary{{"frames", qint64(frames_)}, {"warnings", qint64(warningCount_)}, {"ended", str(ended)}};
-    const QByteArray tail = "],\n" + member("warnings", warnings) + ",\n" + member("summary", summary) + "}\n";
-    if (Status st = file_->write(tail.constData(), size_t(tail.size())); !st) return st;
+    QByteArray text = "],\n";
+    for (auto it = tail.begin(); it != tail.end(); ++it) text += member(it.key(), it.value()) + ",\n";
+    text += member("warnings", warnings) + ",\n" + member("summary", summary) + "}\n";
+    if (Status st = file_->write(text.constData(), size_t(text.size())); !st) return st;
     return file_->commit();
 }
 
@@ -119,8 +123,10 @@ QJsonObject reportHead(const SourceInfo& info, std::string_view engine, const Sc
                                    {"range", str(rangeName(results.color.range))}}}};
 }
 
-QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const ScopeResults& results) {
+QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const ScopeResults& results,
+                        const QJsonObject& extra) {
     QJsonObject entry{{"index", qint64(index)}, {"pts", pts}, {"width", results.width}, {"height", results.height}};
+    for (auto it = extra.begin(); it != extra.end(); ++it) entry[it.key()] = it.value();
     if (spec.stats)
         entry["stats"] = QJsonObject{{"y", toJson(results.stats.y)}, {"u", toJson(results.stats.u)},
                                      {"v", toJson(results.stats.v)},
@@ -130,6 +136,19 @@ QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const 
         entry["histogram"] = QJsonObject{{"y", toJson(results.histY)}, {"r", toJson(results.histR)},
                                          {"g", toJson(results.histG)}, {"b", toJson(results.histB)}};
     return entry;
+}
+
+QJsonObject reportLiveTail(const InputSummary& summary) {
+    if (!summary.live) return {};
+    QJsonArray restarts;
+    for (const InputRestart& r : summary.restarts)
+        restarts.append(QJsonObject{{"index", qint64(r.index)}, {"pts", r.pts}, {"source_pts", r.sourcePts},
+                                    {"source_pts_before", r.sourcePtsBefore}, {"gap_seconds", r.gapSeconds},
+                                    {"reason", QString::fromStdString(r.reason)},
+                                    {"dropped_frames", qint64(r.droppedFrames)}});
+    return {{"frames_arrived", qint64(summary.framesArrived)},
+            {"dropped_frames", qint64(summary.droppedFrames)},
+            {"restarts", restarts}};
 }
 
 }  // namespace cs

@@ -8,6 +8,7 @@
 //   {"height":1080,"index":0,...}
 //   ,{"height":1080,"index":1,...}
 //   ],
+//   "dropped_frames":..., "restarts":[...],    (live inputs: known only at the end)
 //   "warnings":[...],
 //   "summary":{"frames":2,"warnings":0,"ended":"end_of_stream"}}
 //
@@ -49,9 +50,10 @@ public:
     Status addFrame(const QJsonObject& frame);
     // Any time, even before open(): listed under "warnings" at the end.
     void addWarning(const std::string& warning);
-    // Closes "frames", writes the warnings and the summary (frames written, warnings seen,
-    // how the run ended) and renames the file into place. begin() first.
-    Status finish(std::string_view ended);
+    // Closes "frames", writes `tail`'s members (what is known only at the end: a live
+    // input's drops and restarts), the warnings and the summary (frames written, warnings
+    // seen, how the run ended) and renames the file into place. begin() first.
+    Status finish(std::string_view ended, const QJsonObject& tail = {});
     // After a failure that finish() cannot mend: keeps report.json.part, cut back to its
     // last whole frame line (readable as a killed run's), when it lists a frame; else
     // removes it. True when it was kept.
@@ -72,8 +74,16 @@ private:
 };
 
 // The report's content: the head (source, engine, scopes as used on `results`' frame) and
-// one frame's entry (index, pts, size, and the stats and histogram when asked for).
+// one frame's entry (index, pts, size, `extra`'s members, and the stats and histogram when
+// asked for).
 QJsonObject reportHead(const SourceInfo& info, std::string_view engine, const ScopeSpec& spec, const ScopeResults& results);
-QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const ScopeResults& results);
+QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const ScopeResults& results,
+                        const QJsonObject& extra = {});
+
+// A live input's members at the end of the report: frames_arrived, dropped_frames and
+// restarts (each with its index, pts, source_pts, source_pts_before, gap_seconds, reason
+// and dropped_frames); empty for files and patterns.
+struct InputSummary;
+QJsonObject reportLiveTail(const InputSummary& summary);
 
 }  // namespace cs

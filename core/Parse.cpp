@@ -1,5 +1,7 @@
 #include "Parse.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <charconv>
 
@@ -103,6 +105,25 @@ Result<double> parseFrameRate(std::string_view text) {
     }
     if (!(rate > 0.0 && rate <= kMaxFrameRate)) return refuse();
     return rate;
+}
+
+Result<double> parseSeconds(std::string_view text, double maxSeconds) {
+    const auto refuse = [&] {
+        char limit[32];
+        std::snprintf(limit, sizeof limit, "%g", maxSeconds);
+        return Status::error(std::string("must be a number of seconds above 0 and up to ") + limit + " (30 or 2.5), not " +
+                             quotedValue(text));
+    };
+    const size_t dot = text.find('.');
+    const bool shape = dot == std::string_view::npos
+                           ? allDigits(text)
+                           : dot > 0 && allDigits(text.substr(0, dot)) && allDigits(text.substr(dot + 1));
+    if (!shape) return refuse();
+    double seconds = 0.0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds, std::chars_format::fixed);
+    if (ec != std::errc() || end != text.data() + text.size()) return refuse();
+    if (!(seconds > 0.0 && seconds <= maxSeconds)) return refuse();
+    return seconds;
 }
 
 std::string joinNames(const std::vector<std::string_view>& names, std::string_view lastSeparator) {

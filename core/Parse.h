@@ -45,6 +45,9 @@ Result<Size> parseSize(std::string_view text, Size min, Size max);
 // A frame rate: "30", "29.97" or "30000/1001", above 0 and at most 100000 per second.
 Result<double> parseFrameRate(std::string_view text);
 
+// A duration in seconds: "30" or "2.5", above 0 and at most maxSeconds.
+Result<double> parseSeconds(std::string_view text, double maxSeconds);
+
 // One of `names`.
 Result<std::string> parseChoice(std::string_view text, const std::vector<std::string_view>& names);
 

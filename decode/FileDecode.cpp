@@ -82,6 +82,7 @@ void FileSource::feedPacket() {
             return;
         }
         integrity_.packetRead(*packet_);
+        if (packetCounter_) packetCounter_->fetch_add(1, std::memory_order_relaxed);
         if (packet_->stream_index != streamIndex_) {
             av_packet_unref(packet_.get());
             return;

@@ -57,6 +57,7 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
 
     auto source = std::make_unique<FileSource>(input);
     FileSource& s = *source;
+    s.packetCounter_ = setup.packetsRead;
     {
         ff::LogCapture capture;
         // Allocated first so that the interrupt callback covers the open itself, and so that

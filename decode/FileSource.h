@@ -2,6 +2,8 @@
 // decode it, in software (frame and slice threads) or with NVDEC through FFmpeg's CUDA
 // hwaccel, falling back to software when NVDEC cannot be had.
 #pragma once
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -24,6 +26,7 @@ struct DemuxSetup {
     int (*interrupt)(void*) = nullptr;        // AVIOInterruptCB, polled by every blocking call
     void* interruptOpaque = nullptr;          // must outlive the source
     bool lowDelay = false;                    // slice threads only: frame threads hold frames back
+    std::atomic<int64_t>* packetsRead = nullptr;   // when set: counts every packet demuxed (any stream)
 };
 
 Result<std::unique_ptr<Source>> openFileSource(const std::string& input, const OpenOptions& options,

@@ -9,6 +9,7 @@
 // frame or byte (StreamIntegrity.h), and decoding goes on with whatever decodes. Driven by
 // one thread at a time (no locks).
 #pragma once
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -105,6 +106,7 @@ private:
     bool ended_ = false;
     int receiveErrorsInARow_ = 0;
     int64_t packetsRead_ = 0;
+    std::atomic<int64_t>* packetCounter_ = nullptr;   // DemuxSetup::packetsRead
     int64_t framesDecoded_ = 0;         // numbering for warnings, since the open or the last seek
     int64_t nextIndex_ = 0;
     double lastPts_ = 0.0;

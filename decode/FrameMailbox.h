@@ -1,19 +1,25 @@
-// The latest-frame mailbox between a live source's reader thread and the display: it holds
-// at most one frame. A new frame replaces one not yet taken (counted as dropped), so the
-// display always gets the newest frame and latency never builds up behind a slow consumer.
-// Holding one means an NVDEC surface is kept only until the next frame arrives or the
-// display takes it.
+// The mailbox between a live source's reader thread and its consumer. With a capacity of one
+// (the default: the display) it is a latest-frame mailbox: a new frame replaces one not yet
+// taken (counted as dropped), so the display always gets the newest frame and latency never
+// builds up behind a slow consumer; holding one means an NVDEC surface is kept only until the
+// next frame arrives or the display takes it. With a larger capacity (an export that wants
+// every frame) it is a bounded queue: frames wait in arrival order, and when it is full the
+// oldest is dropped (and counted), so a consumer that falls behind stays at most `capacity`
+// frames behind and memory stays bounded.
 //
-// Threading: every method may be called from any thread; one mutex guards the slot and the
-// counts. A replaced frame is released after the lock is let go (freeing a frame may
-// return a decoder surface, which should not happen under our lock).
+// Threading: every method may be called from any thread; one mutex guards the queue and the
+// counts. Dropped values are released after the lock is let go (freeing a frame may return a
+// decoder surface, which should not happen under our lock).
 #pragma once
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "decode/Source.h"
 
@@ -32,32 +38,40 @@ struct LiveFrame {
 template <typename T>
 class LatestMailbox {
 public:
-    // Leaves `value` as the one waiting. True when none was waiting (a waiting consumer is
-    // woken either way; true says a consumer that sleeps until told should be told). After
-    // close() the value is dropped and false is returned.
+    explicit LatestMailbox(size_t capacity = 1) : capacity_(capacity < 1 ? 1 : capacity) {}
+
+    // How many values may wait (at least 1). Lowering it drops the oldest beyond it.
+    void setCapacity(size_t capacity) {
+        std::vector<T> released;
+        std::lock_guard lock(mutex_);
+        capacity_ = capacity < 1 ? 1 : capacity;
+        trimLocked(capacity_, released);
+    }
+
+    // Leaves `value` as the newest waiting; when `capacity` values wait already, the oldest is
+    // dropped. True when none was waiting (a waiting consumer is woken either way; true says a
+    // consumer that sleeps until told should be told). After close() the value is dropped and
+    // false is returned.
     bool put(T value) {
-        std::optional<T> replaced;
+        std::vector<T> released;
         bool wasEmpty;
         {
             std::lock_guard lock(mutex_);
             if (closed_) return false;
             ++put_;
-            wasEmpty = !slot_.has_value();
-            if (!wasEmpty) {
-                ++dropped_;
-                replaced = std::move(slot_);
-            }
-            slot_ = std::move(value);
+            wasEmpty = queue_.empty();
+            trimLocked(capacity_ - 1, released);
+            queue_.push_back(std::move(value));
         }
         ready_.notify_all();
-        return wasEmpty;   // `replaced` is released here, outside the lock
+        return wasEmpty;   // `released` is let go here, outside the lock
     }
 
-    // The waiting value, waiting up to `timeout` for one; nullopt on timeout or after close().
+    // The oldest waiting value, waiting up to `timeout` for one; nullopt on timeout or after close().
     template <typename Rep, typename Period>
     std::optional<T> take(std::chrono::duration<Rep, Period> timeout) {
         std::unique_lock lock(mutex_);
-        ready_.wait_for(lock, timeout, [&] { return slot_.has_value() || closed_; });
+        ready_.wait_for(lock, timeout, [&] { return !queue_.empty() || closed_; });
         return takeLocked();
     }
 
@@ -66,29 +80,35 @@ public:
         return takeLocked();
     }
 
-    // Drops a waiting value without counting it (a new connection, a closed display).
+    // Drops every waiting value without counting it (a new connection, a closed display).
     void clear() {
-        std::optional<T> released;
+        std::deque<T> released;
         std::lock_guard lock(mutex_);
-        released = std::move(slot_);
-        slot_.reset();
+        released.swap(queue_);
     }
 
     // Wakes every waiting take(); from now on takes return nullopt and puts are refused.
     void close() {
-        std::optional<T> released;
+        std::deque<T> released;
         {
             std::lock_guard lock(mutex_);
             closed_ = true;
-            released = std::move(slot_);
-            slot_.reset();
+            released.swap(queue_);
         }
         ready_.notify_all();
     }
 
     bool hasValue() const {
         std::lock_guard lock(mutex_);
-        return slot_.has_value();
+        return !queue_.empty();
+    }
+    size_t size() const {   // values waiting now
+        std::lock_guard lock(mutex_);
+        return queue_.size();
+    }
+    size_t capacity() const {
+        std::lock_guard lock(mutex_);
+        return capacity_;
     }
     uint64_t dropped() const {
         std::lock_guard lock(mutex_);
@@ -104,17 +124,28 @@ public:
     }
 
 private:
+    // Drops the oldest until at most `keep` wait; they go to `released`, freed by the caller
+    // after the lock.
+    void trimLocked(size_t keep, std::vector<T>& released) {
+        while (queue_.size() > keep) {
+            released.push_back(std::move(queue_.front()));
+            queue_.pop_front();
+            ++dropped_;
+        }
+    }
+
     std::optional<T> takeLocked() {
-        if (!slot_) return std::nullopt;
-        std::optional<T> value = std::move(slot_);
-        slot_.reset();
+        if (queue_.empty()) return std::nullopt;
+        std::optional<T> value = std::move(queue_.front());
+        queue_.pop_front();
         ++taken_;
         return value;
     }
 
     mutable std::mutex mutex_;
     std::condition_variable ready_;
-    std::optional<T> slot_;     // guarded by mutex_, as is everything below
+    size_t capacity_;           // guarded by mutex_, as is everything below
+    std::deque<T> queue_;       // oldest first
     bool closed_ = false;
     uint64_t put_ = 0;
     uint64_t dropped_ = 0;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "LiveInput.h"
@@ -61,8 +62,9 @@ const char* liveStateName(LiveState state) {
 }
 
 LiveReader::LiveReader(std::string input, Options options, std::function<void()> wake)
-    : input_(std::move(input)), options_(std::move(options)), wake_(std::move(wake)) {
+    : input_(std::move(input)), options_(std::move(options)), wake_(std::move(wake)), mailbox_(options_.queueFrames) {
     options_.open.cancel = &stop_;
+    options_.open.dataArriving = &dataArriving_;
     status_.since = std::chrono::steady_clock::now();
     thread_ = std::thread([this] { run(); });
 }
@@ -83,7 +85,10 @@ void LiveReader::requestStop() {
 
 LiveStatus LiveReader::status() const {
     std::lock_guard lock(mutex_);
-    return status_;
+    LiveStatus status = status_;
+    status.receivingData = (status.state == LiveState::Connecting || status.state == LiveState::Reconnecting) &&
+                           dataArriving_.load();
+    return status;
 }
 
 LiveState LiveReader::state() const {
@@ -151,6 +156,21 @@ void LiveReader::collectWarnings(Source& source) {
     wake();
 }
 
+size_t LiveReader::capacityFor(const VideoFrame& frame) const {
+    size_t capacity = std::max<size_t>(1, options_.queueFrames);
+    if (frame.onDevice) return std::min(capacity, kMaxQueuedDeviceFrames);
+    if (options_.queueBytes > 0) {
+        const PixelFormatInfo& f = formatInfo(frame.view.format);
+        size_t bytes = 0;
+        for (int p = 0; p < f.planeCount; ++p) {
+            const int rows = p == 0 ? frame.view.height : (frame.view.height + (1 << f.log2ChromaH) - 1) >> f.log2ChromaH;
+            bytes += size_t(std::abs(frame.view.pitch[size_t(p)])) * size_t(rows);
+        }
+        if (bytes > 0) capacity = std::min(capacity, std::max<size_t>(1, options_.queueBytes / bytes));
+    }
+    return capacity;
+}
+
 void LiveReader::run() {
     // Syntax errors can never heal: fail at once, whatever retryFirstOpen says.
     if (isNetworkOrCameraInput(input_)) {
@@ -167,7 +187,9 @@ void LiveReader::run() {
     uint64_t generation = 0;
     uint64_t sequence = 0;
     while (!stop_) {
+        dataArriving_ = false;
         auto opened = openSource(input_, options_.open);
+        dataArriving_ = false;
         if (stop_) break;
         if (!opened) {
             if (!everOpened && !options_.retryFirstOpen) {
@@ -202,6 +224,10 @@ void LiveReader::run() {
             // right after opening keeps doubling it, so a flapping stream does not spin.
             if (std::chrono::steady_clock::now() - playingSince > kStableConnection)
                 retryDelay = options_.firstRetryDelay;
+            {
+                std::lock_guard lock(mutex_);
+                status_.lastLoss = why;
+            }
             setStatus(LiveState::Reconnecting, std::move(why), 0, retryDelay);   // before the close, which may take a moment
         }
         source.reset();   // closes the connection (bounded: the source's interrupt deadline)
@@ -241,6 +267,9 @@ bool LiveReader::readUntilLost(Source& source, uint64_t generation, uint64_t& se
                 why = input_ + text;
                 return true;
             }
+            if (options_.queueFrames > 1)
+                if (const size_t capacity = capacityFor(frame); capacity != mailbox_.capacity())
+                    mailbox_.setCapacity(capacity);
             LiveFrame live;
             live.frame = std::move(frame);
             live.arrival = arrival;

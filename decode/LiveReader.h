@@ -12,6 +12,11 @@
 //
 // States: Connecting (first open) -> Playing <-> Reconnecting; Failed (the first open
 // failed, or the input cannot be parsed); Ended (a remote file, not live, reached its end).
+// While an open receives packets but has no picture yet (joined between keyframes),
+// status().receivingData says so.
+//
+// An export that wants every frame sets Options::queueFrames: frames then wait in a bounded
+// queue instead of replacing each other (the oldest dropped, and counted, when it is full).
 //
 // Threading: the Source is touched only by the reader thread. mutex_ guards the status,
 // info and warnings; the mailbox has its own lock. `wake` is called on the reader thread
@@ -51,6 +56,11 @@ struct LiveStatus {
     double retryIn = 0.0;       // Reconnecting: seconds from `since` to the next attempt
     std::chrono::steady_clock::time_point since;   // when this state (or attempt) began
     uint64_t reconnects = 0;    // times the stream came back
+    // Connecting or Reconnecting: the open in progress receives packets but has decoded no
+    // picture yet (a stream joined between keyframes waits for the next one).
+    bool receivingData = false;
+    // Why the stream was last lost (one sentence naming the input); kept once it is back.
+    std::string lastLoss;
 };
 
 // Pacing for sources whose frames come in bursts (HLS: a whole segment at once). Each frame
@@ -106,7 +116,15 @@ public:
         // Frames this much later than the stream's pace (decoding too slow) make the reader
         // open the stream afresh rather than fall further behind. 0: never. Not for HLS.
         double maxBacklogSeconds = 2.0;
+        // Frames that may wait for the consumer. 1 (a display): only the newest waits and a
+        // newer one replaces it. More (an export that keeps every frame): they wait in order,
+        // and when the queue is full the oldest is dropped, so memory stays bounded. Host
+        // frames are further limited to queueBytes in all (0: no limit by size); device
+        // (NVDEC) frames to kMaxQueuedDeviceFrames, the decoder surfaces to spare.
+        size_t queueFrames = 1;
+        size_t queueBytes = 0;
     };
+    static constexpr size_t kMaxQueuedDeviceFrames = 6;
 
     // Starts the thread, which opens `input` at once.
     LiveReader(std::string input, Options options, std::function<void()> wake = {});
@@ -129,7 +147,9 @@ public:
     std::optional<LiveFrame> tryTake() { return mailbox_.tryTake(); }
 
     uint64_t framesArrived() const { return mailbox_.delivered(); }
-    uint64_t framesDropped() const { return mailbox_.dropped(); }   // replaced before anyone took them
+    uint64_t framesDropped() const { return mailbox_.dropped(); }   // replaced, or pushed out of a full queue, untaken
+    size_t framesWaiting() const { return mailbox_.size(); }
+    size_t queueCapacity() const { return mailbox_.capacity(); }   // frames that may wait now (Options::queueFrames, bounded)
 
     // Warnings from the source (damage, size changes) since the last call.
     std::vector<std::string> takeWarnings();
@@ -144,12 +164,16 @@ private:
     bool sleepFor(double seconds);   // false when stopped meanwhile
     bool sleepUntil(std::chrono::steady_clock::time_point when);
     void collectWarnings(Source& source);
+    size_t capacityFor(const VideoFrame& frame) const;
     void wake();
 
     const std::string input_;
     Options options_;
     const std::function<void()> wake_;
     std::atomic<bool> stop_{false};     // also OpenOptions::cancel for the source
+    // OpenOptions::dataArriving of the open in progress: set by the source's interrupt callback
+    // (reader thread), read by status() from any thread.
+    std::atomic<bool> dataArriving_{false};
     bool paced_ = false;                // reader thread only: frames come in bursts (HLS), pace them
 
     FrameMailbox mailbox_;

@@ -11,10 +11,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <limits>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "CudaDevice.h"
@@ -44,39 +47,108 @@ void registerDevices() {
 
 // The target of FFmpeg's AVIOInterruptCB: every blocking call in libavformat polls it
 // (about every 100 ms while waiting) and gives up with AVERROR_EXIT when it says so.
-// Polled on the thread driving the source; the cancel flag is set from any thread.
+// A read has one deadline (arm). An open (armOpen) waits `silence` seconds for its first
+// packet; once packets arrive it waits for the first picture as long as they keep coming
+// (no pause of `gap` seconds), up to `cap` seconds in all: a stream joined between keyframes
+// decodes nothing until the next one, and that may be many seconds away.
+// Polled, armed and read on the thread driving the source; the cancel flag is set from any
+// thread.
 class Interrupter {
 public:
     using Clock = std::chrono::steady_clock;
+    enum class Expiry { None, Deadline, NoData, DataStopped, NoPicture };
 
     explicit Interrupter(const std::atomic<bool>* cancel) : cancel_(cancel) {}
 
     static int callback(void* opaque) { return static_cast<Interrupter*>(opaque)->interrupted() ? 1 : 0; }
 
     void arm(double seconds) {
-        expired_ = false;
-        deadline_ = (Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)))
-                        .time_since_epoch()
-                        .count();
+        disarm();
+        deadline_ = after(Clock::now(), seconds);
     }
-    void disarm() { deadline_ = std::numeric_limits<int64_t>::max(); }
-    bool expired() const { return expired_; }
+    // `packets` counts packets demuxed (DemuxSetup::packetsRead); `arriving` is set true at
+    // the first one (OpenOptions::dataArriving, may be null).
+    void armOpen(double silence, double gap, double cap, const std::atomic<int64_t>* packets,
+                 std::atomic<bool>* arriving) {
+        disarm();
+        const auto now = Clock::now();
+        gap_ = gap;
+        capDeadline_ = after(now, std::max(cap, silence));
+        packets_ = packets;
+        packetsSeen_ = packets ? packets->load(std::memory_order_relaxed) : 0;
+        arriving_ = arriving;
+        deadline_ = after(now, silence);
+    }
+    void disarm() {
+        deadline_ = Clock::time_point::max();
+        expiry_ = Expiry::None;
+        packets_ = nullptr;
+        arriving_ = nullptr;
+        dataSeen_ = false;
+    }
+    Expiry expiry() const { return expiry_; }
+    // Open: when the first packet was seen (nullopt: none yet).
+    std::optional<Clock::time_point> firstData() const {
+        return dataSeen_ ? std::optional<Clock::time_point>(firstData_) : std::nullopt;
+    }
+    bool expired() const { return expiry_ != Expiry::None; }
     bool cancelled() const { return cancel_ && cancel_->load(); }
 
 private:
+    static Clock::time_point after(Clock::time_point from, double seconds) {
+        return from + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    }
+
     bool interrupted() {
         if (cancelled()) return true;
-        if (Clock::now().time_since_epoch().count() > deadline_) {
-            expired_ = true;
-            return true;
+        const auto now = Clock::now();
+        if (packets_) {
+            const int64_t n = packets_->load(std::memory_order_relaxed);
+            if (n != packetsSeen_) {   // data is arriving: wait on while it does
+                packetsSeen_ = n;
+                if (!dataSeen_) {
+                    firstData_ = now;
+                    if (arriving_) arriving_->store(true);
+                }
+                dataSeen_ = true;
+                deadline_ = std::min(after(now, gap_), capDeadline_);
+            }
         }
-        return false;
+        if (now <= deadline_) return false;
+        if (packets_) expiry_ = !dataSeen_ ? Expiry::NoData : now >= capDeadline_ ? Expiry::NoPicture : Expiry::DataStopped;
+        else expiry_ = Expiry::Deadline;
+        return true;
     }
 
     const std::atomic<bool>* cancel_;
-    std::atomic<int64_t> deadline_{std::numeric_limits<int64_t>::max()};
-    std::atomic<bool> expired_{false};
+    Clock::time_point deadline_ = Clock::time_point::max();
+    Expiry expiry_ = Expiry::None;
+    // Open only.
+    Clock::time_point capDeadline_ = Clock::time_point::max();
+    double gap_ = 0.0;
+    const std::atomic<int64_t>* packets_ = nullptr;
+    int64_t packetsSeen_ = 0;
+    std::atomic<bool>* arriving_ = nullptr;
+    bool dataSeen_ = false;
+    Clock::time_point firstData_{};
 };
+
+// What the decoder says about packets it is fed before the first keyframe of a stream joined
+// between keyframes (no parameter sets, missing references): expected, not damage.
+bool isJoinNoise(const std::string& warning) {
+    return warning.find(" could not be decoded (") != std::string::npos ||
+           warning.find(": decoder, near packet ") != std::string::npos ||
+           warning.find(" decode error after packet ") != std::string::npos;
+}
+
+// FileSource's "<input>: N more warnings not shown": N, or 0 for any other warning.
+size_t warningsNotShown(const std::string& warning) {
+    const std::string tail = " more warnings not shown";
+    if (warning.size() < tail.size() || warning.compare(warning.size() - tail.size(), tail.size(), tail) != 0) return 0;
+    const size_t start = warning.rfind(' ', warning.size() - tail.size() - 1);
+    if (start == std::string::npos) return 0;
+    return size_t(std::strtoull(warning.c_str() + start + 1, nullptr, 10));
+}
 
 bool isRawCameraFormat(const std::string& format) {
     return format == "yuyv422" || format == "uyvy422" || format == "nv12" || format == "yuv420p" || format == "gray";
@@ -111,6 +183,7 @@ private:
     OpenOptions options_;
     double stallSeconds_;
     Interrupter interrupter_;           // FFmpeg's callback points here: declared before inner_, so it outlives it
+    std::atomic<int64_t> packetsRead_{0};   // DemuxSetup::packetsRead: the open tells data from silence
     std::unique_ptr<Source> inner_;
     SourceInfo info_;
     bool live_ = true;
@@ -127,16 +200,26 @@ Status LiveSource::open(const AVInputFormat* demuxer, const std::string& fallbac
     setup.interrupt = &Interrupter::callback;
     setup.interruptOpaque = &interrupter_;
     setup.lowDelay = true;
+    setup.packetsRead = &packetsRead_;
 
     OpenOptions options = options_;
     if (!fallbackReason.empty()) options.hwdec = HwDecode::None;
-    interrupter_.arm(options_.liveOpenTimeout);
+    interrupter_.armOpen(options_.liveOpenTimeout, stallSeconds_, options_.liveFirstPictureTimeout, &packetsRead_,
+                         options_.dataArriving);
     auto opened = openFileSource(input_.input, options, setup);
-    const bool expired = interrupter_.expired();
+    const Interrupter::Expiry expiry = interrupter_.expiry();
+    const auto firstData = interrupter_.firstData();
     interrupter_.disarm();
     if (!opened) {
         if (interrupter_.cancelled()) return Status::error(input_.input + ": stopped");
-        if (expired) {
+        if (expiry == Interrupter::Expiry::DataStopped)
+            return Status::error(input_.input + ": data stopped arriving before a picture could be decoded (nothing for " +
+                                 secondsText(stallSeconds_) + ")");
+        if (expiry == Interrupter::Expiry::NoPicture)
+            return Status::error(input_.input + ": data arrives, but no picture could be decoded within " +
+                                 secondsText(std::max(options_.liveFirstPictureTimeout, options_.liveOpenTimeout)) +
+                                 " (no keyframe came)");
+        if (expiry != Interrupter::Expiry::None) {
             const std::string limit = secondsText(options_.liveOpenTimeout);
             if (input_.kind == LiveKind::Camera)
                 return Status::error(input_.input + ": the camera gave no picture within " + limit);
@@ -149,6 +232,19 @@ Status LiveSource::open(const AVInputFormat* demuxer, const std::string& fallbac
         return Status::error(openFailure(opened.message()));
     }
     inner_ = std::move(opened.value());
+    // Joined between keyframes: what the decoder said until the first picture is one line.
+    size_t joinNoise = 0;
+    for (auto& warning : inner_->takeWarnings()) {
+        if (isJoinNoise(warning)) ++joinNoise;
+        else if (const size_t more = warningsNotShown(warning)) joinNoise += more;
+        else warnings_.push_back(std::move(warning));
+    }
+    if (joinNoise > 0) {
+        const double waited =
+            firstData ? std::chrono::duration<double>(Interrupter::Clock::now() - *firstData).count() : 0.0;
+        warnings_.push_back(input_.input + ": joined between keyframes: waited " + secondsText(waited) +
+                            " for a keyframe (" + std::to_string(joinNoise) + " decoder messages before it not shown)");
+    }
     if (!fallbackReason.empty()) {
         decoderNote_ = " (software, fallback: " + fallbackReason + ")";
         warnings_.push_back(input_.input + ": NVDEC not used: " + fallbackReason + "; decoding in software");

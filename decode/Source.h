@@ -61,6 +61,13 @@ struct OpenOptions {
     // before it gives up with an error that says so.
     double liveOpenTimeout = 5.0;
     double liveStallTimeout = 2.0;
+    // Live inputs: once packets arrive, an open waits up to this long in all for its first
+    // picture, as long as packets keep coming (a pause of liveStallTimeout ends it): a stream
+    // joined between keyframes shows nothing until the next keyframe.
+    double liveFirstPictureTimeout = 30.0;
+    // Live inputs: when set, an open sets it true once packets arrive, before any picture is
+    // decoded ("receiving data, waiting for a keyframe"). Set on the thread driving the open.
+    std::atomic<bool>* dataArriving = nullptr;
     // Live inputs: when set and true (from any thread), an open or read in progress gives
     // up at once. LiveReader uses it to stop without waiting for a timeout.
     const std::atomic<bool>* cancel = nullptr;

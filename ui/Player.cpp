@@ -101,6 +101,7 @@ std::string Player::liveStatusText() const {
     const LiveReader* r = pendingLive_ ? pendingLive_.get() : live_.get();
     if (!r) return {};
     const LiveStatus st = r->status();
+    if (st.receivingData) return "receiving data, waiting for a keyframe";
     if (st.state == LiveState::Reconnecting)
         return "reconnecting (attempt " + std::to_string(st.attempt) + ")";
     return liveStateName(st.state);
