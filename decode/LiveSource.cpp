@@ -266,8 +266,11 @@ std::string LiveSource::openFailure(const std::string& message) const {
         message.find("No address associated") != std::string::npos)
         return in + ": unknown host (the name does not resolve)";
     if (message.find("Network is unreachable") != std::string::npos) return in + ": network unreachable";
-    if (message.find("404") != std::string::npos) return in + ": not found on the server (404)";
-    if (message.find("401") != std::string::npos || message.find("403") != std::string::npos)
+    // The status as HTTP and RTSP servers word it, after the input's name: a bare "404"
+    // would also match a port or a path in the URL.
+    const std::string reason = message.rfind(in + ": ", 0) == 0 ? message.substr(in.size() + 2) : message;
+    if (reason.find("404 Not Found") != std::string::npos) return in + ": not found on the server (404)";
+    if (reason.find("401 Unauthorized") != std::string::npos || reason.find("403 Forbidden") != std::string::npos)
         return in + ": the server refused access (check the user name and password)";
     if (input_.kind == LiveKind::Camera) {
         if (message.find("Device or resource busy") != std::string::npos)
