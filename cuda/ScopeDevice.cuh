@@ -1,5 +1,5 @@
 // Device helpers shared by the scope kernels (ScopeKernels.cu, QuadKernel.cu,
-// LumaHistogramKernel.cu): warp reductions, warp-aggregated atomics, a block's statistics.
+// QuadPictureKernels.cu, LumaHistogramKernel.cu): warp reductions, warp-aggregated atomics, a block's statistics.
 #pragma once
 #include <cuda_runtime.h>
 
