@@ -1,6 +1,7 @@
 // Pixel formats the engines read natively, and how their samples are laid out.
 // Names are FFmpeg's so that probe output and report.json match ffprobe.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -43,5 +44,11 @@ inline int levelsOf(PixelFormat f) { return 1 << formatInfo(f).bitDepth; }
 // Size of chroma planes for a frame of width x height (rounded up, as FFmpeg does).
 inline int chromaWidth(PixelFormat f, int width) { int s = formatInfo(f).log2ChromaW; return (width + (1 << s) - 1) >> s; }
 inline int chromaHeight(PixelFormat f, int height) { int s = formatInfo(f).log2ChromaH; return (height + (1 << s) - 1) >> s; }
+
+// Plane `plane` of a frame as stored: the bytes of one row (no padding) and the number of
+// rows (chroma planes subsampled). Also the bytes before column x of a row, for x a
+// multiple of the chroma subsampling: planeRowBytes(f, x, plane).
+size_t planeRowBytes(PixelFormat f, int width, int plane);
+int planeRows(PixelFormat f, int height, int plane);
 
 }  // namespace cs

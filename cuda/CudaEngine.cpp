@@ -30,20 +30,6 @@ std::string frameName(const FrameView& f) {
     return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + std::string(formatInfo(f.format).name);
 }
 
-// Bytes of one row and number of rows of plane i (as stored, chroma planes subsampled).
-size_t planeRowBytes(PixelFormat f, int width, int plane) {
-    const auto& info = formatInfo(f);
-    switch (info.layout) {
-        case PixelLayout::Planar: return size_t(plane == 0 ? width : chromaWidth(f, width)) * size_t(info.bytesPerSample);
-        case PixelLayout::SemiPlanar: return size_t(plane == 0 ? width : 2 * chromaWidth(f, width)) * size_t(info.bytesPerSample);
-        case PixelLayout::PackedYuv422: return size_t(chromaWidth(f, width)) * 4;
-        case PixelLayout::PackedRgb: return size_t(width) * size_t(info.bytesPerPixel);
-        case PixelLayout::Gray: return size_t(width) * size_t(info.bytesPerSample);
-    }
-    return 0;
-}
-size_t planeRows(PixelFormat f, int height, int plane) { return size_t(plane == 0 ? height : chromaHeight(f, height)); }
-
 // Sizes an image without zero-filling pixels that are about to be overwritten.
 void sizeImage(RgbaImage& img, int w, int h) {
     img.width = w;
@@ -100,7 +86,7 @@ Status CudaEngine::Impl::inputPlanes(const FrameView& f, cuda::PlaneSet& out) {
         if (cuda::planesAligned(out, f.format)) return {};
         // Misaligned planes (rare: decoders align to 256 bytes): one device-to-device copy.
         for (int i = 0; i < n; ++i) {
-            const size_t rowBytes = planeRowBytes(f.format, f.width, i), rows = planeRows(f.format, f.height, i);
+            const size_t rowBytes = planeRowBytes(f.format, f.width, i), rows = size_t(planeRows(f.format, f.height, i));
             CS_TRY(planes[size_t(i)].reserve(rowBytes, rows));
             CS_CUDA_CHECK(cudaMemcpy2DAsync(planes[size_t(i)].get(), planes[size_t(i)].pitch(), f.data[size_t(i)], size_t(f.pitch[size_t(i)]),
                                             rowBytes, rows, cudaMemcpyDeviceToDevice, stream.get()));
@@ -112,11 +98,11 @@ Status CudaEngine::Impl::inputPlanes(const FrameView& f, cuda::PlaneSet& out) {
     // Host frame: each plane is copied into pinned staging, then uploaded asynchronously,
     // so the copy of plane i+1 overlaps the upload of plane i.
     size_t total = 0;
-    for (int i = 0; i < n; ++i) total += planeRowBytes(f.format, f.width, i) * planeRows(f.format, f.height, i);
+    for (int i = 0; i < n; ++i) total += planeRowBytes(f.format, f.width, i) * size_t(planeRows(f.format, f.height, i));
     CS_TRY(staging.reserve(total));
     size_t offset = 0;
     for (int i = 0; i < n; ++i) {
-        const size_t rowBytes = planeRowBytes(f.format, f.width, i), rows = planeRows(f.format, f.height, i);
+        const size_t rowBytes = planeRowBytes(f.format, f.width, i), rows = size_t(planeRows(f.format, f.height, i));
         CS_TRY(planes[size_t(i)].reserve(rowBytes, rows));
         uint8_t* dst = staging.get() + offset;
         const uint8_t* src = f.data[size_t(i)];

@@ -190,7 +190,7 @@ void writePicture(Frame& f, const Picture& p) {
 void fillRandom(Frame& f, std::mt19937& rng) {
     const auto& info = formatInfo(f.format());
     for (int p = 0; p < info.planeCount; ++p) {
-        const int rows = p == 0 ? f.height() : chromaHeight(f.format(), f.height());
+        const int rows = planeRows(f.format(), f.height(), p);
         const size_t bytes = size_t(f.pitch(p)) * size_t(rows);
         uint8_t* d = f.plane(p);
         if (info.bytesPerSample == 1) {
@@ -204,18 +204,7 @@ void fillRandom(Frame& f, std::mt19937& rng) {
     }
 }
 
-size_t planeBytes(PixelFormat f, int w, int h, int plane) {
-    const auto& info = formatInfo(f);
-    size_t row = 0;
-    switch (info.layout) {
-        case PixelLayout::Planar: row = size_t(plane == 0 ? w : chromaWidth(f, w)) * size_t(info.bytesPerSample); break;
-        case PixelLayout::SemiPlanar: row = size_t(plane == 0 ? w : 2 * chromaWidth(f, w)) * size_t(info.bytesPerSample); break;
-        case PixelLayout::PackedYuv422: row = size_t(chromaWidth(f, w)) * 4; break;
-        case PixelLayout::PackedRgb: row = size_t(w) * size_t(info.bytesPerPixel); break;
-        case PixelLayout::Gray: row = size_t(w) * size_t(info.bytesPerSample); break;
-    }
-    return row * size_t(plane == 0 ? h : chromaHeight(f, h));
-}
+size_t planeBytes(PixelFormat f, int w, int h, int plane) { return planeRowBytes(f, w, plane) * size_t(planeRows(f, h, plane)); }
 
 // Copies of one frame in device memory, enough of them to overflow the L2 cache.
 struct DeviceFrames {
@@ -235,7 +224,7 @@ void upload(const Frame& f, size_t l2Bytes, DeviceFrames& out) {
     for (int c = 0; c < copies; ++c) {
         cuda::PlaneSet ps{};
         for (int p = 0; p < info.planeCount; ++p) {
-            const int rows = p == 0 ? f.height() : chromaHeight(f.format(), f.height());
+            const int rows = planeRows(f.format(), f.height(), p);
             void* mem = nullptr;
             size_t pitch = 0;
             BENCH_CHECK(cudaMallocPitch(&mem, &pitch, size_t(f.pitch(p)), size_t(rows)));
