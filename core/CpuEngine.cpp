@@ -121,11 +121,6 @@ private:
     RgbaImage hiddenPicture_;   // the preview's input when the picture itself is not shown
 };
 
-bool previewNeedsLuma(PreviewFilter f) {
-    return f == PreviewFilter::Edges || f == PreviewFilter::FocusPeaking || f == PreviewFilter::Zebra ||
-           f == PreviewFilter::FalseColour;
-}
-
 // A 16-bit little-endian word (host byte order independent, as loadSample).
 inline int32_t word(const uint8_t* p, int i) {
     if constexpr (std::endian::native == std::endian::little) {

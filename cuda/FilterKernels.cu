@@ -22,15 +22,6 @@ constexpr float kMaxGaussianSigma = 64.0f;
 
 }  // namespace
 
-bool previewNeedsPicture(PreviewFilter f) {
-    return f == PreviewFilter::BoxBlur || f == PreviewFilter::Gaussian || f == PreviewFilter::Median3 ||
-           f == PreviewFilter::FocusPeaking || f == PreviewFilter::Zebra;
-}
-bool previewNeedsLuma(PreviewFilter f) {
-    return f == PreviewFilter::Edges || f == PreviewFilter::FocusPeaking || f == PreviewFilter::Zebra ||
-           f == PreviewFilter::FalseColour;
-}
-
 Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int bitDepth, Range lumaRange, cudaStream_t stream) {
     const Setup setup{spec.preview, spec.filter, width, height, bitDepth, lumaRange};
     if (prepared_ == setup) return {};

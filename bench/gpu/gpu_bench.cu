@@ -544,7 +544,7 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
         r.us = timer(run);
         r.batchUs = timer.batch(run);
         previewUs[p] = r.us;
-        const double bytes = (cuda::previewNeedsPicture(p) ? px * 4 : 0) + (cuda::previewNeedsLuma(p) ? px * 2 : 0) + px * 4;
+        const double bytes = (previewNeedsPicture(p) ? px * 4 : 0) + (previewNeedsLuma(p) ? px * 2 : 0) + px * 4;
         if (p == PreviewFilter::BoxBlur) r.note = "radius 8";
         if (p == PreviewFilter::Gaussian) r.note = "sigma 3 (radius 9)";
         add(r, bytes);
@@ -583,9 +583,9 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
         r.us = timer([&](int i) { BENCH_CHECK(cudaGraphLaunch(graphs[size_t(i % G)], stream)); });
         // Where the pass writes the false colour itself (as ScopePipeline asks it to), no luma plane goes between them.
         const bool fused = p == PreviewFilter::FalseColour && cuda::scopePassWritesLookupPreview(f, W, H, work.flags);
-        const bool lumaPlane = cuda::previewNeedsLuma(p) && !fused;
+        const bool lumaPlane = previewNeedsLuma(p) && !fused;
         const double bytes = allBytes + (viewer ? 0.0 : 4 * wfBytes + 2 * vsBytes) + px * 4 + (lumaPlane ? px * 2 * 2 : 0) +
-                             (cuda::previewNeedsPicture(p) ? px * 4 : 0) + px * 4;
+                             (previewNeedsPicture(p) ? px * 4 : 0) + px * 4;
         r.note = viewer ? "picture kernel + preview, replayed" : "scope pass + preview (the next frame's memset beside it), replayed";
         add(r, bytes);
         for (auto g : graphs) cudaGraphExecDestroy(g);
