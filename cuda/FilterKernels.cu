@@ -9,18 +9,11 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "FilterKernelsDetail.h"
 #include "core/Filters.h"
 
 namespace cs::cuda {
-namespace {
-
-constexpr int kMaxBoxRadius = 1 << 20;
-constexpr float kMaxGaussianSigma = 64.0f;
-
-}  // namespace
 
 Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int bitDepth, Range lumaRange, cudaStream_t stream) {
     const Setup setup{spec.preview, spec.filter, width, height, bitDepth, lumaRange};
@@ -46,19 +39,11 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
             break;
         }
         case PreviewFilter::Gaussian: {
-            // Core's weights: normalised in double, stored as float; radius max(1, ceil(3 sigma)).
-            gaussRadius_ = 0;
+            // Core's weights (none: sigma <= 0, the preview is the picture).
             gaussTensor_ = false;
-            gaussWeights_.clear();
-            const float sigma = f.gaussianSigma;
-            if (!std::isfinite(sigma) || sigma <= 0.0f) break;
-            const double s = std::min(sigma, kMaxGaussianSigma);
-            gaussRadius_ = std::max(1, int(std::ceil(3.0 * s)));
-            std::vector<double> wd(size_t(2 * gaussRadius_ + 1));
-            double total = 0.0;
-            for (int k = -gaussRadius_; k <= gaussRadius_; ++k)
-                total += wd[size_t(k + gaussRadius_)] = std::exp(-double(k) * k / (2.0 * s * s));
-            for (double v : wd) gaussWeights_.push_back(float(v / total));
+            gaussWeights_ = gaussianWeights(f.gaussianSigma);
+            gaussRadius_ = int(gaussWeights_.size()) / 2;
+            if (gaussRadius_ == 0) break;
             if (gaussRadius_ > detail::kGaussStripRadiusMax) {
                 CS_TRY(d_scratch_.reserve(size_t(width) * size_t(height) * sizeof(float4)));
                 scratchPitch_ = size_t(width) * sizeof(float4);

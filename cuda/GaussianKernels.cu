@@ -14,11 +14,10 @@
 #include "FilterDevice.cuh"
 #include "FilterKernelsDetail.h"
 #include "Sinks.cuh"
+#include "core/Filters.h"
 
 namespace cs::cuda::detail {
 namespace {
-
-constexpr int kMaxGaussRadius = 192;
 
 // float(v) for 0 <= v < 2^23, exactly, without the (quarter-rate) integer-to-float unit:
 // the bits of 2^23 + v read as a float, minus 2^23.
@@ -26,7 +25,7 @@ __device__ __forceinline__ float byteToFloat(uint32_t v) { return __fsub_rn(__ui
 
 struct GaussWeights {
     int radius;
-    float w[2 * kMaxGaussRadius + 1];
+    float w[2 * kMaxGaussianRadius + 1];
 };
 
 // ---- Gaussian, r <= 32: one kernel over strips of columns ------------------------------------
