@@ -238,7 +238,8 @@ template <bool kGamut>
     // The constants as locals: the stores below cannot alias them, so the loop vectorises.
     const int32_t yOffset = k.yOffset, cOffset = k.cOffset, yMul = k.yMul, rCr = k.rCr, gCb = k.gCb, gCr = k.gCr,
                   bCb = k.bCb, outMax = k.outMax;
-    const int32_t lo = -(outMax + 10) / 20, hi = outMax + (outMax + 10) / 20;
+    const GamutBounds gamut = gamutBounds(outMax);
+    const int32_t lo = gamut.lo, hi = gamut.hi;
     uint32_t outside = 0;
     for (int i = 0; i < n; ++i) {
         const int32_t yy = yMul * (Y[i] - yOffset) + (1 << (kFixedShift - 1));

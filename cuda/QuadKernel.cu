@@ -450,8 +450,9 @@ cudaError_t quadPass(const PlaneSet& planes, PixelFormat format, int width, int 
     a.flags = flags;
     a.cOffset = colour.toRgb8.cOffset;
     a.legal = legalRange(depth);
-    a.gamutLo = -(colour.toRgb8.outMax + 10) / 20;
-    a.gamutHi = colour.toRgb8.outMax + (colour.toRgb8.outMax + 10) / 20;
+    const GamutBounds gamut = gamutBounds(colour.toRgb8.outMax);
+    a.gamutLo = gamut.lo;
+    a.gamutHi = gamut.hi;
     if (nativeIsRgb(flags)) {
         a.native = rgbChannels(colour.toRgbNative);
     } else {

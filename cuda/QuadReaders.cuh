@@ -23,7 +23,7 @@ struct QuadArgs {
     uint32_t flags;
     int32_t cOffset;
     LegalRange legal;
-    int32_t gamutLo, gamutHi;   // EBU R 103 limits on the unclamped 8-bit R'G'B'
+    int32_t gamutLo, gamutHi;   // gamutBounds of the unclamped 8-bit R'G'B'
     ChannelSet native, eight;
     ScopeOutputs out;
 };
