@@ -51,7 +51,7 @@ FrameView Frame::view() const {
 
 void Frame::setPixel(int x, int y, int c0, int c1, int c2) {
     const auto& info = formatInfo(format_);
-    const int shift = format_ == PixelFormat::P010 ? 6 : 0;
+    const int shift = sampleShift(format_);
     const int bps = info.bytesPerSample;
     switch (info.layout) {
         case PixelLayout::Planar: {
@@ -99,7 +99,7 @@ PixelSource makePixelSource(const FrameView& f) {
     s.pitch0 = f.pitch[0]; s.pitch1 = f.pitch[1]; s.pitch2 = f.pitch[2];
     s.layout = info.layout;
     s.bytesPerSample = info.bytesPerSample;
-    s.shift = f.format == PixelFormat::P010 ? 6 : 0;
+    s.shift = sampleShift(f.format);
     s.log2cw = info.log2ChromaW; s.log2ch = info.log2ChromaH;
     s.off0 = info.offset[0]; s.off1 = info.offset[1]; s.off2 = info.offset[2]; s.off3 = info.offset[3];
     s.bytesPerPixel = info.bytesPerPixel;
