@@ -56,6 +56,7 @@ struct CudaEngine::Impl {
     struct Registered {
         unsigned name = 0;
         int width = 0, height = 0;
+        uint64_t generation = 0;
         cuda::GraphicsResourceHandle resource;
     };
     std::array<Registered, 6> gl;   // picture, preview, histogram, waveform, parade, vectorscope
@@ -265,12 +266,15 @@ Status CudaEngine::processToGl(const FrameView& f, const ScopeSpec& spec, ScopeR
     effective.vectorscope = spec.vectorscope || t.vectorscope.name;
     if (!t.preview.name) effective.preview = PreviewFilter::None;
 
-    // Register new or changed textures (a texture re-created by GL gets a new registration).
+    // Register new or changed textures: a new name, size or generation (storage specified
+    // again, even under the same name and size) gets a new registration.
     auto& gl = impl_->gl;
     for (size_t i = 0; i < 6; ++i) {
         const GlTexture& g = *wanted[i];
         auto& reg = gl[i];
-        if (g.name == reg.name && g.width == reg.width && g.height == reg.height && (reg.resource || !g.name)) continue;
+        if (g.name == reg.name && g.generation == reg.generation && g.width == reg.width && g.height == reg.height &&
+            (reg.resource || !g.name))
+            continue;
         reg.resource.reset();
         reg.name = 0;
         if (!g.name) continue;
@@ -282,7 +286,7 @@ Status CudaEngine::processToGl(const FrameView& f, const ScopeSpec& spec, ScopeR
                                  ") with CUDA: " + cudaGetErrorString(e) + " (it must be a GL_TEXTURE_2D with GL_RGBA8 storage, "
                                  "and its GL context current)");
         reg.resource.reset(res);
-        reg.name = g.name; reg.width = g.width; reg.height = g.height;
+        reg.name = g.name; reg.width = g.width; reg.height = g.height; reg.generation = g.generation;
     }
 
     // Map every texture of the frame in one call; unmap on every path out.
@@ -343,7 +347,7 @@ Status CudaEngine::processToGl(const FrameView& f, const ScopeSpec& spec, ScopeR
 void CudaEngine::releaseGl() {
     cudaSetDevice(impl_->device);
     cudaStreamSynchronize(impl_->stream.get());
-    for (auto& reg : impl_->gl) { reg.resource.reset(); reg.name = 0; reg.width = reg.height = 0; }
+    for (auto& reg : impl_->gl) { reg.resource.reset(); reg.name = 0; reg.width = reg.height = 0; reg.generation = 0; }
 }
 
 Result<std::unique_ptr<CudaEngine>> makeCudaEngine(int device) {

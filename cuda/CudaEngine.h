@@ -3,6 +3,7 @@
 // path that writes the picture, the preview and the scope traces straight into GL textures.
 // CUDA types stay behind the pimpl so that callers need no CUDA headers.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -13,10 +14,15 @@
 namespace cs {
 
 // A GL texture the engine writes: GL_TEXTURE_2D with GL_RGBA8 storage, `name` 0 = skip.
-// Row 0 of the texture receives the top row of the image.
+// Row 0 of the texture receives the top row of the image. `generation` identifies the
+// texture's storage (render/Texture.h's generation()): give a new value whenever the storage
+// is specified again (glTexImage2D, or a deleted texture's name coming back from
+// glGenTextures), even at the same size; the engine then registers the texture with CUDA
+// again, since a registration made for the old storage would write into that.
 struct GlTexture {
     unsigned name = 0;
     int width = 0, height = 0;
+    uint64_t generation = 0;
 };
 
 struct GlTargets {
@@ -44,7 +50,7 @@ public:
     // images are left empty. The scopes a target needs are computed even if `spec` leaves
     // them off. Must be called with the textures' GL context current; every texture is
     // unmapped again before this returns. Textures are registered with CUDA once and again
-    // only when a name or size changes.
+    // only when a name, generation or size changes.
     Status processToGl(const FrameView& frame, const ScopeSpec& spec, ScopeResults& countsAndStats, const GlTargets& textures);
     // Unregisters the textures (call with their context current, before it is destroyed).
     void releaseGl();

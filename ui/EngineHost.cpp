@@ -329,10 +329,11 @@ Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textur
     using gl::Plane;
     auto& cuda = static_cast<CudaEngine&>(*engine_);
     GlTargets targets;
-    // Textures sized once per size change; the engine registers them with CUDA again only then.
+    // Textures sized once per size change; the engine registers them with CUDA again only when
+    // their storage changes (a new generation).
     auto target = [&](Plane p, int w, int h, GlTexture& t) -> Status {
         if (Status s = textures.allocate(p, w, h); !s) return s;
-        t = GlTexture{textures.texture(p).name(), w, h};
+        t = GlTexture{textures.texture(p).name(), w, h, textures.texture(p).generation()};
         return {};
     };
     if (Status s = target(Plane::Picture, frame.width, frame.height, targets.picture); !s) return s;
