@@ -14,10 +14,10 @@
 #include <sstream>
 
 #include "Commands.h"
-#include "EngineChoice.h"
 #include "Npy.h"
 #include "core/Engine.h"
 #include "decode/Source.h"
+#include "engine/EngineChoice.h"
 
 namespace cs {
 namespace {

@@ -344,6 +344,30 @@ Status CudaEngine::processToGl(const FrameView& f, const ScopeSpec& spec, ScopeR
     return {};   // surfaces are destroyed here, after the stream finished with them
 }
 
+Result<Frame> CudaEngine::copyRegion(const FrameView& f, int x, int y, int width, int height) {
+    CS_TRY(validateFrame(f));
+    if (!f.onDevice) return Status::error("frame " + frameName(f) + " is not in GPU memory");
+    const auto& info = formatInfo(f.format);
+    if (x < 0 || y < 0 || width <= 0 || height <= 0 || width > f.width - x || height > f.height - y ||
+        x % (1 << info.log2ChromaW) != 0 || y % (1 << info.log2ChromaH) != 0)
+        return Status::error("region " + std::to_string(width) + "x" + std::to_string(height) + " at (" + std::to_string(x) + ", " +
+                             std::to_string(y) + ") is not inside frame " + frameName(f) + " on its chroma grid");
+    CS_CUDA_CHECK(cudaSetDevice(impl_->device));
+    cudaStream_t s = impl_->stream.get();
+    Frame region(f.format, width, height, f.color);
+    region.pts = f.pts;
+    for (int i = 0; i < info.planeCount; ++i) {
+        // Bytes and rows before the region: those of a region from the origin to (x, y).
+        const uint8_t* src = f.data[size_t(i)] + std::ptrdiff_t(planeRows(f.format, y, i)) * f.pitch[size_t(i)] +
+                             std::ptrdiff_t(planeRowBytes(f.format, x, i));
+        CS_CUDA_CHECK(cudaMemcpy2DAsync(region.plane(i), size_t(region.pitch(i)), src, size_t(f.pitch[size_t(i)]),
+                                        planeRowBytes(f.format, width, i), size_t(planeRows(f.format, height, i)),
+                                        cudaMemcpyDeviceToHost, s));
+    }
+    CS_CUDA_CHECK(cudaStreamSynchronize(s));
+    return region;
+}
+
 void CudaEngine::releaseGl() {
     cudaSetDevice(impl_->device);
     cudaStreamSynchronize(impl_->stream.get());

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/Engine.h"
+#include "core/Frame.h"
 #include "core/Status.h"
 
 namespace cs {
@@ -54,6 +55,12 @@ public:
     Status processToGl(const FrameView& frame, const ScopeSpec& spec, ScopeResults& countsAndStats, const GlTargets& textures);
     // Unregisters the textures (call with their context current, before it is destroyed).
     void releaseGl();
+
+    // A region of a frame in GPU memory, copied into a host frame of the same format on the
+    // engine's stream: the pixel picker's reading of an NVDEC frame. x and y must be
+    // multiples of the format's chroma subsampling (so the region's chroma comes whole), the
+    // region inside the frame.
+    Result<Frame> copyRegion(const FrameView& frame, int x, int y, int width, int height);
 
     void* stream() const;            // the cudaStream_t every kernel runs on (give it to FFmpeg/NVDEC)
     int device() const;
