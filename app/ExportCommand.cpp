@@ -203,7 +203,12 @@ int runExport(int argc, char** argv) {
                     : a.hwdec == "none" ? HwDecode::None
                     : (a.hwdec == "auto" || (a.hwdec.empty() && engine.name() == "cuda")) ? HwDecode::Auto
                                                                                           : HwDecode::None;
-    options.cudaStream = engineChoice->cudaStream;
+    auto decodeStream = engineChoice->decodeStream();
+    if (!decodeStream) {
+        std::fprintf(stderr, "cudascope export: %s\n", decodeStream.message().c_str());
+        return kExitFailure;
+    }
+    options.deviceStream = std::move(decodeStream.value());
     auto opened = openSource(a.input, options);
     if (!opened) {
         std::fprintf(stderr, "cudascope export: %s\n", opened.message().c_str());

@@ -98,6 +98,7 @@ private:
     ff::PacketPtr packet_;
     ff::FramePtr frame_;
     ff::BufferRefPtr cudaDevice_;
+    std::shared_ptr<DeviceStream> deviceStream_;   // NVDEC's stream: each hardware frame gets a ready event on it
     ff::SwsContextPtr scaler_;
     AVStream* stream_ = nullptr;
     int streamIndex_ = -1;
@@ -236,9 +237,10 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
     if (useCuda) {
         if (!ff::decoderSupportsCuda(decoder))
             return fail(std::string("NVDEC cannot decode ") + avcodec_get_name(par->codec_id), true);
-        auto device = ff::createCudaDevice(options.cudaStream);
+        auto device = ff::createCudaDevice(options.deviceStream.get());
         if (!device) return fail(device.message(), true);
         s.cudaDevice_ = std::move(device.value());
+        s.deviceStream_ = options.deviceStream;
         s.codec_->hw_device_ctx = av_buffer_ref(s.cudaDevice_.get());
         if (!s.codec_->hw_device_ctx) return fail("out of memory");
         s.codec_->get_format = &FileSource::chooseHardwareFormat;
@@ -528,6 +530,17 @@ FileSource::Delivery FileSource::deliverHardwareFrame(VideoFrame& out, double pt
         return Delivery::Failed;
     }
     finishDelivery(out, std::move(holder), format, false, layout, true, pts);
+    if (deviceStream_) {
+        // The picture was mapped with this stream as its post-processing stream: it is ready
+        // once the stream's work so far is done. Consumers wait for this event, not the stream.
+        auto ready = deviceStream_->recordReady();
+        if (!ready) {
+            error = input_ + ": " + ready.message();
+            return Delivery::Failed;
+        }
+        out.ready = std::move(ready.value());
+        out.view.deviceReady = out.ready.get();
+    }
     return Delivery::Frame;
 }
 
@@ -675,6 +688,7 @@ void FileSource::finishDelivery(VideoFrame& out, std::shared_ptr<AVFrame> holder
 
     out.holder = std::move(holder);
     out.view = view;
+    out.ready.reset();
     out.index = nextIndex_++;
     out.onDevice = onDevice;
 }

@@ -7,6 +7,13 @@
 
 namespace cs {
 
+Result<std::shared_ptr<DeviceStream>> EngineChoice::decodeStream() const {
+#if CS_HAVE_CUDA
+    if (cuda) return cuda->makeDecodeStream();
+#endif
+    return std::shared_ptr<DeviceStream>();
+}
+
 Result<EngineChoice> chooseEngine(const std::string& name, CudaUnavailable unavailable) {
     if (name != "auto" && name != "cpu" && name != "cuda")
         return Status::error("unknown engine '" + name + "' (expected auto, cpu or cuda)");
@@ -16,7 +23,6 @@ Result<EngineChoice> chooseEngine(const std::string& name, CudaUnavailable unava
         auto cuda = makeCudaEngine();
         if (cuda) {
             choice.cuda = cuda->get();
-            choice.cudaStream = choice.cuda->stream();
             choice.engine = std::move(cuda.value());
             return choice;
         }

@@ -321,7 +321,11 @@ void EngineHost::releaseGl() {
 }
 
 #if CS_HAVE_CUDA
-void* EngineHost::cudaStream() const { return cuda_ ? cuda_->stream() : nullptr; }
+std::shared_ptr<DeviceStream> EngineHost::decodeStream() const {
+    if (!cuda_) return {};
+    auto made = cuda_->makeDecodeStream();
+    return made ? std::move(made.value()) : nullptr;
+}
 
 Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textures) {
     using gl::Plane;
@@ -398,7 +402,7 @@ namespace cs {
 std::optional<PixelReading> EngineHost::readDevicePixel(const FrameView&, const ColorInfo&, int, int) const {
     return std::nullopt;
 }
-void* EngineHost::cudaStream() const { return nullptr; }
+std::shared_ptr<DeviceStream> EngineHost::decodeStream() const { return {}; }
 #endif
 
 }  // namespace cs

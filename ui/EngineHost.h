@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 
+#include "core/DeviceStream.h"
 #include "core/Engine.h"
 #include "core/ScopeResults.h"
 #include "core/ScopeSpec.h"
@@ -69,8 +70,10 @@ public:
     std::string_view name() const { return engine_->name(); }
     // Why "auto" or "cuda" ended on the CPU engine ("" when it did not).
     const std::string& note() const { return note_; }
-    // The CUDA engine's stream for NVDEC to decode on (null without CUDA).
-    void* cudaStream() const;
+    // A stream for one source's NVDEC decoding, from the CUDA engine (OpenOptions::deviceStream):
+    // null with the CPU engine, or where CUDA cannot make one (NVDEC then decodes on FFmpeg's
+    // default stream, and the engine orders itself after that stream instead).
+    std::shared_ptr<DeviceStream> decodeStream() const;
     bool usesCuda() const { return cuda_ != nullptr; }
 
     ScopeSpec& spec() { return spec_; }
