@@ -1,8 +1,8 @@
 // Streams and events (docs/ARCHITECTURE.md, "Threads, streams and frames"): the CUDA engine
 // reads a device frame written on another stream only after the frame's ready event (or,
 // without one, after the legacy default stream's work), returns without waiting for work
-// queued later on that stream (a source's read-ahead), and a decode stream's events go back
-// to its pool. Each race is set up so that reading early would read other bytes: the frame's
+// queued later on that stream (a source's read-ahead), copies a region of a device frame
+// back on its own stream (the pixel picker), and a decode stream's events go back to its pool. Each race is set up so that reading early would read other bytes: the frame's
 // planes are copied in behind gigabytes of memsets on the producer's stream, into memory that
 // holds another picture until then.
 #include <cuda_runtime_api.h>
@@ -17,6 +17,7 @@
 
 #include "CudaTestUtil.h"
 #include "EngineFixture.h"
+#include "core/PixelAccess.h"
 
 namespace cs {
 namespace {
@@ -153,6 +154,50 @@ TEST(CudaStreams, EngineDoesNotWaitForLaterWorkOnTheDecodeStream) {
     ASSERT_EQ(cudaStreamSynchronize(decode), cudaSuccess);
     ASSERT_TRUE(engine.process(late.host(), everything(), fromHost).ok());
     test::expectSameResults(fromDevice, fromHost, "device frame", 0);
+}
+
+// The pixel picker's read of a device frame (CudaEngine::copyRegion): a region's samples,
+// for every layout, equal the frame's own at the same places; regions off the frame or off
+// its chroma grid are errors.
+TEST(CudaStreams, CopyRegionGivesTheFramesSamples) {
+    CudaEngine& engine = *test::cudaEngine();
+    for (PixelFormat f : test::allFormats()) {
+        SCOPED_TRACE(formatInfo(f).name);
+        const Frame frame = randomFrame(f, 8);
+        const FrameView host = frame.view();
+        FrameView dev = host;
+        dev.onDevice = true;
+        std::vector<void*> planes;
+        for (int p = 0; p < formatInfo(f).planeCount; ++p) {
+            const size_t bytes = size_t(host.pitch[size_t(p)]) * size_t(planeRows(f, host.height, p));
+            void* mem = nullptr;
+            ASSERT_EQ(cudaMalloc(&mem, bytes), cudaSuccess);
+            planes.push_back(mem);
+            ASSERT_EQ(cudaMemcpy(mem, host.data[size_t(p)], bytes, cudaMemcpyHostToDevice), cudaSuccess);
+            dev.data[size_t(p)] = static_cast<const uint8_t*>(mem);
+        }
+        const int x0 = 6, y0 = 4, w = 7, h = 5;
+        auto region = engine.copyRegion(dev, x0, y0, w, h);
+        ASSERT_TRUE(region.ok()) << region.message();
+        const PixelSource a = makePixelSource(region.value().view()), b = makePixelSource(host);
+        const int mid = host.levels() / 2;
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                if (formatInfo(f).isRgb) {
+                    const Rgb s = readRgb(a, x, y), r = readRgb(b, x0 + x, y0 + y);
+                    EXPECT_TRUE(s.r == r.r && s.g == r.g && s.b == r.b) << "(" << x << ", " << y << ")";
+                } else {
+                    const YuvSample s = readYuv(a, x, y, mid), r = readYuv(b, x0 + x, y0 + y, mid);
+                    EXPECT_TRUE(s.y == r.y && s.cb == r.cb && s.cr == r.cr) << "(" << x << ", " << y << ")";
+                }
+            }
+        EXPECT_FALSE(engine.copyRegion(dev, host.width - 2, 0, 4, 2).ok()) << "past the right edge";
+        EXPECT_FALSE(engine.copyRegion(host, 0, 0, 2, 2).ok()) << "a host frame";
+        if (formatInfo(f).log2ChromaW) {
+            EXPECT_FALSE(engine.copyRegion(dev, 1, 0, 2, 2).ok()) << "off the chroma grid";
+        }
+        for (void* m : planes) cudaFree(m);
+    }
 }
 
 // A ready event belongs to its frame until the frame lets go; then the stream records it again.
