@@ -8,7 +8,6 @@
 #include <filesystem>
 
 #include "Commands.h"
-#include "EngineChoice.h"
 #include "ExportOptions.h"
 #include "FrameFiles.h"
 #include "ReportWriter.h"
@@ -16,6 +15,7 @@
 #include "core/Engine.h"
 #include "decode/FrameInput.h"
 #include "decode/Source.h"
+#include "engine/EngineChoice.h"
 
 namespace cs {
 
@@ -43,7 +43,12 @@ int runExport(int argc, char** argv) {
                     : a.hwdec == "none" ? HwDecode::None
                     : (a.hwdec == "auto" || (a.hwdec.empty() && engine.name() == "cuda")) ? HwDecode::Auto
                                                                                           : HwDecode::None;
-    options.cudaStream = engineChoice->cudaStream;
+    auto decodeStream = engineChoice->decodeStream();
+    if (!decodeStream) {
+        std::fprintf(stderr, "cudascope export: %s\n", decodeStream.message().c_str());
+        return kExitFailure;
+    }
+    options.deviceStream = std::move(decodeStream.value());
     options.cancel = StopSignals::flag();   // a live read waiting for a frame gives up on Ctrl-C
     FrameInputOptions inputOptions;
     inputOptions.open = options;

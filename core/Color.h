@@ -78,15 +78,21 @@ CS_HD Rgb yuvToRgb(const YuvToRgb& k, int32_t y, int32_t cb, int32_t cr) {
             clampCode((yy + k.bCb * u) >> kFixedShift, k.outMax)};
 }
 
-// True when the unclamped R'G'B' of a Y'CbCr triple leaves EBU R 103's preferred gamut,
-// -5% .. 105% of full scale: rounding at the edge of legal colours (100% bars) never counts.
+// EBU R 103's preferred gamut on R'G'B' codes 0..outMax before clamping: -5% .. 105% of
+// full scale, rounded to the nearest code, so that rounding at the edge of legal colours
+// (100% bars) never counts. A code is out of gamut below lo or above hi. Every engine's
+// out-of-gamut statistic uses these bounds.
+struct GamutBounds { int32_t lo, hi; };
+CS_HD GamutBounds gamutBounds(int32_t outMax) { return {-(outMax + 10) / 20, outMax + (outMax + 10) / 20}; }
+
+// True when the unclamped R'G'B' of a Y'CbCr triple leaves the gamut (gamutBounds).
 CS_HD bool yuvOutOfGamut(const YuvToRgb& k, int32_t y, int32_t cb, int32_t cr) {
     const int32_t yy = k.yMul * (y - k.yOffset) + (1 << (kFixedShift - 1));
     const int32_t u = cb - k.cOffset, v = cr - k.cOffset;
     const int32_t r = (yy + k.rCr * v) >> kFixedShift, g = (yy - k.gCb * u - k.gCr * v) >> kFixedShift,
                   b = (yy + k.bCb * u) >> kFixedShift;
-    const int32_t lo = -(k.outMax + 10) / 20, hi = k.outMax + (k.outMax + 10) / 20;
-    return r < lo || g < lo || b < lo || r > hi || g > hi || b > hi;
+    const GamutBounds gamut = gamutBounds(k.outMax);
+    return r < gamut.lo || g < gamut.lo || b < gamut.lo || r > gamut.hi || g > gamut.hi || b > gamut.hi;
 }
 
 // R'G'B' full range 8-bit -> Y'CbCr at outDepth in the given range (for RGB sources).

@@ -121,11 +121,6 @@ private:
     RgbaImage hiddenPicture_;   // the preview's input when the picture itself is not shown
 };
 
-bool previewNeedsLuma(PreviewFilter f) {
-    return f == PreviewFilter::Edges || f == PreviewFilter::FocusPeaking || f == PreviewFilter::Zebra ||
-           f == PreviewFilter::FalseColour;
-}
-
 // A 16-bit little-endian word (host byte order independent, as loadSample).
 inline int32_t word(const uint8_t* p, int i) {
     if constexpr (std::endian::native == std::endian::little) {
@@ -243,7 +238,8 @@ template <bool kGamut>
     // The constants as locals: the stores below cannot alias them, so the loop vectorises.
     const int32_t yOffset = k.yOffset, cOffset = k.cOffset, yMul = k.yMul, rCr = k.rCr, gCb = k.gCb, gCr = k.gCr,
                   bCb = k.bCb, outMax = k.outMax;
-    const int32_t lo = -(outMax + 10) / 20, hi = outMax + (outMax + 10) / 20;
+    const GamutBounds gamut = gamutBounds(outMax);
+    const int32_t lo = gamut.lo, hi = gamut.hi;
     uint32_t outside = 0;
     for (int i = 0; i < n; ++i) {
         const int32_t yy = yMul * (Y[i] - yOffset) + (1 << (kFixedShift - 1));

@@ -48,8 +48,6 @@ int clampIndex(int64_t i, int n) { return int(std::clamp<int64_t>(i, 0, n - 1));
 
 // ---- Box blur ---------------------------------------------------------------------------
 
-constexpr int kMaxBoxRadius = 1 << 20;   // sums stay within 64 bits: 255 * (2r+1)^2 < 2^51
-
 // (sum + n/2) / n exactly, without a 64-bit division per channel: a double reciprocal
 // gives the quotient to within one, and one multiply-compare each way corrects it.
 struct RoundingDivider {
@@ -208,8 +206,20 @@ void boxBlur(const RgbaImage& inImage, int radius, RgbaImage& out, ThreadPool* p
 
 // ---- Gaussian blur ----------------------------------------------------------------------------
 
+std::vector<float> gaussianWeights(float sigma) {
+    if (!std::isfinite(sigma) || sigma <= 0.0f) return {};
+    const double s = std::min(sigma, kMaxGaussianSigma);
+    const int radius = std::max(1, int(std::ceil(3.0 * s)));
+    std::vector<double> wd(size_t(2 * radius + 1));
+    double total = 0.0;
+    for (int k = -radius; k <= radius; ++k) total += wd[size_t(k + radius)] = std::exp(-double(k) * k / (2.0 * s * s));
+    std::vector<float> weights(wd.size());
+    for (size_t i = 0; i < wd.size(); ++i) weights[i] = float(wd[i] / total);
+    return weights;
+}
+static_assert(kMaxGaussianRadius == int(3 * kMaxGaussianSigma), "ceil(3 sigma) at the largest sigma");
+
 namespace {
-constexpr float kMaxGaussianSigma = 64.0f;   // radius 192: beyond this the preview is a flat smear anyway
 
 typedef float Floats4 __attribute__((vector_size(16)));
 typedef int32_t Ints4 __attribute__((vector_size(16)));
@@ -263,23 +273,16 @@ void gaussianBlur(const RgbaImage& inImage, float sigma, RgbaImage& out, ThreadP
         out.resize(0, 0);
         return;
     }
-    if (!std::isfinite(sigma) || sigma <= 0.0f) {
+    // Normalised 1-D weights: the 2-D kernel is their product.
+    const std::vector<float> weights = gaussianWeights(sigma);
+    if (weights.empty()) {
         out = inImage;
         return;
     }
     RgbaImage stable;
     const RgbaImage& in = readable(inImage, out, stable);
     const int w = in.width, h = in.height;
-    const double s = std::min(sigma, kMaxGaussianSigma);
-    const int radius = std::max(1, int(std::ceil(3.0 * s)));
-    // Normalised 1-D weights (double, then float): the 2-D kernel is their product.
-    std::vector<float> weights(size_t(2 * radius + 1));
-    {
-        std::vector<double> wd(weights.size());
-        double total = 0.0;
-        for (int k = -radius; k <= radius; ++k) total += wd[size_t(k + radius)] = std::exp(-double(k) * k / (2.0 * s * s));
-        for (size_t i = 0; i < wd.size(); ++i) weights[i] = float(wd[i] / total);
-    }
+    const int radius = int(weights.size()) / 2;
     // Horizontal pass into float (no rounding between the passes), edges replicated by
     // padding; then the vertical pass over rows clamped to the edge. Each chunk of output
     // rows keeps the horizontal results of the 2r+1 rows its window needs in a ring

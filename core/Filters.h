@@ -21,6 +21,19 @@ struct LumaPlane {
     std::vector<uint16_t> values;
 };
 
+// The blurs' limits, in every engine: box radii are clamped to kMaxBoxRadius (the sums stay
+// within 64 bits: 255 (2r+1)^2 < 2^51), Gaussian sigmas to kMaxGaussianSigma (radius 192:
+// beyond it the preview is a flat smear anyway).
+constexpr int kMaxBoxRadius = 1 << 20;
+constexpr float kMaxGaussianSigma = 64.0f;
+constexpr int kMaxGaussianRadius = 192;   // gaussianWeights' radius at kMaxGaussianSigma
+
+// The Gaussian's 2r + 1 taps for `sigma`, in every engine: radius max(1, ceil(3 sigma)) of
+// sigma clamped to kMaxGaussianSigma, exp(-k^2 / 2 sigma^2) normalised in double and stored
+// as float (symmetric). Empty where sigma is not finite or not positive: the preview is then
+// the picture itself.
+std::vector<float> gaussianWeights(float sigma);
+
 // Box blur of each colour channel over a (2r+1)^2 window, edges clamped. Running sums:
 // the cost per pixel does not depend on r. Rounds to nearest (sum + n/2) / n.
 void boxBlur(const RgbaImage& in, int radius, RgbaImage& out, ThreadPool* pool = nullptr);

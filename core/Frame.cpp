@@ -16,22 +16,6 @@ bool FrameView::valid() const {
 }
 
 namespace {
-// Row bytes of plane i.
-std::ptrdiff_t rowBytes(PixelFormat f, int width, int plane) {
-    const auto& info = formatInfo(f);
-    switch (info.layout) {
-        case PixelLayout::Planar:
-            return std::ptrdiff_t(plane == 0 ? width : chromaWidth(f, width)) * info.bytesPerSample;
-        case PixelLayout::SemiPlanar:
-            return std::ptrdiff_t(plane == 0 ? width : 2 * chromaWidth(f, width)) * info.bytesPerSample;
-        case PixelLayout::PackedYuv422: return std::ptrdiff_t(chromaWidth(f, width)) * 4;
-        case PixelLayout::PackedRgb: return std::ptrdiff_t(width) * info.bytesPerPixel;
-        case PixelLayout::Gray: return std::ptrdiff_t(width) * info.bytesPerSample;
-    }
-    return 0;
-}
-int planeRows(PixelFormat f, int height, int plane) { return plane == 0 ? height : chromaHeight(f, height); }
-
 void storeSample(uint8_t* row, int index, int bytesPerSample, int shift, int value) {
     if (bytesPerSample == 1) { row[index] = uint8_t(value); return; }
     const auto w = uint16_t(value << shift);
@@ -45,7 +29,7 @@ Frame::Frame(PixelFormat format, int width, int height, ColorInfo color)
     const auto& info = formatInfo(format);
     for (int i = 0; i < info.planeCount; ++i) {
         // Pad rows to 64 bytes, as decoders do, so that pitch != row bytes is always exercised.
-        const std::ptrdiff_t bytes = rowBytes(format, width, i);
+        const auto bytes = std::ptrdiff_t(planeRowBytes(format, width, i));
         pitch_[size_t(i)] = (bytes + 63) / 64 * 64 + 64;
         planes_[size_t(i)].assign(size_t(pitch_[size_t(i)]) * size_t(planeRows(format, height, i)), 0);
     }
@@ -67,7 +51,7 @@ FrameView Frame::view() const {
 
 void Frame::setPixel(int x, int y, int c0, int c1, int c2) {
     const auto& info = formatInfo(format_);
-    const int shift = format_ == PixelFormat::P010 ? 6 : 0;
+    const int shift = sampleShift(format_);
     const int bps = info.bytesPerSample;
     switch (info.layout) {
         case PixelLayout::Planar: {
@@ -115,7 +99,7 @@ PixelSource makePixelSource(const FrameView& f) {
     s.pitch0 = f.pitch[0]; s.pitch1 = f.pitch[1]; s.pitch2 = f.pitch[2];
     s.layout = info.layout;
     s.bytesPerSample = info.bytesPerSample;
-    s.shift = f.format == PixelFormat::P010 ? 6 : 0;
+    s.shift = sampleShift(f.format);
     s.log2cw = info.log2ChromaW; s.log2ch = info.log2ChromaH;
     s.off0 = info.offset[0]; s.off1 = info.offset[1]; s.off2 = info.offset[2]; s.off3 = info.offset[3];
     s.bytesPerPixel = info.bytesPerPixel;

@@ -20,6 +20,11 @@ struct FrameView {
     ColorInfo color;
     double pts = 0.0;                          // seconds
     bool onDevice = false;                     // planes are CUDA device memory (NVDEC, uploads)
+    // onDevice frames written on a stream of their producer's (NVDEC's decode stream): the
+    // cudaEvent_t recorded there once the planes are queued (core/DeviceStream.h), owned by
+    // whoever holds the frame (decode/'s VideoFrame::ready). Null: the planes were written on
+    // the legacy default stream or synchronously.
+    void* deviceReady = nullptr;
 
     int bitDepth() const { return formatInfo(format).bitDepth; }
     int levels() const { return 1 << bitDepth(); }

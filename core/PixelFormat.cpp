@@ -29,6 +29,21 @@ constexpr std::array<PixelFormatInfo, static_cast<size_t>(PixelFormat::Count)> k
 
 const PixelFormatInfo& formatInfo(PixelFormat f) { return kInfo[static_cast<size_t>(f)]; }
 
+size_t planeRowBytes(PixelFormat f, int width, int plane) {
+    const auto& info = formatInfo(f);
+    const auto w = size_t(width);
+    switch (info.layout) {
+        case PixelLayout::Planar: return (plane == 0 ? w : size_t(chromaWidth(f, width))) * size_t(info.bytesPerSample);
+        case PixelLayout::SemiPlanar: return (plane == 0 ? w : 2 * size_t(chromaWidth(f, width))) * size_t(info.bytesPerSample);
+        case PixelLayout::PackedYuv422: return size_t(chromaWidth(f, width)) * 4;
+        case PixelLayout::PackedRgb: return w * size_t(info.bytesPerPixel);
+        case PixelLayout::Gray: return w * size_t(info.bytesPerSample);
+    }
+    return 0;
+}
+
+int planeRows(PixelFormat f, int height, int plane) { return plane == 0 ? height : chromaHeight(f, height); }
+
 std::optional<PixelFormat> pixelFormatFromName(std::string_view name) {
     for (size_t i = 0; i < kInfo.size(); ++i)
         if (kInfo[i].name == name) return static_cast<PixelFormat>(i);

@@ -1,6 +1,7 @@
 // Pixel formats the engines read natively, and how their samples are laid out.
 // Names are FFmpeg's so that probe output and report.json match ffprobe.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -40,8 +41,20 @@ std::optional<PixelFormat> pixelFormatFromName(std::string_view ffmpegName);
 inline int bitDepthOf(PixelFormat f) { return formatInfo(f).bitDepth; }
 inline int levelsOf(PixelFormat f) { return 1 << formatInfo(f).bitDepth; }
 
+// P010 keeps each 10-bit code in the high bits of its 16-bit word: the code is the word
+// shifted right by kP010Shift (the other 16-bit formats keep it in the low bits).
+constexpr int kP010Shift = 6;
+// The right shift from a stored 16-bit word to its code.
+inline int sampleShift(PixelFormat f) { return f == PixelFormat::P010 ? kP010Shift : 0; }
+
 // Size of chroma planes for a frame of width x height (rounded up, as FFmpeg does).
 inline int chromaWidth(PixelFormat f, int width) { int s = formatInfo(f).log2ChromaW; return (width + (1 << s) - 1) >> s; }
 inline int chromaHeight(PixelFormat f, int height) { int s = formatInfo(f).log2ChromaH; return (height + (1 << s) - 1) >> s; }
+
+// Plane `plane` of a frame as stored: the bytes of one row (no padding) and the number of
+// rows (chroma planes subsampled). Also the bytes before column x of a row, for x a
+// multiple of the chroma subsampling: planeRowBytes(f, x, plane).
+size_t planeRowBytes(PixelFormat f, int width, int plane);
+int planeRows(PixelFormat f, int height, int plane);
 
 }  // namespace cs

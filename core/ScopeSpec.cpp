@@ -29,4 +29,13 @@ std::optional<PreviewFilter> previewFromName(std::string_view s) {
     return std::nullopt;
 }
 
+bool previewNeedsPicture(PreviewFilter f) {
+    return f == PreviewFilter::BoxBlur || f == PreviewFilter::Gaussian || f == PreviewFilter::Median3 ||
+           f == PreviewFilter::FocusPeaking || f == PreviewFilter::Zebra;
+}
+bool previewNeedsLuma(PreviewFilter f) {
+    return f == PreviewFilter::Edges || f == PreviewFilter::FocusPeaking || f == PreviewFilter::Zebra ||
+           f == PreviewFilter::FalseColour;
+}
+
 }  // namespace cs

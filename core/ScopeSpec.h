@@ -17,6 +17,11 @@ enum class PreviewFilter : uint8_t { None, BoxBlur, Gaussian, Edges, FocusPeakin
 
 std::string_view previewName(PreviewFilter f);                    // "none", "blur", "gaussian", "edges", "peaking", "median", "zebra", "falsecolour"
 std::optional<PreviewFilter> previewFromName(std::string_view s);
+// What a preview filter reads, in every engine: the RGBA picture (blur, Gaussian, median,
+// focus peaking, zebra) and the luma plane at native depth (edges, focus peaking, zebra,
+// false colour).
+bool previewNeedsPicture(PreviewFilter f);
+bool previewNeedsLuma(PreviewFilter f);
 
 struct FilterParams {
     int blurRadius = 8;             // box blur: window is (2r+1)^2, cost independent of r

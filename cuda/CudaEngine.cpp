@@ -2,6 +2,12 @@
 // the per-frame ScopePipeline on the engine's stream, downloads into ScopeResults, and the
 // GL interop path (register once, map all of a frame's textures in one call, write through
 // surface objects, unmap before returning).
+//
+// Streams and events (docs/ARCHITECTURE.md, "Threads, streams and frames"): the engine's
+// stream is its own, fed only by the thread that calls the engine. A device frame is read
+// after its ready event (the device waits: cudaStreamWaitEvent), and a call returns after
+// its own completion event (the host waits on that alone, never on a stream other threads
+// feed, such as a source's decode stream).
 #include "CudaEngine.h"
 
 #include <cuda_runtime_api.h>
@@ -11,6 +17,7 @@
 #include <cstring>
 #include <string>
 
+#include "CudaDeviceStream.h"
 #include "CudaHandle.h"
 #include "ScopePipeline.h"
 #include "core/PixelFormat.h"
@@ -30,20 +37,6 @@ std::string frameName(const FrameView& f) {
     return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + std::string(formatInfo(f.format).name);
 }
 
-// Bytes of one row and number of rows of plane i (as stored, chroma planes subsampled).
-size_t planeRowBytes(PixelFormat f, int width, int plane) {
-    const auto& info = formatInfo(f);
-    switch (info.layout) {
-        case PixelLayout::Planar: return size_t(plane == 0 ? width : chromaWidth(f, width)) * size_t(info.bytesPerSample);
-        case PixelLayout::SemiPlanar: return size_t(plane == 0 ? width : 2 * chromaWidth(f, width)) * size_t(info.bytesPerSample);
-        case PixelLayout::PackedYuv422: return size_t(chromaWidth(f, width)) * 4;
-        case PixelLayout::PackedRgb: return size_t(width) * size_t(info.bytesPerPixel);
-        case PixelLayout::Gray: return size_t(width) * size_t(info.bytesPerSample);
-    }
-    return 0;
-}
-size_t planeRows(PixelFormat f, int height, int plane) { return size_t(plane == 0 ? height : chromaHeight(f, height)); }
-
 // Sizes an image without zero-filling pixels that are about to be overwritten.
 void sizeImage(RgbaImage& img, int w, int h) {
     img.width = w;
@@ -62,23 +55,61 @@ Status validateFrame(const FrameView& f) {
 struct CudaEngine::Impl {
     int device = 0;
     std::string deviceName;
-    cuda::StreamHandle stream;
+    cuda::StreamHandle stream;   // the engine's own: every kernel and copy of a call, in order
     cuda::ScopePipeline pipeline;
     std::array<cuda::PitchedBuffer, 3> planes;   // device copies of host (or misaligned device) frames
-    cuda::PinnedBuffer staging;
+
+    // What a frame in flight holds on the host's side: its completion event, recorded on the
+    // engine's stream after the frame's last copy back (the host waits on it, and on nothing
+    // else), the pinned staging its host planes go up through and its column counts on their
+    // way down. process() and processToGl() use the one slot and wait for its event before
+    // returning. Several frames in flight would each take a slot of their own, reused only
+    // once its event has completed; the device buffers need no slots, as the stream orders
+    // every frame's kernels after the previous frame's copies.
+    struct FrameSlot {
+        cuda::EventHandle done;
+        cuda::PinnedBuffer staging;
+        std::vector<uint16_t> columnCounts;   // the device's 16-bit strips (ColumnCounts.h), widened into ScopeResults
+    };
+    FrameSlot slot;
+    cuda::EventHandle legacyMark;   // for device frames without a ready event: the legacy default stream's work so far
 
     struct Registered {
         unsigned name = 0;
         int width = 0, height = 0;
+        uint64_t generation = 0;
         cuda::GraphicsResourceHandle resource;
     };
     std::array<Registered, 6> gl;   // picture, preview, histogram, waveform, parade, vectorscope
-    std::vector<uint16_t> columnCounts;   // the device's 16-bit strips (ColumnCounts.h), widened into ScopeResults
 
+    Status orderAfter(const FrameView& f);
+    Status finish();
     Status inputPlanes(const FrameView& f, cuda::PlaneSet& out);
     Status run(const FrameView& f, const ScopeSpec& spec, bool wantPicture, ScopeResults& out, const cuda::SurfaceTargets* surfaces);
     Status download(const FrameView& f, const ScopeSpec& spec, bool bigCounts, bool images, ScopeResults& out);
 };
+
+// The engine's stream waits, on the device, until a device frame's planes are written: for
+// its ready event (core/DeviceStream.h) or, for a frame without one, for the work queued so
+// far on the legacy default stream (where FFmpeg decodes when it is given no stream, and
+// where synchronous copies run). Host frames are copied in on the engine's stream itself.
+Status CudaEngine::Impl::orderAfter(const FrameView& f) {
+    if (!f.onDevice) return {};
+    auto ready = static_cast<cudaEvent_t>(f.deviceReady);
+    if (!ready) {
+        CS_CUDA_CHECK(cudaEventRecord(legacyMark.get(), cudaStreamLegacy));
+        ready = legacyMark.get();
+    }
+    CS_CUDA_CHECK(cudaStreamWaitEvent(stream.get(), ready, 0));
+    return {};
+}
+
+// Records the slot's completion event after everything queued for the frame and waits for it.
+Status CudaEngine::Impl::finish() {
+    CS_CUDA_CHECK(cudaEventRecord(slot.done.get(), stream.get()));
+    CS_CUDA_CHECK(cudaEventSynchronize(slot.done.get()));
+    return {};
+}
 
 // Device planes for the frame, meeting PixelGroups.h's alignment contract.
 Status CudaEngine::Impl::inputPlanes(const FrameView& f, cuda::PlaneSet& out) {
@@ -100,7 +131,7 @@ Status CudaEngine::Impl::inputPlanes(const FrameView& f, cuda::PlaneSet& out) {
         if (cuda::planesAligned(out, f.format)) return {};
         // Misaligned planes (rare: decoders align to 256 bytes): one device-to-device copy.
         for (int i = 0; i < n; ++i) {
-            const size_t rowBytes = planeRowBytes(f.format, f.width, i), rows = planeRows(f.format, f.height, i);
+            const size_t rowBytes = planeRowBytes(f.format, f.width, i), rows = size_t(planeRows(f.format, f.height, i));
             CS_TRY(planes[size_t(i)].reserve(rowBytes, rows));
             CS_CUDA_CHECK(cudaMemcpy2DAsync(planes[size_t(i)].get(), planes[size_t(i)].pitch(), f.data[size_t(i)], size_t(f.pitch[size_t(i)]),
                                             rowBytes, rows, cudaMemcpyDeviceToDevice, stream.get()));
@@ -112,11 +143,12 @@ Status CudaEngine::Impl::inputPlanes(const FrameView& f, cuda::PlaneSet& out) {
     // Host frame: each plane is copied into pinned staging, then uploaded asynchronously,
     // so the copy of plane i+1 overlaps the upload of plane i.
     size_t total = 0;
-    for (int i = 0; i < n; ++i) total += planeRowBytes(f.format, f.width, i) * planeRows(f.format, f.height, i);
+    for (int i = 0; i < n; ++i) total += planeRowBytes(f.format, f.width, i) * size_t(planeRows(f.format, f.height, i));
+    cuda::PinnedBuffer& staging = slot.staging;
     CS_TRY(staging.reserve(total));
     size_t offset = 0;
     for (int i = 0; i < n; ++i) {
-        const size_t rowBytes = planeRowBytes(f.format, f.width, i), rows = planeRows(f.format, f.height, i);
+        const size_t rowBytes = planeRowBytes(f.format, f.width, i), rows = size_t(planeRows(f.format, f.height, i));
         CS_TRY(planes[size_t(i)].reserve(rowBytes, rows));
         uint8_t* dst = staging.get() + offset;
         const uint8_t* src = f.data[size_t(i)];
@@ -143,6 +175,7 @@ Status CudaEngine::Impl::run(const FrameView& f, const ScopeSpec& spec, bool wan
     const Range r = out.color.range;
 
     const cuda::PipelineWork work = cuda::workFor(spec, f.format, wantPicture);
+    CS_TRY(orderAfter(f));
     CS_TRY(pipeline.prepare(f.format, f.width, f.height, spec, work, r, stream.get()));
     cuda::PlaneSet planeSet{};
     CS_TRY(inputPlanes(f, planeSet));
@@ -150,9 +183,10 @@ Status CudaEngine::Impl::run(const FrameView& f, const ScopeSpec& spec, bool wan
     return pipeline.enqueue(planeSet, colour, stream.get(), surfaces);
 }
 
-// Copies the results back (and waits for the stream). `images`: picture and preview too.
+// Copies the results back and waits for the frame's completion event. `images`: picture and preview too.
 Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, bool bigCounts, bool images, ScopeResults& out) {
     cudaStream_t s = stream.get();
+    std::vector<uint16_t>& columnCounts = slot.columnCounts;
     const size_t L = size_t(out.levels), W = size_t(f.width), H = size_t(f.height);
     const uint32_t flags = pipeline.work().flags;
     auto fetch = [&](std::vector<uint32_t>& dst, bool on, const uint32_t* src, size_t n) -> Status {
@@ -191,7 +225,7 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
     } else {
         out.preview = {};
     }
-    CS_CUDA_CHECK(cudaStreamSynchronize(s));
+    CS_TRY(finish());
     // Strips into ScopeResults' rows: [channel][level][x], channel 0 the waveform, 1..3 the parade.
     auto unpackColumns = [&](std::vector<uint32_t>& dst, bool on, int firstChannel, int channels) {
         if (!on) { dst.clear(); return; }
@@ -235,7 +269,7 @@ CudaEngine::~CudaEngine() {
     }
 }
 
-void* CudaEngine::stream() const { return impl_->stream.get(); }
+Result<std::shared_ptr<DeviceStream>> CudaEngine::makeDecodeStream() const { return cuda::makeDeviceStream(impl_->device); }
 int CudaEngine::device() const { return impl_->device; }
 std::string CudaEngine::deviceName() const { return impl_->deviceName; }
 
@@ -279,12 +313,15 @@ Status CudaEngine::processToGl(const FrameView& f, const ScopeSpec& spec, ScopeR
     effective.vectorscope = spec.vectorscope || t.vectorscope.name;
     if (!t.preview.name) effective.preview = PreviewFilter::None;
 
-    // Register new or changed textures (a texture re-created by GL gets a new registration).
+    // Register new or changed textures: a new name, size or generation (storage specified
+    // again, even under the same name and size) gets a new registration.
     auto& gl = impl_->gl;
     for (size_t i = 0; i < 6; ++i) {
         const GlTexture& g = *wanted[i];
         auto& reg = gl[i];
-        if (g.name == reg.name && g.width == reg.width && g.height == reg.height && (reg.resource || !g.name)) continue;
+        if (g.name == reg.name && g.generation == reg.generation && g.width == reg.width && g.height == reg.height &&
+            (reg.resource || !g.name))
+            continue;
         reg.resource.reset();
         reg.name = 0;
         if (!g.name) continue;
@@ -296,7 +333,7 @@ Status CudaEngine::processToGl(const FrameView& f, const ScopeSpec& spec, ScopeR
                                  ") with CUDA: " + cudaGetErrorString(e) + " (it must be a GL_TEXTURE_2D with GL_RGBA8 storage, "
                                  "and its GL context current)");
         reg.resource.reset(res);
-        reg.name = g.name; reg.width = g.width; reg.height = g.height;
+        reg.name = g.name; reg.width = g.width; reg.height = g.height; reg.generation = g.generation;
     }
 
     // Map every texture of the frame in one call; unmap on every path out.
@@ -354,10 +391,35 @@ Status CudaEngine::processToGl(const FrameView& f, const ScopeSpec& spec, ScopeR
     return {};   // surfaces are destroyed here, after the stream finished with them
 }
 
+Result<Frame> CudaEngine::copyRegion(const FrameView& f, int x, int y, int width, int height) {
+    CS_TRY(validateFrame(f));
+    if (!f.onDevice) return Status::error("frame " + frameName(f) + " is not in GPU memory");
+    const auto& info = formatInfo(f.format);
+    if (x < 0 || y < 0 || width <= 0 || height <= 0 || width > f.width - x || height > f.height - y ||
+        x % (1 << info.log2ChromaW) != 0 || y % (1 << info.log2ChromaH) != 0)
+        return Status::error("region " + std::to_string(width) + "x" + std::to_string(height) + " at (" + std::to_string(x) + ", " +
+                             std::to_string(y) + ") is not inside frame " + frameName(f) + " on its chroma grid");
+    CS_CUDA_CHECK(cudaSetDevice(impl_->device));
+    CS_TRY(impl_->orderAfter(f));
+    cudaStream_t s = impl_->stream.get();
+    Frame region(f.format, width, height, f.color);
+    region.pts = f.pts;
+    for (int i = 0; i < info.planeCount; ++i) {
+        // Bytes and rows before the region: those of a region from the origin to (x, y).
+        const uint8_t* src = f.data[size_t(i)] + std::ptrdiff_t(planeRows(f.format, y, i)) * f.pitch[size_t(i)] +
+                             std::ptrdiff_t(planeRowBytes(f.format, x, i));
+        CS_CUDA_CHECK(cudaMemcpy2DAsync(region.plane(i), size_t(region.pitch(i)), src, size_t(f.pitch[size_t(i)]),
+                                        planeRowBytes(f.format, width, i), size_t(planeRows(f.format, height, i)),
+                                        cudaMemcpyDeviceToHost, s));
+    }
+    CS_TRY(impl_->finish());
+    return region;
+}
+
 void CudaEngine::releaseGl() {
     cudaSetDevice(impl_->device);
     cudaStreamSynchronize(impl_->stream.get());
-    for (auto& reg : impl_->gl) { reg.resource.reset(); reg.name = 0; reg.width = reg.height = 0; }
+    for (auto& reg : impl_->gl) { reg.resource.reset(); reg.name = 0; reg.width = reg.height = 0; reg.generation = 0; }
 }
 
 Result<std::unique_ptr<CudaEngine>> makeCudaEngine(int device) {
@@ -374,6 +436,8 @@ Result<std::unique_ptr<CudaEngine>> makeCudaEngine(int device) {
     CS_CUDA_CHECK(cudaGetDeviceProperties(&props, device));
     impl->deviceName = props.name;
     CS_CUDA_CHECK(cudaStreamCreateWithFlags(impl->stream.out(), cudaStreamNonBlocking));
+    CS_CUDA_CHECK(cudaEventCreateWithFlags(impl->slot.done.out(), cudaEventDisableTiming));
+    CS_CUDA_CHECK(cudaEventCreateWithFlags(impl->legacyMark.out(), cudaEventDisableTiming));
     return std::make_unique<CudaEngine>(std::move(impl));
 }
 

@@ -25,9 +25,6 @@ struct ImageSink {
     cudaSurfaceObject_t surface = 0;
 };
 
-bool previewNeedsPicture(PreviewFilter f);   // blur, Gaussian, median, peaking, zebra
-bool previewNeedsLuma(PreviewFilter f);      // edges, peaking, zebra, false colour
-
 // Copies an RGBA image (pitched device memory) into a sink.
 cudaError_t copyImage(const uint8_t* d_src, size_t srcPitch, int width, int height, const ImageSink& out,
                       cudaStream_t stream);

@@ -131,10 +131,10 @@ struct SemiPlanarReader {
             g.cb[0] = byteOf(c, 0); g.cr[0] = byteOf(c, 1);
             g.cb[1] = byteOf(c, 2); g.cr[1] = byteOf(c, 3);
         } else {
-            g.y[0] = int32_t((w & 0xffffu) >> 6);
-            g.y[1] = int32_t(w >> 22);
-            g.cb[0] = int32_t((c & 0xffffu) >> 6);
-            g.cr[0] = int32_t(c >> 22);
+            g.y[0] = int32_t((w & 0xffffu) >> kP010Shift);
+            g.y[1] = int32_t(w >> (16 + kP010Shift));
+            g.cb[0] = int32_t((c & 0xffffu) >> kP010Shift);
+            g.cr[0] = int32_t(c >> (16 + kP010Shift));
         }
     }
 };

@@ -1,5 +1,5 @@
 // Device helpers shared by the scope kernels (ScopeKernels.cu, QuadKernel.cu,
-// LumaHistogramKernel.cu): warp reductions, warp-aggregated atomics, a block's statistics.
+// QuadPictureKernels.cu, LumaHistogramKernel.cu): warp reductions, warp-aggregated atomics, a block's statistics.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -103,7 +103,7 @@ __device__ __forceinline__ void bulkStoreWaitRead() { asm volatile("cp.async.bul
 template <int BPS, bool P010 = false>
 __device__ __forceinline__ uint32_t sampleInWord(uint32_t word, int i) {
     if constexpr (BPS == 1) return __byte_perm(word, 0u, 0x4440u | uint32_t(i & 3));
-    if constexpr (P010) return i & 1 ? word >> 22 : (word & 0xffffu) >> 6;
+    if constexpr (P010) return i & 1 ? word >> (16 + kP010Shift) : (word & 0xffffu) >> kP010Shift;
     return (i & 1 ? word >> 16 : word) & 0x3ffu;
 }
 

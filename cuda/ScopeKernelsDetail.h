@@ -18,7 +18,7 @@ cudaError_t lumaHistogramPass(const PlaneSet& planes, PixelFormat format, int wi
 // Every scope of a 4:2:0 or 4:2:2 frame (yuv420p, yuv420p10, nv12, p010, yuv422p,
 // yuv422p10, uyvy422, yuyv422) in one launch: each thread counts 2x2 quads, conflict-free
 // shared atomics (see QuadKernel.cu); with nothing to count, the picture, luma plane and
-// lookup preview alone. Same contract as scopePass. cudaErrorNotSupported: another format,
+// lookup preview alone (QuadPictureKernels.cu). Same contract as scopePass. cudaErrorNotSupported: another format,
 // nothing to do, or the device lacks the shared memory (the caller then uses the general
 // kernel).
 cudaError_t quadPass(const PlaneSet& planes, PixelFormat format, int width, int height, const ScopeColour& colour,

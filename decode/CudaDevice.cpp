@@ -18,6 +18,7 @@ extern "C" {
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <string>
 
 namespace cs::ff {
 namespace {
@@ -58,12 +59,12 @@ void releasePrimaryContext(AVHWDeviceContext* device) {
 // (CU_CTX_SCHED_BLOCKING_SYNC), which is exactly the state the CUDA runtime leaves it in
 // when the engine started first. Retain it ourselves and give it to FFmpeg as the device's
 // context: same primary context, whatever its flags.
-Result<BufferRefPtr> wrapPrimaryContext() {
+Result<BufferRefPtr> wrapPrimaryContext(int ordinal) {
     const DriverApi& cu = driverApi();
     if (!cu.loaded()) return Status::error("cannot load libcuda.so.1");
     int device = 0;
     CUcontext context = nullptr;
-    if (cu.init(0) != 0 || cu.deviceGet(&device, 0) != 0 || cu.primaryCtxRetain(&context, device) != 0)
+    if (cu.init(0) != 0 || cu.deviceGet(&device, ordinal) != 0 || cu.primaryCtxRetain(&context, device) != 0)
         return Status::error("cannot retain the CUDA primary context");
     BufferRefPtr owned(av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA));
     if (!owned) {
@@ -81,22 +82,23 @@ Result<BufferRefPtr> wrapPrimaryContext() {
 
 }  // namespace
 
-Result<BufferRefPtr> createCudaDevice(void* cudaStream) {
+Result<BufferRefPtr> createCudaDevice(const DeviceStream* stream) {
+    const int ordinal = stream ? stream->device() : 0;
     AVBufferRef* device = nullptr;
-    const int ret = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_CUDA, nullptr, nullptr,
+    const int ret = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_CUDA, std::to_string(ordinal).c_str(), nullptr,
                                            AV_CUDA_USE_PRIMARY_CONTEXT);
     BufferRefPtr owned(device);
     if (ret == AVERROR(ENOTSUP)) {   // "Primary context already active with incompatible flags"
-        auto wrapped = wrapPrimaryContext();
+        auto wrapped = wrapPrimaryContext(ordinal);
         if (!wrapped) return Status::error("no CUDA device (" + wrapped.message() + ")");
         owned = std::move(wrapped.value());
     } else if (ret < 0) {
         return Status::error("no CUDA device (" + errorText(ret) + ")");
     }
-    if (cudaStream) {
+    if (stream) {
         auto* deviceContext = reinterpret_cast<AVHWDeviceContext*>(owned->data);
         auto* cudaContext = static_cast<AVCUDADeviceContext*>(deviceContext->hwctx);
-        cudaContext->stream = static_cast<CUstream>(cudaStream);
+        cudaContext->stream = static_cast<CUstream>(stream->native());
     }
     return owned;
 }

@@ -90,6 +90,17 @@ FileSource::Delivery FileSource::deliverHardwareFrame(VideoFrame& out, double pt
         return Delivery::Failed;
     }
     finishDelivery(out, std::move(holder), format, false, layout, true, pts);
+    if (deviceStream_) {
+        // The picture was mapped with this stream as its post-processing stream: it is ready
+        // once the stream's work so far is done. Consumers wait for this event, not the stream.
+        auto ready = deviceStream_->recordReady();
+        if (!ready) {
+            error = input_ + ": " + ready.message();
+            return Delivery::Failed;
+        }
+        out.ready = std::move(ready.value());
+        out.view.deviceReady = out.ready.get();
+    }
     return Delivery::Frame;
 }
 
@@ -238,6 +249,7 @@ void FileSource::finishDelivery(VideoFrame& out, std::shared_ptr<AVFrame> holder
 
     out.holder = std::move(holder);
     out.view = view;
+    out.ready.reset();
     out.index = nextIndex_++;
     out.onDevice = onDevice;
 }

@@ -144,9 +144,10 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
     if (useCuda) {
         if (!ff::decoderSupportsCuda(decoder))
             return fail(std::string("NVDEC cannot decode ") + avcodec_get_name(par->codec_id), true);
-        auto device = ff::createCudaDevice(options.cudaStream);
+        auto device = ff::createCudaDevice(options.deviceStream.get());
         if (!device) return fail(device.message(), true);
         s.cudaDevice_ = std::move(device.value());
+        s.deviceStream_ = options.deviceStream;
         s.codec_->hw_device_ctx = av_buffer_ref(s.cudaDevice_.get());
         if (!s.codec_->hw_device_ctx) return fail("out of memory");
         s.codec_->get_format = &FileSource::chooseHardwareFormat;

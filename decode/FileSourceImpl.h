@@ -88,6 +88,7 @@ private:
     ff::PacketPtr packet_;
     ff::FramePtr frame_;
     ff::BufferRefPtr cudaDevice_;
+    std::shared_ptr<DeviceStream> deviceStream_;   // NVDEC's stream: each hardware frame gets a ready event on it
     ff::SwsContextPtr scaler_;
     AVStream* stream_ = nullptr;
     int streamIndex_ = -1;

@@ -400,7 +400,7 @@ Result<std::unique_ptr<Source>> openLiveSource(const LiveInput& input, const Ope
     if (options.hwdec == HwDecode::Auto) {
         if (input.kind == LiveKind::Camera && (input.mode.format.empty() || isRawCameraFormat(input.mode.format))) {
             effective.hwdec = HwDecode::None;   // raw frames need no decoder: nothing to say
-        } else if (auto device = ff::createCudaDevice(options.cudaStream); !device) {
+        } else if (auto device = ff::createCudaDevice(options.deviceStream.get()); !device) {
             fallbackReason = device.message();
         }
     }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/DeviceStream.h"
 #include "core/Frame.h"
 #include "core/Status.h"
 
@@ -20,9 +21,16 @@ namespace cs {
 // kHardwareFramesHeldDownstream), or it runs out of surfaces and frames are lost (with
 // warnings). The window holds at most 10: the Player's queue of 8, the frame on screen and
 // the one in the engine.
+// A surface goes back only when the last copy is dropped, so drop it only once the engine
+// that reads it has finished (the CUDA engine's calls return finished): the decoder writes
+// the next picture into it on its own stream, which waits for nobody.
 struct VideoFrame {
     std::shared_ptr<AVFrame> holder;
     FrameView view;
+    // NVDEC frames decoded on OpenOptions::deviceStream: the event recorded on that stream
+    // once the frame's planes were queued (view.deviceReady is it). It stays the frame's
+    // until the last copy is dropped.
+    std::shared_ptr<void> ready;
     int64_t index = 0;          // decode order number from the start (or from the last seek)
     bool onDevice = false;      // planes are CUDA device pointers (NVDEC)
 };
@@ -55,7 +63,11 @@ enum class HwDecode { Auto, Nvdec, None };
 struct OpenOptions {
     HwDecode hwdec = HwDecode::None;
     int decoderThreads = 0;     // 0: FFmpeg picks
-    void* cudaStream = nullptr; // opaque CUstream owned by the CUDA engine: NVDEC decodes on it (null: default stream)
+    // NVDEC decodes on this stream (one per source: CudaEngine::makeDecodeStream), on its
+    // device's primary context, and each frame gets a ready event recorded on it. Null:
+    // FFmpeg's default stream of device 0 and no events (the CUDA engine then orders itself
+    // after the legacy default stream).
+    std::shared_ptr<DeviceStream> deviceStream;
     // Live inputs (isLiveInput): the longest an open may take (connecting, waiting for the
     // first picture) and the longest one read may wait for the next frame, in seconds,
     // before it gives up with an error that says so.

@@ -3,6 +3,7 @@
 
 #include <GL/glew.h>
 
+#include <atomic>
 #include <string>
 
 namespace cs::gl {
@@ -30,11 +31,13 @@ Status RgbaTexture::allocate(int width, int height) {
     if (auto e = takeErrors("glTexImage2D"); !e.empty()) {
         texture_.reset();
         width_ = height_ = 0;
+        generation_ = 0;
         return Status::error("cannot allocate a " + std::to_string(width) + "x" + std::to_string(height) + " texture (" + e + ")");
     }
     width_ = width;
     height_ = height;
-    ++generation_;
+    static std::atomic<uint64_t> lastGeneration{0};   // shared by every texture (any thread may make one)
+    generation_ = ++lastGeneration;
     return {};
 }
 

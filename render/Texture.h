@@ -18,13 +18,16 @@ public:
     Status upload(const RgbaImage& image);
     // The same from raw tightly packed RGBA rows, top row first.
     Status upload(const uint8_t* rgba, int width, int height);
-    void release() { texture_.reset(); width_ = height_ = 0; }
+    void release() { texture_.reset(); width_ = height_ = 0; generation_ = 0; }
 
     Name name() const { return texture_.get(); }
     int width() const { return width_; }
     int height() const { return height_; }
     bool valid() const { return bool(texture_) && width_ > 0 && height_ > 0; }
-    // Bumped on every (re)allocation: interop registrations made for an older generation are stale.
+    // The storage's identity: a value no texture of this process had before, taken on every
+    // (re)specification of the storage (0: none). GL reuses the names of deleted textures, so
+    // a name alone does not tell storages apart: CUDA-GL interop registrations are keyed by
+    // this (cuda/CudaEngine.h: GlTexture::generation) and renewed when it changes.
     uint64_t generation() const { return generation_; }
 
 private:

@@ -11,9 +11,9 @@
 #include "render/GlObjects.h"
 #include "render/GraticuleOverlay.h"
 
-#if CS_HAVE_CUDA
-#include <cuda_runtime.h>
+#include "engine/EngineChoice.h"
 
+#if CS_HAVE_CUDA
 #include "cuda/CudaEngine.h"
 #endif
 
@@ -110,20 +110,16 @@ void renderPanelImages(const ScopeSettings& settings, bool engineDrewImages, con
 }  // namespace
 
 EngineHost::EngineHost(const std::string& engine) {
-#if CS_HAVE_CUDA
-    if (engine != "cpu") {
-        auto cuda = makeCudaEngine();
-        if (cuda) {
-            cudaStream_ = (*cuda)->stream();
-            engine_ = std::move(cuda.value());
-        } else {
-            note_ = "CUDA engine unavailable (" + cuda.message() + "): using the CPU engine";
-        }
+    // The window opens whatever the machine: "cuda" where none can run is the CPU engine with a note.
+    auto choice = chooseEngine(engine, CudaUnavailable::UseCpu);
+    if (choice) {
+        engine_ = std::move(choice->engine);
+        cuda_ = choice->cuda;
+        note_ = choice->note;
+    } else {
+        engine_ = makeCpuEngine();
+        note_ = choice.message() + ": using the CPU engine";
     }
-#else
-    if (engine == "cuda") note_ = "this build has no CUDA support: using the CPU engine";
-#endif
-    if (!engine_) engine_ = makeCpuEngine();
     spec_.stats = false;
     spec_.displayImages = true;
     spec_.picture = true;
@@ -319,20 +315,27 @@ RgbaImage EngineHost::overlayFor(gl::Plane plane) const {
 
 void EngineHost::releaseGl() {
 #if CS_HAVE_CUDA
-    if (usesCuda()) static_cast<CudaEngine&>(*engine_).releaseGl();
+    if (cuda_) cuda_->releaseGl();
 #endif
     imagesOnGpu_ = false;
 }
 
 #if CS_HAVE_CUDA
+std::shared_ptr<DeviceStream> EngineHost::decodeStream() const {
+    if (!cuda_) return {};
+    auto made = cuda_->makeDecodeStream();
+    return made ? std::move(made.value()) : nullptr;
+}
+
 Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textures) {
     using gl::Plane;
-    auto& cuda = static_cast<CudaEngine&>(*engine_);
+    CudaEngine& cuda = *cuda_;
     GlTargets targets;
-    // Textures sized once per size change; the engine registers them with CUDA again only then.
+    // Textures sized once per size change; the engine registers them with CUDA again only when
+    // their storage changes (a new generation).
     auto target = [&](Plane p, int w, int h, GlTexture& t) -> Status {
         if (Status s = textures.allocate(p, w, h); !s) return s;
-        t = GlTexture{textures.texture(p).name(), w, h};
+        t = GlTexture{textures.texture(p).name(), w, h, textures.texture(p).generation()};
         return {};
     };
     if (Status s = target(Plane::Picture, frame.width, frame.height, targets.picture); !s) return s;
@@ -375,38 +378,13 @@ Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textur
 }
 
 // Copies the 2x2 block of samples around the pixel (even-aligned, so 4:2:x chroma comes
-// along) from device memory and reads it like a host frame.
+// along) from device memory, on the CUDA engine's stream, and reads it like a host frame.
 std::optional<PixelReading> EngineHost::readDevicePixel(const FrameView& frame, const ColorInfo& color, int x, int y) const {
-    if (!frame.onDevice || !frame.valid() || x < 0 || y < 0 || x >= frame.width || y >= frame.height) return std::nullopt;
-    const auto& info = formatInfo(frame.format);
-    if (info.layout != PixelLayout::Planar && info.layout != PixelLayout::SemiPlanar && info.layout != PixelLayout::Gray)
-        return std::nullopt;
-    if (usesCuda() && cudaSetDevice(static_cast<const CudaEngine&>(*engine_).device()) != cudaSuccess) return std::nullopt;
+    if (!cuda_ || !frame.onDevice || !frame.valid() || x < 0 || y < 0 || x >= frame.width || y >= frame.height) return std::nullopt;
     const int x0 = x & ~1, y0 = y & ~1;
-    const int bw = std::min(2, frame.width - x0), bh = std::min(2, frame.height - y0);
-    Frame block(frame.format, bw, bh, frame.color);
-    const int bps = info.bytesPerSample;
-    for (int i = 0; i < info.planeCount; ++i) {
-        const bool chroma = i > 0;
-        const int firstRow = chroma ? y0 >> info.log2ChromaH : y0;
-        const int rows = chroma ? chromaHeight(frame.format, bh) : bh;
-        size_t firstByte = 0, rowBytes = 0;
-        if (!chroma) {
-            firstByte = size_t(x0) * size_t(bps);
-            rowBytes = size_t(bw) * size_t(bps);
-        } else if (info.layout == PixelLayout::SemiPlanar) {
-            firstByte = size_t(x0 >> 1) * 2 * size_t(bps);
-            rowBytes = size_t(chromaWidth(frame.format, bw)) * 2 * size_t(bps);
-        } else {
-            firstByte = size_t(x0 >> info.log2ChromaW) * size_t(bps);
-            rowBytes = size_t(chromaWidth(frame.format, bw)) * size_t(bps);
-        }
-        const uint8_t* src = frame.data[size_t(i)] + std::ptrdiff_t(firstRow) * frame.pitch[size_t(i)] + std::ptrdiff_t(firstByte);
-        if (cudaMemcpy2D(block.plane(i), size_t(block.pitch(i)), src, size_t(frame.pitch[size_t(i)]), rowBytes, size_t(rows),
-                         cudaMemcpyDeviceToHost) != cudaSuccess)
-            return std::nullopt;
-    }
-    auto p = readPixel(block.view(), color, x - x0, y - y0);
+    auto block = cuda_->copyRegion(frame, x0, y0, std::min(2, frame.width - x0), std::min(2, frame.height - y0));
+    if (!block) return std::nullopt;
+    auto p = readPixel(block->view(), color, x - x0, y - y0);
     if (p) {
         p->x = x;
         p->y = y;
@@ -424,6 +402,7 @@ namespace cs {
 std::optional<PixelReading> EngineHost::readDevicePixel(const FrameView&, const ColorInfo&, int, int) const {
     return std::nullopt;
 }
+std::shared_ptr<DeviceStream> EngineHost::decodeStream() const { return {}; }
 #endif
 
 }  // namespace cs

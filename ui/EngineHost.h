@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 
+#include "core/DeviceStream.h"
 #include "core/Engine.h"
 #include "core/ScopeResults.h"
 #include "core/ScopeSpec.h"
@@ -34,6 +35,7 @@
 namespace cs {
 
 struct VideoFrame;
+class CudaEngine;
 
 // Which histograms the histogram panel shows.
 enum class HistogramChannels : uint8_t { LumaAndRgb, Luma, Rgb };
@@ -60,16 +62,19 @@ struct PreparedScopes {
 
 class EngineHost {
 public:
-    // engine: "auto" (CUDA where a device exists, else CPU), "cpu" or "cuda".
+    // engine: "auto" (CUDA where a device exists, else CPU), "cpu" or "cuda" (chosen by
+    // engine/EngineChoice.h; where CUDA cannot run, the CPU engine and note() says why).
     explicit EngineHost(const std::string& engine = "auto");
     ~EngineHost();
 
     std::string_view name() const { return engine_->name(); }
     // Why "auto" or "cuda" ended on the CPU engine ("" when it did not).
     const std::string& note() const { return note_; }
-    // The CUDA engine's stream for NVDEC to decode on (null without CUDA).
-    void* cudaStream() const { return cudaStream_; }
-    bool usesCuda() const { return cudaStream_ != nullptr; }
+    // A stream for one source's NVDEC decoding, from the CUDA engine (OpenOptions::deviceStream):
+    // null with the CPU engine, or where CUDA cannot make one (NVDEC then decodes on FFmpeg's
+    // default stream, and the engine orders itself after that stream instead).
+    std::shared_ptr<DeviceStream> decodeStream() const;
+    bool usesCuda() const { return cuda_ != nullptr; }
 
     ScopeSpec& spec() { return spec_; }
     const ScopeSpec& spec() const { return spec_; }
@@ -123,8 +128,9 @@ public:
     // context is current and about to delete them.
     void releaseGl();
 
-    // The pixel picker's reading of a frame held in GPU memory (NVDEC): only that pixel's
-    // samples are copied to the host. Nothing for host frames or without CUDA.
+    // The pixel picker's reading of a frame held in GPU memory (NVDEC): only the samples
+    // around that pixel are copied to the host (CudaEngine::copyRegion). Nothing for host
+    // frames or without the CUDA engine.
     std::optional<PixelReading> readDevicePixel(const FrameView& frame, const ColorInfo& color, int x, int y) const;
 
     // The engine itself, for one-off runs such as "Save scopes...".
@@ -143,7 +149,7 @@ private:
     void publish(const ScopeSettings& settings);
 
     std::unique_ptr<Engine> engine_;
-    void* cudaStream_ = nullptr;
+    CudaEngine* cuda_ = nullptr;   // engine_ itself when it is the CUDA engine (chosen by engine/EngineChoice)
     std::string note_;
     ScopeSpec spec_;
     ScopeResults results_;

@@ -455,7 +455,7 @@ void MainWindow::openInput(const QString& input) {
     if (input.isEmpty()) return;
     OpenOptions options;
     options.hwdec = engine_.usesCuda() ? hwdec_ : HwDecode::None;
-    options.cudaStream = engine_.cudaStream();
+    options.deviceStream = engine_.decodeStream();
     options.decoderThreads = decoderThreads_;
     player_->open(input.toStdString(), options);
     status_->refresh();

@@ -190,7 +190,7 @@ void writePicture(Frame& f, const Picture& p) {
 void fillRandom(Frame& f, std::mt19937& rng) {
     const auto& info = formatInfo(f.format());
     for (int p = 0; p < info.planeCount; ++p) {
-        const int rows = p == 0 ? f.height() : chromaHeight(f.format(), f.height());
+        const int rows = planeRows(f.format(), f.height(), p);
         const size_t bytes = size_t(f.pitch(p)) * size_t(rows);
         uint8_t* d = f.plane(p);
         if (info.bytesPerSample == 1) {
@@ -204,18 +204,7 @@ void fillRandom(Frame& f, std::mt19937& rng) {
     }
 }
 
-size_t planeBytes(PixelFormat f, int w, int h, int plane) {
-    const auto& info = formatInfo(f);
-    size_t row = 0;
-    switch (info.layout) {
-        case PixelLayout::Planar: row = size_t(plane == 0 ? w : chromaWidth(f, w)) * size_t(info.bytesPerSample); break;
-        case PixelLayout::SemiPlanar: row = size_t(plane == 0 ? w : 2 * chromaWidth(f, w)) * size_t(info.bytesPerSample); break;
-        case PixelLayout::PackedYuv422: row = size_t(chromaWidth(f, w)) * 4; break;
-        case PixelLayout::PackedRgb: row = size_t(w) * size_t(info.bytesPerPixel); break;
-        case PixelLayout::Gray: row = size_t(w) * size_t(info.bytesPerSample); break;
-    }
-    return row * size_t(plane == 0 ? h : chromaHeight(f, h));
-}
+size_t planeBytes(PixelFormat f, int w, int h, int plane) { return planeRowBytes(f, w, plane) * size_t(planeRows(f, h, plane)); }
 
 // Copies of one frame in device memory, enough of them to overflow the L2 cache.
 struct DeviceFrames {
@@ -235,7 +224,7 @@ void upload(const Frame& f, size_t l2Bytes, DeviceFrames& out) {
     for (int c = 0; c < copies; ++c) {
         cuda::PlaneSet ps{};
         for (int p = 0; p < info.planeCount; ++p) {
-            const int rows = p == 0 ? f.height() : chromaHeight(f.format(), f.height());
+            const int rows = planeRows(f.format(), f.height(), p);
             void* mem = nullptr;
             size_t pitch = 0;
             BENCH_CHECK(cudaMallocPitch(&mem, &pitch, size_t(f.pitch(p)), size_t(rows)));
@@ -555,7 +544,7 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
         r.us = timer(run);
         r.batchUs = timer.batch(run);
         previewUs[p] = r.us;
-        const double bytes = (cuda::previewNeedsPicture(p) ? px * 4 : 0) + (cuda::previewNeedsLuma(p) ? px * 2 : 0) + px * 4;
+        const double bytes = (previewNeedsPicture(p) ? px * 4 : 0) + (previewNeedsLuma(p) ? px * 2 : 0) + px * 4;
         if (p == PreviewFilter::BoxBlur) r.note = "radius 8";
         if (p == PreviewFilter::Gaussian) r.note = "sigma 3 (radius 9)";
         add(r, bytes);
@@ -594,9 +583,9 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
         r.us = timer([&](int i) { BENCH_CHECK(cudaGraphLaunch(graphs[size_t(i % G)], stream)); });
         // Where the pass writes the false colour itself (as ScopePipeline asks it to), no luma plane goes between them.
         const bool fused = p == PreviewFilter::FalseColour && cuda::scopePassWritesLookupPreview(f, W, H, work.flags);
-        const bool lumaPlane = cuda::previewNeedsLuma(p) && !fused;
+        const bool lumaPlane = previewNeedsLuma(p) && !fused;
         const double bytes = allBytes + (viewer ? 0.0 : 4 * wfBytes + 2 * vsBytes) + px * 4 + (lumaPlane ? px * 2 * 2 : 0) +
-                             (cuda::previewNeedsPicture(p) ? px * 4 : 0) + px * 4;
+                             (previewNeedsPicture(p) ? px * 4 : 0) + px * 4;
         r.note = viewer ? "picture kernel + preview, replayed" : "scope pass + preview (the next frame's memset beside it), replayed";
         add(r, bytes);
         for (auto g : graphs) cudaGraphExecDestroy(g);

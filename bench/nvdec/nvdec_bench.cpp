@@ -1,7 +1,7 @@
 // nvdec_bench: end-to-end frames per second of NVDEC decoding alone against NVDEC decoding
 // plus every scope on the CUDA engine, over whole clips (issue 3's ">= 95% of decode-only").
 // The scopes run as the GUI runs them: CudaEngine::processToGl on the decoder's frames in
-// device memory, on the stream NVDEC decodes on, counts left on the GPU (downloadCounts
+// device memory, each after its ready event on the decode stream, counts left on the GPU (downloadCounts
 // off: histograms and statistics come back, the waveform, parade and vectorscope stay),
 // here with no GL texture named (nothing is drawn). Links cs_decode, cs_cuda and cs_core
 // only: no Qt, so it travels to a GPU machine with a small set of FFmpeg libraries.
@@ -47,7 +47,11 @@ struct Timing {
 Result<Timing> readClip(const std::string& clip, const Options& opt, CudaEngine* engine, bool scopes, std::string& decoder) {
     OpenOptions options;
     options.hwdec = opt.hwdec;
-    options.cudaStream = engine ? engine->stream() : nullptr;
+    if (engine) {   // a decode stream of the source's own, as the window's
+        auto stream = engine->makeDecodeStream();
+        if (!stream.ok()) return stream.status();
+        options.deviceStream = std::move(stream.value());
+    }
     auto opened = openSource(clip, options);
     if (!opened.ok()) return opened.status();
     Source& source = *opened.value();
@@ -57,6 +61,7 @@ Result<Timing> readClip(const std::string& clip, const Options& opt, CudaEngine*
     const GlTargets none;       // no texture: nothing drawn, counts stay on the GPU
     ScopeResults results;
     VideoFrame frame;
+    std::shared_ptr<void> lastReady;   // the last frame's ready event
     std::vector<double> scopeMs;
     Timing t;
     Clock::time_point start;
@@ -72,9 +77,11 @@ Result<Timing> readClip(const std::string& clip, const Options& opt, CudaEngine*
             if (i > 0) scopeMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - s0).count());
         }
         if (i > 0) ++t.frames;
+        lastReady = frame.ready;
     }
-    // Decoding alone queues its copies on the stream: wait for them, as the scoped read does per frame.
-    if (engine) cudaStreamSynchronize(static_cast<cudaStream_t>(engine->stream()));
+    // Decoding alone leaves each picture's post-processing queued on the decode stream: wait
+    // for the last one, as the scoped read waits for each frame.
+    if (lastReady) cudaEventSynchronize(static_cast<cudaEvent_t>(lastReady.get()));
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (t.frames == 0 || seconds <= 0.0) return Status::error(clip + ": fewer than two frames to time");
     t.fps = double(t.frames) / seconds;

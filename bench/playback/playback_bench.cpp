@@ -475,7 +475,7 @@ int runWithoutWindow(const Options& o, int argc, char** argv) {
     });
     cs::OpenOptions open;
     open.hwdec = host.usesCuda() ? hwdecOf(o) : cs::HwDecode::None;
-    open.cudaStream = host.cudaStream();
+    open.deviceStream = host.decodeStream();
     open.decoderThreads = o.threads;
     QObject::connect(&player, &cs::Player::opened, &player, [&] { player.play(); });
 

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string_view>
+#include <utility>
 
 #include "core/Filters.h"
 
@@ -168,6 +170,25 @@ TEST(GaussianBlur, ZeroOrTinySigmaIsIdentity) {
         gaussianBlur(in, sigma, out);
         EXPECT_TRUE(samePixels(out, in)) << sigma;
     }
+}
+
+// The taps both engines use: radius ceil(3 sigma) (at least 1, sigma clamped to 64), the
+// normalised exp(-k^2 / 2 sigma^2) of an independent evaluation, symmetric, none for no blur.
+TEST(GaussianBlur, WeightsAreTheNormalisedGaussian) {
+    for (float sigma : {0.0f, -2.0f, std::nanf(""), std::numeric_limits<float>::infinity()})
+        EXPECT_TRUE(gaussianWeights(sigma).empty()) << sigma;
+    for (const auto& [sigma, radius] : {std::pair{0.05f, 1}, {0.34f, 2}, {1.0f, 3}, {3.0f, 9}, {10.5f, 32}, {64.0f, 192}, {500.0f, 192}}) {
+        const std::vector<float> w = gaussianWeights(sigma);
+        ASSERT_EQ(w.size(), size_t(2 * radius + 1)) << sigma;
+        const double s = std::min(double(sigma), 64.0);
+        double total = 0.0;
+        for (int k = -radius; k <= radius; ++k) total += std::exp(-double(k * k) / (2.0 * s * s));
+        for (int k = -radius; k <= radius; ++k) {
+            EXPECT_NEAR(w[size_t(k + radius)], std::exp(-double(k * k) / (2.0 * s * s)) / total, 1e-7) << sigma << " tap " << k;
+            EXPECT_EQ(w[size_t(k + radius)], w[size_t(radius - k)]) << sigma << " tap " << k;
+        }
+    }
+    EXPECT_EQ(gaussianWeights(kMaxGaussianSigma).size(), size_t(2 * kMaxGaussianRadius + 1));
 }
 
 TEST(GaussianBlur, BlursAStep) {

@@ -66,22 +66,33 @@ private:
     EGLContext context_ = EGL_NO_CONTEXT;
 };
 
-// A GL_RGBA8 texture, deleted on destruction.
+// A GL_RGBA8 texture, deleted on destruction. Its generation is new whenever its storage is
+// specified (as render/Texture's).
 struct Texture {
     GLuint name = 0;
     int width = 0, height = 0;
+    uint64_t generation = 0;
     Texture(int w, int h) : width(w), height(h) {
         glGenTextures(1, &name);
         glBindTexture(GL_TEXTURE_2D, name);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+        respecify();
     }
     ~Texture() { glDeleteTextures(1, &name); }
     Texture(const Texture&) = delete;
     Texture& operator=(const Texture&) = delete;
-    GlTexture target() const { return {name, width, height}; }
+    // New storage of the same size under the same name, filled with `fill` (RGBA bytes).
+    void respecify(uint32_t fill = 0) {
+        const std::vector<uint32_t> texels(size_t(width) * size_t(height), fill);
+        glBindTexture(GL_TEXTURE_2D, name);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels.data());
+        static uint64_t lastGeneration = 0;
+        generation = ++lastGeneration;
+    }
+    GlTexture target() const { return {name, width, height, generation}; }
     RgbaImage read() const {
         RgbaImage img;
         img.resize(width, height);
@@ -181,6 +192,36 @@ TEST_F(CudaInterop, TexturesMatchHostResults) {
     Frame frame(PixelFormat::Yuv420p10, w, h);
     test::fillRandom(frame, rng);
     checkFrame(frame.view(), ScopeSpec{}, picture, preview, histogram, waveform2, parade, vectorscope2, "yuv420p10 resized traces");
+}
+
+// A texture whose storage is specified again at the same size, under the same name: the
+// engine registers the new storage (its generation is new), so the frame lands in what GL
+// now reads, not in the storage it replaced (which still holds the old frame, or nothing).
+TEST_F(CudaInterop, RespecifiedTextureOfTheSameSizeGetsTheFrame) {
+    const int w = 96, h = 64;
+    CudaEngine& engine = *test::cudaEngine();
+    ScopeSpec spec;
+    spec.histogram = spec.waveform = spec.parade = spec.vectorscope = spec.stats = false;
+    auto expectPicture = [&](const Texture& texture, int value, const char* where) {
+        SCOPED_TRACE(where);
+        Frame frame(PixelFormat::Nv12, w, h);
+        frame.fill(value, 128, 128);
+        GlTargets t;
+        t.picture = texture.target();
+        ScopeResults counts, host;
+        const Status s = engine.processToGl(frame.view(), spec, counts, t);
+        ASSERT_TRUE(s.ok()) << s.message();
+        ASSERT_TRUE(engine.process(frame.view(), spec, host).ok());
+        EXPECT_TRUE(test::imagesClose(texture.read(), host.picture, 0, "picture texture"));
+    };
+    Texture texture(w, h);
+    expectPicture(texture, 60, "first storage");
+    const uint64_t first = texture.generation;
+    texture.respecify(0x5a5a5a5au);
+    ASSERT_NE(texture.generation, first);
+    expectPicture(texture, 180, "the same name and size, new storage");
+    texture.respecify(0x5a5a5a5au);
+    expectPicture(texture, 90, "new storage again");
 }
 
 TEST_F(CudaInterop, WrongTextureSizeIsAnError) {

@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
+#include <memory>
+#include <type_traits>
 
 #include "DecodeTestUtil.h"
 #include "core/PixelAccess.h"
@@ -47,12 +49,94 @@ std::string clipPath(test::TempDir& dir, const std::string& name, const std::str
     return clip;
 }
 
-// Every pixel of the NVDEC frames (copied to the host) against software decoding.
+using CUresult = int;
+using CUdevice = int;
+typedef struct CUevent_st* CUevent;
+
+// A decode stream as the CUDA engine makes one (core/DeviceStream.h), made here through the
+// driver API (loaded at run time, as FFmpeg loads it): a non-blocking stream on the primary
+// context, in the state the CUDA runtime leaves that context when the engine starts first
+// (active, default flags: FFmpeg 5.1 refuses it for AV_CUDA_USE_PRIMARY_CONTEXT; openSource
+// copes), and a ready event per frame.
+class DriverStream final : public DeviceStream {
+public:
+    bool open() {
+        driver_ = dlopen("libcuda.so.1", RTLD_NOW);
+        if (!driver_) return false;
+        auto sym = [&](auto& fn, const char* name) { fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(driver_, name)); return fn != nullptr; };
+        if (!(sym(cuInit_, "cuInit") && sym(cuDeviceGet_, "cuDeviceGet") && sym(retain_, "cuDevicePrimaryCtxRetain") &&
+              sym(release_, "cuDevicePrimaryCtxRelease_v2") && sym(setFlags_, "cuDevicePrimaryCtxSetFlags_v2") &&
+              sym(push_, "cuCtxPushCurrent_v2") && sym(pop_, "cuCtxPopCurrent_v2") && sym(streamCreate_, "cuStreamCreate") &&
+              sym(streamDestroy_, "cuStreamDestroy_v2") && sym(eventCreate_, "cuEventCreate") && sym(eventRecord_, "cuEventRecord") &&
+              sym(eventQuery_, "cuEventQuery") && sym(eventDestroy_, "cuEventDestroy_v2")))
+            return false;
+        if (cuInit_(0) != 0 || cuDeviceGet_(&device_, 0) != 0) return false;
+        setFlags_(device_, 0 /* CU_CTX_SCHED_AUTO */);
+        if (retain_(&primary_, device_) != 0) return false;
+        Current current(*this);
+        return streamCreate_(&stream_, 1 /* CU_STREAM_NON_BLOCKING */) == 0;
+    }
+    ~DriverStream() override {
+        if (primary_) {
+            {
+                Current current(*this);
+                if (stream_) streamDestroy_(stream_);
+            }
+            release_(device_);
+        }
+    }
+    int device() const override { return device_; }
+    void* native() const override { return stream_; }
+    Result<std::shared_ptr<void>> recordReady() override {
+        Current current(*this);
+        CUevent event = nullptr;
+        if (eventCreate_(&event, 2 /* CU_EVENT_DISABLE_TIMING */) != 0 || eventRecord_(event, stream_) != 0)
+            return Status::error("cannot record a ready event");
+        ++recorded;
+        return std::shared_ptr<void>(event, [this](void* e) {
+            Current again(*this);
+            eventDestroy_(static_cast<CUevent>(e));
+        });
+    }
+    // Whether the event has completed (cuEventQuery: 0, CUDA_SUCCESS).
+    bool complete(void* event) {
+        Current current(*this);
+        return eventQuery_(static_cast<CUevent>(event)) == 0;
+    }
+    int recorded = 0;
+
+private:
+    struct Current {   // the primary context current on this thread while it lives
+        explicit Current(DriverStream& owner) : stream(owner) { stream.push_(stream.primary_); }
+        ~Current() { CUcontext popped = nullptr; stream.pop_(&popped); }
+        DriverStream& stream;
+    };
+    void* driver_ = nullptr;
+    CUresult (*cuInit_)(unsigned) = nullptr;
+    CUresult (*cuDeviceGet_)(CUdevice*, int) = nullptr;
+    CUresult (*retain_)(CUcontext*, CUdevice) = nullptr;
+    CUresult (*release_)(CUdevice) = nullptr;
+    CUresult (*setFlags_)(CUdevice, unsigned) = nullptr;
+    CUresult (*push_)(CUcontext) = nullptr;
+    CUresult (*pop_)(CUcontext*) = nullptr;
+    CUresult (*streamCreate_)(CUstream*, unsigned) = nullptr;
+    CUresult (*streamDestroy_)(CUstream) = nullptr;
+    CUresult (*eventCreate_)(CUevent*, unsigned) = nullptr;
+    CUresult (*eventRecord_)(CUevent, CUstream) = nullptr;
+    CUresult (*eventQuery_)(CUevent) = nullptr;
+    CUresult (*eventDestroy_)(CUevent) = nullptr;
+    CUdevice device_ = 0;
+    CUcontext primary_ = nullptr;
+    CUstream stream_ = nullptr;
+};
+
+// Every pixel of the NVDEC frames (copied to the host) against software decoding. With a
+// decode stream: decoding runs on it, and every frame carries a ready event recorded there.
 void compareWithSoftware(const std::string& clip, const std::string& decoderName, PixelFormat deviceFormat,
-                         AVPixelFormat hostLayout, void* cudaStream = nullptr) {
+                         AVPixelFormat hostLayout, DriverStream* stream = nullptr) {
     OpenOptions nvdec;
     nvdec.hwdec = HwDecode::Nvdec;
-    nvdec.cudaStream = cudaStream;
+    if (stream) nvdec.deviceStream = std::shared_ptr<DeviceStream>(stream, [](DeviceStream*) {});   // owned by the caller
     auto hardware = test::openOrFail(clip, nvdec);
     auto software = test::openOrFail(clip);
     ASSERT_TRUE(hardware && software);
@@ -78,11 +162,17 @@ void compareWithSoftware(const std::string& clip, const std::string& decoderName
         ASSERT_TRUE(h.view.onDevice);
         ASSERT_TRUE(h.holder);
         ASSERT_EQ(h.holder->format, AV_PIX_FMT_CUDA);
-        if (cudaStream) {
+        if (stream) {
             ASSERT_TRUE(h.holder->hw_frames_ctx);
             const auto* frames = reinterpret_cast<const AVHWFramesContext*>(h.holder->hw_frames_ctx->data);
-            EXPECT_EQ(static_cast<const AVCUDADeviceContext*>(frames->device_ctx->hwctx)->stream, cudaStream)
+            EXPECT_EQ(static_cast<const AVCUDADeviceContext*>(frames->device_ctx->hwctx)->stream, stream->native())
                 << "NVDEC must work on the stream it was given";
+            ASSERT_TRUE(h.ready) << "a frame decoded on a stream carries its ready event";
+            EXPECT_EQ(h.view.deviceReady, h.ready.get());
+            EXPECT_EQ(stream->recorded, int(i) + 1) << "one event per frame";
+        } else {
+            EXPECT_FALSE(h.ready);
+            EXPECT_EQ(h.view.deviceReady, nullptr);
         }
         EXPECT_EQ(h.view.format, deviceFormat);
         EXPECT_EQ(h.view.data[0], h.holder->data[0]) << "the view must be the device surface itself";
@@ -93,7 +183,10 @@ void compareWithSoftware(const std::string& clip, const std::string& decoderName
 
         AVFrame* host = av_frame_alloc();
         ASSERT_NE(host, nullptr);
-        ASSERT_GE(av_hwframe_transfer_data(host, h.holder.get(), 0), 0);
+        ASSERT_GE(av_hwframe_transfer_data(host, h.holder.get(), 0), 0);   // waits for the device's stream
+        if (stream) {
+            EXPECT_TRUE(stream->complete(h.ready.get())) << "the ready event follows the frame's own work";
+        }
         ASSERT_EQ(host->format, hostLayout);
         FrameView hostView = h.view;
         hostView.onDevice = false;
@@ -200,50 +293,17 @@ TEST(Nvdec, AutoPicksNvdecAndSeeks) {
     EXPECT_EQ(remaining, kFrames - 9);
 }
 
-// The CUDA engine hands its stream over: decoding runs on it, in the primary context the
-// engine already made active, frames still exact. The context and stream are made here
-// through the driver API (loaded at run time, like FFmpeg does).
-TEST(Nvdec, DecodesOnTheStreamItIsGiven) {
-    using CUresult = int;
-    using CUdevice = int;
-    void* driver = dlopen("libcuda.so.1", RTLD_NOW);
-    ASSERT_NE(driver, nullptr);
-    const auto cuInit = reinterpret_cast<CUresult (*)(unsigned)>(dlsym(driver, "cuInit"));
-    const auto cuDeviceGet = reinterpret_cast<CUresult (*)(CUdevice*, int)>(dlsym(driver, "cuDeviceGet"));
-    const auto cuDevicePrimaryCtxRetain =
-        reinterpret_cast<CUresult (*)(CUcontext*, CUdevice)>(dlsym(driver, "cuDevicePrimaryCtxRetain"));
-    const auto cuDevicePrimaryCtxRelease = reinterpret_cast<CUresult (*)(CUdevice)>(dlsym(driver, "cuDevicePrimaryCtxRelease_v2"));
-    const auto cuCtxPushCurrent = reinterpret_cast<CUresult (*)(CUcontext)>(dlsym(driver, "cuCtxPushCurrent_v2"));
-    const auto cuCtxPopCurrent = reinterpret_cast<CUresult (*)(CUcontext*)>(dlsym(driver, "cuCtxPopCurrent_v2"));
-    const auto cuStreamCreate = reinterpret_cast<CUresult (*)(CUstream*, unsigned)>(dlsym(driver, "cuStreamCreate"));
-    const auto cuStreamDestroy = reinterpret_cast<CUresult (*)(CUstream)>(dlsym(driver, "cuStreamDestroy_v2"));
-    ASSERT_TRUE(cuInit && cuDeviceGet && cuDevicePrimaryCtxRetain && cuDevicePrimaryCtxRelease && cuCtxPushCurrent &&
-                cuCtxPopCurrent && cuStreamCreate && cuStreamDestroy);
-    CUdevice device = 0;
-    CUcontext primary = nullptr, popped = nullptr;
-    CUstream stream = nullptr;
-    const auto cuDevicePrimaryCtxSetFlags =
-        reinterpret_cast<CUresult (*)(CUdevice, unsigned)>(dlsym(driver, "cuDevicePrimaryCtxSetFlags_v2"));
-    ASSERT_TRUE(cuDevicePrimaryCtxSetFlags);
-    ASSERT_EQ(cuInit(0), 0);
-    ASSERT_EQ(cuDeviceGet(&device, 0), 0);
-    // As the CUDA runtime leaves it when the engine starts first: active, default flags
-    // (FFmpeg 5.1 refuses that context for AV_CUDA_USE_PRIMARY_CONTEXT; openSource copes).
-    cuDevicePrimaryCtxSetFlags(device, 0 /* CU_CTX_SCHED_AUTO */);
-    ASSERT_EQ(cuDevicePrimaryCtxRetain(&primary, device), 0);
-    ASSERT_EQ(cuCtxPushCurrent(primary), 0);
-    ASSERT_EQ(cuStreamCreate(&stream, 1 /* CU_STREAM_NON_BLOCKING */), 0);
-    cuCtxPopCurrent(&popped);
-
+// A decode stream handed over (as the CUDA engine hands one per source): decoding runs on
+// it, in the primary context the engine already made active, each frame carries a ready
+// event recorded on it, and frames are still exact.
+TEST(Nvdec, DecodesOnTheStreamItIsGivenWithAReadyEventPerFrame) {
+    DriverStream stream;
+    ASSERT_TRUE(stream.open()) << "cannot make a CUDA stream through the driver API";
     test::TempDir dir;
     const std::string clip =
         clipPath(dir, "hevc10.mkv", "-pix_fmt yuv420p10le -c:v libx265 -x265-params log-level=error:keyint=6 -profile:v main10");
-    compareWithSoftware(clip, "hevc", PixelFormat::P010, AV_PIX_FMT_P010LE, stream);
-
-    cuCtxPushCurrent(primary);
-    cuStreamDestroy(stream);
-    cuCtxPopCurrent(&popped);
-    cuDevicePrimaryCtxRelease(device);
+    compareWithSoftware(clip, "hevc", PixelFormat::P010, AV_PIX_FMT_P010LE, &stream);
+    EXPECT_EQ(stream.recorded, kFrames);
 }
 
 }  // namespace

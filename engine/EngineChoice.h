@@ -1,0 +1,32 @@
+// The one place that picks the scope engine, for the window (ui/EngineHost) and the command
+// line (app/): "auto" (CUDA where a device can run it, else the CPU), "cpu" or "cuda". With
+// the CUDA engine it also makes each source's decode stream (NVDEC decodes on a stream of its
+// own; the engine orders itself after each frame's ready event).
+#pragma once
+#include <memory>
+#include <string>
+
+#include "core/DeviceStream.h"
+#include "core/Engine.h"
+#include "core/Status.h"
+
+namespace cs {
+
+class CudaEngine;   // cuda/CudaEngine.h (in builds with CUDA)
+
+struct EngineChoice {
+    std::unique_ptr<Engine> engine;
+    CudaEngine* cuda = nullptr;   // `engine` itself when it is the CUDA engine, else null
+    std::string note;             // why the choice ended on the CPU engine when CUDA was wanted ("" otherwise)
+    // A stream for one source's NVDEC decoding (OpenOptions::deviceStream); null with the CPU engine.
+    Result<std::shared_ptr<DeviceStream>> decodeStream() const;
+};
+
+// What "cuda" means where no CUDA engine can run: an error (the command line), or the CPU
+// engine with a note saying why (the window, which must open whatever the machine).
+enum class CudaUnavailable { Error, UseCpu };
+
+// name: "auto", "cpu" or "cuda"; anything else is an error naming it.
+Result<EngineChoice> chooseEngine(const std::string& name, CudaUnavailable unavailable = CudaUnavailable::Error);
+
+}  // namespace cs
