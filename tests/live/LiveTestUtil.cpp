@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 #include "../decode/DecodeTestUtil.h"
 
@@ -230,6 +231,15 @@ std::vector<std::string> testPictureSender(int width, int height, const std::vec
                                      "-g", "10", "-bf", "0", "-pix_fmt", "yuv420p", "-threads", "1"};
     args.insert(args.end(), output.begin(), output.end());
     return args;
+}
+
+bool waitUntil(const std::function<bool()>& done, std::chrono::milliseconds timeout) {
+    const auto end = std::chrono::steady_clock::now() + timeout;
+    while (!done()) {
+        if (std::chrono::steady_clock::now() > end) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return true;
 }
 
 double secondsSince(std::chrono::steady_clock::time_point start) {

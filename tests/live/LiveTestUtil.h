@@ -99,6 +99,11 @@ bool waitForWrittenFile(const std::string& path, std::chrono::milliseconds timeo
 // output arguments given.
 std::vector<std::string> testPictureSender(int width, int height, const std::vector<std::string>& output);
 
+// For conditions no event announces (another process's files or log, a port it binds):
+// checks `done` every 10 ms until it is true (true) or `timeout` passes (false). A failed
+// wait fails the test; it never stands in for an event this process could wait on.
+bool waitUntil(const std::function<bool()>& done, std::chrono::milliseconds timeout);
+
 double secondsSince(std::chrono::steady_clock::time_point start);
 
 }  // namespace cs::test
