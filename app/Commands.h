@@ -8,5 +8,6 @@ constexpr int kExitOk = 0, kExitFailure = 1, kExitUsage = 2;
 
 int runExport(int argc, char** argv);   // cudascope export INPUT --out DIR ...
 int runProbe(int argc, char** argv);    // cudascope probe INPUT
+int runRecord(int argc, char** argv);   // cudascope record INPUT --out FILE ...
 
 }  // namespace cs

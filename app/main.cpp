@@ -20,6 +20,7 @@ constexpr const char* kUsage =
     "usage: cudascope [INPUT]                 open the monitoring window (default: pattern:bars)\n"
     "       cudascope export INPUT --out DIR  write scope images, counts and report.json\n"
     "       cudascope probe INPUT             print the stream's properties\n"
+    "       cudascope record INPUT --out FILE record the picture, scopes or both to .mp4/.mkv\n"
     "       cudascope bench [INPUT]           time the engines (and NVDEC) on this machine\n"
     "       cudascope --help | --version\n"
     "INPUT: a media file; a live URL (rtsp://, udp://, srt://, ...) or camera (v4l2:/dev/video0);\n"
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
     }
     if (first == "export") return cs::runExport(argc - 2, argv + 2);
     if (first == "probe") return cs::runProbe(argc - 2, argv + 2);
+    if (first == "record") return cs::runRecord(argc - 2, argv + 2);
     if (first == "bench") {
 #if CS_HAVE_BENCH_COMMAND
         return cs::runBench(argc - 2, argv + 2);

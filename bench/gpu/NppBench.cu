@@ -137,4 +137,23 @@ NppTimes runNpp(const NppInputs& in, cudaStream_t stream, const Timer& timer) {
     return t;
 }
 
+NppYuv420Times runNppYuv420(const uint8_t* const* rgba, int copies, size_t rgbaPitch, int width, int height,
+                            uint8_t* const planes[3], const int pitches[3], cudaStream_t stream, const Timer& timer) {
+    NppYuv420Times t;
+    const NppStreamContext ctx = contextFor(stream);
+    const NppiSize roi{width, height};
+    Npp8u* dst[3] = {planes[0], planes[1], planes[2]};
+    int steps[3] = {pitches[0], pitches[1], pitches[2]};
+    NppStatus rgb = NPP_SUCCESS, bgr = NPP_SUCCESS;
+    t.rgbToYuv420 = timer([&](int i) {
+        rgb = nppiRGBToYUV420_8u_AC4P3R_Ctx(rgba[i % copies], int(rgbaPitch), dst, steps, roi, ctx);
+    });
+    t.bgrToYuv420 = timer([&](int i) {
+        bgr = nppiBGRToYUV420_8u_AC4P3R_Ctx(rgba[i % copies], int(rgbaPitch), dst, steps, roi, ctx);
+    });
+    if (rgb != NPP_SUCCESS) t.note += "RGBToYUV420: NPP status " + std::to_string(int(rgb)) + "; ";
+    if (bgr != NPP_SUCCESS) t.note += "BGRToYUV420: NPP status " + std::to_string(int(bgr)) + "; ";
+    return t;
+}
+
 }  // namespace cs::bench

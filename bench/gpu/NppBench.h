@@ -32,4 +32,14 @@ struct NppTimes {
 bool nppAvailable(std::string& why);
 NppTimes runNpp(const NppInputs& in, cudaStream_t stream, const Timer& timer);
 
+// RGBA (alpha ignored) to planar YUV 4:2:0 by nppiRGBToYUV420_8u_AC4P3R and
+// nppiBGRToYUV420_8u_AC4P3R (NPP's own analog-YUV matrix: a peer in bytes moved, not in
+// values), reading rgba[i % copies] on run i, writing the three planes given.
+struct NppYuv420Times {
+    double rgbToYuv420 = -1, bgrToYuv420 = -1;   // microseconds, -1 = not run
+    std::string note;
+};
+NppYuv420Times runNppYuv420(const uint8_t* const* rgba, int copies, size_t rgbaPitch, int width, int height,
+                            uint8_t* const planes[3], const int pitches[3], cudaStream_t stream, const Timer& timer);
+
 }  // namespace cs::bench

@@ -10,4 +10,9 @@ bool nppAvailable(std::string& why) {
 
 NppTimes runNpp(const NppInputs&, cudaStream_t, const Timer&) { return {}; }
 
+NppYuv420Times runNppYuv420(const uint8_t* const*, int, size_t, int, int, uint8_t* const[3], const int[3], cudaStream_t,
+                            const Timer&) {
+    return {};
+}
+
 }  // namespace cs::bench

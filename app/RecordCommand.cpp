@@ -1,0 +1,184 @@
+// `cudascope record`: runs a source through an engine without a window and records the
+// picture, the preview, the scopes or the composite of both (core/MonitorLayout, the one
+// renderer of recorded frames) into a video file through encode/VideoEncoder.
+//
+// Threads: this one reads, measures and draws each frame and hands it to the encoder's
+// thread; SIGINT/SIGTERM only set a flag that the loop reads between frames, so a stopped
+// recording is closed as any other (encoder flushed, trailer written).
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+
+#include "Commands.h"
+#include "engine/EngineChoice.h"
+#include "RecordOptions.h"
+#include "core/Engine.h"
+#include "core/MonitorLayout.h"
+#include "decode/Source.h"
+#include "encode/VideoEncoder.h"
+
+namespace cs {
+namespace {
+
+std::atomic<bool> stopRequested{false};
+extern "C" void requestStop(int) { stopRequested.store(true); }
+
+// The recording's size: --size, else the source's (picture, preview: rounded up to even; the
+// spare column or row stays black), else 1920x1080.
+void recordingSize(const RecordOptions& a, int sourceW, int sourceH, int& w, int& h) {
+    if (a.width > 0) { w = a.width; h = a.height; return; }
+    if (a.layout == MonitorLayout::Picture || a.layout == MonitorLayout::Preview) {
+        w = std::max(16, (sourceW + 1) / 2 * 2);
+        h = std::max(16, (sourceH + 1) / 2 * 2);
+        return;
+    }
+    w = 1920;
+    h = 1080;
+}
+
+}  // namespace
+
+int runRecord(int argc, char** argv) {
+    auto parsed = parseRecordArgs(argumentsOf(argc, argv));
+    if (!parsed) {
+        std::fprintf(stderr, "cudascope record: %s\n%s", parsed.message().c_str(), kRecordUsage);
+        return kExitUsage;
+    }
+    if (parsed->help) {
+        std::fputs(kRecordUsage, stdout);
+        return kExitOk;
+    }
+    const RecordOptions a = std::move(*parsed);
+    // The output is checked before anything is read: its type, and a folder to write into.
+    {
+        std::string ext = std::filesystem::path(a.out).extension().string();
+        for (auto& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+        if (ext != ".mp4" && ext != ".m4v" && ext != ".mov" && ext != ".mkv") {
+            std::fprintf(stderr, "cudascope record: %s: unknown file type (the extension must be .mp4, .m4v, .mov or .mkv)\n",
+                         a.out.c_str());
+            return kExitFailure;
+        }
+        std::error_code ec;
+        const auto parent = std::filesystem::absolute(a.out, ec).parent_path();
+        if (std::filesystem::is_directory(a.out, ec)) {
+            std::fprintf(stderr, "cudascope record: %s: is a folder, not a file\n", a.out.c_str());
+            return kExitFailure;
+        }
+        if (!std::filesystem::is_directory(parent, ec)) {
+            std::fprintf(stderr, "cudascope record: %s: %s %s\n", a.out.c_str(), parent.string().c_str(),
+                         std::filesystem::exists(parent, ec) ? "is not a folder" : "does not exist");
+            return kExitFailure;
+        }
+    }
+
+    auto engineChoice = chooseEngine(a.engine);
+    if (!engineChoice) {
+        std::fprintf(stderr, "cudascope record: %s: %s\n", a.input.c_str(), engineChoice.message().c_str());
+        return kExitFailure;
+    }
+    Engine& engine = *engineChoice->engine;
+    OpenOptions options;
+    options.hwdec = a.hwdec == "nvdec" ? HwDecode::Nvdec
+                    : a.hwdec == "none" ? HwDecode::None
+                    : (a.hwdec == "auto" || (a.hwdec.empty() && engine.name() == "cuda")) ? HwDecode::Auto
+                                                                                          : HwDecode::None;
+    auto decodeStream = engineChoice->decodeStream();
+    if (!decodeStream) {
+        std::fprintf(stderr, "cudascope record: %s\n", decodeStream.message().c_str());
+        return kExitFailure;
+    }
+    options.deviceStream = std::move(decodeStream.value());
+    auto opened = openSource(a.input, options);
+    if (!opened) {
+        std::fprintf(stderr, "cudascope record: %s\n", opened.message().c_str());
+        return kExitFailure;
+    }
+    Source& source = *opened.value();
+    const SourceInfo& info = source.info();
+    const bool live = info.live;
+    const double rate = info.frameRate > 0 ? info.frameRate : 30.0;
+
+    int width = 0, height = 0;
+    recordingSize(a, info.width, info.height, width, height);
+    ScopeSpec spec;
+    spec.preview = a.preview;
+    prepareSpecForLayout(a.layout, width, height, spec);
+
+    EncoderOptions eo;
+    eo.path = a.out;
+    eo.width = width;
+    eo.height = height;
+    eo.frameRate = rate;
+    eo.wallClock = live;
+    eo.codec = a.codec == "hevc" ? VideoCodec::Hevc : VideoCodec::H264;
+    eo.bitrate = a.bitrate;
+    eo.quality = a.quality;
+    eo.dropWhenBehind = live;   // a file waits for the encoder; a live source never does
+    auto encoderOpened = VideoEncoder::open(eo);
+    if (!encoderOpened) {
+        std::fprintf(stderr, "cudascope record: %s\n", encoderOpened.message().c_str());
+        return kExitFailure;
+    }
+    VideoEncoder& encoder = **encoderOpened;
+
+    struct sigaction action {};
+    action.sa_handler = requestStop;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+
+    ScopeResults results;
+    RgbaImage canvas;
+    long recorded = 0;
+    int64_t index = 0;
+    int exitCode = kExitOk;
+    const auto start = std::chrono::steady_clock::now();
+    while (!stopRequested.load()) {
+        if (a.frames > 0 && recorded >= a.frames) break;
+        VideoFrame frame;
+        const ReadResult rr = source.read(frame);
+        for (const auto& w : source.takeWarnings()) std::fprintf(stderr, "cudascope record: warning: %s\n", w.c_str());
+        if (rr.status == ReadStatus::EndOfStream) break;
+        if (rr.status == ReadStatus::Error) {
+            std::fprintf(stderr, "cudascope record: %s\n", rr.message.c_str());
+            if (recorded == 0) exitCode = kExitFailure;
+            break;
+        }
+        const double seconds = live ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+                                    : double(index) / rate;
+        ++index;
+        if (a.seconds > 0 && seconds >= a.seconds) break;
+        if (const Status st = engine.process(frame.view, spec, results); !st) {
+            std::fprintf(stderr, "cudascope record: warning: frame %lld: %s\n", static_cast<long long>(index - 1), st.message().c_str());
+            continue;
+        }
+        drawMonitorLayout(results, a.layout, width, height, canvas);
+        const auto submitted = encoder.submit(canvas, seconds);
+        if (!submitted) {
+            std::fprintf(stderr, "cudascope record: %s\n", submitted.message().c_str());
+            exitCode = kExitFailure;
+            break;
+        }
+        ++recorded;
+    }
+    const Status closed = encoder.close();
+    if (!closed) {
+        std::fprintf(stderr, "cudascope record: %s\n", closed.message().c_str());
+        return kExitFailure;
+    }
+    const EncoderStats stats = encoder.stats();
+    std::fprintf(stderr, "cudascope record: %lld frame%s from %s to %s (%s, %dx%d, %s layout, engine %s%s%s; %lld dropped)\n",
+                 static_cast<long long>(stats.encoded), stats.encoded == 1 ? "" : "s", a.input.c_str(), a.out.c_str(),
+                 encoder.encoderName().c_str(), width, height, std::string(monitorLayoutName(a.layout)).c_str(),
+                 std::string(engine.name()).c_str(), encoder.fallbackReason().empty() ? "" : "; NVENC not used: ",
+                 encoder.fallbackReason().c_str(), static_cast<long long>(stats.dropped));
+    if (stats.encoded == 0 && exitCode == kExitOk) {
+        std::fprintf(stderr, "cudascope record: %s: no frame could be recorded\n", a.input.c_str());
+        return kExitFailure;
+    }
+    return exitCode;
+}
+
+}  // namespace cs

@@ -1,0 +1,329 @@
+#include "VideoEncoder.h"
+
+extern "C" {
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+}
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+#include "core/Yuv420.h"
+#include "decode/FFmpegHandles.h"
+
+namespace cs {
+
+struct VideoEncoder::Impl {
+    ff::CodecContextPtr codec;
+    ff::Handle<AVFormatContext, avformat_free_context> format;
+    AVStream* stream = nullptr;             // owned by `format`
+    ff::FramePtr frame;                     // the converted picture, reused
+    ff::PacketPtr packet;
+    RgbToYuv coefficients{};
+    Yuv420Layout layout = Yuv420Layout::I420;
+    int64_t lastPts = INT64_MIN;
+    bool headerWritten = false;
+};
+
+namespace {
+
+// The muxer for a file name's extension: "mp4" or "matroska"; null for any other.
+const char* muxerFor(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (auto& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == ".mp4" || ext == ".m4v" || ext == ".mov") return ext == ".mov" ? "mov" : "mp4";
+    if (ext == ".mkv") return "matroska";
+    return nullptr;
+}
+
+struct ColourTags {
+    AVColorPrimaries primaries;
+    AVColorTransferCharacteristic transfer;
+    AVColorSpace space;
+};
+ColourTags tagsFor(Matrix m) {
+    switch (m) {
+        case Matrix::Bt601: return {AVCOL_PRI_SMPTE170M, AVCOL_TRC_SMPTE170M, AVCOL_SPC_SMPTE170M};
+        case Matrix::Bt709: return {AVCOL_PRI_BT709, AVCOL_TRC_BT709, AVCOL_SPC_BT709};
+        case Matrix::Bt2020Ncl: return {AVCOL_PRI_BT2020, AVCOL_TRC_BT2020_10, AVCOL_SPC_BT2020_NCL};
+    }
+    return {AVCOL_PRI_BT709, AVCOL_TRC_BT709, AVCOL_SPC_BT709};
+}
+
+// One configured, opened encoder, or why it could not be opened.
+Result<ff::CodecContextPtr> openCodec(const char* name, const EncoderOptions& o, AVRational timeBase, bool globalHeader,
+                                      AVPixelFormat pixFmt) {
+    const AVCodec* codec = avcodec_find_encoder_by_name(name);
+    if (!codec) return Status::error(std::string("this FFmpeg has no ") + name + " encoder");
+    ff::CodecContextPtr c(avcodec_alloc_context3(codec));
+    if (!c) return Status::error(std::string(name) + ": out of memory");
+    c->width = o.width;
+    c->height = o.height;
+    c->pix_fmt = pixFmt;
+    c->time_base = timeBase;
+    c->framerate = av_d2q(o.frameRate, 1001000);
+    c->gop_size = std::max(1, int(std::lround(o.frameRate)));   // a keyframe (and an MP4 fragment) a second
+    c->max_b_frames = 0;   // frames leave the encoder as they come: fragments close on time
+    const ColourTags tags = tagsFor(o.matrix);
+    c->color_primaries = tags.primaries;
+    c->color_trc = tags.transfer;
+    c->colorspace = tags.space;
+    c->color_range = o.range == Range::Limited ? AVCOL_RANGE_MPEG : AVCOL_RANGE_JPEG;
+    c->sample_aspect_ratio = AVRational{1, 1};
+    if (globalHeader) c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    const std::string n = name;
+    const bool nvenc = n.find("nvenc") != std::string::npos;
+    if (o.bitrate > 0) {
+        c->bit_rate = o.bitrate;
+        c->rc_max_rate = o.bitrate;
+        c->rc_buffer_size = int(std::min<int64_t>(o.bitrate * 2, INT32_MAX));
+    }
+    if (nvenc) {
+        av_opt_set(c->priv_data, "preset", "p4", 0);
+        if (o.bitrate == 0) {
+            av_opt_set(c->priv_data, "rc", "vbr", 0);
+            av_opt_set_int(c->priv_data, "cq", o.quality, 0);
+        }
+    } else {
+        av_opt_set(c->priv_data, "preset", "ultrafast", 0);
+        if (o.bitrate == 0) av_opt_set_double(c->priv_data, "crf", o.quality, 0);
+        if (n == "libx265") av_opt_set(c->priv_data, "x265-params", "log-level=error", 0);
+    }
+    const int r = avcodec_open2(c.get(), codec, nullptr);
+    if (r < 0) return Status::error(std::string(name) + " could not be opened (" + ff::errorText(r) + ")");
+    return c;
+}
+
+}  // namespace
+
+const char* codecName(VideoCodec c) { return c == VideoCodec::Hevc ? "hevc" : "h264"; }
+
+Result<std::unique_ptr<VideoEncoder>> VideoEncoder::open(const EncoderOptions& o) {
+    const std::string& path = o.path;
+    const char* muxer = muxerFor(path);
+    if (!muxer)
+        return Status::error(path + ": unknown file type (the extension must be .mp4, .m4v, .mov or .mkv)");
+    if (o.width < 16 || o.height < 16 || o.width > 8192 || o.height > 8192 || o.width % 2 || o.height % 2)
+        return Status::error(path + ": cannot encode " + std::to_string(o.width) + "x" + std::to_string(o.height) +
+                             " (the size must be even, 16x16 to 8192x8192)");
+    if (!(o.frameRate > 0)) return Status::error(path + ": the frame rate must be above 0");
+
+    std::unique_ptr<VideoEncoder> e(new VideoEncoder);
+    e->options_ = o;
+    e->impl_ = std::make_unique<Impl>();
+    Impl& im = *e->impl_;
+
+    AVFormatContext* fmt = nullptr;
+    if (avformat_alloc_output_context2(&fmt, nullptr, muxer, path.c_str()) < 0 || !fmt)
+        return Status::error(path + ": cannot set up the " + muxer + " muxer");
+    im.format.reset(fmt);
+    const bool globalHeader = (fmt->oformat->flags & AVFMT_GLOBALHEADER) != 0;
+    const AVRational timeBase = o.wallClock ? AVRational{1, 1000} : av_inv_q(av_d2q(o.frameRate, 1001000));
+
+    // NVENC first (fed NV12), else the software encoder (fed I420); the reason NVENC was
+    // passed over is kept for the caller to show.
+    const bool hevc = o.codec == VideoCodec::Hevc;
+    if (o.tryNvenc) {
+        auto nv = openCodec(hevc ? "hevc_nvenc" : "h264_nvenc", o, timeBase, globalHeader, AV_PIX_FMT_NV12);
+        if (nv) {
+            im.codec = std::move(*nv);
+            im.layout = Yuv420Layout::Nv12;
+        } else {
+            e->fallback_ = nv.message();
+        }
+    }
+    if (!im.codec) {
+        auto sw = openCodec(hevc ? "libx265" : "libx264", o, timeBase, globalHeader, AV_PIX_FMT_YUV420P);
+        if (!sw) return Status::error(path + ": no encoder for " + codecName(o.codec) + ": " + sw.message() +
+                                      (e->fallback_.empty() ? "" : "; " + e->fallback_));
+        im.codec = std::move(*sw);
+        im.layout = Yuv420Layout::I420;
+    }
+    e->encoderName_ = im.codec->codec->name;
+    im.coefficients = yuv420Coefficients(o.matrix, o.range);
+
+    im.stream = avformat_new_stream(fmt, nullptr);
+    if (!im.stream) return Status::error(path + ": cannot add the video stream");
+    if (avcodec_parameters_from_context(im.stream->codecpar, im.codec.get()) < 0)
+        return Status::error(path + ": cannot describe the video stream");
+    im.stream->time_base = im.codec->time_base;
+    im.stream->avg_frame_rate = im.codec->framerate;
+    if (!(fmt->oformat->flags & AVFMT_NOFILE)) {
+        const int r = avio_open(&fmt->pb, path.c_str(), AVIO_FLAG_WRITE);
+        if (r < 0) return Status::error(path + ": cannot write the file (" + ff::errorText(r) + ")");
+    }
+    AVDictionary* muxOptions = nullptr;
+    if (std::string(muxer) != "matroska")
+        av_dict_set(&muxOptions, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0);
+    const int r = avformat_write_header(fmt, &muxOptions);
+    av_dict_free(&muxOptions);
+    if (r < 0) {
+        avio_closep(&fmt->pb);
+        std::error_code ec;
+        std::filesystem::remove(path, ec);
+        return Status::error(path + ": cannot write the file's header (" + ff::errorText(r) + ")");
+    }
+    im.headerWritten = true;
+
+    im.frame.reset(av_frame_alloc());
+    im.packet.reset(av_packet_alloc());
+    if (!im.frame || !im.packet) return Status::error(path + ": out of memory");
+    im.frame->format = im.codec->pix_fmt;
+    im.frame->width = o.width;
+    im.frame->height = o.height;
+    im.frame->color_primaries = im.codec->color_primaries;
+    im.frame->color_trc = im.codec->color_trc;
+    im.frame->colorspace = im.codec->colorspace;
+    im.frame->color_range = im.codec->color_range;
+    if (av_frame_get_buffer(im.frame.get(), 0) < 0) return Status::error(path + ": out of memory");
+
+    e->thread_ = std::thread([raw = e.get()] { raw->run(); });
+    return e;
+}
+
+VideoEncoder::~VideoEncoder() { close(); }
+
+Result<bool> VideoEncoder::submit(const RgbaImage& picture, double seconds) {
+    if (picture.width != options_.width || picture.height != options_.height)
+        return Status::error(options_.path + ": a " + std::to_string(picture.width) + "x" + std::to_string(picture.height) +
+                             " picture for a " + std::to_string(options_.width) + "x" + std::to_string(options_.height) +
+                             " recording");
+    RgbaImage buffer;
+    {
+        std::unique_lock lock(mutex_);
+        if (!options_.dropWhenBehind)
+            room_.wait(lock, [&] { return int(queue_.size()) < options_.queueFrames || ended_ || !error_; });
+        if (!error_) return error_;
+        if (closed_ || stopping_ || ended_) return Status::error(options_.path + ": the recording is closed");
+        ++stats_.submitted;
+        if (int(queue_.size()) >= options_.queueFrames) {
+            ++stats_.dropped;
+            return false;
+        }
+        if (!free_.empty()) {
+            buffer = std::move(free_.back());
+            free_.pop_back();
+        }
+    }
+    buffer.width = picture.width;
+    buffer.height = picture.height;
+    buffer.pixels.resize(picture.pixels.size());   // a reused buffer keeps its capacity
+    std::memcpy(buffer.pixels.data(), picture.pixels.data(), picture.pixels.size());
+    {
+        std::lock_guard lock(mutex_);
+        queue_.push_back({std::move(buffer), seconds});
+    }
+    wake_.notify_one();
+    return true;
+}
+
+namespace {
+
+// Sends `frame` (null: flush) and writes every packet that comes out.
+Status encodeAndWrite(VideoEncoder::Impl& im, const AVFrame* frame, const std::string& path) {
+    int r = avcodec_send_frame(im.codec.get(), frame);
+    if (r < 0) return Status::error(path + ": the encoder refused a frame (" + ff::errorText(r) + ")");
+    for (;;) {
+        r = avcodec_receive_packet(im.codec.get(), im.packet.get());
+        if (r == AVERROR(EAGAIN) || r == AVERROR_EOF) return {};
+        if (r < 0) return Status::error(path + ": encoding failed (" + ff::errorText(r) + ")");
+        av_packet_rescale_ts(im.packet.get(), im.codec->time_base, im.stream->time_base);
+        im.packet->stream_index = im.stream->index;
+        r = av_interleaved_write_frame(im.format.get(), im.packet.get());   // takes the packet's reference
+        if (r < 0) return Status::error(path + ": cannot write (" + ff::errorText(r) + ")");
+    }
+}
+
+}  // namespace
+
+void VideoEncoder::run() {
+    struct Ended {   // however run() returns, a submit() waiting for room wakes up
+        VideoEncoder& e;
+        ~Ended() {
+            { std::lock_guard lock(e.mutex_); e.ended_ = true; }
+            e.room_.notify_all();
+        }
+    } ended{*this};
+    Impl& im = *impl_;
+    const double ticksPerSecond = 1.0 / av_q2d(im.codec->time_base);
+    for (;;) {
+        Item item;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+            if (queue_.empty()) return;   // stopping, and everything queued is encoded
+            item = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        room_.notify_one();
+        Status st;
+        if (av_frame_make_writable(im.frame.get()) < 0) {
+            st = Status::error(options_.path + ": out of memory");
+        } else {
+            Yuv420Planes planes;
+            planes.layout = im.layout;
+            for (int i = 0; i < 3; ++i) {
+                planes.plane[i] = im.frame->data[i];
+                planes.pitch[i] = im.frame->linesize[i];
+            }
+            rgbaToYuv420(item.picture.pixels.data(), std::ptrdiff_t(item.picture.width) * 4, item.picture.width,
+                         item.picture.height, im.coefficients, planes);
+            // Each frame's own tick: its time rounded, and always after the last one.
+            int64_t pts = std::llround(item.seconds * ticksPerSecond);
+            if (pts <= im.lastPts) pts = im.lastPts + 1;
+            im.lastPts = pts;
+            im.frame->pts = pts;
+            st = encodeAndWrite(im, im.frame.get(), options_.path);
+        }
+        std::lock_guard lock(mutex_);
+        free_.push_back(std::move(item.picture));
+        if (!st) {
+            if (error_) error_ = st;
+            queue_.clear();
+            return;
+        }
+        ++stats_.encoded;
+    }
+}
+
+Status VideoEncoder::close() {
+    if (closed_) {
+        std::lock_guard lock(mutex_);
+        return error_;
+    }
+    closed_ = true;
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_one();
+    const bool started = thread_.joinable();   // false: open() failed before the file was ready
+    if (started) thread_.join();
+    Impl& im = *impl_;
+    Status st;
+    {
+        std::lock_guard lock(mutex_);
+        st = error_;
+    }
+    if (st && started) st = encodeAndWrite(im, nullptr, options_.path);
+    if (im.headerWritten) {
+        const int r = av_write_trailer(im.format.get());
+        if (st && r < 0) st = Status::error(options_.path + ": cannot finish the file (" + ff::errorText(r) + ")");
+        im.headerWritten = false;
+    }
+    if (im.format && im.format->pb) {
+        const int r = avio_closep(&im.format->pb);
+        if (st && r < 0) st = Status::error(options_.path + ": cannot close the file (" + ff::errorText(r) + ")");
+    }
+    std::lock_guard lock(mutex_);
+    if (error_) error_ = st;
+    return error_;
+}
+
+EncoderStats VideoEncoder::stats() const {
+    std::lock_guard lock(mutex_);
+    return stats_;
+}
+
+}  // namespace cs

@@ -1,0 +1,178 @@
+// `cudascope record` through the binary: the frames asked for, the colour tags, the picture
+// against `cudascope export`'s PNG of the same frame (PSNR by FFmpeg's psnr filter), a
+// killed recording still playable, a stopped one closed cleanly, bad outputs refused.
+#include <gtest/gtest.h>
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QProcess>
+#include <QRegularExpression>
+
+#include <chrono>
+
+#include "tests/app/CliRunner.h"
+
+using namespace cs::testing;
+
+namespace {
+
+QString ffprobePath() {
+    QString p = QString::fromUtf8(CS_TEST_FFMPEG);
+    return p.left(p.lastIndexOf("ffmpeg")) + "ffprobe";
+}
+
+// ffprobe's answer for the first video stream: key=value lines.
+std::string probe(const QString& file, bool countFrames) {
+    QStringList args{"-v", "error", "-select_streams", "v:0"};
+    if (countFrames) args << "-count_frames";
+    args << "-show_entries"
+         << "stream=codec_name,width,height,nb_read_frames,color_range,color_space,color_primaries,color_transfer"
+         << "-of" << "default=nw=1" << file;
+    return runProgram(ffprobePath(), args).out;
+}
+
+bool has(const std::string& text, const std::string& line) { return text.find(line + "\n") != std::string::npos; }
+
+int lineCount(const std::string& s) {
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+// A minute of moving test picture (1500 frames at 25 fps), made by the ffmpeg CLI.
+QString longClip(const QTemporaryDir& dir) {
+    const QString clip = dir.filePath("long.mp4");
+    const auto r = ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "1500", "-pix_fmt", "yuv420p",
+                           "-c:v", "libx264", "-preset", "ultrafast", clip});
+    return r.exitCode == 0 ? clip : QString();
+}
+
+// Starts recording `input` to its end, and waits (up to 60 s) until the file holds `bytes`.
+bool startRecording(QProcess& p, const QString& input, const QString& out, qint64 bytes) {
+    if (input.isEmpty()) return false;
+    p.start(CS_TEST_CUDASCOPE, {"record", input, "--out", out, "--engine", "cpu"});
+    if (!p.waitForStarted()) return false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (QFileInfo(out).size() < bytes) {
+        if (std::chrono::steady_clock::now() > deadline || p.state() != QProcess::Running) return false;
+        p.waitForFinished(50);   // returns early only if the recorder ends by itself
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST(Record, HasTheFramesAskedForAndBt709Tags) {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("bars.mp4");
+    const auto r = cudascope({"record", "pattern:bars:320x240", "--out", out, "--frames", "12"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("12 frames"), std::string::npos) << r.err;
+    const std::string p = probe(out, true);
+    EXPECT_TRUE(has(p, "nb_read_frames=12")) << p;
+    EXPECT_TRUE(has(p, "codec_name=h264")) << p;
+    EXPECT_TRUE(has(p, "width=320")) << p;
+    EXPECT_TRUE(has(p, "height=240")) << p;
+    EXPECT_TRUE(has(p, "color_range=tv")) << p;
+    EXPECT_TRUE(has(p, "color_space=bt709")) << p;
+    EXPECT_TRUE(has(p, "color_primaries=bt709")) << p;
+    EXPECT_TRUE(has(p, "color_transfer=bt709")) << p;
+}
+
+TEST(Record, MkvHevcAndCompositeAtAFixedSize) {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("scopes.mkv");
+    const auto r = cudascope({"record", "pattern:bars:320x240", "--out", out, "--frames", "3", "--layout", "composite",
+                              "--size", "640x360", "--codec", "hevc"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string p = probe(out, true);
+    EXPECT_TRUE(has(p, "nb_read_frames=3")) << p;
+    EXPECT_TRUE(has(p, "codec_name=hevc")) << p;
+    EXPECT_TRUE(has(p, "width=640")) << p;
+    EXPECT_TRUE(has(p, "height=360")) << p;
+}
+
+TEST(Record, PictureDecodesToTheExportedPicture) {
+    QTemporaryDir dir;
+    const QString clip = dir.filePath("clip.mkv");
+    auto made = ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "8", "-pix_fmt", "yuv420p",
+                        "-c:v", "ffv1", clip});
+    ASSERT_EQ(made.exitCode, 0) << made.err;
+    const auto exported = cudascope({"export", clip, "--out", dir.filePath("png"), "--scopes", "picture", "--engine", "cpu"});
+    ASSERT_EQ(exported.exitCode, 0) << exported.err;
+    const QString rec = dir.filePath("rec.mp4");
+    const auto r = cudascope({"record", clip, "--out", rec, "--engine", "cpu"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (int frame : {0, 5}) {
+        const QString png = dir.filePath(QString("png/%1-picture.png").arg(frame, 6, 10, QChar('0')));
+        const auto psnr = runProgram(CS_TEST_FFMPEG, {"-hide_banner", "-i", rec, "-i", png, "-lavfi",
+                                                      QString("[0:v]select=eq(n\\,%1),format=rgb24[a];[1:v]format=rgb24[b];[a][b]psnr").arg(frame),
+                                                      "-f", "null", "-"});
+        ASSERT_EQ(psnr.exitCode, 0) << psnr.err;
+        const auto m = QRegularExpression("PSNR r:[0-9.inf]+ g:[0-9.inf]+ b:[0-9.inf]+ average:([0-9.inf]+)").match(QString::fromStdString(psnr.err));
+        ASSERT_TRUE(m.hasMatch()) << psnr.err;
+        const double db = m.captured(1) == "inf" ? 100.0 : m.captured(1).toDouble();
+        EXPECT_GE(db, 35.0) << "frame " << frame;
+    }
+}
+
+TEST(Record, KilledRecordingIsPlayableUpToItsLastFragment) {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("killed.mp4");
+    QProcess p;
+    ASSERT_TRUE(startRecording(p, longClip(dir), out, 150000)) << p.readAllStandardError().toStdString();
+    p.kill();   // SIGKILL: no trailer, no flush
+    p.waitForFinished();
+    const std::string info = probe(out, true);
+    const auto m = QRegularExpression("nb_read_frames=([0-9]+)").match(QString::fromStdString(info));
+    ASSERT_TRUE(m.hasMatch()) << info;
+    EXPECT_GE(m.captured(1).toInt(), 25) << info;   // at least one whole fragment (a keyframe a second at 25 fps)
+    // The whole fragments decode without a single error; only the one cut off may be damaged.
+    const int whole = m.captured(1).toInt() / 25 * 25;
+    const auto decode = runProgram(CS_TEST_FFMPEG, {"-v", "error", "-xerror", "-i", out, "-frames:v", QString::number(whole - 25 > 0 ? whole - 25 : 25),
+                                                    "-f", "null", "-"});
+    EXPECT_EQ(decode.exitCode, 0) << decode.err;
+    EXPECT_EQ(decode.err, "");
+}
+
+TEST(Record, SigtermClosesTheFileCleanly) {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("stopped.mkv");
+    QProcess p;
+    ASSERT_TRUE(startRecording(p, longClip(dir), out, 50000)) << p.readAllStandardError().toStdString();
+    p.terminate();   // SIGTERM
+    ASSERT_TRUE(p.waitForFinished(30000));
+    EXPECT_EQ(p.exitStatus(), QProcess::NormalExit);
+    EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+    const auto decode = runProgram(CS_TEST_FFMPEG, {"-v", "error", "-xerror", "-i", out, "-f", "null", "-"});
+    EXPECT_EQ(decode.exitCode, 0) << decode.err;
+    EXPECT_NE(probe(out, false).find("codec_name=h264"), std::string::npos);
+}
+
+TEST(Record, BadOutputIsOneLineAndExitOne) {
+    QTemporaryDir dir;
+    for (const QString& out : {dir.filePath("clip.avi"), dir.filePath("missing/clip.mp4"), dir.path(),
+                               QString("/proc/clip.mp4")}) {
+        const auto r = cudascope({"record", "pattern:bars:320x240", "--out", out, "--frames", "2"});
+        EXPECT_EQ(r.exitCode, 1) << out.toStdString() << ": " << r.err;
+        EXPECT_EQ(lineCount(r.err), 1) << r.err;
+        EXPECT_NE(r.err.find(out.toStdString()), std::string::npos) << r.err;
+        EXPECT_FALSE(QFileInfo(out).isFile() && QFileInfo(out).size() > 0) << out.toStdString();
+    }
+}
+
+TEST(Record, UsageErrorsExitTwo) {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("x.mp4");
+    for (const QStringList& args : {QStringList{"record", "pattern:bars"}, QStringList{"record", "--out", out},
+                                    QStringList{"record", "pattern:bars", "--out", out, "--frames", "0"},
+                                    QStringList{"record", "pattern:bars", "--out", out, "--size", "641x360"},
+                                    QStringList{"record", "pattern:bars", "--out", out, "--layout", "grid"},
+                                    QStringList{"record", "pattern:bars", "--out", out, "--quality", "52"},
+                                    QStringList{"record", "pattern:bars", "--out", out, "--seconds", "1e3"},
+                                    QStringList{"record", "pattern:bars", "--out", out, "--frames", "2", "--seconds", "1"}}) {
+        const auto r = cudascope(args);
+        EXPECT_EQ(r.exitCode, 2) << args.join(' ').toStdString() << ": " << r.err;
+        EXPECT_NE(r.err.find("cudascope record: "), std::string::npos) << r.err;
+    }
+}
