@@ -250,7 +250,8 @@ TEST(LiveExport, TimeoutNeedsAPositiveNumberOfSeconds) {
         Export ex;
         ASSERT_TRUE(ex.start("udp://127.0.0.1:9", {"--timeout", value}));
         EXPECT_EQ(ex.process->wait(20s), 2) << value << ": " << ex.log();
-        EXPECT_TRUE(contains(ex.log(), "--timeout needs a positive number of seconds, not '" + value + "'")) << ex.log();
+        EXPECT_TRUE(contains(ex.log(), "cudascope export: --timeout must be a number of seconds above 0 and up to 604800 (30 or 2.5), not '" +
+                                         value + "'")) << ex.log();
     }
 }
 

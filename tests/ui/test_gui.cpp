@@ -314,9 +314,11 @@ private slots:
         // A moving source is processed frame by frame.
         QVERIFY(openAndWait(QStringLiteral("pattern:zoneplate:320x180")));
         player().play();
-        const int64_t moving = window_->framesProcessed(), from = player().currentFrameNumber();
-        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() >= from + 10, kWaitMs);
-        QVERIFY(window_->framesProcessed() >= moving + 5);
+        // Every frame presented is a new picture: each is processed (late frames that a
+        // loaded machine drops are neither presented nor processed).
+        const int64_t moving = window_->framesProcessed(), shown = player().presentedFrames();
+        QTRY_VERIFY_WITH_TIMEOUT(player().presentedFrames() >= shown + 5, kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->framesProcessed() >= moving + 5, kWaitMs);
         player().pause();
     }
 
