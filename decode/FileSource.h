@@ -9,6 +9,7 @@
 
 #include "decode/Source.h"
 
+struct AVIOContext;
 struct AVInputFormat;
 
 namespace cs {
@@ -24,6 +25,10 @@ struct DemuxSetup {
     int (*interrupt)(void*) = nullptr;        // AVIOInterruptCB, polled by every blocking call
     void* interruptOpaque = nullptr;          // must outlive the source
     bool lowDelay = false;                    // slice threads only: frame threads hold frames back
+    // Bytes from the caller instead of from `url` (memory, a callback reader): libavformat
+    // reads through this context, rewound to its start for each open attempt, and `url`
+    // (or the input) is only a name for probing. Owned by the caller; must outlive the source.
+    AVIOContext* io = nullptr;
 };
 
 Result<std::unique_ptr<Source>> openFileSource(const std::string& input, const OpenOptions& options,
