@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "CommandOptions.h"
 #include "Commands.h"
 #include "core/Engine.h"
 #include "decode/Source.h"
@@ -29,26 +30,13 @@ constexpr const char* kBenchUsage =
     "  INPUT               a media file or a pattern (default: pattern:zoneplate at 1920x1080 and\n"
     "                      3840x2160, 8 and 10 bit)\n"
     "  --engine E          cpu, cuda or both (default: both where CUDA is available)\n"
-    "  --frames N          frames timed per case (default 30)\n"
+    "  --frames N          frames timed per case, 1 to 1000000 (default 30)\n"
     "  --hwdec H           auto, nvdec or none: decoder for the NVDEC rows of a file input (default auto)\n"
-    "  --threads N         CPU engine threads (default: all hardware threads)\n"
+    "  --threads N         CPU engine threads, 0 to 1024 (default 0: all hardware threads)\n"
     "Times Engine::process() per frame (all scopes, statistics and display images, as\n"
     "`cudascope export` computes them) and prints the median of each engine and their ratio.\n";
 
 using Clock = std::chrono::steady_clock;
-
-struct BenchArgs {
-    std::vector<std::string> inputs;
-    std::string engine = "both";
-    int frames = 30;
-    std::string hwdec = "auto";
-    int threads = 0;
-};
-
-int usageError(const std::string& message) {
-    std::fprintf(stderr, "cudascope bench: %s\n%s", message.c_str(), kBenchUsage);
-    return kExitUsage;
-}
 
 double median(std::vector<double> v) {
     if (v.empty()) return 0.0;
@@ -125,32 +113,16 @@ Result<double> nvdecFps(CudaEngine& engine, const std::string& input, HwDecode h
 }  // namespace
 
 int runBench(int argc, char** argv) {
-    BenchArgs a;
-    for (int i = 0; i < argc; ++i) {
-        const std::string arg = argv[i];
-        auto value = [&](std::string& out) {
-            if (i + 1 >= argc) return false;
-            out = argv[++i];
-            return true;
-        };
-        std::string v;
-        if (arg == "-h" || arg == "--help") { std::fputs(kBenchUsage, stdout); return kExitOk; }
-        if (arg == "--engine") {
-            if (!value(a.engine) || (a.engine != "cpu" && a.engine != "cuda" && a.engine != "both"))
-                return usageError("--engine takes cpu, cuda or both");
-        } else if (arg == "--frames") {
-            if (!value(v) || (a.frames = std::atoi(v.c_str())) <= 0) return usageError("--frames takes a positive number");
-        } else if (arg == "--hwdec") {
-            if (!value(a.hwdec) || (a.hwdec != "auto" && a.hwdec != "nvdec" && a.hwdec != "none"))
-                return usageError("--hwdec takes auto, nvdec or none");
-        } else if (arg == "--threads") {
-            if (!value(v) || (a.threads = std::atoi(v.c_str())) < 0) return usageError("--threads takes a number >= 0");
-        } else if (!arg.empty() && arg[0] == '-') {
-            return usageError("unknown option " + arg);
-        } else {
-            a.inputs.push_back(arg);
-        }
+    auto options = parseBenchArgs(argumentsOf(argc, argv));
+    if (!options) {
+        std::fprintf(stderr, "cudascope bench: %s\n%s", options.message().c_str(), kBenchUsage);
+        return kExitUsage;
     }
+    if (options->help) {
+        std::fputs(kBenchUsage, stdout);
+        return kExitOk;
+    }
+    BenchOptions& a = *options;
     const bool patternsByDefault = a.inputs.empty();
     if (patternsByDefault)
         a.inputs = {"pattern:zoneplate:1920x1080", "pattern:zoneplate:1920x1080:10bit", "pattern:zoneplate:3840x2160",
@@ -187,12 +159,12 @@ int runBench(int argc, char** argv) {
         int timed = 0;
         if (cpu) {
             auto r = timeEngine(*cpu, input, a.frames, timed);
-            if (!r.ok()) { std::fprintf(stderr, "cudascope bench: cpu: %s\n", r.message().c_str()); failed = true; }
+            if (!r.ok()) { std::fprintf(stderr, "cudascope bench: %s (cpu engine)\n", r.message().c_str()); failed = true; }
             else cpuMs = r.value();
         }
         if (cuda) {
             auto r = timeEngine(*cuda, input, a.frames, timed);
-            if (!r.ok()) { std::fprintf(stderr, "cudascope bench: cuda: %s\n", r.message().c_str()); failed = true; }
+            if (!r.ok()) { std::fprintf(stderr, "cudascope bench: %s (cuda engine)\n", r.message().c_str()); failed = true; }
             else cudaMs = r.value();
         }
         std::printf("| %s | %d | %s | %s | %s |\n", input.c_str(), timed, cpuMs >= 0 ? formatMs(cpuMs).c_str() : "-",
@@ -213,7 +185,7 @@ int runBench(int argc, char** argv) {
             auto alone = nvdecFps(*cuda, input, hw, a.frames, false, n1, decoder);
             auto both = nvdecFps(*cuda, input, hw, a.frames, true, n2, decoder);
             if (!alone.ok() || !both.ok()) {
-                std::fprintf(stderr, "cudascope bench: nvdec: %s\n", (!alone.ok() ? alone : both).message().c_str());
+                std::fprintf(stderr, "cudascope bench: %s (NVDEC)\n", (!alone.ok() ? alone : both).message().c_str());
                 failed = true;
                 continue;
             }

@@ -15,134 +15,13 @@
 
 #include "Commands.h"
 #include "EngineChoice.h"
+#include "ExportOptions.h"
 #include "Npy.h"
 #include "core/Engine.h"
 #include "decode/Source.h"
 
 namespace cs {
 namespace {
-
-constexpr const char* kExportUsage =
-    "usage: cudascope export INPUT --out DIR [options]\n"
-    "  INPUT                 a media file, or pattern:bars|ramp|zoneplate[:10bit][:WxH]\n"
-    "  --out DIR             output folder (created if missing)\n"
-    "  --every N             export every Nth frame (default 1)\n"
-    "  --max-frames N        stop after N exported frames (default: all)\n"
-    "  --engine E            auto|cpu|cuda (default auto)\n"
-    "  --hwdec H             auto|nvdec|none (default auto with the CUDA engine, else none)\n"
-    "  --scopes LIST         comma list of picture,histogram,waveform,parade,vectorscope,stats\n"
-    "                        (default: all of them)\n"
-    "  --parade rgb|ycbcr    parade components (default rgb)\n"
-    "  --preview F           also write a filtered preview: blur, gaussian, edges, peaking,\n"
-    "                        median, zebra, falsecolour\n"
-    "  --matrix M            override the stream's matrix: 601|709|2020\n"
-    "  --range R             override the stream's range: limited|full\n"
-    "  --histogram-scale S   linear|log (default linear)\n"
-    "  --waveform-scale S    ire|code (default ire)\n"
-    "  --size WxH            waveform/parade/histogram image size (default 1024x540)\n";
-
-struct ExportArgs {
-    std::string input, outDir, engine = "auto", hwdec;
-    long every = 1, maxFrames = -1;
-    std::set<std::string> scopes{"picture", "histogram", "waveform", "parade", "vectorscope", "stats"};
-    ScopeSpec spec;
-};
-
-int usageError(const std::string& message) {
-    std::fprintf(stderr, "cudascope export: %s\n%s", message.c_str(), kExportUsage);
-    return kExitUsage;
-}
-
-bool parseCount(const std::string& s, long& out) {
-    try {
-        size_t used = 0;
-        out = std::stol(s, &used);
-        return used == s.size() && out > 0;
-    } catch (...) {
-        return false;
-    }
-}
-
-// Parses argv after "export"; returns an exit code when parsing ends the run.
-std::optional<int> parseArgs(int argc, char** argv, ExportArgs& a) {
-    for (int i = 0; i < argc; ++i) {
-        const std::string arg = argv[i];
-        auto value = [&](std::string& v) {
-            if (i + 1 >= argc) return false;
-            v = argv[++i];
-            return true;
-        };
-        std::string v;
-        if (arg == "-h" || arg == "--help") { std::fputs(kExportUsage, stdout); return kExitOk; }
-        if (arg.rfind("--", 0) == 0 && !value(v)) return usageError(arg + " needs a value");
-        if (arg == "--out") a.outDir = v;
-        else if (arg == "--every") { if (!parseCount(v, a.every)) return usageError("--every needs a positive whole number, not '" + v + "'"); }
-        else if (arg == "--max-frames") { if (!parseCount(v, a.maxFrames)) return usageError("--max-frames needs a positive whole number, not '" + v + "'"); }
-        else if (arg == "--engine") a.engine = v;
-        else if (arg == "--hwdec") {
-            if (v != "auto" && v != "nvdec" && v != "none") return usageError("--hwdec must be auto, nvdec or none, not '" + v + "'");
-            a.hwdec = v;
-        } else if (arg == "--scopes") {
-            a.scopes.clear();
-            std::stringstream ss(v);
-            for (std::string s; std::getline(ss, s, ',');) {
-                static const std::set<std::string> known{"picture", "histogram", "waveform", "parade", "vectorscope", "stats"};
-                if (!known.count(s)) return usageError("unknown scope '" + s + "' in --scopes");
-                a.scopes.insert(s);
-            }
-            if (a.scopes.empty()) return usageError("--scopes is empty");
-        } else if (arg == "--parade") {
-            if (v == "rgb") a.spec.paradeMode = ParadeMode::Rgb;
-            else if (v == "ycbcr") a.spec.paradeMode = ParadeMode::Ycbcr;
-            else return usageError("--parade must be rgb or ycbcr, not '" + v + "'");
-        } else if (arg == "--preview") {
-            const auto p = previewFromName(v);
-            if (!p) return usageError("unknown preview '" + v + "'");
-            a.spec.preview = *p;
-        } else if (arg == "--matrix") {
-            const auto m = matrixFromName(v);
-            if (!m) return usageError("--matrix must be 601, 709 or 2020, not '" + v + "'");
-            a.spec.colorOverride.matrix = m;
-        } else if (arg == "--range") {
-            const auto r = rangeFromName(v);
-            if (!r) return usageError("--range must be limited or full, not '" + v + "'");
-            a.spec.colorOverride.range = r;
-        } else if (arg == "--histogram-scale") {
-            if (v == "linear") a.spec.histogramScale = HistogramScale::Linear;
-            else if (v == "log") a.spec.histogramScale = HistogramScale::Log;
-            else return usageError("--histogram-scale must be linear or log");
-        } else if (arg == "--waveform-scale") {
-            if (v == "ire") a.spec.waveformScale = WaveformScale::Ire;
-            else if (v == "code") a.spec.waveformScale = WaveformScale::CodeValue;
-            else return usageError("--waveform-scale must be ire or code");
-        } else if (arg == "--size") {
-            int w = 0, h = 0;
-            if (std::sscanf(v.c_str(), "%dx%d", &w, &h) != 2 || w < 64 || h < 64 || w > 8192 || h > 8192)
-                return usageError("--size must be WxH between 64x64 and 8192x8192, not '" + v + "'");
-            a.spec.scopeWidth = w;
-            a.spec.scopeHeight = h;
-            a.spec.vectorscopeSize = h;
-        } else if (arg.rfind("--", 0) == 0) {
-            return usageError("unknown option " + arg);
-        } else if (a.input.empty()) {
-            a.input = arg;
-        } else {
-            return usageError("unexpected argument '" + arg + "'");
-        }
-    }
-    if (a.input.empty()) return usageError("missing INPUT");
-    if (a.outDir.empty()) return usageError("missing --out DIR");
-    const bool any = [&] { for (const char* s : {"histogram", "waveform", "parade", "vectorscope", "stats", "picture"}) if (a.scopes.count(s)) return true; return false; }();
-    if (!any) return usageError("nothing to export");
-    a.spec.histogram = a.scopes.count("histogram") > 0;
-    a.spec.waveform = a.scopes.count("waveform") > 0;
-    a.spec.parade = a.scopes.count("parade") > 0;
-    a.spec.vectorscope = a.scopes.count("vectorscope") > 0;
-    a.spec.stats = a.scopes.count("stats") > 0;
-    a.spec.picture = a.scopes.count("picture") > 0;
-    a.spec.displayImages = true;
-    return std::nullopt;
-}
 
 Status writePng(const std::string& path, const RgbaImage& img) {
     if (img.empty()) return {};
@@ -180,12 +59,12 @@ QJsonObject sourceJson(const SourceInfo& info) {
 }  // namespace
 
 int runExport(int argc, char** argv) {
-    ExportArgs a;
-    if (auto code = parseArgs(argc, argv, a)) return *code;
+    ExportOptions a;
+    if (auto code = readExportOptions(argc, argv, a)) return *code;
 
     auto engineChoice = chooseEngine(a.engine);
     if (!engineChoice) {
-        std::fprintf(stderr, "cudascope export: %s\n", engineChoice.message().c_str());
+        std::fprintf(stderr, "cudascope export: %s: %s\n", a.input.c_str(), engineChoice.message().c_str());
         return kExitFailure;
     }
     Engine& engine = *engineChoice->engine;

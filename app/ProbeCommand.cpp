@@ -2,29 +2,29 @@
 #include <cstdio>
 #include <string>
 
+#include "CommandOptions.h"
 #include "Commands.h"
 #include "decode/Source.h"
 
 namespace cs {
 
+namespace {
+constexpr const char* kProbeUsage =
+    "usage: cudascope probe INPUT\n"
+    "  prints the video stream's properties (a media file, a live URL or camera, or pattern:...)\n";
+}  // namespace
+
 int runProbe(int argc, char** argv) {
-    std::string input;
-    for (int i = 0; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "-h" || arg == "--help") {
-            std::puts("usage: cudascope probe INPUT\n  prints the video stream's properties (a file or pattern:...)");
-            return kExitOk;
-        }
-        if (arg.rfind("--", 0) == 0 || !input.empty()) {
-            std::fprintf(stderr, "cudascope probe: unexpected argument '%s'\nusage: cudascope probe INPUT\n", arg.c_str());
-            return kExitUsage;
-        }
-        input = arg;
-    }
-    if (input.empty()) {
-        std::fputs("cudascope probe: missing INPUT\nusage: cudascope probe INPUT\n", stderr);
+    auto options = parseProbeArgs(argumentsOf(argc, argv));
+    if (!options) {
+        std::fprintf(stderr, "cudascope probe: %s\n%s", options.message().c_str(), kProbeUsage);
         return kExitUsage;
     }
+    if (options->help) {
+        std::fputs(kProbeUsage, stdout);
+        return kExitOk;
+    }
+    const std::string& input = options->input;
     auto opened = openSource(input);
     if (!opened) {
         std::fprintf(stderr, "cudascope probe: %s\n", opened.message().c_str());

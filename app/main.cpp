@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "CommandOptions.h"
 #include "Commands.h"
 #include "decode/Source.h"
 #if CS_HAVE_BENCH_COMMAND
@@ -21,7 +22,9 @@ constexpr const char* kUsage =
     "       cudascope probe INPUT             print the stream's properties\n"
     "       cudascope bench [INPUT]           time the engines (and NVDEC) on this machine\n"
     "       cudascope --help | --version\n"
-    "INPUT: a media file, or pattern:bars, pattern:ramp, pattern:zoneplate (add :10bit, :WxH).\n"
+    "INPUT: a media file; a live URL (rtsp://, udp://, srt://, ...) or camera (v4l2:/dev/video0);\n"
+    "       or pattern:bars, pattern:ramp, pattern:zoneplate (add :10bit, :WxH).\n"
+    "The window needs a display (DISPLAY or WAYLAND_DISPLAY); without one, use `cudascope export`.\n"
     "Run `cudascope COMMAND --help` for a command's options.\n"
     "Exit codes: 0 success, 1 runtime failure, 2 usage error.\n"
     "Set CUDASCOPE_FFMPEG_LOG=1 to see FFmpeg's own log lines.\n";
@@ -32,12 +35,8 @@ int main(int argc, char** argv) {
     // FFmpeg's own log lines only on request: cudascope reports each problem as one sentence.
     cs::setLibraryLogging(std::getenv("CUDASCOPE_FFMPEG_LOG") != nullptr);
     const std::string first = argc > 1 ? argv[1] : "";
-    if (first == "-h" || first == "--help" || first == "help") {
+    if (first == "help") {
         std::fputs(kUsage, stdout);
-        return cs::kExitOk;
-    }
-    if (first == "--version") {
-        std::puts("cudascope " CS_VERSION);
         return cs::kExitOk;
     }
     if (first == "export") return cs::runExport(argc - 2, argv + 2);
@@ -46,18 +45,31 @@ int main(int argc, char** argv) {
 #if CS_HAVE_BENCH_COMMAND
         return cs::runBench(argc - 2, argv + 2);
 #else
-        std::fputs("cudascope: this build has no bench command\n", stderr);
+        std::fputs("cudascope bench: this build has no bench command\n", stderr);
         return cs::kExitFailure;
 #endif
     }
-    if (!first.empty() && first[0] == '-' && first != "-") {
-        std::fprintf(stderr, "cudascope: unknown option %s\n%s", first.c_str(), kUsage);
+    // The window: `cudascope [INPUT]`.
+    auto options = cs::parseWindowArgs(cs::argumentsOf(argc - 1, argv + 1));
+    if (!options) {
+        std::fprintf(stderr, "cudascope: %s\n%s", options.message().c_str(), kUsage);
         return cs::kExitUsage;
     }
+    if (options->help) {
+        std::fputs(kUsage, stdout);
+        return cs::kExitOk;
+    }
+    if (options->version) {
+        std::puts("cudascope " CS_VERSION);
+        return cs::kExitOk;
+    }
 #if CS_HAVE_GUI
-    return cs::runGui(argc, argv, first);
+    // Qt sees no argument of ours: every one was read above (and Qt's own, such as
+    // -platform, are not options of cudascope: QT_QPA_PLATFORM chooses the platform).
+    return cs::runGui(1, argv, options->input);
 #else
-    std::fputs("cudascope: this build has no window; use export or probe\n", stderr);
+    std::fprintf(stderr, "cudascope: %s: this build has no window; use `cudascope export` or `cudascope probe`\n",
+                 options->input.empty() ? "pattern:bars" : options->input.c_str());
     return cs::kExitFailure;
 #endif
 }

@@ -4,8 +4,12 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <charconv>
+#include <cstdint>
+#include <iterator>
 #include <string_view>
+
+#include "core/Frame.h"
+#include "core/Parse.h"
 
 extern "C" {
 #include <libavformat/avformat.h>
@@ -44,13 +48,6 @@ std::string lower(std::string_view text) {
 template <size_t N>
 bool contains(const std::array<const char*, N>& list, std::string_view value) {
     return std::any_of(list.begin(), list.end(), [&](const char* item) { return value == item; });
-}
-
-template <size_t N>
-std::string joinedList(const std::array<const char*, N>& list) {
-    std::string text;
-    for (const char* item : list) text += (text.empty() ? "" : ", ") + std::string(item);
-    return text;
 }
 
 std::string schemeOf(const std::string& input) {
@@ -143,22 +140,53 @@ bool protocolAvailable(const std::string& scheme) {
     return false;
 }
 
-bool parsePositiveInt(std::string_view text, int& out) {
-    if (text.empty()) return false;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-    return ec == std::errc() && end == text.data() + text.size() && out > 0;
+// The name of the first parameter given a second time, "" when none is.
+std::string repeatedKey(const std::vector<QueryParameter>& parameters, bool caseless) {
+    for (size_t i = 0; i < parameters.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (caseless ? lower(parameters[i].key) == lower(parameters[j].key) : parameters[i].key == parameters[j].key)
+                return parameters[i].key;
+    return {};
 }
 
-// "30", "29.97", "30000/1001"
-bool validFrameRate(const std::string& text) {
-    if (const size_t slash = text.find('/'); slash != std::string::npos) {
-        int n = 0, d = 0;
-        return parsePositiveInt(std::string_view(text).substr(0, slash), n) &&
-               parsePositiveInt(std::string_view(text).substr(slash + 1), d) && n <= 100000 * d;
+// FFmpeg's udp:// and rtp:// protocols read these URL parameters with strtol, which takes
+// "1s" as 1 and "abc" as 0 without a word: cudascope checks them first with its own parser.
+struct NumericParameter {
+    const char* key;
+    int64_t min, max;
+};
+constexpr int64_t kIntMax = INT32_MAX;
+constexpr std::array kUdpNumbers = {
+    NumericParameter{"ttl", 0, 255},          NumericParameter{"localport", 0, 65535},
+    NumericParameter{"pkt_size", 1, 65535},   NumericParameter{"buffer_size", 1, kIntMax},
+    NumericParameter{"fifo_size", 0, kIntMax / 188}, NumericParameter{"timeout", 0, kIntMax},
+    NumericParameter{"bitrate", 0, INT64_MAX}, NumericParameter{"burst_bits", 0, INT64_MAX},
+    NumericParameter{"udplite_coverage", 0, 65535}};
+constexpr std::array kRtpNumbers = {
+    NumericParameter{"ttl", 0, 255},             NumericParameter{"localport", 0, 65535},
+    NumericParameter{"rtcpport", 0, 65535},      NumericParameter{"localrtpport", 0, 65535},
+    NumericParameter{"localrtcpport", 0, 65535}, NumericParameter{"pkt_size", 1, 65535},
+    NumericParameter{"buffer_size", 1, kIntMax}, NumericParameter{"dscp", 0, 63},
+    NumericParameter{"timeout", 0, kIntMax}};
+// Switches: on when given without a value; otherwise 0 or 1.
+constexpr std::array kUdpSwitches = {"reuse", "reuse_socket", "overrun_nonfatal", "connect", "broadcast"};
+constexpr std::array kRtpSwitches = {"connect", "write_to_source"};
+
+template <size_t N, size_t M>
+Status checkProtocolParameters(const std::string& input, const std::vector<QueryParameter>& parameters,
+                               const std::array<NumericParameter, N>& numbers, const std::array<const char*, M>& switches) {
+    // FFmpeg reads the first of a repeated parameter: a second one would be ignored in silence.
+    if (const std::string key = repeatedKey(parameters, false); !key.empty())
+        return Status::error(input + ": the parameter '" + key + "' is given twice");
+    for (const auto& p : parameters) {
+        for (const auto& n : numbers)
+            if (p.key == n.key)
+                if (const auto value = parseWholeNumber(p.value, n.min, n.max); !value)
+                    return Status::error(input + ": " + p.key + " " + value.message());
+        if (contains(switches, p.key) && p.hasValue && p.value != "0" && p.value != "1")
+            return Status::error(input + ": " + p.key + " must be 0 or 1 (or given without a value), not " + quotedValue(p.value));
     }
-    double value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return ec == std::errc() && end == text.data() + text.size() && value > 0 && value <= 100000;
+    return {};
 }
 
 Result<LiveInput> parseCamera(const std::string& input) {
@@ -174,20 +202,18 @@ Result<LiveInput> parseCamera(const std::string& input) {
     if (path[0] != '/') path = "/dev/" + path;        // "v4l2:video0"
     live.devicePath = path;
     live.url = path;
+    if (const std::string key = repeatedKey(parameters, true); !key.empty())
+        return Status::error(input + ": the parameter '" + key + "' is given twice");
     for (const auto& p : parameters) {
         const std::string key = lower(p.key);
         if (key == "size") {
-            const size_t x = lower(p.value).find('x');
-            int w = 0, h = 0;
-            if (x == std::string::npos || !parsePositiveInt(std::string_view(p.value).substr(0, x), w) ||
-                !parsePositiveInt(std::string_view(p.value).substr(x + 1), h))
-                return Status::error(input + ": size must be WxH (1280x720), not '" + p.value + "'");
-            live.mode.width = w;
-            live.mode.height = h;
-            live.options.emplace_back("video_size", std::to_string(w) + "x" + std::to_string(h));
+            auto size = parseSize(p.value, Size{1, 1}, Size{kMaxDimension, kMaxDimension});
+            if (!size) return Status::error(input + ": size " + size.message());
+            live.mode.width = size->width;
+            live.mode.height = size->height;
+            live.options.emplace_back("video_size", sizeText(*size));
         } else if (key == "fps") {
-            if (!validFrameRate(p.value))
-                return Status::error(input + ": fps must be a rate (30, 29.97 or 30000/1001), not '" + p.value + "'");
+            if (auto rate = parseFrameRate(p.value); !rate) return Status::error(input + ": fps " + rate.message());
             live.mode.fps = p.value;
             live.options.emplace_back("framerate", p.value);
         } else if (key == "format") {
@@ -197,11 +223,12 @@ Result<LiveInput> parseCamera(const std::string& input) {
             if (format == "mjpg") format = "mjpeg";
             if (format == "grey") format = "gray";
             if (!contains(kCameraFormats, format))
-                return Status::error(input + ": unknown format '" + p.value + "' (" + joinedList(kCameraFormats) + ")");
+                return Status::error(input + ": format must be " +
+                                     joinNames({kCameraFormats.begin(), kCameraFormats.end()}) + ", not " + quotedValue(p.value));
             live.mode.format = format;
             live.options.emplace_back("input_format", format);
         } else {
-            return Status::error(input + ": unknown parameter '" + p.key + "' (size, fps, format)");
+            return Status::error(input + ": unknown parameter " + quotedValue(p.key) + " (size, fps, format)");
         }
     }
     return live;
@@ -230,20 +257,29 @@ Result<LiveInput> parseNetwork(const std::string& input, const std::string& sche
         const std::string base = splitQuery(input, parameters);
         std::string transport;
         bool listen = false;
-        std::vector<QueryParameter> kept;
+        std::vector<QueryParameter> kept, ours;
         for (auto& p : parameters) {
             const std::string key = lower(p.key);
             if (key == "transport") {
                 transport = lower(p.value);
                 if (!contains(kRtspTransports, transport))
-                    return Status::error(input + ": unknown RTSP transport '" + p.value + "' (" +
-                                         joinedList(kRtspTransports) + ")");
-            } else if (key == "listen" && (!p.hasValue || p.value == "1" || lower(p.value) == "true")) {
-                listen = true;
+                    return Status::error(input + ": RTSP transport must be " +
+                                         joinNames({kRtspTransports.begin(), kRtspTransports.end()}) + ", not " +
+                                         quotedValue(p.value));
+                ours.push_back(p);
+            } else if (key == "listen") {
+                const std::string value = lower(p.value);
+                if (p.hasValue && value != "1" && value != "true" && value != "0" && value != "false")
+                    return Status::error(input + ": listen must be 1, true, 0 or false (or given without a value), not " +
+                                         quotedValue(p.value));
+                listen = !p.hasValue || value == "1" || value == "true";
+                ours.push_back(p);
             } else {
                 kept.push_back(std::move(p));
             }
         }
+        if (const std::string key = repeatedKey(ours, true); !key.empty())
+            return Status::error(input + ": the parameter '" + key + "' is given twice");
         live.url = joinQuery(base, kept);
         if (listen) {
             // cudascope is the server that a sender pushes to (ANNOUNCE/RECORD): the sender
@@ -258,6 +294,11 @@ Result<LiveInput> parseNetwork(const std::string& input, const std::string& sche
         o.emplace_back("reorder_queue_size", kRtpReorderPackets);
         o.emplace_back("buffer_size", "4194304");
     } else if (scheme == "udp" || scheme == "rtp" || scheme == "srtp") {
+        std::vector<QueryParameter> parameters;
+        splitQuery(input, parameters);
+        const Status checked = scheme == "udp" ? checkProtocolParameters(input, parameters, kUdpNumbers, kUdpSwitches)
+                                               : checkProtocolParameters(input, parameters, kRtpNumbers, kRtpSwitches);
+        if (!checked) return checked;
         live.waitsForSender = true;
         // A large socket buffer rides out bursts (a keyframe); a FIFO overrun loses packets,
         // it does not end the stream.
@@ -268,7 +309,18 @@ Result<LiveInput> parseNetwork(const std::string& input, const std::string& sche
             o.emplace_back("reorder_queue_size", kRtpReorderPackets);
         }
     } else if (scheme == "srt") {
-        live.waitsForSender = lower(input).find("mode=listener") != std::string::npos;
+        // libsrt's parameters are FFmpeg's to read; the mode decides whether we wait for a caller.
+        std::vector<QueryParameter> parameters;
+        splitQuery(input, parameters);
+        std::vector<QueryParameter> modes;
+        std::copy_if(parameters.begin(), parameters.end(), std::back_inserter(modes),
+                     [](const QueryParameter& p) { return p.key == "mode"; });
+        if (modes.size() > 1) return Status::error(input + ": the parameter 'mode' is given twice");
+        if (!modes.empty()) {
+            auto mode = parseChoice(modes.front().value, {"caller", "listener", "rendezvous"});
+            if (!mode) return Status::error(input + ": SRT mode " + mode.message());
+            live.waitsForSender = *mode == "listener";
+        }
     } else if (scheme == "rtmp" || scheme == "rtmps" || scheme == "rtmpt" || scheme == "rtmpts" || scheme == "rtmpe") {
         o.emplace_back("rtmp_live", "live");
         o.emplace_back("rtmp_buffer", "100");   // ms the server may keep ahead of us

@@ -48,7 +48,12 @@ bool isLiveUrlOrCamera(const std::string& input);
 // (which open through LiveSource for its deadlines, and play as files).
 bool isNetworkOrCameraInput(const std::string& input);
 
-// The parsed input, or why it cannot be: "v4l2:/dev/video0?size=big: size must be WxH (1280x720)".
+// The parsed input, or why it cannot be, in core/Parse's words:
+// "v4l2:/dev/video0?size=big: size must be WxH (from 1x1 to 16384x16384), not 'big'".
+// Our own parameters (size, fps, format; RTSP's transport and listen; SRT's mode) are each
+// given at most once; the numbers FFmpeg's udp:// and rtp:// read from the URL (timeout,
+// fifo_size, pkt_size, ttl, ports...) must be whole numbers in range, since FFmpeg would
+// read "1s" as 1 and "abc" as 0 without a word.
 Result<LiveInput> parseLiveInput(const std::string& input);
 
 }  // namespace cs

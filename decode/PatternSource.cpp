@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <numbers>
@@ -12,6 +11,7 @@
 #include "FFmpegFormats.h"
 #include "FFmpegHandles.h"
 #include "FrameLimits.h"
+#include "core/Parse.h"
 
 extern "C" {
 #include <libavutil/pixdesc.h>
@@ -36,28 +36,6 @@ struct PatternSpec {
     int height = 1080;
 };
 
-// "WxH" -> width and height. Numbers too large for an int become INT32_MAX, so they are
-// refused as absurd sizes rather than as syntax.
-bool parseSize(std::string_view text, int& width, int& height) {
-    const auto parse = [](std::string_view digits, int& value) {
-        if (digits.empty() || digits.front() < '0' || digits.front() > '9') return false;
-        long long parsed = 0;
-        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), parsed);
-        if (end != digits.data() + digits.size()) return false;
-        if (ec == std::errc::result_out_of_range || parsed > INT32_MAX) parsed = INT32_MAX;
-        else if (ec != std::errc()) return false;
-        value = int(parsed);
-        return true;
-    };
-    const size_t x = text.find_first_of("xX");
-    if (x == std::string_view::npos) return false;
-    int w = 0, h = 0;
-    if (!parse(text.substr(0, x), w) || !parse(text.substr(x + 1), h)) return false;
-    width = w;
-    height = h;
-    return true;
-}
-
 Result<PatternSpec> parsePattern(const std::string& input) {
     std::vector<std::string_view> parts;
     std::string_view rest = std::string_view(input).substr(kPrefix.size());
@@ -73,17 +51,26 @@ Result<PatternSpec> parsePattern(const std::string& input) {
     else if (name == "ramp") spec.kind = PatternKind::Ramp;
     else if (name == "zoneplate") spec.kind = PatternKind::ZonePlate;
     else if (name.empty()) return Status::error(input + ": no pattern named (bars, ramp or zoneplate)");
-    else return Status::error(input + ": unknown pattern '" + std::string(name) + "' (bars, ramp or zoneplate)");
+    else return Status::error(input + ": unknown pattern " + quotedValue(name) + " (bars, ramp or zoneplate)");
     spec.name = std::string(name);
+    bool depthGiven = false, sizeGiven = false;
     for (size_t i = 1; i < parts.size(); ++i) {
         const std::string_view option = parts[i];
-        if (option == "10bit") spec.depth = 10;
-        else if (option == "8bit") spec.depth = 8;
-        else if (!parseSize(option, spec.width, spec.height))
-            return Status::error(input + ": unknown pattern option '" + std::string(option) + "' (10bit, 8bit or WxH)");
+        if (option == "10bit" || option == "8bit") {
+            if (depthGiven) return Status::error(input + ": the bit depth is given twice");
+            depthGiven = true;
+            spec.depth = option == "10bit" ? 10 : 8;
+        } else if (isSizeSyntax(option)) {
+            if (sizeGiven) return Status::error(input + ": the size is given twice");
+            sizeGiven = true;
+            auto size = parseSize(option, Size{1, 1}, Size{kMaxDimension, kMaxDimension});
+            if (!size) return Status::error(input + ": the size " + size.message());
+            spec.width = size->width;
+            spec.height = size->height;
+        } else {
+            return Status::error(input + ": unknown pattern option " + quotedValue(option) + " (10bit, 8bit or WxH)");
+        }
     }
-    if (const std::string problem = frameSizeProblem(spec.width, spec.height); !problem.empty())
-        return Status::error(input + ": " + problem);
     return spec;
 }
 

@@ -6,7 +6,8 @@
 namespace cs {
 
 // input: "" opens the colour bars (pattern:bars); a file path; or any openSource input.
-// Returns the process exit code.
+// Returns the process exit code: 1, with one line on stderr, where there is no display
+// (none set, or the one set cannot be opened) instead of Qt's abort.
 int runGui(int argc, char** argv, const std::string& input);
 
 // What runGui does around the window, for tests that build their own QApplication:

@@ -74,13 +74,13 @@ TEST(Cli, NotMediaAndNoVideoStreamFail) {
     EXPECT_NE(r.err.find("no video stream"), std::string::npos) << r.err;
 }
 
-TEST(Cli, UnknownPatternAndUnavailableEngineFail) {
+TEST(Cli, UnknownPatternFailsAndUnknownEngineIsAUsageError) {
     QTemporaryDir dir;
     auto r = cudascope({"export", "pattern:plaid", "--out", dir.path()});
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("pattern:plaid"), std::string::npos) << r.err;
     r = cudascope({"export", "pattern:bars", "--out", dir.path(), "--engine", "warp"});
-    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("warp"), std::string::npos) << r.err;
 }
 

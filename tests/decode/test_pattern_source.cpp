@@ -310,11 +310,17 @@ TEST(PatternParse, BadPatternsAreRefusedWithOneSentence) {
     };
     for (const Case& c : {Case{"pattern:", "no pattern named"}, Case{"pattern:checkerboard", "unknown pattern 'checkerboard'"},
                           Case{"pattern:bars:12bit", "unknown pattern option '12bit'"},
-                          Case{"pattern:bars:0x0", "0x0 is empty"},
-                          Case{"pattern:bars:100000x100000", "exceeds the 16384x16384 limit"},
-                          Case{"pattern:ramp:16384x16385", "exceeds"},
-                          Case{"pattern:ramp:99999999999999999999x10", "exceeds"},
-                          Case{"pattern:ramp:-5x10", "unknown pattern option"}}) {
+                          Case{"pattern:bars:0x0", "the size must be WxH from 1x1 to 16384x16384, not '0x0'"},
+                          Case{"pattern:bars:100000x100000", "must be WxH from 1x1 to 16384x16384"},
+                          Case{"pattern:ramp:16384x16385", "must be WxH from 1x1 to 16384x16384"},
+                          Case{"pattern:ramp:99999999999999999999x10", "must be WxH from 1x1 to 16384x16384"},
+                          Case{"pattern:ramp:4294967360x64", "must be WxH from 1x1 to 16384x16384"},
+                          Case{"pattern:ramp:-5x10", "unknown pattern option"},
+                          Case{"pattern:bars:64x64x64", "unknown pattern option '64x64x64'"},
+                          Case{"pattern:bars: 64x64", "unknown pattern option ' 64x64'"},
+                          Case{"pattern:bars:64x64:", "unknown pattern option ''"},
+                          Case{"pattern:bars:64x64:128x128", "the size is given twice"},
+                          Case{"pattern:bars:10bit:8bit", "the bit depth is given twice"}}) {
         auto opened = openSource(c.input);
         ASSERT_FALSE(opened) << c.input;
         EXPECT_EQ(opened.message().rfind(std::string(c.input) + ": ", 0), 0u) << opened.message();

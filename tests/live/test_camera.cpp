@@ -98,11 +98,13 @@ TEST(Camera, NotADeviceAndBadSyntax) {
     EXPECT_EQ(openSource("v4l2:" + dir.file("video0")).message(),
               "v4l2:" + dir.file("video0") + ": not a video device (" + dir.file("video0") + ")");
     EXPECT_EQ(openSource("v4l2:/dev/video0?size=big").message(),
-              "v4l2:/dev/video0?size=big: size must be WxH (1280x720), not 'big'");
+              "v4l2:/dev/video0?size=big: size must be WxH (from 1x1 to 16384x16384), not 'big'");
     EXPECT_EQ(openSource("v4l2:/dev/video0?format=rgb48").message(),
-              "v4l2:/dev/video0?format=rgb48: unknown format 'rgb48' (yuyv422, uyvy422, mjpeg, nv12, h264, yuv420p, gray)");
+              "v4l2:/dev/video0?format=rgb48: format must be yuyv422, uyvy422, mjpeg, nv12, h264, yuv420p or gray, "
+              "not 'rgb48'");
     EXPECT_EQ(openSource("v4l2:/dev/video0?fps=0").message(),
-              "v4l2:/dev/video0?fps=0: fps must be a rate (30, 29.97 or 30000/1001), not '0'");
+              "v4l2:/dev/video0?fps=0: fps must be a frame rate above 0 and up to 100000 (30, 29.97 or 30000/1001), "
+              "not '0'");
     EXPECT_EQ(openSource("v4l2:/dev/video0?zoom=2").message(),
               "v4l2:/dev/video0?zoom=2: unknown parameter 'zoom' (size, fps, format)");
     EXPECT_EQ(openSource("v4l2:").message(), "v4l2:: no device given (v4l2:/dev/video0)");

@@ -53,8 +53,16 @@ TEST(LiveInput, RtspTransportAndListenComeOffTheUrl) {
     EXPECT_TRUE(listen->waitsForSender);
 
     EXPECT_EQ(parseLiveInput("rtsp://cam/s?transport=carrier-pigeon").message(),
-              "rtsp://cam/s?transport=carrier-pigeon: unknown RTSP transport 'carrier-pigeon' "
-              "(tcp, udp, udp_multicast, http, https)");
+              "rtsp://cam/s?transport=carrier-pigeon: RTSP transport must be tcp, udp, udp_multicast, http or https, "
+              "not 'carrier-pigeon'");
+    EXPECT_EQ(parseLiveInput("rtsp://cam/s?transport=udp&transport=tcp").message(),
+              "rtsp://cam/s?transport=udp&transport=tcp: the parameter 'transport' is given twice");
+    EXPECT_EQ(parseLiveInput("rtsp://cam/s?listen=maybe").message(),
+              "rtsp://cam/s?listen=maybe: listen must be 1, true, 0 or false (or given without a value), not 'maybe'");
+    auto notListening = parseLiveInput("rtsp://cam/s?listen=0");
+    ASSERT_TRUE(notListening) << notListening.message();
+    EXPECT_EQ(notListening->url, "rtsp://cam/s");
+    EXPECT_FALSE(notListening->waitsForSender);
 }
 
 TEST(LiveInput, LowLatencyOptions) {
@@ -114,9 +122,61 @@ TEST(LiveInput, SyntaxErrors) {
     EXPECT_EQ(parseLiveInput("http://").message(), "http://: no host in the URL (http://host:port/...)");
     EXPECT_EQ(parseLiveInput("gopher://x").message(), "gopher://x: unknown network protocol 'gopher'");
     EXPECT_EQ(parseLiveInput("v4l2:/dev/video0?size=0x480").message(),
-              "v4l2:/dev/video0?size=0x480: size must be WxH (1280x720), not '0x480'");
+              "v4l2:/dev/video0?size=0x480: size must be WxH from 1x1 to 16384x16384, not '0x480'");
     // openSource says the same, at once.
     EXPECT_EQ(openSource("rtsp:///path").message(), "rtsp:///path: no host in the URL (rtsp://host:port/...)");
+}
+
+// The camera's parameters go through core/Parse: the whole value or nothing, once each.
+TEST(LiveInput, CameraParametersAreStrict) {
+    struct Case {
+        const char* input;
+        const char* says;
+    };
+    for (const Case& c : {Case{"v4l2:/dev/video0?size=640x480x3", "size must be WxH (from 1x1 to 16384x16384), not '640x480x3'"},
+                          Case{"v4l2:/dev/video0?size= 640x480", "size must be WxH"},
+                          Case{"v4l2:/dev/video0?size=640x480&SIZE=320x240", "the parameter 'SIZE' is given twice"},
+                          Case{"v4l2:/dev/video0?fps=1e2", "fps must be a frame rate"},
+                          Case{"v4l2:/dev/video0?fps=30/0", "fps must be a frame rate"},
+                          Case{"v4l2:/dev/video0?fps=30&fps=25", "the parameter 'fps' is given twice"},
+                          Case{"v4l2:/dev/video0?format=rgb48", "format must be yuyv422, uyvy422, mjpeg, nv12, h264, "
+                                                                 "yuv420p or gray, not 'rgb48'"},
+                          Case{"v4l2:/dev/video0?zoom=2", "unknown parameter 'zoom' (size, fps, format)"}}) {
+        const auto parsed = parseLiveInput(c.input);
+        ASSERT_FALSE(parsed.ok()) << c.input;
+        EXPECT_EQ(parsed.message().rfind(std::string(c.input) + ": ", 0), 0u) << parsed.message();
+        EXPECT_NE(parsed.message().find(c.says), std::string::npos) << parsed.message();
+    }
+}
+
+// FFmpeg reads udp:// and rtp:// numbers with strtol ("1s" is 1, "abc" 0): checked first.
+TEST(LiveInput, ProtocolNumbersAreWholeNumbersInRange) {
+    EXPECT_EQ(parseLiveInput("udp://127.0.0.1:1234?timeout=1s").message(),
+              "udp://127.0.0.1:1234?timeout=1s: timeout must be a whole number from 0 to 2147483647, not '1s'");
+    EXPECT_EQ(parseLiveInput("udp://@:1234?pkt_size=0").message(),
+              "udp://@:1234?pkt_size=0: pkt_size must be a whole number from 1 to 65535, not '0'");
+    EXPECT_EQ(parseLiveInput("udp://@:1234?ttl=256").message(),
+              "udp://@:1234?ttl=256: ttl must be a whole number from 0 to 255, not '256'");
+    EXPECT_EQ(parseLiveInput("udp://@:1234?fifo_size=100&fifo_size=200").message(),
+              "udp://@:1234?fifo_size=100&fifo_size=200: the parameter 'fifo_size' is given twice");
+    EXPECT_EQ(parseLiveInput("udp://@:1234?reuse=yes").message(),
+              "udp://@:1234?reuse=yes: reuse must be 0 or 1 (or given without a value), not 'yes'");
+    EXPECT_FALSE(parseLiveInput("rtp://127.0.0.1:5004?localrtpport=70000"));
+    auto fine = parseLiveInput("udp://@:1234?timeout=1000000&fifo_size=50000&reuse&overrun_nonfatal=1&localaddr=10.0.0.1");
+    ASSERT_TRUE(fine) << fine.message();
+    EXPECT_EQ(fine->url, "udp://@:1234?timeout=1000000&fifo_size=50000&reuse&overrun_nonfatal=1&localaddr=10.0.0.1");
+}
+
+TEST(LiveInput, SrtModeIsReadFromItsParameter) {
+    EXPECT_EQ(parseLiveInput("srt://:9000?mode=listen").message(),
+              "srt://:9000?mode=listen: SRT mode must be caller, listener or rendezvous, not 'listen'");
+    EXPECT_FALSE(parseLiveInput("srt://:9000?mode=listener&mode=caller"));
+    auto caller = parseLiveInput("srt://host:9000?streamid=mode=listener");   // another parameter's value
+    ASSERT_TRUE(caller) << caller.message();
+    EXPECT_FALSE(caller->waitsForSender);
+    auto rendezvous = parseLiveInput("srt://host:9000?mode=rendezvous");
+    ASSERT_TRUE(rendezvous) << rendezvous.message();
+    EXPECT_FALSE(rendezvous->waitsForSender);
 }
 
 }  // namespace

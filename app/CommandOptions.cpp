@@ -1,0 +1,187 @@
+#include "CommandOptions.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QStringList>
+
+#include <algorithm>
+
+#include "core/Parse.h"
+
+namespace cs {
+namespace {
+
+// Arguments travel through Qt as Latin-1, one character per byte, so that any byte string
+// (a file name in another encoding) comes back unchanged; option names are ASCII.
+QString toQt(const std::string& s) { return QString::fromLatin1(s.data(), qsizetype(s.size())); }
+std::string fromQt(const QString& s) { return s.toLatin1().toStdString(); }
+
+// An argument as a message shows it: as typed when it is plain, else quoted.
+std::string shown(const std::string& arg) {
+    const bool plain = !arg.empty() && arg.size() <= 64 &&
+                       std::all_of(arg.begin(), arg.end(), [](char c) { return c > ' ' && c < 0x7f && c != '\''; });
+    return plain ? arg : quotedValue(arg);
+}
+
+// The option name an argument names ("--out=x" -> "out", "-h" -> "h"); "" for an argument
+// that is not an option.
+std::string optionName(const std::string& arg) {
+    if (arg.size() < 2 || arg[0] != '-') return {};
+    const size_t start = arg[1] == '-' ? 2 : 1;
+    return arg.substr(start, arg.find('=') == std::string::npos ? std::string::npos : arg.find('=') - start);
+}
+
+const OptionDef* findOption(const std::vector<OptionDef>& options, const std::string& name) {
+    for (const auto& o : options)
+        if (std::find(o.names.begin(), o.names.end(), name) != o.names.end()) return &o;
+    return nullptr;
+}
+
+// The sentence for a failed QCommandLineParser::parse, in our words.
+std::string parseFailure(const QCommandLineParser& parser, const std::vector<std::string>& args,
+                         const std::vector<OptionDef>& options) {
+    // The arguments up to `--` (after it, everything is an argument).
+    const auto end = std::find(args.begin(), args.end(), std::string("--"));
+    if (!parser.unknownOptionNames().isEmpty()) {
+        const std::string name = fromQt(parser.unknownOptionNames().front());
+        for (auto it = args.begin(); it != end; ++it)
+            if (optionName(*it) == name) return "unknown option " + shown(it->substr(0, it->find('=')));
+        return "unknown option " + shown("--" + name);
+    }
+    if (end == args.end() && !args.empty()) {
+        const std::string& last = args.back();
+        const OptionDef* o = findOption(options, optionName(last));
+        if (o && o->takesValue && last.find('=') == std::string::npos) return shown(last) + " needs a value";
+    }
+    for (auto it = args.begin(); it != end; ++it) {
+        const OptionDef* o = findOption(options, optionName(*it));
+        if (o && !o->takesValue && it->find('=') != std::string::npos)
+            return shown(it->substr(0, it->find('='))) + " takes no value";
+    }
+    return fromQt(parser.errorText());
+}
+
+}  // namespace
+
+std::vector<std::string> argumentsOf(int argc, char** argv) {
+    std::vector<std::string> args;
+    for (int i = 0; i < argc; ++i) args.emplace_back(argv[i]);
+    return args;
+}
+
+bool ParsedOptions::isSet(const std::string& name) const { return std::find(set_.begin(), set_.end(), name) != set_.end(); }
+
+std::optional<std::string> ParsedOptions::value(const std::string& name) const {
+    for (const auto& [n, v] : values_)
+        if (n == name) return v;
+    return std::nullopt;
+}
+
+Result<ParsedOptions> parseOptions(const std::vector<std::string>& args, const std::vector<OptionDef>& options) {
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    for (const auto& o : options) {
+        QStringList names;
+        for (const auto& n : o.names) names << toQt(n);
+        parser.addOption(QCommandLineOption(names, QString(), o.takesValue ? QStringLiteral("value") : QString()));
+    }
+    QStringList qargs{QStringLiteral("cudascope")};   // parse() skips the program's name
+    for (const auto& a : args) qargs << toQt(a);
+    if (!parser.parse(qargs)) return Status::error(parseFailure(parser, args, options));
+
+    ParsedOptions parsed;
+    for (const auto& o : options) {
+        const std::string& name = o.names.front();
+        if (!parser.isSet(toQt(name))) continue;
+        parsed.set_.push_back(name);
+        if (!o.takesValue) continue;
+        const QStringList values = parser.values(toQt(name));
+        if (values.size() > 1) return Status::error("--" + o.names.back() + " is given more than once");
+        parsed.values_.emplace_back(name, fromQt(values.front()));
+    }
+    for (const auto& p : parser.positionalArguments()) parsed.positional_.push_back(fromQt(p));
+    return parsed;
+}
+
+namespace {
+
+// The one INPUT a command takes, or the usage error: none, or a second one.
+Result<std::string> singleInput(const ParsedOptions& parsed, bool required) {
+    const auto& p = parsed.positional();
+    if (p.size() > 1) return Status::error("one INPUT only: unexpected argument " + quotedValue(p[1]));
+    if (p.empty() || p.front().empty()) {
+        if (required) return Status::error(p.empty() ? "missing INPUT" : "INPUT is empty");
+        return std::string();
+    }
+    return p.front();
+}
+
+}  // namespace
+
+Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args) {
+    auto parsed = parseOptions(args, {{{"h", "help"}}, {{"version"}}});
+    if (!parsed) {
+        // An export option given to the window: say where it belongs.
+        std::string message = parsed.message();
+        for (const char* exportOption : {"--out", "--every", "--max-frames", "--engine", "--hwdec", "--scopes", "--parade",
+                                         "--preview", "--matrix", "--range", "--histogram-scale", "--waveform-scale", "--size"})
+            if (message == std::string("unknown option ") + exportOption)
+                message += " (the window takes only INPUT; " + std::string(exportOption) + " is an option of `cudascope export`)";
+        return Status::error(message);
+    }
+    WindowOptions o;
+    o.help = parsed->isSet("h");
+    o.version = parsed->isSet("version");
+    auto input = singleInput(*parsed, false);
+    if (!input) return input.status();
+    o.input = *input;
+    return o;
+}
+
+Result<ProbeOptions> parseProbeArgs(const std::vector<std::string>& args) {
+    auto parsed = parseOptions(args, {{{"h", "help"}}});
+    if (!parsed) return parsed.status();
+    ProbeOptions o;
+    o.help = parsed->isSet("h");
+    if (o.help) return o;
+    auto input = singleInput(*parsed, true);
+    if (!input) return input.status();
+    o.input = *input;
+    return o;
+}
+
+Result<BenchOptions> parseBenchArgs(const std::vector<std::string>& args) {
+    auto parsed = parseOptions(args, {{{"h", "help"}}, {{"engine"}, true}, {{"frames"}, true}, {{"hwdec"}, true},
+                                            {{"threads"}, true}});
+    if (!parsed) return parsed.status();
+    BenchOptions o;
+    o.help = parsed->isSet("h");
+    if (o.help) return o;
+    if (const auto v = parsed->value("engine")) {
+        auto engine = parseChoice(*v, {"cpu", "cuda", "both"});
+        if (!engine) return Status::error("--engine " + engine.message());
+        o.engine = *engine;
+    }
+    if (const auto v = parsed->value("frames")) {
+        auto frames = parseCount(*v, 1000000);
+        if (!frames) return Status::error("--frames " + frames.message());
+        o.frames = int(*frames);
+    }
+    if (const auto v = parsed->value("hwdec")) {
+        auto hwdec = parseChoice(*v, {"auto", "nvdec", "none"});
+        if (!hwdec) return Status::error("--hwdec " + hwdec.message());
+        o.hwdec = *hwdec;
+    }
+    if (const auto v = parsed->value("threads")) {
+        auto threads = parseWholeNumber(*v, 0, 1024);
+        if (!threads) return Status::error("--threads " + threads.message());
+        o.threads = int(*threads);
+    }
+    for (const auto& input : parsed->positional()) {
+        if (input.empty()) return Status::error("an INPUT is empty");
+        o.inputs.push_back(input);
+    }
+    return o;
+}
+
+}  // namespace cs

@@ -1,0 +1,73 @@
+// The command line's options, read by QCommandLineParser for every command (the window,
+// export, probe, bench) with one set of rules:
+//   --name VALUE and --name=VALUE; -name is --name; `--` ends the options; options and
+//   arguments in any order;
+//   an option not in the command's table is "unknown option --name", one without its value
+//   "--name needs a value", a flag given a value "--name takes no value", an option that
+//   takes one value given twice "--name is given more than once";
+//   numbers, sizes and lists go through core/Parse.
+// Arguments are kept as the bytes the shell passed (a file name need not be UTF-8).
+//
+// Each parser is a plain function of the arguments after the command's name, returning the
+// options or the usage error's sentence; the caller prints it as
+// `cudascope <command>: <sentence>` with the command's usage and exits 2.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/Status.h"
+
+namespace cs {
+
+// argv[0..argc) as strings.
+std::vector<std::string> argumentsOf(int argc, char** argv);
+
+struct OptionDef {
+    std::vector<std::string> names;   // {"h", "help"}, {"out"}
+    bool takesValue = false;
+};
+
+// What QCommandLineParser found, with the rules above applied.
+class ParsedOptions {
+public:
+    bool isSet(const std::string& name) const;
+    // The value of an option that takes one; nullopt when not given.
+    std::optional<std::string> value(const std::string& name) const;
+    const std::vector<std::string>& positional() const { return positional_; }
+
+private:
+    friend Result<ParsedOptions> parseOptions(const std::vector<std::string>&, const std::vector<OptionDef>&);
+    std::vector<std::pair<std::string, std::string>> values_;   // name (first of its names), value
+    std::vector<std::string> set_;
+    std::vector<std::string> positional_;
+};
+
+Result<ParsedOptions> parseOptions(const std::vector<std::string>& args, const std::vector<OptionDef>& options);
+
+// `cudascope [INPUT]`: the window.
+struct WindowOptions {
+    bool help = false, version = false;
+    std::string input;   // "" : the colour bars
+};
+Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args);
+
+// `cudascope probe INPUT`.
+struct ProbeOptions {
+    bool help = false;
+    std::string input;
+};
+Result<ProbeOptions> parseProbeArgs(const std::vector<std::string>& args);
+
+// `cudascope bench [INPUT...]`.
+struct BenchOptions {
+    bool help = false;
+    std::vector<std::string> inputs;   // none: the zone plates
+    std::string engine = "both";       // cpu, cuda, both
+    int frames = 30;
+    std::string hwdec = "auto";        // auto, nvdec, none
+    int threads = 0;                   // CPU engine threads; 0: every hardware thread
+};
+Result<BenchOptions> parseBenchArgs(const std::vector<std::string>& args);
+
+}  // namespace cs

@@ -1,0 +1,203 @@
+#include "ExportOptions.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+
+#include "Commands.h"
+#include "core/Parse.h"
+
+namespace cs {
+
+const char* const kExportUsage =
+    "usage: cudascope export INPUT --out DIR [options]\n"
+    "  INPUT                 a media file, a live URL or camera, or pattern:bars|ramp|zoneplate[:10bit][:WxH]\n"
+    "  --out DIR             output folder: new, empty, or holding an earlier export (created if missing)\n"
+    "  --every N             export every Nth frame (default 1)\n"
+    "  --max-frames N        stop after N exported frames (default: all)\n"
+    "  --engine E            auto|cpu|cuda (default auto)\n"
+    "  --hwdec H             auto|nvdec|none (default auto with the CUDA engine, else none)\n"
+    "  --scopes LIST         comma list of picture,histogram,waveform,parade,vectorscope,stats\n"
+    "                        (default: all of them)\n"
+    "  --parade rgb|ycbcr    parade components (default rgb)\n"
+    "  --preview F           also write a filtered preview: blur, gaussian, edges, peaking,\n"
+    "                        median, zebra, falsecolour\n"
+    "  --matrix M            override the stream's matrix: 601|709|2020\n"
+    "  --range R             override the stream's range: limited|full\n"
+    "  --histogram-scale S   linear|log (default linear)\n"
+    "  --waveform-scale S    ire|code (default ire)\n"
+    "  --size WxH            waveform/parade/histogram image size, 64x64 to 8192x8192 (default 1024x540)\n"
+    "Each option is given at most once.\n";
+
+namespace {
+
+const std::vector<std::string_view> kScopeNames{"picture", "histogram", "waveform", "parade", "vectorscope", "stats"};
+const std::vector<std::string_view> kPreviewNames{"blur", "gaussian", "edges", "peaking", "median", "zebra", "falsecolour"};
+constexpr Size kMinScopeSize{64, 64}, kMaxScopeSize{8192, 8192};
+
+// The names of the files an export writes per frame (see README "Export files").
+bool isExportFileName(const std::string& name) {
+    static const std::regex frameFile("[0-9]{6,}-(picture|histogram|waveform|parade|vectorscope|preview-[a-z]+)\\.(png|npy)");
+    return name == "report.json" || std::regex_match(name, frameFile);
+}
+
+}  // namespace
+
+const std::vector<OptionDef>& exportOptionTable() {
+    static const std::vector<OptionDef> table{
+        {{"h", "help"}},        {{"out"}, true},     {{"every"}, true},   {{"max-frames"}, true},
+        {{"engine"}, true},     {{"hwdec"}, true},   {{"scopes"}, true},  {{"parade"}, true},
+        {{"preview"}, true},    {{"matrix"}, true},  {{"range"}, true},   {{"histogram-scale"}, true},
+        {{"waveform-scale"}, true}, {{"size"}, true}};
+    return table;
+}
+
+Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
+    auto parsed = parseOptions(args, exportOptionTable());
+    if (!parsed) return parsed.status();
+    ExportOptions a;
+    a.help = parsed->isSet("h");
+    if (a.help) return a;
+
+    // Each option's value through its parser; the first failure is the message.
+    Status failed;
+    const auto option = [&](const char* name, auto&& apply) {
+        const auto v = parsed->value(name);
+        if (!v || !failed.ok()) return;
+        if (const Status s = apply(*v); !s) failed = Status::error(std::string("--") + name + " " + s.message());
+    };
+    option("out", [&](const std::string& v) {
+        if (v.empty()) return Status::error("must name a folder, not ''");
+        a.outDir = v;
+        return Status{};
+    });
+    option("every", [&](const std::string& v) {
+        auto n = parseCount(v);
+        if (n) a.every = long(*n);
+        return n.status();
+    });
+    option("max-frames", [&](const std::string& v) {
+        auto n = parseCount(v);
+        if (n) a.maxFrames = long(*n);
+        return n.status();
+    });
+    option("engine", [&](const std::string& v) {
+        auto e = parseChoice(v, {"auto", "cpu", "cuda"});
+        if (e) a.engine = *e;
+        return e.status();
+    });
+    option("hwdec", [&](const std::string& v) {
+        auto h = parseChoice(v, {"auto", "nvdec", "none"});
+        if (h) a.hwdec = *h;
+        return h.status();
+    });
+    option("scopes", [&](const std::string& v) {
+        auto list = parseList(v, kScopeNames);
+        if (list) a.scopes = {list->begin(), list->end()};
+        return list.status();
+    });
+    option("parade", [&](const std::string& v) {
+        auto p = parseChoice(v, {"rgb", "ycbcr"});
+        if (p) a.spec.paradeMode = *p == "rgb" ? ParadeMode::Rgb : ParadeMode::Ycbcr;
+        return p.status();
+    });
+    option("preview", [&](const std::string& v) {
+        auto p = previewFromName(v);
+        if (!p) return Status::error("must be " + joinNames(kPreviewNames) + ", not " + quotedValue(v));
+        a.spec.preview = *p;
+        return Status{};
+    });
+    option("matrix", [&](const std::string& v) {
+        auto m = matrixFromName(v);
+        if (!m) return Status::error("must be 601, 709 or 2020, not " + quotedValue(v));
+        a.spec.colorOverride.matrix = m;
+        return Status{};
+    });
+    option("range", [&](const std::string& v) {
+        auto r = rangeFromName(v);
+        if (!r) return Status::error("must be limited or full, not " + quotedValue(v));
+        a.spec.colorOverride.range = r;
+        return Status{};
+    });
+    option("histogram-scale", [&](const std::string& v) {
+        auto s = parseChoice(v, {"linear", "log"});
+        if (s) a.spec.histogramScale = *s == "linear" ? HistogramScale::Linear : HistogramScale::Log;
+        return s.status();
+    });
+    option("waveform-scale", [&](const std::string& v) {
+        auto s = parseChoice(v, {"ire", "code"});
+        if (s) a.spec.waveformScale = *s == "ire" ? WaveformScale::Ire : WaveformScale::CodeValue;
+        return s.status();
+    });
+    option("size", [&](const std::string& v) {
+        auto size = parseSize(v, kMinScopeSize, kMaxScopeSize);
+        if (!size) return size.status();
+        a.spec.scopeWidth = size->width;
+        a.spec.scopeHeight = size->height;
+        a.spec.vectorscopeSize = size->height;
+        return Status{};
+    });
+    if (!failed) return failed;
+
+    const auto& positional = parsed->positional();
+    if (positional.size() > 1) return Status::error("one INPUT only: unexpected argument " + quotedValue(positional[1]));
+    if (positional.empty()) return Status::error("missing INPUT");
+    if (positional.front().empty()) return Status::error("INPUT is empty");
+    a.input = positional.front();
+    if (!parsed->value("out")) return Status::error("missing --out DIR");
+
+    a.spec.histogram = a.scopes.count("histogram") > 0;
+    a.spec.waveform = a.scopes.count("waveform") > 0;
+    a.spec.parade = a.scopes.count("parade") > 0;
+    a.spec.vectorscope = a.scopes.count("vectorscope") > 0;
+    a.spec.stats = a.scopes.count("stats") > 0;
+    a.spec.picture = a.scopes.count("picture") > 0;
+    a.spec.displayImages = true;
+    return a;
+}
+
+Status checkOutputFolder(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path path(dir);
+    // The root, however it is spelt ("/", "//", "/..", a link to it).
+    const fs::path resolved = fs::weakly_canonical(fs::absolute(path, ec), ec);
+    if (!ec && resolved == resolved.root_path())
+        return Status::error(dir + ": refusing to write an export into the root of the file system (name a folder for it)");
+    const fs::file_status st = fs::status(path, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory)
+        return Status::error(dir + ": cannot use the output folder (" + ec.message() + ")");
+    if (!fs::exists(st)) return {};
+    if (!fs::is_directory(st)) return Status::error(dir + ": not a folder");
+    bool holdsFiles = false;
+    for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (isExportFileName(name)) return {};   // an earlier export: writing over it is expected
+        if (name.front() != '.' && name != "lost+found") holdsFiles = true;
+    }
+    if (ec) return Status::error(dir + ": cannot read the output folder (" + ec.message() + ")");
+    if (holdsFiles)
+        return Status::error(dir + ": the output folder holds other files and no earlier export (no report.json); "
+                                   "name a new or empty folder");
+    return {};
+}
+
+std::optional<int> readExportOptions(int argc, char** argv, ExportOptions& options) {
+    auto parsed = parseExportArgs(argumentsOf(argc, argv));
+    if (!parsed) {
+        std::fprintf(stderr, "cudascope export: %s\n%s", parsed.message().c_str(), kExportUsage);
+        return kExitUsage;
+    }
+    if (parsed->help) {
+        std::fputs(kExportUsage, stdout);
+        return kExitOk;
+    }
+    if (const Status folder = checkOutputFolder(parsed->outDir); !folder) {
+        std::fprintf(stderr, "cudascope export: %s\n", folder.message().c_str());
+        return kExitFailure;
+    }
+    options = std::move(*parsed);
+    return std::nullopt;
+}
+
+}  // namespace cs
