@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs the fuzz targets on their corpora (fuzz/README.md):
+#   fuzz/run.sh BUILD_DIR SECONDS [TARGET]       TARGET: fuzz_file_source or fuzz_parsers (default: both, one after the other)
+# BUILD_DIR is a build of the `fuzz` preset (targets and fuzz_seeds built). New inputs go to
+# BUILD_DIR/fuzz/corpus/NAME (kept between runs, read with the seeds); crashes, leaks,
+# timeouts and out-of-memory inputs to BUILD_DIR/fuzz/artifacts/NAME; the fuzzer's log to
+# BUILD_DIR/fuzz/logs/NAME/run.log (with -jobs, each job's to fuzz-N.log beside it). Extra libFuzzer flags: FUZZ_FLAGS="-jobs=1 ...".
+# Prints per target: executions, coverage (cov, ft), corpus size, crashes, wall time.
+# Exit 1 when a target found a crash (or any other artifact), else 0.
+set -uo pipefail
+if [[ $# -lt 2 || $# -gt 3 ]]; then sed -n '2,3p' "$0"; exit 2; fi
+build=$(cd "$1" && pwd) seconds=$2
+here=$(cd "$(dirname "$0")" && pwd)
+targets=("${3:-fuzz_file_source}")
+[[ $# -eq 2 ]] && targets=(fuzz_file_source fuzz_parsers)
+
+# Per target: the seed folder's name, and its own flags. A file may take a few seconds
+# under ASan on a loaded machine; a minute is a hang.
+declare -A seeds=([fuzz_file_source]=file_source [fuzz_parsers]=parsers)
+declare -A flags=([fuzz_file_source]="-max_len=65536 -timeout=60 -rss_limit_mb=4096"
+                  [fuzz_parsers]="-max_len=512 -timeout=10")
+
+status=0
+for target in "${targets[@]}"; do
+  name=${seeds[$target]:-}
+  bin=$build/fuzz/$target
+  if [[ -z $name || ! -x $bin ]]; then echo "run.sh: $target: no such fuzz target in $build/fuzz" >&2; exit 2; fi
+  corpus=$build/fuzz/corpus/$name artifacts=$build/fuzz/artifacts/$name logs=$build/fuzz/logs/$name
+  mkdir -p "$corpus" "$artifacts" "$logs"
+  rm -f "$logs"/fuzz-*.log
+  dict=()
+  [[ -f $here/$target.dict ]] && dict=(-dict="$here/$target.dict")
+  log=$logs/run.log
+  before=$(find "$artifacts" -type f | wc -l)
+  start=$(date +%s)
+  # shellcheck disable=SC2086  # the flags are words
+  (cd "$logs" && UBSAN_OPTIONS=print_stacktrace=1 "$bin" ${flags[$target]} ${FUZZ_FLAGS:-} "${dict[@]}" \
+      -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$artifacts/" \
+      "$corpus" "$build/fuzz/seeds/$name") >"$log" 2>&1
+  rc=$?
+  wall=$(( $(date +%s) - start ))
+  stats=$(cat "$log" "$logs"/fuzz-*.log 2>/dev/null)
+  last=$(grep -E '^#[0-9]+' <<<"$stats" | tail -n 1)
+  execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' <<<"$stats" | awk '{s += $2} END {print s + 0}')
+  cov=$(grep -oE 'cov: [0-9]+' <<<"$last" | cut -d' ' -f2)
+  ft=$(grep -oE 'ft: [0-9]+' <<<"$last" | cut -d' ' -f2)
+  found=$(( $(find "$artifacts" -type f | wc -l) - before ))
+  printf '%s: %s executions in %s s, cov %s, ft %s, corpus %s files, %s new artifacts (exit %s), log %s\n' \
+    "$target" "$execs" "$wall" "${cov:-?}" "${ft:-?}" "$(find "$corpus" -type f | wc -l)" "$found" "$rc" "$log"
+  if [[ $found -gt 0 || $rc -ne 0 ]]; then
+    status=1
+    grep -E '^==[0-9]+==ERROR|SUMMARY|runtime error|deadly signal|Test unit written' <<<"$stats" | head -n 20
+  fi
+done
+exit $status
