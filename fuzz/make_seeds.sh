@@ -91,4 +91,4 @@ argv in.mp4 --out
 argv in.mp4 --help=yes
 if [[ -d $project/tests/data/fuzz/parsers ]]; then cp "$project"/tests/data/fuzz/parsers/* "$out/parsers/"; fi
 chmod u+w "$files"/* "$out"/parsers/* 2>/dev/null || true
-touch "$out/file_source.stamp"
+touch "$out/seeds.stamp"

@@ -39,7 +39,8 @@ for target in "${targets[@]}"; do
       "$corpus" "$build/fuzz/seeds/$name") >"$log" 2>&1
   rc=$?
   wall=$(( $(date +%s) - start ))
-  stats=$(cat "$log" "$logs"/fuzz-*.log 2>/dev/null)
+  # With -jobs the fuzzing (and its statistics) is in the jobs' logs; the main log has the command.
+  if compgen -G "$logs/fuzz-*.log" >/dev/null; then stats=$(cat "$logs"/fuzz-*.log); else stats=$(cat "$log"); fi
   last=$(grep -E '^#[0-9]+' <<<"$stats" | tail -n 1)
   execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' <<<"$stats" | awk '{s += $2} END {print s + 0}')
   cov=$(grep -oE 'cov: [0-9]+' <<<"$last" | cut -d' ' -f2)
