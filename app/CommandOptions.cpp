@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "ExportOptions.h"
 #include "core/Parse.h"
 
 namespace cs {
@@ -45,7 +46,8 @@ std::string parseFailure(const QCommandLineParser& parser, const std::vector<std
     if (!parser.unknownOptionNames().isEmpty()) {
         const std::string name = fromQt(parser.unknownOptionNames().front());
         for (auto it = args.begin(); it != end; ++it)
-            if (optionName(*it) == name) return "unknown option " + shown(it->substr(0, it->find('=')));
+            if (it->size() > 1 && it->front() == '-' && optionName(*it) == name)
+                return "unknown option " + shown(name.empty() ? *it : it->substr(0, it->find('=')));
         return "unknown option " + shown("--" + name);
     }
     if (end == args.end() && !args.empty()) {
@@ -123,10 +125,9 @@ Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args) {
     if (!parsed) {
         // An export option given to the window: say where it belongs.
         std::string message = parsed.message();
-        for (const char* exportOption : {"--out", "--every", "--max-frames", "--engine", "--hwdec", "--scopes", "--parade",
-                                         "--preview", "--matrix", "--range", "--histogram-scale", "--waveform-scale", "--size"})
-            if (message == std::string("unknown option ") + exportOption)
-                message += " (the window takes only INPUT; " + std::string(exportOption) + " is an option of `cudascope export`)";
+        for (const OptionDef& o : exportOptionTable())
+            if (o.takesValue && message == "unknown option --" + o.names.back())
+                message += " (the window takes only INPUT; --" + o.names.back() + " is an option of `cudascope export`)";
         return Status::error(message);
     }
     WindowOptions o;

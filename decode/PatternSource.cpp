@@ -26,17 +26,10 @@ constexpr std::string_view kPrefix = "pattern:";
 constexpr int kFrameRate = 25;
 constexpr int64_t kFrameCount = 250;   // 10 s, so that exports of a pattern end
 
-enum class PatternKind { Bars, Ramp, ZonePlate };
+}  // namespace
 
-struct PatternSpec {
-    PatternKind kind = PatternKind::Bars;
-    std::string name;
-    int depth = 8;
-    int width = 1920;
-    int height = 1080;
-};
-
-Result<PatternSpec> parsePattern(const std::string& input) {
+Result<PatternSpec> parsePatternSpec(const std::string& input) {
+    if (!isPatternInput(input)) return Status::error(input + ": not a pattern (pattern:bars, pattern:ramp or pattern:zoneplate)");
     std::vector<std::string_view> parts;
     std::string_view rest = std::string_view(input).substr(kPrefix.size());
     for (;;) {
@@ -73,6 +66,8 @@ Result<PatternSpec> parsePattern(const std::string& input) {
     }
     return spec;
 }
+
+namespace {
 
 // Y'CbCr code values of one colour at the pattern's depth.
 struct Ycc {
@@ -346,7 +341,7 @@ private:
 bool isPatternInput(const std::string& input) { return input.rfind(kPrefix, 0) == 0; }
 
 Result<std::unique_ptr<Source>> openPatternSource(const std::string& input) {
-    auto spec = parsePattern(input);
+    auto spec = parsePatternSpec(input);
     if (!spec) return spec.status();
     return std::unique_ptr<Source>(std::make_unique<PatternSource>(std::move(spec.value()), input));
 }

@@ -14,8 +14,22 @@
 
 namespace cs {
 
+enum class PatternKind { Bars, Ramp, ZonePlate };
+
+struct PatternSpec {
+    PatternKind kind = PatternKind::Bars;
+    std::string name;
+    int depth = 8;
+    int width = 1920;
+    int height = 1080;
+};
+
 // True for inputs this source handles (they start with "pattern:").
 bool isPatternInput(const std::string& input);
+// The pattern an input names, or why it names none ("pattern:bars:64x64x64: unknown pattern
+// option '64x64x64' (10bit, 8bit or WxH)"); each option at most once, sizes by core/Parse
+// from 1x1 to 16384x16384. Syntax only: nothing is allocated.
+Result<PatternSpec> parsePatternSpec(const std::string& input);
 Result<std::unique_ptr<Source>> openPatternSource(const std::string& input);
 
 }  // namespace cs

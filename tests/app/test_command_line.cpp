@@ -98,6 +98,8 @@ TEST(CommandLine, UnknownLastOptionIsUnknown) {
                      "cudascope export: unknown option --bogus");
     expectUsageError(cudascope({"export", "pattern:bars:64x48", "--out", dir.path(), "--bogus=1"}),
                      "cudascope export: unknown option --bogus");
+    expectUsageError(cudascope({"export", "pattern:bars:64x48", "--=3", "--out", dir.path()}),
+                     "cudascope export: unknown option --=3");
 }
 
 TEST(CommandLine, LastOptionWithoutItsValueNeedsAValue) {

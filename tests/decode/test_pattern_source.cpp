@@ -9,6 +9,7 @@
 
 #include "DecodeTestUtil.h"
 #include "core/PixelAccess.h"
+#include "decode/PatternSource.h"
 
 namespace cs {
 namespace {
@@ -326,6 +327,21 @@ TEST(PatternParse, BadPatternsAreRefusedWithOneSentence) {
         EXPECT_EQ(opened.message().rfind(std::string(c.input) + ": ", 0), 0u) << opened.message();
         EXPECT_NE(opened.message().find(c.says), std::string::npos) << opened.message();
         EXPECT_EQ(opened.message().find('\n'), std::string::npos);
+    }
+}
+
+// The parser alone (what the fuzzers call): any string in, a spec or one sentence out.
+TEST(PatternParse, SpecWithoutOpening) {
+    auto spec = parsePatternSpec("pattern:zoneplate:640x360:10bit");
+    ASSERT_TRUE(spec) << spec.message();
+    EXPECT_EQ(spec->kind, PatternKind::ZonePlate);
+    EXPECT_EQ(spec->depth, 10);
+    EXPECT_EQ(spec->width, 640);
+    EXPECT_EQ(spec->height, 360);
+    for (const char* notPattern : {"", "p", "pattern", "bars:64x64"}) {
+        const auto refused = parsePatternSpec(notPattern);
+        ASSERT_FALSE(refused.ok()) << notPattern;
+        EXPECT_NE(refused.message().find("not a pattern"), std::string::npos) << refused.message();
     }
 }
 
