@@ -122,6 +122,18 @@ cs::ScopeSpec smallSpec() {
     return spec;
 }
 
+void patternSpec(const std::string& input) {
+    auto spec = cs::parsePatternSpec(input);
+    if (!spec) {
+        namesInput(input, spec.message());
+        return;
+    }
+    if (!cs::isPatternInput(input)) broken("pattern spec without the pattern: prefix", input);
+    if (spec->width < 1 || spec->height < 1 || spec->width > cs::kMaxDimension || spec->height > cs::kMaxDimension ||
+        (spec->depth != 8 && spec->depth != 10))
+        broken("pattern spec out of range", input);
+}
+
 void pattern(const std::string& input) {
     auto opened = cs::openPatternSource(input);
     if (!opened) {
@@ -200,6 +212,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string s(reinterpret_cast<const char*>(data), size);
     coreParsers(s);
 
+    patternSpec(s);
     pattern(s.rfind("pattern:", 0) == 0 ? s : "pattern:" + s);
     live(s);
     if (s.find("://") == std::string::npos && s.rfind("v4l2:", 0) != 0) {
