@@ -14,7 +14,7 @@ files="$out/file_source"
 rm -rf "$files" "$out/parsers"
 mkdir -p "$files" "$out/parsers"
 
-make() {  # make NAME INPUT_ARGS... -- OUTPUT_ARGS...
+clip() {  # clip NAME INPUT_ARGS... -- OUTPUT_ARGS...
   local name=$1; shift
   local args=()
   while [[ $1 != -- ]]; do args+=("$1"); shift; done
@@ -26,33 +26,33 @@ src() { echo "-f lavfi -i testsrc2=size=$1:rate=25:duration=$2"; }
 
 # shellcheck disable=SC2046  # src's words are meant to split
 {
-  make h264.mp4        $(src 64x48 0.12) -- -c:v libx264 -preset ultrafast -bf 2 -g 3 -pix_fmt yuv420p
-  make h264-10bit.mkv  $(src 64x48 0.08) -- -c:v libx264 -preset ultrafast -pix_fmt yuv422p10le
-  make hevc.mkv        $(src 64x48 0.12) -- -c:v libx265 -preset ultrafast -x265-params log-level=none -pix_fmt yuv420p
-  make hevc-10bit.mp4  $(src 64x64 0.08) -- -c:v libx265 -preset ultrafast -x265-params log-level=none -pix_fmt yuv420p10le
-  make mpeg2.ts        $(src 64x48 0.16) -- -c:v mpeg2video -g 3 -bf 1 -q:v 8
-  make mjpeg.avi       $(src 48x32 0.12) -- -c:v mjpeg -q:v 8 -pix_fmt yuvj422p
-  make mpeg4.mov       $(src 66x50 0.12) -- -c:v mpeg4 -q:v 8
-  make vp9.webm        $(src 64x48 0.08) -- -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 50k
-  make prores.mov      $(src 32x16 0.04) -- -c:v prores_ks -profile:v 3
-  make ffv1.mkv        $(src 30x18 0.08) -- -c:v ffv1 -pix_fmt yuv444p10le
-  make v210.mov        $(src 48x8 0.04) -- -c:v v210
-  make png.mov         $(src 24x16 0.04) -- -c:v png -pix_fmt rgba
-  make gif.gif         $(src 24x16 0.08) -- -pix_fmt pal8
-  make yuv420p.y4m     $(src 64x48 0.08) -- -pix_fmt yuv420p
-  make yuv420p10.y4m   $(src 64x48 0.08) -- -pix_fmt yuv420p10le -strict -1
-  make yuv444p.y4m     $(src 17x9 0.08) -- -pix_fmt yuv444p
-  make gray.y4m        $(src 16x8 0.08) -- -pix_fmt gray
-  make yuv422p10.nut   $(src 34x20 0.08) -- -c:v rawvideo -pix_fmt yuv422p10le
-  make nv12.nut        $(src 32x18 0.08) -- -c:v rawvideo -pix_fmt nv12
-  make p010.nut        $(src 32x18 0.04) -- -c:v rawvideo -pix_fmt p010le
-  make uyvy.nut        $(src 34x8 0.08) -- -c:v rawvideo -pix_fmt uyvy422
-  make yuyv.nut        $(src 34x8 0.04) -- -c:v rawvideo -pix_fmt yuyv422
-  make rgb24.nut       $(src 21x7 0.08) -- -c:v rawvideo -pix_fmt rgb24
-  make bgra.nut        $(src 16x8 0.04) -- -c:v rawvideo -pix_fmt bgra
-  make gbrp10.nut      $(src 16x8 0.04) -- -c:v rawvideo -pix_fmt gbrp10le
-  make yuv410p.nut     $(src 16x8 0.04) -- -c:v rawvideo -pix_fmt yuv410p
-  make bt709full.mkv   $(src 64x48 0.08) -- -c:v libx264 -preset ultrafast -pix_fmt yuvj420p -color_primaries bt709 -color_trc bt709 -colorspace bt709
+  clip h264.mp4        $(src 64x48 0.12) -- -c:v libx264 -preset ultrafast -bf 2 -g 3 -pix_fmt yuv420p
+  clip h264-10bit.mkv  $(src 64x48 0.08) -- -c:v libx264 -preset ultrafast -pix_fmt yuv422p10le
+  clip hevc.mkv        $(src 64x48 0.12) -- -c:v libx265 -preset ultrafast -x265-params log-level=none -pix_fmt yuv420p
+  clip hevc-10bit.mp4  $(src 64x64 0.08) -- -c:v libx265 -preset ultrafast -x265-params log-level=none -pix_fmt yuv420p10le
+  clip mpeg2.ts        $(src 64x48 0.16) -- -c:v mpeg2video -g 3 -bf 1 -q:v 8
+  clip mjpeg.avi       $(src 48x32 0.12) -- -c:v mjpeg -q:v 8 -pix_fmt yuvj422p
+  clip mpeg4.mov       $(src 66x50 0.12) -- -c:v mpeg4 -q:v 8
+  clip vp9.webm        $(src 64x48 0.08) -- -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 50k
+  clip prores.mov      $(src 32x16 0.04) -- -c:v prores_ks -profile:v 3
+  clip ffv1.mkv        $(src 30x18 0.08) -- -c:v ffv1 -pix_fmt yuv444p10le
+  clip v210.mov        $(src 48x8 0.04) -- -c:v v210
+  clip png.mov         $(src 24x16 0.04) -- -c:v png -pix_fmt rgba
+  clip gif.gif         $(src 24x16 0.08) -- -pix_fmt pal8
+  clip yuv420p.y4m     $(src 64x48 0.08) -- -pix_fmt yuv420p
+  clip yuv420p10.y4m   $(src 64x48 0.08) -- -pix_fmt yuv420p10le -strict -1
+  clip yuv444p.y4m     $(src 17x9 0.08) -- -pix_fmt yuv444p
+  clip gray.y4m        $(src 16x8 0.08) -- -pix_fmt gray
+  clip yuv422p10.nut   $(src 34x20 0.08) -- -c:v rawvideo -pix_fmt yuv422p10le
+  clip nv12.nut        $(src 32x18 0.08) -- -c:v rawvideo -pix_fmt nv12
+  clip p010.nut        $(src 32x18 0.04) -- -c:v rawvideo -pix_fmt p010le
+  clip uyvy.nut        $(src 34x8 0.08) -- -c:v rawvideo -pix_fmt uyvy422
+  clip yuyv.nut        $(src 34x8 0.04) -- -c:v rawvideo -pix_fmt yuyv422
+  clip rgb24.nut       $(src 21x7 0.08) -- -c:v rawvideo -pix_fmt rgb24
+  clip bgra.nut        $(src 16x8 0.04) -- -c:v rawvideo -pix_fmt bgra
+  clip gbrp10.nut      $(src 16x8 0.04) -- -c:v rawvideo -pix_fmt gbrp10le
+  clip yuv410p.nut     $(src 16x8 0.04) -- -c:v rawvideo -pix_fmt yuv410p
+  clip bt709full.mkv   $(src 64x48 0.08) -- -c:v libx264 -preset ultrafast -pix_fmt yuvj420p -color_primaries bt709 -color_trc bt709 -colorspace bt709
 }
 
 damaged="$project/../shared/fixtures/damaged"
