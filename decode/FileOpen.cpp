@@ -47,7 +47,7 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
 
     const std::string& url = setup.url.empty() ? input : setup.url;
     // Plain files get plainer sentences than the demuxer's for these two cases.
-    if (!looksLikeUrl(url)) {
+    if (!looksLikeUrl(url) && !setup.io) {
         std::error_code ec;
         const auto status = std::filesystem::status(url, ec);
         if (std::filesystem::is_directory(status)) return fail("is a directory, not a media file");
@@ -65,6 +65,14 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
         AVFormatContext* rawFormat = avformat_alloc_context();
         if (!rawFormat) return fail("out of memory");
         if (setup.interrupt) rawFormat->interrupt_callback = AVIOInterruptCB{setup.interrupt, setup.interruptOpaque};
+        if (setup.io) {
+            // Software after a failed NVDEC attempt reads the caller's bytes again from the start.
+            if (avio_seek(setup.io, 0, SEEK_SET) < 0) {
+                avformat_free_context(rawFormat);
+                return fail("cannot read the input again from its start");
+            }
+            rawFormat->pb = setup.io;   // custom I/O: avformat_close_input leaves it to the caller
+        }
         s.integrity_.watch(rawFormat);
         const auto listening = s.integrity_.listen("while opening");
         AVDictionary* openOptions = nullptr;

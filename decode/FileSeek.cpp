@@ -34,8 +34,11 @@ Status FileSource::retreat() {
 }
 
 Status FileSource::seekStream(double target) {
-    const double timeBase = av_q2d(stream_->time_base);
-    const int64_t ts = startTimestamp_ + int64_t(std::floor(target / timeBase));
+    // In the stream's time base, saturated to int64: a header may state a duration that a
+    // fine time base cannot count (1.9e10 s in nanoseconds), and the slider goes there.
+    constexpr double kTwo63 = 9223372036854775808.0;
+    const double ticks = double(startTimestamp_) + std::floor(target / av_q2d(stream_->time_base));
+    const int64_t ts = ticks >= kTwo63 ? INT64_MAX : ticks > -kTwo63 ? int64_t(ticks) : INT64_MIN;
     // The latest keyframe at or before ts; decoding forward from it reaches the target.
     const auto listening = integrity_.listen("while seeking to " + seconds(target));
     int ret = avformat_seek_file(format_.get(), streamIndex_, INT64_MIN, ts, ts, 0);

@@ -11,6 +11,7 @@
 
 #include "decode/Source.h"
 
+struct AVIOContext;
 struct AVInputFormat;
 
 namespace cs {
@@ -27,6 +28,10 @@ struct DemuxSetup {
     void* interruptOpaque = nullptr;          // must outlive the source
     bool lowDelay = false;                    // slice threads only: frame threads hold frames back
     std::atomic<int64_t>* packetsRead = nullptr;   // when set: counts every packet demuxed (any stream)
+    // Bytes from the caller instead of from `url` (memory, a callback reader): libavformat
+    // reads through this context, rewound to its start for each open attempt, and `url`
+    // (or the input) is only a name for probing. Owned by the caller; must outlive the source.
+    AVIOContext* io = nullptr;
 };
 
 Result<std::unique_ptr<Source>> openFileSource(const std::string& input, const OpenOptions& options,

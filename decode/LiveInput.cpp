@@ -177,7 +177,7 @@ Status checkProtocolParameters(const std::string& input, const std::vector<Query
                                const std::array<NumericParameter, N>& numbers, const std::array<const char*, M>& switches) {
     // FFmpeg reads the first of a repeated parameter: a second one would be ignored in silence.
     if (const std::string key = repeatedKey(parameters, false); !key.empty())
-        return Status::error(input + ": the parameter '" + key + "' is given twice");
+        return Status::error(input + ": the parameter " + quotedValue(key) + " is given twice");
     for (const auto& p : parameters) {
         for (const auto& n : numbers)
             if (p.key == n.key)
@@ -203,7 +203,7 @@ Result<LiveInput> parseCamera(const std::string& input) {
     live.devicePath = path;
     live.url = path;
     if (const std::string key = repeatedKey(parameters, true); !key.empty())
-        return Status::error(input + ": the parameter '" + key + "' is given twice");
+        return Status::error(input + ": the parameter " + quotedValue(key) + " is given twice");
     for (const auto& p : parameters) {
         const std::string key = lower(p.key);
         if (key == "size") {
@@ -279,7 +279,7 @@ Result<LiveInput> parseNetwork(const std::string& input, const std::string& sche
             }
         }
         if (const std::string key = repeatedKey(ours, true); !key.empty())
-            return Status::error(input + ": the parameter '" + key + "' is given twice");
+            return Status::error(input + ": the parameter " + quotedValue(key) + " is given twice");
         live.url = joinQuery(base, kept);
         if (listen) {
             // cudascope is the server that a sender pushes to (ANNOUNCE/RECORD): the sender
