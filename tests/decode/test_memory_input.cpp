@@ -102,7 +102,7 @@ TEST(MemoryInput, BytesThatAreNoMediaNameTheInput) {
     MemoryInput memory(bytes);
     auto opened = openMemory("notes in memory", memory);
     ASSERT_FALSE(opened);
-    EXPECT_EQ(opened.message(), "notes in memory: not a media file (Invalid data found when processing input)");
+    EXPECT_EQ(opened.message(), "notes in memory: not a media file (its contents match no format FFmpeg knows)");
 
     MemoryInput nothing(std::span<const uint8_t>{});
     auto empty = openMemory("nothing", nothing);
