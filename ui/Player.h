@@ -120,7 +120,7 @@ private:
     template <typename Reader>
     void retire(std::unique_ptr<Reader> reader);
     void adoptPending(const SourceInfo& info);
-    void onWake();
+    Q_INVOKABLE void onWake();   // queued by name from the readers' threads (wakeCall)
     void serviceLive();
     void service();
     void tick();

@@ -363,7 +363,8 @@ private slots:
         // The queued frames are prepared ahead with the settings of the paused frame.
         QTRY_VERIFY_WITH_TIMEOUT(player().framesPreparedAhead() >= 2, kWaitMs);
         ShownCheck shown;
-        auto c = connect(&player(), &cs::Player::frameChanged, this, [&] { shown.check(*window_); });
+        QObject checking;   // ends the checks with this scope, also when a QVERIFY returns early
+        auto c = connect(&player(), &cs::Player::frameChanged, &checking, [&] { shown.check(*window_); });
         const int64_t usedBefore = window_->engineHost().preparedFramesUsed();
         player().play();
         QVERIFY(waitFrames(15));
@@ -378,7 +379,7 @@ private slots:
 
         // Paused, a step shows the next frame with its own scopes.
         shown = {};
-        c = connect(&player(), &cs::Player::frameChanged, this, [&] { shown.check(*window_); });
+        c = connect(&player(), &cs::Player::frameChanged, &checking, [&] { shown.check(*window_); });
         const double before = player().currentPts();
         player().stepForward();
         QTRY_VERIFY_WITH_TIMEOUT(player().currentPts() > before, kWaitMs);
@@ -402,7 +403,8 @@ private slots:
         host.spec().paradeMode = cs::ParadeMode::Ycbcr;
         host.spec().waveformGain = 2.5f;
         ShownCheck shown;
-        auto c = connect(&player(), &cs::Player::frameChanged, this, [&] { shown.check(*window_); });
+        QObject checking;   // ends the checks with this scope, also when a QVERIFY returns early
+        auto c = connect(&player(), &cs::Player::frameChanged, &checking, [&] { shown.check(*window_); });
         QVERIFY(waitFrames(1));
         QCOMPARE(host.results().paradeMode, cs::ParadeMode::Ycbcr);
         // The frames after it were queued with the old settings: prepared again, they are
@@ -427,7 +429,8 @@ private slots:
         struct Shown { double pts; size_t queued; };
         std::vector<Shown> shown;
         int wraps = 0;
-        auto c = connect(&player(), &cs::Player::frameChanged, this, [&] {
+        QObject recording;   // ends the recording with this scope, also when a QTRY_ returns early
+        auto c = connect(&player(), &cs::Player::frameChanged, &recording, [&] {
             if (!shown.empty() && player().currentPts() < shown.back().pts) ++wraps;
             shown.push_back({player().currentPts(), player().itemsQueued()});
         });
