@@ -110,10 +110,10 @@ __global__ void __launch_bounds__(kBoxThreads, kBoxBlocksPerSm) boxStripKernel(c
     const int whole = (2 * r + 1) / kBoxSegment, part = (2 * r + 1) % kBoxSegment;
     // The pixels entering and leaving the vertical window over a batch are loaded one batch
     // ahead (the next batch's loads are in flight while this one is summed): the loads'
-    // latency was the kernel's largest stall. Inside the image the rows step by the pitch,
-    // unclamped. (Each lane's 8 centre pixels, for their alphas, are loaded where they are
-    // used: loaded at the start of the batch, their 8 registers live across the barrier cost
-    // 1.3 µs more than the latency they hid.)
+    // latency is otherwise the kernel's largest stall. Inside the image the rows step by the
+    // pitch, unclamped. (Each lane's 8 centre pixels, for their alphas, are loaded where they
+    // are used: loaded at the start of the batch, their 8 registers live across the barrier
+    // cost more than the latency they would hide.)
     uint32_t nextEnter[kBoxBatch], nextLeave[kBoxBatch];
     auto loadBatch = [&](int yb) {
         if (yb - r >= 0 && yb + kBoxBatch + r < h) {

@@ -55,8 +55,8 @@ struct GaussWeights {
 //  4. the bytes of the three channels are joined with the centre's alpha and stored, 16 bytes
 //     at a time, during the next batch.
 // Both passes run in pieces of 16 outputs: a 16-output piece has 15.5 products per output
-// at R = 9 where a 32-output one has 12.8 (6% more instructions), but half the unrolled code
-// issued 5% more instructions per cycle on an H200, and came out 1% faster.
+// at R = 9 where a 32-output one has 12.8 (6% more instructions), but with half the unrolled
+// code more instructions issue per cycle, and it comes out slightly faster.
 constexpr int kGaussColumns = 32;        // output columns per block: one per lane
 constexpr int kGaussBatch = 32;          // rows per batch: one per lane
 constexpr int kGaussThreads = 96;        // one warp per channel
@@ -269,8 +269,8 @@ __global__ void __launch_bounds__(kGaussThreads, gaussStripMinBlocks(R))
 // core's sum is the value itself) comes out exactly (0.38 < 0.5), and no sum leaves -0.5 ..
 // 255.5 (no clamp).
 constexpr int kGaussTcWarps = 4;        // adjacent strips per block (16 rows of 8 staging threads)
-// 20 warps per SM (96 registers): on an H200, 33.4 µs at 4K where 4 blocks (128 registers) took
-// 34.6, 6 blocks 44.5, and 8 warps a block 0.6 µs more.
+// 5 blocks, 20 warps per SM (96 registers): faster than 4 blocks (128 registers), 6 blocks
+// or 8 warps a block.
 constexpr int kGaussTcMinBlocks = 5;
 
 struct GaussTcParams {

@@ -20,7 +20,7 @@ namespace {
 // 16 bytes, so a chunk whose first pixel is inside the row lies inside the row's pitch.
 constexpr int kGroup = 8;
 constexpr int kMedianRows = 2;
-constexpr int kSobelRows = 2;   // measured at 4K: 1 row as fast, 4 rows 13-19% slower (fewer warps resident)
+constexpr int kSobelRows = 2;   // 1 row is as fast; 4 rows are slower (more registers, fewer warps resident)
 constexpr int kGroupWarps = 8;
 const dim3 kGroupBlock(32, kGroupWarps);
 constexpr int kWarpStageChunks = 64;   // storeWarpGroups' stage: 256 pixels, 1 KB
@@ -77,7 +77,7 @@ __device__ __forceinline__ void store8(const Sink& out, int x0, int y, const uin
 // Values up to 255 in the 16-bit lanes of words (a sum of three fits a lane). Hopper has
 // 3-way 16x2 min/max as single (DPX) instructions; the middle of three is the sum less both.
 // The kernel is bound by the ALU pipe, which runs the min/max, logic and byte permutes
-// (Nsight: math-pipe throttle its top stall, the FMA pipe 9% busy): the sums of three are two
+// (its top stall is the math pipe's throttle while the FMA pipe idles): the sums of three are two
 // multiply-adds by `one`, a 1 the compiler cannot see (a kernel argument; it would fold a
 // constant 1 back into ALU adds), which issue to the FMA pipe beside it.
 __device__ __forceinline__ uint32_t sum3(uint32_t a, uint32_t b, uint32_t c, uint32_t one) { return c * one + (a * one + b); }
@@ -111,8 +111,8 @@ __device__ __forceinline__ ColumnSorts sortColumn(uint32_t p0, uint32_t p1, uint
 
 // Each column's sort serves the three outputs whose windows hold it; alpha is the centre's,
 // as the CPU keeps it. Four blocks per multiprocessor hold ptxas to 64 registers (no spills
-// to pitched memory): measured at 4K, 29.4 µs; with a minimum of one block it took 135
-// registers (one block per multiprocessor, 46 µs), left free 76-78 (the first version: 32.5 µs).
+// to pitched memory); left free, ptxas takes 76-135 registers and the kernel loses the warps
+// it needs to hide its loads.
 template <class Sink>
 __global__ void __launch_bounds__(256, 4) medianKernel(const uint8_t* in, size_t pitch, int w, int h, uint32_t one, Sink out) {
     waitForPrecedingKernel();   // a dependent launch (DependentLaunch.cuh): nothing is touched before it
@@ -198,8 +198,8 @@ __global__ void __launch_bounds__(256) sobelKernel(const uint16_t* luma, size_t 
     const int x0 = kGroup * int(blockIdx.x * 32 + threadIdx.x), y0 = kSobelRows * int(blockIdx.y * blockDim.y + threadIdx.y);
     if (y0 >= h) return;   // the whole warp: its lanes share y0
     const int n = min(kGroup, w - x0);
-    // Edges store through a stage (storeWarpGroups: 1.6 µs of 23.4 at 4K); peaking does not,
-    // as it measured slower so (76 registers instead of 64-70: three blocks per SM, not four).
+    // Edges store through a stage (storeWarpGroups: whole sectors written); peaking does not:
+    // staged it needs 76 registers instead of 64-70, three blocks per SM instead of four.
     constexpr bool kStaged = kMode == SobelMode::Edges;
     __shared__ uint4 stage[kStaged ? kGroupWarps : 1][kWarpStageChunks];
     const int warpX = kGroup * 32 * int(blockIdx.x);

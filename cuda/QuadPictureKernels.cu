@@ -97,11 +97,10 @@ __global__ void __launch_bounds__(kPictureThreads) quadPictureKernel(const R rea
 // immediate offsets from it. The loads of a chunk at the right edge stay inside the row's
 // pitch (PixelGroups.h's contract: pitches are multiples of 16 bytes); its stores stop at
 // the edge. A chunk reader (Wide420, Wide422Planar, WidePacked) says where a row pair's
-// samples are and unpacks them as the quad readers do. Measured at 4K on an H200 (picture
-// alone, against one quad a thread): NV12 20.1 -> 16.5 µs, yuv420p 21.7 -> 16.8, P010
-// 20.8 -> 20.0, uyvy422 18.2 -> 17.4, yuv422p10 27.5 -> 22.2.
+// samples are and unpacks them as the quad readers do. Against one quad a thread this takes
+// the 8-bit 4:2:0 pictures from about 1.9x to 1.5x their memory floor (docs/CUDA.md).
 constexpr int kWideChunks = 2;
-constexpr int kWideRowPairs = 2;   // measured at 4K: 1 and 4 row pairs, 8 warps a block no faster
+constexpr int kWideRowPairs = 2;   // 1 or 4 row pairs, or 8 warps a block, are no faster
 constexpr int kWideWarps = 4;   // a block: 32 x 4 threads, 256 columns x 8 row pairs
 constexpr int kWideColumns = 4 * 32 * kWideChunks;
 

@@ -98,8 +98,8 @@ __device__ __forceinline__ void bulkStoreWaitRead() { asm volatile("cp.async.bul
 // Sample i of those packed in one 32-bit word (bits above the depth ignored): 8-bit, byte i
 // by one byte permute; 16-bit words, half i with the value in its high 10 bits (P010: the
 // low 6 dropped) or its low 10 (planar 10-bit: the rest masked). The quad kernel's readers
-// take their bytes by shift and mask instead: with permutes the NV12 counting pass measured
-// 0.5-0.9 µs slower at 4K.
+// take their bytes by shift and mask instead: in their loop a permute per sample costs more
+// than a shift and a mask.
 template <int BPS, bool P010 = false>
 __device__ __forceinline__ uint32_t sampleInWord(uint32_t word, int i) {
     if constexpr (BPS == 1) return __byte_perm(word, 0u, 0x4440u | uint32_t(i & 3));

@@ -66,8 +66,9 @@ Status ScopePipeline::prepare(PixelFormat format, int width, int height, const S
 Status ScopePipeline::enqueue(const PlaneSet& planes, const ScopeColour& colour, cudaStream_t stream, const SurfaceTargets* surfaces) {
     // This frame counts into the clean set of accumulators; the other set (the last frame's,
     // whose readers come before this point in the stream) is cleared for the next frame on a
-    // side branch beside the preview, so no clearing step precedes the pass. (Measured: a
-    // memset before the pass, or the pass's blocks clearing it, cost ~1 µs more at 4K P010.)
+    // side branch beside the preview, so no clearing step precedes the pass. (A memset before
+    // the pass, or the pass's blocks clearing the set, would put the clearing on the pass's
+    // critical path; beside the preview it overlaps.)
     const int use = current_ ^ 1, other = current_;
     uint8_t* accum = accumSet(use);
     ScopeOutputs o;
@@ -82,8 +83,8 @@ Status ScopePipeline::enqueue(const PlaneSet& planes, const ScopeColour& colour,
     o.lumaPitch = luma_.pitch();
     uint32_t flags = work_.flags;
     // False colour into device memory: the scope pass writes it (no luma plane, no launch).
-    // (Zebra written the same way, a run-time branch in the counting kernel, made every other
-    // preview's pipeline 2.5 µs slower at 4K P010: measured, and left out.)
+    // (Not zebra the same way: a run-time branch for it in the counting kernel slows every
+    // other pipeline by more than the zebra's own launch costs.)
     const bool fusedPreview = work_.preview == PreviewFilter::FalseColour && !(surfaces && surfaces->preview) &&
                               filters_.lookupTable() && scopePassWritesLookupPreview(format_, width_, height_, flags);
     if (fusedPreview) {

@@ -34,8 +34,8 @@ struct SurfaceOut {
 // pixels across the warp. Lane l < groups holds pixels x + 8l .. x + 8l + 7 in o (all inside
 // the image; x a multiple of 4); every lane of the warp calls it. Stored group by group, a
 // warp's 16-byte store spans 1 KB at a 32-byte stride: every 32-byte sector half written, by
-// two instructions, which doubled the store traffic into L2 (Nsight on the group previews and
-// the box blur: "16.0 of 32 bytes per sector"). Through the warp's 1 KB stage of shared
+// two instructions, which doubles the store traffic into L2 (16 of every 32 bytes of a
+// sector written per instruction). Through the warp's 1 KB stage of shared
 // memory instead: pitched memory takes 16-byte stores of 512 consecutive bytes a warp, a
 // surface 4-byte writes of 128 consecutive bytes. Stage chunks are swizzled (chunk c's bit 0
 // flipped by its bit 3) so that both the group-wise writes and the run-wise reads are free of
