@@ -6,6 +6,7 @@ extern "C" {
 #include <libavutil/pixfmt.h>
 }
 
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -39,6 +40,22 @@ std::string pixelFormatName(AVPixelFormat f);
 
 // Colour tags of a frame. Unspecified matrix: guessMatrix(width, height), matrixTagged false.
 // Unspecified range: limited, rangeTagged false (unless the format implies full range).
+// A colour tag as an AVFrame or AVCodecParameters stores it, read without trusting it: a
+// damaged stream can leave a value no enumerator has (undefined to load as the enum type),
+// which reads as `unspecified`. Use it for every tag before comparing or passing it on.
+template <class Tag>
+Tag colorTag(const Tag& stored, int count, Tag unspecified) {
+    static_assert(sizeof(Tag) == sizeof(int));
+    int value = 0;
+    std::memcpy(&value, &stored, sizeof value);
+    return value >= 0 && value < count ? static_cast<Tag>(value) : unspecified;
+}
+inline AVColorSpace colorSpaceTag(const AVColorSpace& t) { return colorTag(t, AVCOL_SPC_NB, AVCOL_SPC_UNSPECIFIED); }
+inline AVColorRange colorRangeTag(const AVColorRange& t) { return colorTag(t, AVCOL_RANGE_NB, AVCOL_RANGE_UNSPECIFIED); }
+inline AVColorTransferCharacteristic transferTag(const AVColorTransferCharacteristic& t) {
+    return colorTag(t, AVCOL_TRC_NB, AVCOL_TRC_UNSPECIFIED);
+}
+
 ColorInfo colorInfoFromTags(AVColorSpace space, AVColorRange range, AVColorTransferCharacteristic transfer,
                             int width, int height, bool formatImpliesFullRange);
 

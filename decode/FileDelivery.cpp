@@ -182,8 +182,10 @@ std::optional<ff::FramePtr> FileSource::convert(const AVFrame& in, PixelFormat t
     }
     // Same matrix and range on both sides: Y'CbCr stays Y'CbCr and R'G'B' stays R'G'B', only
     // the bit depth and layout change, so the stream's colour tags still describe the result.
-    const AVColorSpace space = in.colorspace != AVCOL_SPC_UNSPECIFIED ? in.colorspace : stream_->codecpar->color_space;
-    const AVColorRange range = in.color_range != AVCOL_RANGE_UNSPECIFIED ? in.color_range : stream_->codecpar->color_range;
+    const AVColorSpace frameSpace = ff::colorSpaceTag(in.colorspace);
+    const AVColorRange frameRange = ff::colorRangeTag(in.color_range);
+    const AVColorSpace space = frameSpace != AVCOL_SPC_UNSPECIFIED ? frameSpace : ff::colorSpaceTag(stream_->codecpar->color_space);
+    const AVColorRange range = frameRange != AVCOL_RANGE_UNSPECIFIED ? frameRange : ff::colorRangeTag(stream_->codecpar->color_range);
     const int* coefficients = sws_getCoefficients(space);
     const int full = range == AVCOL_RANGE_JPEG || ff::impliesFullRange(source) ? 1 : 0;
     sws_setColorspaceDetails(scaler_.get(), coefficients, full, coefficients, full, 0, 1 << 16, 1 << 16);
@@ -222,9 +224,12 @@ void FileSource::finishDelivery(VideoFrame& out, std::shared_ptr<AVFrame> holder
         view.pitch[size_t(i)] = f.linesize[i];
     }
     // Frame tags first; the container's where the decoder leaves them unspecified.
-    view.color = ff::colorInfoFromTags(f.colorspace != AVCOL_SPC_UNSPECIFIED ? f.colorspace : par->color_space,
-                                       f.color_range != AVCOL_RANGE_UNSPECIFIED ? f.color_range : par->color_range,
-                                       f.color_trc != AVCOL_TRC_UNSPECIFIED ? f.color_trc : par->color_trc,
+    const AVColorSpace space = ff::colorSpaceTag(f.colorspace);
+    const AVColorRange range = ff::colorRangeTag(f.color_range);
+    const AVColorTransferCharacteristic transfer = ff::transferTag(f.color_trc);
+    view.color = ff::colorInfoFromTags(space != AVCOL_SPC_UNSPECIFIED ? space : ff::colorSpaceTag(par->color_space),
+                                       range != AVCOL_RANGE_UNSPECIFIED ? range : ff::colorRangeTag(par->color_range),
+                                       transfer != AVCOL_TRC_UNSPECIFIED ? transfer : ff::transferTag(par->color_trc),
                                        f.width, f.height, impliesFullRange);
     view.pts = pts;
     view.onDevice = onDevice;

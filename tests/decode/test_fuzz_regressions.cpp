@@ -28,6 +28,20 @@ TEST(FuzzRegression, SeekBeyondTheTimeBaseRange) {
     EXPECT_EQ(test::readAll(*source).size(), 3u);
 }
 
+// An MPEG-TS MPEG-2 stream whose damaged sequence extension leaves matrix 155 in the
+// decoded frame: no AVColorSpace has that value (loading it as one is undefined). Every
+// frame decodes with the tag read as unspecified: the matrix assumed from the size.
+TEST(FuzzRegression, ColourTagOutsideItsEnumReadsAsUnspecified) {
+    auto source = test::openOrFail(fuzzInput("file_source/mpegts-mpeg2-colorspace-155.ts"));
+    ASSERT_TRUE(source);
+    const auto frames = test::readAll(*source);
+    ASSERT_FALSE(frames.empty());
+    for (const auto& f : frames) {
+        EXPECT_FALSE(f.view.color.matrixTagged);
+        EXPECT_EQ(f.view.color.matrix, Matrix::Bt709);
+    }
+}
+
 // A parameter named twice whose name holds a newline ("\n&\n" after the '?'): the message
 // echoed the name raw and ran over two lines; names are quoted as values are.
 TEST(FuzzRegression, RepeatedParameterNameIsQuoted) {
