@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "Commands.h"
+#include "DecodeOptions.h"
 #include "ExportOptions.h"
 #include "FrameFiles.h"
 #include "ReportWriter.h"
@@ -38,17 +39,12 @@ int runExport(int argc, char** argv) {
     // as an early stderr line of its own: an error about the input must stay one line.
     if (!engineChoice->note.empty()) report.addWarning(engineChoice->note);
 
-    OpenOptions options;
-    options.hwdec = a.hwdec == "nvdec" ? HwDecode::Nvdec
-                    : a.hwdec == "none" ? HwDecode::None
-                    : (a.hwdec == "auto" || (a.hwdec.empty() && engine.name() == "cuda")) ? HwDecode::Auto
-                                                                                          : HwDecode::None;
-    auto decodeStream = engineChoice->decodeStream();
-    if (!decodeStream) {
-        std::fprintf(stderr, "cudascope export: %s\n", decodeStream.message().c_str());
+    auto decoding = decodeOptions(*engineChoice, a.hwdec);
+    if (!decoding) {
+        std::fprintf(stderr, "cudascope export: %s\n", decoding.message().c_str());
         return kExitFailure;
     }
-    options.deviceStream = std::move(decodeStream.value());
+    OpenOptions options = std::move(decoding.value());
     options.cancel = StopSignals::flag();   // a live read waiting for a frame gives up on Ctrl-C
     FrameInputOptions inputOptions;
     inputOptions.open = options;

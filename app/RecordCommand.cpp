@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "Commands.h"
+#include "DecodeOptions.h"
 #include "engine/EngineChoice.h"
 #include "RecordOptions.h"
 #include "core/Engine.h"
@@ -79,17 +80,12 @@ int runRecord(int argc, char** argv) {
         return kExitFailure;
     }
     Engine& engine = *engineChoice->engine;
-    OpenOptions options;
-    options.hwdec = a.hwdec == "nvdec" ? HwDecode::Nvdec
-                    : a.hwdec == "none" ? HwDecode::None
-                    : (a.hwdec == "auto" || (a.hwdec.empty() && engine.name() == "cuda")) ? HwDecode::Auto
-                                                                                          : HwDecode::None;
-    auto decodeStream = engineChoice->decodeStream();
-    if (!decodeStream) {
-        std::fprintf(stderr, "cudascope record: %s\n", decodeStream.message().c_str());
+    auto decoding = decodeOptions(*engineChoice, a.hwdec);
+    if (!decoding) {
+        std::fprintf(stderr, "cudascope record: %s\n", decoding.message().c_str());
         return kExitFailure;
     }
-    options.deviceStream = std::move(decodeStream.value());
+    OpenOptions options = std::move(decoding.value());
     auto opened = openSource(a.input, options);
     if (!opened) {
         std::fprintf(stderr, "cudascope record: %s\n", opened.message().c_str());
