@@ -41,6 +41,10 @@ struct ScopeSpec {
     ParadeMode paradeMode = ParadeMode::Rgb;
     bool vectorscope = true;        // levels x levels, [Cr][Cb]
     bool stats = true;
+    // The large raw counts (waveform, parade, vectorscope) in ScopeResults: with false an engine
+    // may leave them empty (the CUDA engine then copies none back; its images are drawn on the
+    // GPU). Histograms and statistics are always filled.
+    bool counts = true;
 
     // What to draw (display images, RGBA, graticule included).
     bool displayImages = true;

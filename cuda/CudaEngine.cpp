@@ -16,12 +16,15 @@
 #include <array>
 #include <cstring>
 #include <string>
+#include <thread>
 
 #include "CudaDeviceStream.h"
 #include "CudaHandle.h"
+#include "ScopeImages.h"
 #include "ScopePipeline.h"
 #include "core/PixelFormat.h"
 #include "core/ScopeRender.h"
+#include "core/ThreadPool.h"
 
 // From cuda_gl_interop.h, declared here so that cs_cuda (and bench/gpu, built on machines
 // without GL headers) needs no GL headers: GLuint and GLenum are both unsigned int.
@@ -42,6 +45,36 @@ void sizeImage(RgbaImage& img, int w, int h) {
     img.width = w;
     img.height = h;
     img.pixels.resize(size_t(w) * size_t(h) * 4);
+}
+
+// Host copies into and out of pinned memory run on a few threads: one core copies a 4K frame's
+// 25-66 MB at a fraction of the memory's bandwidth, and these copies are most of a headless
+// frame's host time.
+int copyThreads() { return int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)); }
+
+// `bytes` bytes copied in up to pool.size() pieces of at least 1 MiB.
+void parallelCopy(ThreadPool& pool, void* dst, const void* src, size_t bytes) {
+    constexpr size_t kPiece = size_t(1) << 20;
+    const int pieces = int(std::min(size_t(pool.size()), (bytes + kPiece - 1) / kPiece));
+    if (pieces <= 1) {
+        if (bytes) std::memcpy(dst, src, bytes);
+        return;
+    }
+    auto* d = static_cast<uint8_t*>(dst);
+    const auto* s = static_cast<const uint8_t*>(src);
+    pool.parallelFor(pieces, [&](int, int begin, int end) {
+        const size_t b = bytes * size_t(begin) / size_t(pieces), e = bytes * size_t(end) / size_t(pieces);
+        std::memcpy(d + b, s + b, e - b);
+    }, pieces);
+}
+
+// `rows` rows of `rowBytes` from a pitched source into tightly packed rows.
+void parallelCopyRows(ThreadPool& pool, uint8_t* dst, const uint8_t* src, size_t srcPitch, size_t rowBytes, size_t rows) {
+    if (srcPitch == rowBytes) { parallelCopy(pool, dst, src, rowBytes * rows); return; }
+    const int pieces = int(std::min(size_t(pool.size()), std::max<size_t>(1, rowBytes * rows >> 20)));
+    pool.parallelFor(int(rows), [&](int, int begin, int end) {
+        for (int y = begin; y < end; ++y) std::memcpy(dst + size_t(y) * rowBytes, src + size_t(y) * srcPitch, rowBytes);
+    }, pieces);
 }
 
 Status validateFrame(const FrameView& f) {
@@ -69,10 +102,12 @@ struct CudaEngine::Impl {
     struct FrameSlot {
         cuda::EventHandle done;
         cuda::PinnedBuffer staging;
-        std::vector<uint16_t> columnCounts;   // the device's 16-bit strips (ColumnCounts.h), widened into ScopeResults
+        cuda::PinnedBuffer results;   // everything a call copies back, in one block (download())
     };
     FrameSlot slot;
     cuda::EventHandle legacyMark;   // for device frames without a ready event: the legacy default stream's work so far
+    ThreadPool pool{copyThreads()};   // host copies through pinned memory; overlays of the scope images
+    cuda::ScopeImages images;         // process()'s scope images, drawn on the GPU
 
     struct Registered {
         unsigned name = 0;
@@ -86,7 +121,8 @@ struct CudaEngine::Impl {
     Status finish();
     Status inputPlanes(const FrameView& f, cuda::PlaneSet& out);
     Status run(const FrameView& f, const ScopeSpec& spec, bool wantPicture, ScopeResults& out, const cuda::SurfaceTargets* surfaces);
-    Status download(const FrameView& f, const ScopeSpec& spec, bool bigCounts, bool images, ScopeResults& out);
+    Status download(const FrameView& f, const ScopeSpec& spec, bool bigCounts, bool withImages, ScopeResults& out);
+    void unpackColumns(const uint16_t* strips, std::vector<uint32_t>& dst, bool on, int firstChannel, int channels, size_t L, size_t W);
 };
 
 // The engine's stream waits, on the device, until a device frame's planes are written: for
@@ -152,9 +188,7 @@ Status CudaEngine::Impl::inputPlanes(const FrameView& f, cuda::PlaneSet& out) {
         CS_TRY(planes[size_t(i)].reserve(rowBytes, rows));
         uint8_t* dst = staging.get() + offset;
         const uint8_t* src = f.data[size_t(i)];
-        if (size_t(f.pitch[size_t(i)]) == rowBytes) std::memcpy(dst, src, rowBytes * rows);
-        else
-            for (size_t y = 0; y < rows; ++y) std::memcpy(dst + y * rowBytes, src + y * size_t(f.pitch[size_t(i)]), rowBytes);
+        parallelCopyRows(pool, dst, src, size_t(f.pitch[size_t(i)]), rowBytes, rows);
         CS_CUDA_CHECK(cudaMemcpy2DAsync(planes[size_t(i)].get(), planes[size_t(i)].pitch(), dst, rowBytes, rowBytes, rows,
                                         cudaMemcpyHostToDevice, stream.get()));
         out.data[i] = planes[size_t(i)].get();
@@ -183,68 +217,100 @@ Status CudaEngine::Impl::run(const FrameView& f, const ScopeSpec& spec, bool wan
     return pipeline.enqueue(planeSet, colour, stream.get(), surfaces);
 }
 
-// Copies the results back and waits for the frame's completion event. `images`: picture and preview too.
-Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, bool bigCounts, bool images, ScopeResults& out) {
+// Copies the results back and waits for the frame's completion event: every piece into one
+// block of the slot's pinned memory with asynchronous copies, one event synchronisation, then
+// the pieces into ScopeResults (large ones on the pool). `withImages`: the picture, the preview
+// and (process()) the scope images drawn on the GPU too.
+Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, bool bigCounts, bool withImages, ScopeResults& out) {
     cudaStream_t s = stream.get();
-    std::vector<uint16_t>& columnCounts = slot.columnCounts;
     const size_t L = size_t(out.levels), W = size_t(f.width), H = size_t(f.height);
     const uint32_t flags = pipeline.work().flags;
-    auto fetch = [&](std::vector<uint32_t>& dst, bool on, const uint32_t* src, size_t n) -> Status {
-        if (!on) { dst.clear(); return {}; }
-        dst.resize(n);
-        CS_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
-        return {};
+    size_t bytes = 0;
+    auto place = [&](size_t n) {
+        const size_t at = bytes;
+        bytes += (n + 255) / 256 * 256;
+        return at;
     };
-    const bool hist = spec.histogram && (flags & cuda::kScopeHistogram);
-    CS_TRY(fetch(out.histY, hist, pipeline.histY(), L));
-    CS_TRY(fetch(out.histR, hist, pipeline.histRgb(), 256));
-    CS_TRY(fetch(out.histG, hist, pipeline.histRgb() + 256, 256));
-    CS_TRY(fetch(out.histB, hist, pipeline.histRgb() + 512, 256));
+    // Histograms and statistics are one contiguous piece of the accumulators (histY, histRgb, stats).
+    const auto* head = reinterpret_cast<const uint8_t*>(pipeline.histY());
+    const size_t statsAt = size_t(reinterpret_cast<const uint8_t*>(pipeline.stats()) - head);
+    const size_t headBytes = statsAt + sizeof(cuda::DeviceStats);
+    const size_t headAt = place(headBytes);
     // Waveform and parade counts are 16-bit strips on the device: copied as they are, laid out
     // and widened below.
+    const bool hist = spec.histogram && (flags & cuda::kScopeHistogram);
     const bool waveform = bigCounts && spec.waveform, parade = bigCounts && spec.parade;
-    if (waveform || parade) {
-        columnCounts.resize(cuda::columnCountsSize(int(L), int(W)));
-        CS_CUDA_CHECK(cudaMemcpyAsync(columnCounts.data(), pipeline.columns(), columnCounts.size() * sizeof(uint16_t), cudaMemcpyDeviceToHost, s));
+    const bool vectorscope = bigCounts && spec.vectorscope;
+    const size_t columnsBytes = (waveform || parade) ? cuda::columnCountsSize(int(L), int(W)) * sizeof(uint16_t) : 0;
+    const size_t columnsAt = columnsBytes ? place(columnsBytes) : 0;
+    const size_t vectorscopeAt = vectorscope ? place(L * L * sizeof(uint32_t)) : 0;
+    const bool scopeImages = withImages && spec.displayImages && images.blockBytes() > 0;
+    const size_t imagesAt = scopeImages ? place(images.blockBytes()) : 0;
+    const bool picture = withImages && spec.displayImages && spec.picture;
+    const size_t pictureAt = picture ? place(W * H * 4) : 0;
+    const bool preview = withImages && spec.preview != PreviewFilter::None;
+    const size_t previewAt = preview ? place(W * H * 4) : 0;
+    CS_TRY(slot.results.reserve(bytes));
+    uint8_t* pinned = slot.results.get();
+
+    CS_CUDA_CHECK(cudaMemcpyAsync(pinned + headAt, head, headBytes, cudaMemcpyDeviceToHost, s));
+    if (columnsBytes) CS_CUDA_CHECK(cudaMemcpyAsync(pinned + columnsAt, pipeline.columns(), columnsBytes, cudaMemcpyDeviceToHost, s));
+    if (vectorscope)
+        CS_CUDA_CHECK(cudaMemcpyAsync(pinned + vectorscopeAt, pipeline.vectorscope(), L * L * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+    if (scopeImages)
+        CS_CUDA_CHECK(cudaMemcpyAsync(pinned + imagesAt, images.block(), images.blockBytes(), cudaMemcpyDeviceToHost, s));
+    if (picture)
+        CS_CUDA_CHECK(cudaMemcpy2DAsync(pinned + pictureAt, W * 4, pipeline.picture(), pipeline.picturePitch(), W * 4, H,
+                                        cudaMemcpyDeviceToHost, s));
+    if (preview)
+        CS_CUDA_CHECK(cudaMemcpy2DAsync(pinned + previewAt, W * 4, pipeline.preview(), pipeline.previewPitch(), W * 4, H,
+                                        cudaMemcpyDeviceToHost, s));
+    CS_TRY(finish());
+
+    auto hostHist = [&](std::vector<uint32_t>& dst, size_t offset, size_t n) {
+        if (!hist) { dst.clear(); return; }
+        dst.resize(n);
+        std::memcpy(dst.data(), pinned + headAt + offset, n * sizeof(uint32_t));
+    };
+    hostHist(out.histY, 0, L);
+    hostHist(out.histR, L * 4, 256);
+    hostHist(out.histG, (L + 256) * 4, 256);
+    hostHist(out.histB, (L + 512) * 4, 256);
+    const auto* strips = reinterpret_cast<const uint16_t*>(pinned + columnsAt);
+    unpackColumns(strips, out.waveform, waveform, 0, 1, L, W);
+    unpackColumns(strips, out.parade, parade, 1, 3, L, W);
+    if (vectorscope) {
+        out.vectorscope.resize(L * L);
+        parallelCopy(pool, out.vectorscope.data(), pinned + vectorscopeAt, L * L * sizeof(uint32_t));
+    } else {
+        out.vectorscope.clear();
     }
-    CS_TRY(fetch(out.vectorscope, bigCounts && spec.vectorscope, pipeline.vectorscope(), L * L));
-    cuda::DeviceStats st{};
-    if (spec.stats) CS_CUDA_CHECK(cudaMemcpyAsync(&st, pipeline.stats(), sizeof st, cudaMemcpyDeviceToHost, s));
-    const bool picture = images && spec.displayImages && spec.picture;
     if (picture) {
         sizeImage(out.picture, f.width, f.height);
-        CS_CUDA_CHECK(cudaMemcpy2DAsync(out.picture.pixels.data(), W * 4, pipeline.picture(), pipeline.picturePitch(), W * 4, H,
-                                        cudaMemcpyDeviceToHost, s));
+        parallelCopy(pool, out.picture.pixels.data(), pinned + pictureAt, W * H * 4);
     } else {
         out.picture = {};
     }
-    if (images && spec.preview != PreviewFilter::None) {
+    if (preview) {
         sizeImage(out.preview, f.width, f.height);
-        CS_CUDA_CHECK(cudaMemcpy2DAsync(out.preview.pixels.data(), W * 4, pipeline.preview(), pipeline.previewPitch(), W * 4, H,
-                                        cudaMemcpyDeviceToHost, s));
+        parallelCopy(pool, out.preview.pixels.data(), pinned + previewAt, W * H * 4);
     } else {
         out.preview = {};
     }
-    CS_TRY(finish());
-    // Strips into ScopeResults' rows: [channel][level][x], channel 0 the waveform, 1..3 the parade.
-    auto unpackColumns = [&](std::vector<uint32_t>& dst, bool on, int firstChannel, int channels) {
-        if (!on) { dst.clear(); return; }
-        dst.resize(size_t(channels) * L * W);
-        for (int c = 0; c < channels; ++c)
-            for (size_t level = 0; level < L; ++level) {
-                uint32_t* row = dst.data() + (size_t(c) * L + level) * W;
-                for (size_t x0 = 0; x0 < W; x0 += cuda::kColumnStrip) {
-                    const uint16_t* src = columnCounts.data() + cuda::columnIndex(int(L), firstChannel + c, int(level), int(x0));
-                    const size_t n = std::min(W - x0, size_t(cuda::kColumnStrip));
-                    for (size_t i = 0; i < n; ++i) row[x0 + i] = src[i];
-                }
-            }
-    };
-    unpackColumns(out.waveform, waveform, 0, 1);
-    unpackColumns(out.parade, parade, 1, 3);
+    if (scopeImages) {
+        RgbaImage* dst[4] = {&out.histogramImage, &out.waveformImage, &out.paradeImage, &out.vectorscopeImage};
+        for (int k = 0; k < 4; ++k) {
+            const cuda::ScopeImages::Placed& p = images.placed(cuda::ScopeImageKind(k));
+            if (!p.onGpu) continue;
+            sizeImage(*dst[k], p.width, p.height);
+            parallelCopy(pool, dst[k]->pixels.data(), pinned + imagesAt + p.offset, size_t(p.width) * size_t(p.height) * 4);
+        }
+    }
 
     out.stats = {};
     if (spec.stats) {
+        cuda::DeviceStats st{};
+        std::memcpy(&st, pinned + headAt + statsAt, sizeof st);
         const auto& info = formatInfo(f.format);
         const int top = out.levels - 1;
         const double pixels = double(W) * double(H);
@@ -258,6 +324,26 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
         out.stats.outOfGamut = double(st.outOfGamut) / pixels;
     }
     return {};
+}
+
+// Strips into ScopeResults' rows: [channel][level][x], channel 0 the waveform, 1..3 the parade.
+void CudaEngine::Impl::unpackColumns(const uint16_t* strips, std::vector<uint32_t>& dst, bool on, int firstChannel, int channels, size_t L,
+                                     size_t W) {
+    if (!on) { dst.clear(); return; }
+    dst.resize(size_t(channels) * L * W);
+    const int rows = channels * int(L);
+    pool.parallelFor(rows, [&](int, int begin, int end) {
+        for (int r = begin; r < end; ++r) {
+            const int c = r / int(L);
+            const size_t level = size_t(r) % L;
+            uint32_t* row = dst.data() + (size_t(c) * L + level) * W;
+            for (size_t x0 = 0; x0 < W; x0 += cuda::kColumnStrip) {
+                const uint16_t* src = strips + cuda::columnIndex(int(L), firstChannel + c, int(level), int(x0));
+                const size_t n = std::min(W - x0, size_t(cuda::kColumnStrip));
+                for (size_t i = 0; i < n; ++i) row[x0 + i] = src[i];
+            }
+        }
+    });
 }
 
 CudaEngine::CudaEngine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -277,16 +363,27 @@ Status CudaEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResul
     CS_TRY(validateFrame(f));
     CS_CUDA_CHECK(cudaSetDevice(impl_->device));
     const bool wantPicture = spec.displayImages && spec.picture;
-    CS_TRY(impl_->run(f, spec, wantPicture, out, nullptr));
-    CS_TRY(impl_->download(f, spec, true, true, out));
+    Impl& m = *impl_;
+    CS_TRY(m.run(f, spec, wantPicture, out, nullptr));
+    // The scope images are drawn on the GPU after the pass and come back with the rest; an image
+    // too large for its overlay tables is drawn by core from counts copied back for it.
+    bool hostImages = false;
     if (spec.displayImages) {
-        if (spec.histogram) renderHistogram(out, spec, out.histogramImage); else out.histogramImage = {};
-        if (spec.waveform) renderWaveform(out, spec, out.waveformImage); else out.waveformImage = {};
-        if (spec.parade) renderParade(out, spec, out.paradeImage); else out.paradeImage = {};
-        if (spec.vectorscope) renderVectorscope(out, spec, out.vectorscopeImage); else out.vectorscopeImage = {};
-    } else {
-        out.histogramImage = out.waveformImage = out.paradeImage = out.vectorscopeImage = {};
+        CS_TRY(m.images.prepare(spec, out, m.pool, m.stream.get()));
+        CS_TRY(m.images.enqueue(m.pipeline, spec, out, m.stream.get()));
+        hostImages = m.images.anyOnHost();
     }
+    CS_TRY(m.download(f, spec, spec.counts || hostImages, true, out));
+    using cuda::ScopeImageKind;
+    auto image = [&](ScopeImageKind k, RgbaImage& img, void (*render)(const ScopeResults&, const ScopeSpec&, RgbaImage&)) {
+        const cuda::ScopeImages::Placed& p = m.images.placed(k);
+        if (!spec.displayImages || !p.wanted) img = {};
+        else if (!p.onGpu) render(out, spec, img);
+    };
+    image(ScopeImageKind::Histogram, out.histogramImage, renderHistogram);
+    image(ScopeImageKind::Waveform, out.waveformImage, renderWaveform);
+    image(ScopeImageKind::Parade, out.paradeImage, renderParade);
+    image(ScopeImageKind::Vectorscope, out.vectorscopeImage, renderVectorscope);
     return {};
 }
 

@@ -1,0 +1,81 @@
+// What core/ScopeRender draws over a scope image's trace (graticule, labels, the parade's
+// channel names), as a map per pixel that the CUDA engine applies on the GPU after drawing the
+// trace (ScopeImage.h), so that its images are core's byte for byte.
+//
+// Every overlay pixel is a chain of source-over blends (core's blendPixel), each channel a
+// function of that channel's value beneath alone, and alpha stays 255 over an opaque trace. So
+// the overlay of a pixel is exactly three 256-entry tables, found by drawing the overlay with
+// core's own functions over uniform images of every value 0..255 (once per image layout and
+// spec, on a thread pool; a pixel none of them changes keeps its value). Nothing of core's
+// drawing is copied: a change to a graticule is in the tables the next time they are made.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "ScopeImage.h"
+#include "core/ScopeResults.h"
+#include "core/ScopeSpec.h"
+
+namespace cs {
+class ThreadPool;
+}
+
+namespace cs::cuda {
+
+enum class ScopeImageKind { Histogram, Waveform, Parade, Vectorscope };
+
+// Where a scope image's trace goes: the image's size (0 x 0: no image) and its plot rectangle
+// (the parade: three panels), as core/ScopeRender lays them out.
+struct ScopeLayout {
+    int width = 0, height = 0;
+    ShadePlot plot;
+    ShadePlot panels[3];
+    bool empty() const { return width <= 0 || height <= 0; }
+};
+ScopeLayout scopeLayout(ScopeImageKind kind, const ScopeSpec& spec, ParadeMode paradeMode);
+
+// What an overlay depends on: equal keys give equal overlays.
+struct OverlayKey {
+    ScopeImageKind kind = ScopeImageKind::Histogram;
+    int width = 0, height = 0, bitDepth = 8;
+    Matrix matrix = Matrix::Bt709;
+    Range range = Range::Limited;
+    ParadeMode paradeMode = ParadeMode::Rgb;
+    HistogramScale histogramScale = HistogramScale::Linear;
+    WaveformScale waveformScale = WaveformScale::Ire;
+    int zoom = 1;
+    bool targets75 = true, skinToneLine = true;
+    bool operator==(const OverlayKey&) const = default;
+};
+// The key of `kind`'s image for results shaped as `r` (bit depth, colour, parade mode).
+OverlayKey overlayKey(ScopeImageKind kind, const ScopeSpec& spec, const ScopeResults& r);
+
+struct ScopeOverlay {
+    int width = 0, height = 0;
+    std::vector<int32_t> index;   // per pixel, row-major: its tables in `tables`, or -1 (untouched)
+    std::vector<uint8_t> tables;  // per touched pixel: 3 x 256 bytes, [channel][old value] -> new value
+    size_t touched() const { return tables.size() / 768; }
+};
+
+// Draws the overlay with core's functions into `img` (already `key`'s size), over whatever
+// `img` holds: core/ScopeRender's drawing after the trace, in its order.
+void drawOverlay(const OverlayKey& key, RgbaImage& img);
+
+// The tables of `key`'s overlay, made on `pool`.
+ScopeOverlay buildOverlay(const OverlayKey& key, ThreadPool& pool);
+
+// Applies an overlay to an opaque image of its size (the host reference of the GPU's step).
+void applyOverlay(const ScopeOverlay& overlay, RgbaImage& img);
+
+// The scope image as the CUDA engine draws it, on the host from `r`'s row-major counts: the
+// trace by ScopeImage.h's functions, then the overlay. Equal to core/ScopeRender's image.
+void referenceScopeImage(ScopeImageKind kind, const ScopeResults& r, const ScopeSpec& spec, const ScopeOverlay& overlay, RgbaImage& out);
+
+// The parameters ScopeImage.h's functions take for `r` and `spec`.
+WaveShade waveShade(const ScopeResults& r, const ScopeSpec& spec);
+VectorShade vectorShade(const ScopeResults& r, const ScopeSpec& spec);
+// The hues of the waveform (panel 0) or of the parade's three panels.
+void traceHues(ScopeImageKind kind, ParadeMode mode, ShadeRgb hues[3]);
+double histogramGain(const ScopeSpec& spec);
+
+}  // namespace cs::cuda
