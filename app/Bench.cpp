@@ -33,8 +33,9 @@ constexpr const char* kBenchUsage =
     "  --frames N          frames timed per case, 1 to 1000000 (default 30)\n"
     "  --hwdec H           auto, nvdec or none: decoder for the NVDEC rows of a file input (default auto)\n"
     "  --threads N         CPU engine threads, 0 to 1024 (default 0: all hardware threads)\n"
-    "Times Engine::process() per frame (all scopes, statistics and display images, as\n"
-    "`cudascope export` computes them) and prints the median of each engine and their ratio.\n";
+    "Times Engine::process() per frame, headless, as `cudascope export` computes it: all scopes,\n"
+    "statistics and display images with the counts (.npy) and without (--no-npy), and\n"
+    "--scopes stats,histogram; prints the median of each engine and their ratio.\n";
 
 using Clock = std::chrono::steady_clock;
 
@@ -44,12 +45,27 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
+// What a row times: export's work for a set of --scopes.
+struct BenchWork {
+    const char* name;
+    ScopeSpec spec;
+};
+std::vector<BenchWork> benchWorks() {
+    ScopeSpec all;   // every scope, statistics, the picture and the scope images, and the counts (.npy)
+    ScopeSpec images = all;   // the same without the large counts (export --no-npy)
+    images.counts = false;
+    ScopeSpec statsHistogram;   // export --scopes stats,histogram: the statistics, the histograms and their image
+    statsHistogram.waveform = statsHistogram.parade = statsHistogram.vectorscope = false;
+    statsHistogram.picture = false;
+    statsHistogram.counts = false;
+    return {{"all + counts", all}, {"all, no counts", images}, {"stats,histogram", statsHistogram}};
+}
+
 // Median milliseconds of engine.process() over up to `frames` frames of `input` (host frames).
-Result<double> timeEngine(Engine& engine, const std::string& input, int frames, int& timed) {
+Result<double> timeEngine(Engine& engine, const std::string& input, const ScopeSpec& spec, int frames, int& timed) {
     auto opened = openSource(input, OpenOptions{});
     if (!opened.ok()) return opened.status();
     Source& source = *opened.value();
-    ScopeSpec spec;
     ScopeResults results;
     std::vector<double> ms;
     VideoFrame frame;
@@ -153,26 +169,29 @@ int runBench(int argc, char** argv) {
     }
     Engine* const cuda = nullptr;
 #endif
-    std::printf("Engine::process() per frame: all scopes, statistics, display images; median of up to %d frames\n\n", a.frames);
-    std::printf("| input | frames | cpu ms | cuda ms | cpu / cuda |\n|---|---:|---:|---:|---:|\n");
+    std::printf("Engine::process() per frame, headless (host frames: uploaded, results copied back); median of up to %d frames\n\n",
+                a.frames);
+    std::printf("| input | work | frames | cpu ms | cuda ms | cpu / cuda |\n|---|---|---:|---:|---:|---:|\n");
     bool failed = false;
-    for (const std::string& input : a.inputs) {
-        double cpuMs = -1, cudaMs = -1;
-        int timed = 0;
-        if (cpu) {
-            auto r = timeEngine(*cpu, input, a.frames, timed);
-            if (!r.ok()) { std::fprintf(stderr, "cudascope bench: %s (cpu engine)\n", r.message().c_str()); failed = true; }
-            else cpuMs = r.value();
+    for (const std::string& input : a.inputs)
+        for (const BenchWork& work : benchWorks()) {
+            double cpuMs = -1, cudaMs = -1;
+            int timed = 0;
+            if (cpu) {
+                auto r = timeEngine(*cpu, input, work.spec, a.frames, timed);
+                if (!r.ok()) { std::fprintf(stderr, "cudascope bench: %s (cpu engine)\n", r.message().c_str()); failed = true; }
+                else cpuMs = r.value();
+            }
+            if (cuda) {
+                auto r = timeEngine(*cuda, input, work.spec, a.frames, timed);
+                if (!r.ok()) { std::fprintf(stderr, "cudascope bench: %s (cuda engine)\n", r.message().c_str()); failed = true; }
+                else cudaMs = r.value();
+            }
+            std::printf("| %s | %s | %d | %s | %s | %s |\n", input.c_str(), work.name, timed, cpuMs >= 0 ? formatMs(cpuMs).c_str() : "-",
+                        cudaMs >= 0 ? formatMs(cudaMs).c_str() : "-",
+                        cpuMs > 0 && cudaMs > 0 ? formatMs(cpuMs / cudaMs).c_str() : "-");
+            std::fflush(stdout);
         }
-        if (cuda) {
-            auto r = timeEngine(*cuda, input, a.frames, timed);
-            if (!r.ok()) { std::fprintf(stderr, "cudascope bench: %s (cuda engine)\n", r.message().c_str()); failed = true; }
-            else cudaMs = r.value();
-        }
-        std::printf("| %s | %d | %s | %s | %s |\n", input.c_str(), timed, cpuMs >= 0 ? formatMs(cpuMs).c_str() : "-",
-                    cudaMs >= 0 ? formatMs(cudaMs).c_str() : "-", cpuMs > 0 && cudaMs > 0 ? formatMs(cpuMs / cudaMs).c_str() : "-");
-        std::fflush(stdout);
-    }
 
 #if CS_HAVE_CUDA
     // NVDEC: decoding alone against decoding plus all scopes, for file inputs.

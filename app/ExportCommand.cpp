@@ -3,14 +3,17 @@
 // counts as .npy, and one report.json for the whole run.
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 
 #include "Commands.h"
 #include "DecodeOptions.h"
 #include "ExportOptions.h"
-#include "FrameFiles.h"
+#include "ExportPipeline.h"
 #include "ReportWriter.h"
 #include "StopSignals.h"
 #include "core/Engine.h"
@@ -31,8 +34,11 @@ int runExport(int argc, char** argv) {
     }
     Engine& engine = *engineChoice->engine;
     ReportWriter report;
+    // Guards `report`: this thread adds warnings (and the head), the pipeline's writer thread the frames' lines.
+    std::mutex reportMutex;
     auto warn = [&](const std::string& w) {
         std::fprintf(stderr, "cudascope export: warning: %s\n", w.c_str());
+        std::lock_guard<std::mutex> lock(reportMutex);
         report.addWarning(w);
     };
     // Why auto fell back to the CPU goes in the report and the closing summary line, not
@@ -72,15 +78,25 @@ int runExport(int argc, char** argv) {
     }
     const StopSignals stopSignals;
 
-    ScopeResults results;
-    long exported = 0;
+    // Files and report lines are encoded and written by the pipeline (ExportPipeline.h) while
+    // this thread reads and computes the next frames: a few frames in flight, in frame order.
+    const int encoders = int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+    ExportPipeline pipeline(
+        dir, a.spec,
+        [&](const QJsonObject& line) {
+            std::lock_guard<std::mutex> lock(reportMutex);
+            return report.addFrame(line);
+        },
+        encoders + 2, encoders);
+    ScopeResults results;   // the first frame's, for the report's head
+    long submitted = 0;
     int exitCode = kExitOk;
     std::string ended = "end_of_stream";
     Status written;
     const bool liveInput = source.summary().live;
     for (;;) {
         if (stopSignals.received()) break;
-        if (a.maxFrames > 0 && exported >= a.maxFrames) {
+        if (a.maxFrames > 0 && submitted >= a.maxFrames) {
             ended = "max_frames";
             break;
         }
@@ -100,35 +116,47 @@ int runExport(int argc, char** argv) {
             if (stopSignals.received()) break;   // a live read given up for the stop
             // A stream that breaks off keeps what was exported; the failure is reported.
             warn(rr.message);
-            if (exported == 0) exitCode = kExitFailure;
+            if (submitted == 0) exitCode = kExitFailure;
             ended = "read_error";
             break;
         }
         const int64_t thisIndex = input.index;
         if (thisIndex % a.every != 0) continue;
-        const Status st = engine.process(frame.view, a.spec, results);
+        ExportPipeline::Slot* slot = pipeline.acquire();
+        if (!slot) break;   // an earlier frame's file or line failed: finish() below says which
+        const Status st = engine.process(frame.view, a.spec, slot->results);
         if (!st) {
+            pipeline.release(slot);
             warn("frame " + std::to_string(thisIndex) + ": " + st.message());
             continue;
         }
-        // The frame's files first, then its line in the report: a frame the report lists
-        // has all its files.
-        if (!report.begun()) written = report.begin(reportHead(source.info(), engine.name(), a.spec, results));
-        if (written) written = writeFrameFiles(dir, thisIndex, a.spec, results);
+        if (!report.begun()) {
+            std::lock_guard<std::mutex> lock(reportMutex);
+            results = slot->results;
+            written = report.begin(reportHead(source.info(), engine.name(), a.spec, results));
+        }
+        if (!written) {
+            pipeline.release(slot);
+            break;
+        }
+        // The frame's files first, then its line in the report (the pipeline's order): a frame
+        // the report lists has all its files.
         QJsonObject liveFields;   // the stream's own timestamp, and the first frame after a restart
         if (liveInput) liveFields["source_pts"] = input.sourcePts;
         if (input.discontinuity) liveFields["discontinuity"] = true;
-        if (written) written = report.addFrame(reportFrame(thisIndex, input.pts, a.spec, results, liveFields));
-        if (!written) {
-            ended = "write_error";
-            break;
-        }
-        ++exported;
+        slot->index = thisIndex;
+        slot->line = reportFrame(thisIndex, input.pts, a.spec, slot->results, liveFields);
+        pipeline.submit(slot);
+        ++submitted;
     }
+    if (written) written = pipeline.finish();
+    if (!written) ended = "write_error";
+    const long exported = pipeline.written();
 
     const SourceInfo& info = source.info();
     const int stopSignal = written ? stopSignals.received() : 0;
     if (stopSignal) ended = signalName(stopSignal);
+    std::lock_guard<std::mutex> lock(reportMutex);   // the pipeline has finished: this thread alone from here
     if (!written) report.addWarning(written.message());
     // The report of the frames done, also after a stop or a failed frame file. One that
     // cannot be finished stays as report.json.part, readable as a killed run's.

@@ -30,6 +30,7 @@ const char* const kExportUsage =
     "  --timeout SECONDS     live: give up (exit 1, report kept) after this long without a picture,\n"
     "                        whether the stream never came or did not come back (default 30)\n"
     "  --all-frames          live: keep every frame (a bounded backlog) instead of the newest\n"
+    "  --no-npy              no .npy counts (the scope PNGs and report.json only)\n"
     "Each option is given at most once.\n";
 
 namespace {
@@ -52,7 +53,8 @@ const std::vector<OptionDef>& exportOptionTable() {
         {{"h", "help"}},        {{"out"}, true},     {{"every"}, true},   {{"max-frames"}, true},
         {{"engine"}, true},     {{"hwdec"}, true},   {{"scopes"}, true},  {{"parade"}, true},
         {{"preview"}, true},    {{"matrix"}, true},  {{"range"}, true},   {{"histogram-scale"}, true},
-        {{"waveform-scale"}, true}, {{"size"}, true},  {{"timeout"}, true}, {{"all-frames"}}};
+        {{"waveform-scale"}, true}, {{"size"}, true},  {{"timeout"}, true}, {{"all-frames"}},
+        {{"no-npy"}}};
     return table;
 }
 
@@ -147,6 +149,7 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
         return t.status();
     });
     a.allFrames = parsed->isSet("all-frames");
+    a.spec.counts = !parsed->isSet("no-npy");   // the CUDA engine copies the large counts back only for .npy
     if (!failed) return failed;
 
     const auto& positional = parsed->positional();

@@ -1,11 +1,9 @@
 #include "FrameFiles.h"
 
 #include <QBuffer>
-#include <QByteArray>
 #include <QImage>
 
 #include <cstdio>
-#include <string>
 #include <string_view>
 
 #include "AtomicFile.h"
@@ -13,39 +11,63 @@
 
 namespace cs {
 
-Status writePng(const std::string& path, const RgbaImage& image) {
+Status encodePng(const std::string& path, const RgbaImage& image, QByteArray& png) {
+    png.clear();
     if (image.empty()) return {};
     const QImage q(image.pixels.data(), image.width, image.height, image.width * 4, QImage::Format_RGBA8888);
-    QByteArray png;
     QBuffer buffer(&png);
     if (!buffer.open(QIODevice::WriteOnly) || !q.save(&buffer, "PNG"))
         return Status::error(path + ": the PNG could not be encoded (out of memory?)");
+    return {};
+}
+
+Status writePng(const std::string& path, const RgbaImage& image) {
+    if (image.empty()) return {};
+    QByteArray png;
+    if (Status st = encodePng(path, image, png); !st) return st;
     return writeFileAtomically(path, {std::string_view(png.constData(), size_t(png.size()))});
 }
 
-Status writeFrameFiles(const std::filesystem::path& dir, int64_t index, const ScopeSpec& spec, const ScopeResults& results) {
+Status writeFrameFile(const FrameFile& file, const QByteArray& png) {
+    if (file.counts) return writeNpyUint32(file.path, *file.counts, file.shape);
+    if (!file.image || file.image->empty()) return {};
+    return writeFileAtomically(file.path, {std::string_view(png.constData(), size_t(png.size()))});
+}
+
+std::vector<FrameFile> frameFiles(const std::filesystem::path& dir, int64_t index, const ScopeSpec& spec, const ScopeResults& results) {
     char prefix[32];
     std::snprintf(prefix, sizeof prefix, "%06lld-", static_cast<long long>(index));
-    auto file = [&](std::string_view name) { return (dir / (prefix + std::string(name))).string(); };
+    auto path = [&](std::string_view name) { return (dir / (prefix + std::string(name))).string(); };
     const size_t L = size_t(results.levels), W = size_t(results.width);
-    if (spec.picture)
-        if (Status st = writePng(file("picture.png"), results.picture); !st) return st;
-    if (spec.preview != PreviewFilter::None)
-        if (Status st = writePng(file("preview-" + std::string(previewName(spec.preview)) + ".png"), results.preview); !st)
-            return st;
-    if (spec.histogram)
-        if (Status st = writePng(file("histogram.png"), results.histogramImage); !st) return st;
+    std::vector<FrameFile> files;
+    auto image = [&](std::string_view name, const RgbaImage& img) { files.push_back(FrameFile{path(name), &img, nullptr, {}}); };
+    auto counts = [&](std::string_view name, const std::vector<uint32_t>& c, std::vector<size_t> shape) {
+        if (spec.counts) files.push_back(FrameFile{path(name), nullptr, &c, std::move(shape)});
+    };
+    if (spec.picture) image("picture.png", results.picture);
+    if (spec.preview != PreviewFilter::None) image("preview-" + std::string(previewName(spec.preview)) + ".png", results.preview);
+    if (spec.histogram) image("histogram.png", results.histogramImage);
     if (spec.waveform) {
-        if (Status st = writePng(file("waveform.png"), results.waveformImage); !st) return st;
-        if (Status st = writeNpyUint32(file("waveform.npy"), results.waveform, {L, W}); !st) return st;
+        image("waveform.png", results.waveformImage);
+        counts("waveform.npy", results.waveform, {L, W});
     }
     if (spec.parade) {
-        if (Status st = writePng(file("parade.png"), results.paradeImage); !st) return st;
-        if (Status st = writeNpyUint32(file("parade.npy"), results.parade, {3, L, W}); !st) return st;
+        image("parade.png", results.paradeImage);
+        counts("parade.npy", results.parade, {3, L, W});
     }
     if (spec.vectorscope) {
-        if (Status st = writePng(file("vectorscope.png"), results.vectorscopeImage); !st) return st;
-        if (Status st = writeNpyUint32(file("vectorscope.npy"), results.vectorscope, {L, L}); !st) return st;
+        image("vectorscope.png", results.vectorscopeImage);
+        counts("vectorscope.npy", results.vectorscope, {L, L});
+    }
+    return files;
+}
+
+Status writeFrameFiles(const std::filesystem::path& dir, int64_t index, const ScopeSpec& spec, const ScopeResults& results) {
+    for (const FrameFile& f : frameFiles(dir, index, spec, results)) {
+        QByteArray png;
+        if (f.image)
+            if (Status st = encodePng(f.path, *f.image, png); !st) return st;
+        if (Status st = writeFrameFile(f, png); !st) return st;
     }
     return {};
 }

@@ -47,8 +47,10 @@ public:
     // Host frames are uploaded through pinned staging buffers; frames with view.onDevice set
     // (NVDEC) are read in place once their ready event (FrameView::deviceReady) has
     // completed, or, without one, once the legacy default stream's work so far has. The
-    // frame must stay alive until the call returns. Display images are drawn by core
-    // (ScopeRender.h) from the downloaded counts, so they are identical to the CPU engine's.
+    // frame must stay alive until the call returns. The scope images are drawn on the GPU
+    // (ScopeImages.h) to core/ScopeRender's pixels, so they equal the CPU engine's; the large
+    // counts are copied back only with spec.counts. Results come back through pinned memory
+    // with one event synchronisation per call.
     Status process(const FrameView& frame, const ScopeSpec& spec, ScopeResults& out) override;
 
     // For the GL view: writes each named texture and fills `countsAndStats` with the

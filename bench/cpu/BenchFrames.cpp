@@ -11,6 +11,8 @@ extern "C" {
 #include <libavutil/pixdesc.h>
 }
 
+#include "decode/FFmpegFormats.h"
+
 namespace cs::bench {
 namespace {
 
@@ -92,15 +94,16 @@ void fillNoise(AVFrame& f, int bitDepth) {
 ColorInfo colorOfClip(const AVFrame& f) {
     ColorInfo c;
     c.matrixTagged = true;
-    switch (f.colorspace) {
+    switch (ff::colorSpaceTag(f.colorspace)) {   // a damaged stream's tag can be outside the enum
         case AVCOL_SPC_BT709: c.matrix = Matrix::Bt709; break;
         case AVCOL_SPC_BT470BG:
         case AVCOL_SPC_SMPTE170M: c.matrix = Matrix::Bt601; break;
         case AVCOL_SPC_BT2020_NCL: c.matrix = Matrix::Bt2020Ncl; break;
         default: c.matrix = guessMatrix(f.width, f.height); c.matrixTagged = false; break;
     }
-    c.rangeTagged = f.color_range != AVCOL_RANGE_UNSPECIFIED;
-    c.range = f.color_range == AVCOL_RANGE_JPEG ? Range::Full : Range::Limited;
+    const AVColorRange range = ff::colorRangeTag(f.color_range);
+    c.rangeTagged = range != AVCOL_RANGE_UNSPECIFIED;
+    c.range = range == AVCOL_RANGE_JPEG ? Range::Full : Range::Limited;
     return c;
 }
 

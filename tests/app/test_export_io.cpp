@@ -239,3 +239,44 @@ TEST(ExportIo, FinishedReportIsOneDocumentWithASummary) {
     EXPECT_TRUE(report["warnings"].toArray().isEmpty());
     EXPECT_TRUE(partFiles(dir.path()).isEmpty());
 }
+
+// The output pipeline encodes and writes frames while later ones are computed: every frame's
+// files belong to it (a moving pattern's frames, exported with every frame and with every
+// other, are the same bytes), and report.json lists the frames in order.
+TEST(ExportIo, PipelinedFramesKeepTheirOrderAndFiles) {
+    QTemporaryDir dir;
+    const QString all = dir.path() + "/all", even = dir.path() + "/even";
+    const auto a = cudascope({"export", "pattern:zoneplate:320x180", "--out", all, "--engine", "cpu", "--max-frames", "12"});
+    ASSERT_EQ(a.exitCode, 0) << a.err;
+    const auto b = cudascope(
+        {"export", "pattern:zoneplate:320x180", "--out", even, "--engine", "cpu", "--every", "2", "--max-frames", "6"});
+    ASSERT_EQ(b.exitCode, 0) << b.err;
+    const QJsonArray frames = readJson(all.toStdString() + "/report.json")["frames"].toArray();
+    ASSERT_EQ(frames.size(), 12);
+    for (qsizetype i = 0; i < frames.size(); ++i) EXPECT_EQ(frames[i].toObject()["index"].toInt(), i);
+    const QJsonArray evenFrames = readJson(even.toStdString() + "/report.json")["frames"].toArray();
+    ASSERT_EQ(evenFrames.size(), 6);
+    for (qsizetype i = 0; i < evenFrames.size(); ++i) EXPECT_EQ(evenFrames[i].toObject()["index"].toInt(), 2 * i);
+    expectWholeFrames(all, reportIndices(frames));
+    expectWholeFrames(even, reportIndices(evenFrames));
+    EXPECT_TRUE(partFiles(all).isEmpty());
+    for (int i = 0; i < 12; i += 2)
+        for (const char* what : {"picture.png", "waveform.png", "vectorscope.png", "parade.npy"}) {
+            const std::string name = "/" + QString("%1-%2").arg(i, 6, 10, QChar('0')).arg(what).toStdString();
+            const std::string x = readFile(all.toStdString() + name), y = readFile(even.toStdString() + name);
+            EXPECT_FALSE(x.empty()) << name;
+            EXPECT_TRUE(x == y) << name << " differs between the two exports";
+        }
+    // The zone plate moves: consecutive frames' pictures differ, so the comparison above can fail.
+    EXPECT_NE(readFile(all.toStdString() + "/000000-picture.png"), readFile(all.toStdString() + "/000001-picture.png"));
+}
+
+TEST(ExportIo, NoNpyWritesTheImagesAndNoCounts) {
+    QTemporaryDir dir;
+    const auto r = cudascope({"export", "pattern:bars", "--out", dir.path(), "--engine", "cpu", "--max-frames", "2", "--no-npy"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(QDir(dir.path()).entryList({"*.npy"}, QDir::Files).isEmpty());
+    EXPECT_EQ(framesWith(dir.path(), "-waveform.png"), (std::set<int>{0, 1}));
+    EXPECT_EQ(framesWith(dir.path(), "-vectorscope.png"), (std::set<int>{0, 1}));
+    EXPECT_EQ(readJson(dir.path().toStdString() + "/report.json")["frames"].toArray().size(), 2);
+}
