@@ -183,7 +183,7 @@ TEST(CommandLine, EveryBenchOptionIsAccepted) {
     const auto r = cudascope({"bench", "pattern:bars:64x48", "--engine", "cpu", "--frames", "2", "--hwdec", "none",
                               "--threads", "1"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    EXPECT_NE(r.out.find("| pattern:bars:64x48 | 2 |"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("| pattern:bars:64x48 | all + counts | 2 |"), std::string::npos) << r.out;
 }
 
 TEST(CommandLine, OptionValuesMayFollowAnEqualsSign) {
