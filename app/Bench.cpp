@@ -92,9 +92,9 @@ std::string formatMs(double v) {
 }
 
 #if CS_HAVE_CUDA
-// Frames per second of reading `frames` frames from `input` through NVDEC, with or without
-// the CUDA engine processing each (counts and statistics, no display images).
-Result<double> nvdecFps(CudaEngine& engine, const std::string& input, HwDecode hwdec, int frames, bool scopes, int& done,
+// Frames per second of reading `frames` frames from `input` through NVDEC, with the CUDA
+// engine processing each with `spec` (none: decoding alone).
+Result<double> nvdecFps(CudaEngine& engine, const std::string& input, HwDecode hwdec, int frames, const ScopeSpec* spec, int& done,
                         std::string& decoder) {
     OpenOptions options;
     options.hwdec = hwdec;
@@ -105,8 +105,6 @@ Result<double> nvdecFps(CudaEngine& engine, const std::string& input, HwDecode h
     if (!opened.ok()) return opened.status();
     Source& source = *opened.value();
     decoder = source.info().decoder;
-    ScopeSpec spec;
-    spec.displayImages = false;
     ScopeResults results;
     VideoFrame frame;
     done = 0;
@@ -116,8 +114,8 @@ Result<double> nvdecFps(CudaEngine& engine, const std::string& input, HwDecode h
         const ReadResult r = source.read(frame);
         if (r.status == ReadStatus::EndOfStream) break;
         if (r.status == ReadStatus::Error) return Status::error(r.message);
-        if (scopes) {
-            const Status s = engine.process(frame.view, spec, results);
+        if (spec) {
+            const Status s = engine.process(frame.view, *spec, results);
             if (!s.ok()) return Status::error(input + ": " + s.message());
         }
         if (i > 0) ++done;
@@ -198,19 +196,35 @@ int runBench(int argc, char** argv) {
     if (cuda && a.hwdec != "none" && !patternsByDefault) {
         const HwDecode hw = a.hwdec == "nvdec" ? HwDecode::Nvdec : HwDecode::Auto;
         std::printf("\nDecoding on a decode stream of the engine (frames stay in GPU memory), up to %d frames after the first\n\n", a.frames);
-        std::printf("| input | decoder | frames | decode fps | decode + all scopes fps |\n|---|---|---:|---:|---:|\n");
+        std::printf("| input | decoder | frames | decode fps | + all scopes, no images fps | + stats,histogram fps | "
+                    "+ all scopes and images, no counts fps |\n|---|---|---:|---:|---:|---:|---:|\n");
+        ScopeSpec counted;   // every scope counted, no display images
+        counted.displayImages = false;
+        const std::vector<BenchWork> works = benchWorks();
+        const ScopeSpec* specs[3] = {&counted, &works[2].spec, &works[1].spec};
         for (const std::string& input : a.inputs) {
             if (input.rfind("pattern:", 0) == 0) continue;
-            int n1 = 0, n2 = 0;
+            int n = 0;
             std::string decoder;
-            auto alone = nvdecFps(*cuda, input, hw, a.frames, false, n1, decoder);
-            auto both = nvdecFps(*cuda, input, hw, a.frames, true, n2, decoder);
-            if (!alone.ok() || !both.ok()) {
-                std::fprintf(stderr, "cudascope bench: %s (NVDEC)\n", (!alone.ok() ? alone : both).message().c_str());
+            auto alone = nvdecFps(*cuda, input, hw, a.frames, nullptr, n, decoder);
+            if (!alone.ok()) {
+                std::fprintf(stderr, "cudascope bench: %s (NVDEC)\n", alone.message().c_str());
                 failed = true;
                 continue;
             }
-            std::printf("| %s | %s | %d | %.1f | %.1f |\n", input.c_str(), decoder.c_str(), n2, alone.value(), both.value());
+            std::printf("| %s | %s | %d | %.1f |", input.c_str(), decoder.c_str(), n, alone.value());
+            for (const ScopeSpec* spec : specs) {
+                auto fps = nvdecFps(*cuda, input, hw, a.frames, spec, n, decoder);
+                if (!fps.ok()) {
+                    std::fprintf(stderr, "cudascope bench: %s (NVDEC)\n", fps.message().c_str());
+                    failed = true;
+                    std::printf(" - |");
+                } else {
+                    std::printf(" %.1f |", fps.value());
+                }
+            }
+            std::printf("\n");
+            std::fflush(stdout);
         }
     }
 #endif

@@ -68,6 +68,32 @@ void parallelCopy(ThreadPool& pool, void* dst, const void* src, size_t bytes) {
     }, pieces);
 }
 
+// Several copies as one job on the pool (one wake-up of its threads, not one per copy): the
+// bytes of all of them, in order, split into equal runs.
+struct CopyPiece {
+    void* dst;
+    const void* src;
+    size_t bytes;
+};
+void parallelCopies(ThreadPool& pool, const std::vector<CopyPiece>& pieces) {
+    constexpr size_t kRun = size_t(1) << 20;
+    size_t total = 0;
+    for (const CopyPiece& p : pieces) total += p.bytes;
+    const int runs = int(std::min(size_t(pool.size()), (total + kRun - 1) / kRun));
+    auto copyRange = [&](size_t begin, size_t end) {   // bytes [begin, end) of the concatenation
+        size_t at = 0;
+        for (const CopyPiece& p : pieces) {
+            const size_t b = std::max(begin, at), e = std::min(end, at + p.bytes);
+            if (b < e) std::memcpy(static_cast<uint8_t*>(p.dst) + (b - at), static_cast<const uint8_t*>(p.src) + (b - at), e - b);
+            at += p.bytes;
+        }
+    };
+    if (runs <= 1) { copyRange(0, total); return; }
+    pool.parallelFor(runs, [&](int, int begin, int end) {
+        copyRange(total * size_t(begin) / size_t(runs), total * size_t(end) / size_t(runs));
+    }, runs);
+}
+
 // `rows` rows of `rowBytes` from a pitched source into tightly packed rows.
 void parallelCopyRows(ThreadPool& pool, uint8_t* dst, const uint8_t* src, size_t srcPitch, size_t rowBytes, size_t rows) {
     if (srcPitch == rowBytes) { parallelCopy(pool, dst, src, rowBytes * rows); return; }
@@ -176,8 +202,9 @@ Status CudaEngine::Impl::inputPlanes(const FrameView& f, cuda::PlaneSet& out) {
         }
         return {};
     }
-    // Host frame: each plane is copied into pinned staging, then uploaded asynchronously,
-    // so the copy of plane i+1 overlaps the upload of plane i.
+    // Host frame: each plane is copied into pinned staging (on the pool) in bands of rows, each
+    // band uploaded asynchronously as soon as it is there, so the copy of band k+1 overlaps
+    // the upload of band k.
     size_t total = 0;
     for (int i = 0; i < n; ++i) total += planeRowBytes(f.format, f.width, i) * size_t(planeRows(f.format, f.height, i));
     cuda::PinnedBuffer& staging = slot.staging;
@@ -188,9 +215,15 @@ Status CudaEngine::Impl::inputPlanes(const FrameView& f, cuda::PlaneSet& out) {
         CS_TRY(planes[size_t(i)].reserve(rowBytes, rows));
         uint8_t* dst = staging.get() + offset;
         const uint8_t* src = f.data[size_t(i)];
-        parallelCopyRows(pool, dst, src, size_t(f.pitch[size_t(i)]), rowBytes, rows);
-        CS_CUDA_CHECK(cudaMemcpy2DAsync(planes[size_t(i)].get(), planes[size_t(i)].pitch(), dst, rowBytes, rowBytes, rows,
-                                        cudaMemcpyHostToDevice, stream.get()));
+        const size_t srcPitch = size_t(f.pitch[size_t(i)]), dstPitch = planes[size_t(i)].pitch();
+        constexpr size_t kBand = size_t(4) << 20;
+        const size_t bandRows = std::max<size_t>(1, kBand / rowBytes);
+        for (size_t y = 0; y < rows; y += bandRows) {
+            const size_t count = std::min(bandRows, rows - y);
+            parallelCopyRows(pool, dst + y * rowBytes, src + y * srcPitch, srcPitch, rowBytes, count);
+            CS_CUDA_CHECK(cudaMemcpy2DAsync(planes[size_t(i)].get() + y * dstPitch, dstPitch, dst + y * rowBytes, rowBytes, rowBytes,
+                                            count, cudaMemcpyHostToDevice, stream.get()));
+        }
         out.data[i] = planes[size_t(i)].get();
         out.pitch[i] = planes[size_t(i)].pitch();
         offset += rowBytes * rows;
@@ -279,21 +312,22 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
     const auto* strips = reinterpret_cast<const uint16_t*>(pinned + columnsAt);
     unpackColumns(strips, out.waveform, waveform, 0, 1, L, W);
     unpackColumns(strips, out.parade, parade, 1, 3, L, W);
+    std::vector<CopyPiece> pieces;   // from pinned memory into ScopeResults, as one job
     if (vectorscope) {
         out.vectorscope.resize(L * L);
-        parallelCopy(pool, out.vectorscope.data(), pinned + vectorscopeAt, L * L * sizeof(uint32_t));
+        pieces.push_back({out.vectorscope.data(), pinned + vectorscopeAt, L * L * sizeof(uint32_t)});
     } else {
         out.vectorscope.clear();
     }
     if (picture) {
         sizeImage(out.picture, f.width, f.height);
-        parallelCopy(pool, out.picture.pixels.data(), pinned + pictureAt, W * H * 4);
+        pieces.push_back({out.picture.pixels.data(), pinned + pictureAt, W * H * 4});
     } else {
         out.picture = {};
     }
     if (preview) {
         sizeImage(out.preview, f.width, f.height);
-        parallelCopy(pool, out.preview.pixels.data(), pinned + previewAt, W * H * 4);
+        pieces.push_back({out.preview.pixels.data(), pinned + previewAt, W * H * 4});
     } else {
         out.preview = {};
     }
@@ -303,9 +337,10 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
             const cuda::ScopeImages::Placed& p = images.placed(cuda::ScopeImageKind(k));
             if (!p.onGpu) continue;
             sizeImage(*dst[k], p.width, p.height);
-            parallelCopy(pool, dst[k]->pixels.data(), pinned + imagesAt + p.offset, size_t(p.width) * size_t(p.height) * 4);
+            pieces.push_back({dst[k]->pixels.data(), pinned + imagesAt + p.offset, size_t(p.width) * size_t(p.height) * 4});
         }
     }
+    parallelCopies(pool, pieces);
 
     out.stats = {};
     if (spec.stats) {

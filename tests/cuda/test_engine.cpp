@@ -11,6 +11,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "CudaTestUtil.h"
@@ -526,6 +527,80 @@ TEST(CudaEngine, BuffersFollowChangingFrames) {
         test::fillRandom(frame, rng);
         compareEngines(frame.view(), everything(PreviewFilter::Median3), label(frame, "sequence"));
     }
+}
+
+// Headless: the scope images are drawn on the GPU (cuda/ScopeImages.h); with ScopeSpec::counts
+// off no large counts come back, and the images, histograms and statistics are still the CPU
+// engine's exactly.
+TEST(CudaEngine, HeadlessImagesWithoutCounts) {
+    std::mt19937 rng(23);
+    std::vector<std::tuple<PixelFormat, int, int>> frames = {{PixelFormat::Yuv420p, 640, 360}, {PixelFormat::P010, 333, 200}};
+    if (!test::smallOnly()) frames.push_back({PixelFormat::Yuv420p10, 3840, 2160});
+    for (auto [f, w, h] : frames) {
+        Frame frame(f, w, h);
+        test::fillRuns(frame, rng);
+        ScopeSpec s = everything();
+        s.counts = false;
+        ScopeResults gpu, cpu;
+        ASSERT_TRUE(cudaEngine()->process(frame.view(), s, gpu).ok());
+        ASSERT_TRUE(cpuEngine().process(frame.view(), s, cpu).ok());
+        const std::string where = label(frame, "no counts");
+        EXPECT_TRUE(gpu.waveform.empty() && gpu.parade.empty() && gpu.vectorscope.empty()) << where;
+        cpu.waveform.clear();
+        cpu.parade.clear();
+        cpu.vectorscope.clear();
+        test::expectSameResults(gpu, cpu, where);
+    }
+}
+
+// The overlay tables follow the spec and the frame: sizes, parade mode, scales, zoom, gains,
+// depth and colour change from call to call, and every image stays the CPU engine's.
+TEST(CudaEngine, ScopeImagesFollowChangingSpecs) {
+    std::mt19937 rng(29);
+    ColorInfo bt2020Full;
+    bt2020Full.matrix = Matrix::Bt2020Ncl;
+    bt2020Full.range = Range::Full;
+    Frame eight(PixelFormat::Nv12, 500, 300), ten(PixelFormat::Yuv422p10, 500, 300, bt2020Full);
+    test::fillRuns(eight, rng);
+    test::fillRuns(ten, rng);
+    for (int variant = 0; variant < 8; ++variant) {
+        ScopeSpec s = everything();
+        s.picture = variant % 3 == 0;
+        s.scopeWidth = variant % 2 ? 640 : 1024;
+        s.scopeHeight = variant % 2 ? 300 : 540;
+        s.vectorscopeSize = variant % 2 ? 333 : 540;
+        s.paradeMode = variant & 2 ? ParadeMode::Ycbcr : ParadeMode::Rgb;
+        s.histogramScale = variant & 4 ? HistogramScale::Log : HistogramScale::Linear;
+        s.waveformScale = variant & 2 ? WaveformScale::CodeValue : WaveformScale::Ire;
+        s.vectorscopeZoom = variant & 4 ? 2 : 1;
+        s.waveformGain = variant == 5 ? 4.0f : 1.0f;
+        s.vectorscopeGain = variant == 6 ? 0.25f : 1.0f;
+        s.histogramGain = variant == 7 ? 3.0f : 1.0f;
+        s.histogram = variant != 3;
+        s.parade = variant != 4;
+        const Frame& frame = variant % 2 ? ten : eight;
+        compareEngines(frame.view(), s, label(frame, "spec variant " + std::to_string(variant)));
+    }
+}
+
+// An image too large for overlay tables on the device (here 8192 x 2100) is drawn by core on
+// the host from counts copied back for it, even with ScopeSpec::counts off.
+TEST(CudaEngine, HugeScopeImagesComeFromCore) {
+    if (test::smallOnly()) GTEST_SKIP() << "CS_CUDA_TEST_SMALL";
+    std::mt19937 rng(31);
+    Frame frame(PixelFormat::Yuv420p10, 320, 180);
+    test::fillRuns(frame, rng);
+    ScopeSpec s = everything();
+    s.scopeWidth = 8192;
+    s.scopeHeight = 2100;
+    s.counts = false;
+    ScopeResults gpu, cpu;
+    ASSERT_TRUE(cudaEngine()->process(frame.view(), s, gpu).ok());
+    ASSERT_TRUE(cpuEngine().process(frame.view(), s, cpu).ok());
+    EXPECT_TRUE(test::imagesClose(gpu.waveformImage, cpu.waveformImage, 0, "waveformImage"));
+    EXPECT_TRUE(test::imagesClose(gpu.paradeImage, cpu.paradeImage, 0, "paradeImage"));
+    EXPECT_TRUE(test::imagesClose(gpu.histogramImage, cpu.histogramImage, 0, "histogramImage"));
+    EXPECT_TRUE(test::imagesClose(gpu.vectorscopeImage, cpu.vectorscopeImage, 0, "vectorscopeImage"));
 }
 
 // The pipeline counts into two sets of accumulators by turns and clears the one it is not
