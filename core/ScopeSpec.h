@@ -41,6 +41,7 @@ struct ScopeSpec {
     ParadeMode paradeMode = ParadeMode::Rgb;
     bool vectorscope = true;        // levels x levels, [Cr][Cb]
     bool stats = true;
+    bool hdr = true;                // HDR light levels (core/Hdr.h), for PQ and HLG frames only
 
     // What to draw (display images, RGBA, graticule included).
     bool displayImages = true;

@@ -20,6 +20,7 @@
 #include "CudaDeviceStream.h"
 #include "CudaHandle.h"
 #include "ScopePipeline.h"
+#include "HdrKernels.h"
 #include "core/PixelFormat.h"
 #include "core/ScopeRender.h"
 
@@ -57,6 +58,7 @@ struct CudaEngine::Impl {
     std::string deviceName;
     cuda::StreamHandle stream;   // the engine's own: every kernel and copy of a call, in order
     cuda::ScopePipeline pipeline;
+    cuda::HdrPass hdr;   // HDR light levels (PQ, HLG frames), after the scope pass on the same stream
     std::array<cuda::PitchedBuffer, 3> planes;   // device copies of host (or misaligned device) frames
 
     // What a frame in flight holds on the host's side: its completion event, recorded on the
@@ -180,7 +182,8 @@ Status CudaEngine::Impl::run(const FrameView& f, const ScopeSpec& spec, bool wan
     cuda::PlaneSet planeSet{};
     CS_TRY(inputPlanes(f, planeSet));
     const cuda::ScopeColour colour{makeYuvToRgb(m, r, depth, 8), makeYuvToRgb(m, r, depth, depth), makeRgbToYuv(m, r, 8)};
-    return pipeline.enqueue(planeSet, colour, stream.get(), surfaces);
+    CS_TRY(pipeline.enqueue(planeSet, colour, stream.get(), surfaces));
+    return hdr.enqueue(f, planeSet, out.color, spec.hdr, stream.get());
 }
 
 // Copies the results back and waits for the frame's completion event. `images`: picture and preview too.
@@ -225,7 +228,9 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
     } else {
         out.preview = {};
     }
+    CS_TRY(hdr.download(out.hdr, s));
     CS_TRY(finish());
+    hdr.finish(out.hdr);
     // Strips into ScopeResults' rows: [channel][level][x], channel 0 the waveform, 1..3 the parade.
     auto unpackColumns = [&](std::vector<uint32_t>& dst, bool on, int firstChannel, int channels) {
         if (!on) { dst.clear(); return; }
