@@ -497,6 +497,7 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     if (!wantPicture) hiddenPicture_ = {};
     if (wantLuma) {
         luma_.width = W; luma_.height = H; luma_.bitDepth = depth; luma_.range = r;
+        luma_.transfer = out.color.transfer;
         luma_.values.resize(size_t(W) * size_t(H));
         p.luma = luma_.values.data();
     }

@@ -178,7 +178,7 @@ Status CudaEngine::Impl::run(const FrameView& f, const ScopeSpec& spec, bool wan
 
     const cuda::PipelineWork work = cuda::workFor(spec, f.format, wantPicture);
     CS_TRY(orderAfter(f));
-    CS_TRY(pipeline.prepare(f.format, f.width, f.height, spec, work, r, stream.get()));
+    CS_TRY(pipeline.prepare(f.format, f.width, f.height, spec, work, r, stream.get(), out.color.transfer));
     cuda::PlaneSet planeSet{};
     CS_TRY(inputPlanes(f, planeSet));
     const cuda::ScopeColour colour{makeYuvToRgb(m, r, depth, 8), makeYuvToRgb(m, r, depth, depth), makeRgbToYuv(m, r, 8)};

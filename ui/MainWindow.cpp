@@ -47,6 +47,7 @@
 #include "StatusBar.h"
 #include "Timecode.h"
 #include "TransportBar.h"
+#include "TransferOverride.h"
 
 namespace cs {
 namespace {
@@ -350,6 +351,12 @@ void MainWindow::buildMenusAndToolbar() {
     rangeCombo_->addItem(tr("Limited"), int(Range::Limited));
     rangeCombo_->addItem(tr("Full"), int(Range::Full));
     bar->addWidget(rangeCombo_);
+    bar->addWidget(new QLabel(tr("  Transfer "), bar));
+    transferCombo_ = makeTransferCombo(bar, engine_.spec().colorOverride.transfer, [this](std::optional<Transfer> t) {
+        engine_.spec().colorOverride.transfer = t;
+        scheduleReprocess();
+    });
+    bar->addWidget(transferCombo_);
     const ColorOverride& o = engine_.spec().colorOverride;
     matrixCombo_->setCurrentIndex(std::max(0, matrixCombo_->findData(o.matrix ? int(*o.matrix) : -1)));
     rangeCombo_->setCurrentIndex(std::max(0, rangeCombo_->findData(o.range ? int(*o.range) : -1)));

@@ -117,6 +117,7 @@ private:
 
     QMenu* recentMenu_ = nullptr;
     QComboBox *matrixCombo_ = nullptr, *rangeCombo_ = nullptr;
+    QComboBox* transferCombo_ = nullptr;   // transfer override (ui/TransferOverride.h)
     QAction* previewInViewerAction_ = nullptr;
 
     PreviewFilter previewFilter_ = PreviewFilter::FocusPeaking;
