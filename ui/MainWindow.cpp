@@ -615,6 +615,11 @@ void MainWindow::processCurrentFrame() {
 void MainWindow::refreshOverlays() {
     const ScopeSpec& spec = engine_.spec();
     const ScopeResults& r = engine_.results();
+    if (falseColourLegend_ && legendTransfer_ != int(r.color.transfer)) {
+        legendTransfer_ = int(r.color.transfer);
+        falseColourLegend_->setText(falseColourLegendText(r.color.transfer));
+        falseColourLegend_->setToolTip(falseColourLegendToolTip(r.color.transfer));
+    }
     for (Plane p : {Plane::Histogram, Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Preview}) {
         ScopeView* v = views_[size_t(p)];
         if (!v) continue;
@@ -624,7 +629,8 @@ void MainWindow::refreshOverlays() {
                                 .arg(placement.imageWidth).arg(placement.imageHeight).arg(r.bitDepth).arg(int(r.color.matrix))
                                 .arg(int(r.color.range)).arg(int(spec.waveformScale)).arg(int(spec.histogramScale))
                                 .arg(int(r.paradeMode)).arg(spec.vectorscopeZoom).arg(int(spec.vectorscopeTargets75))
-                                .arg(int(spec.skinToneLine));
+                                .arg(int(spec.skinToneLine)) +
+                            QStringLiteral(" x%1").arg(int(r.color.transfer));
         v->setPlacement(placement);
         if (key == overlayKeys_[size_t(p)]) continue;
         overlayKeys_[size_t(p)] = key;

@@ -156,6 +156,9 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             param->setFocusPolicy(Qt::ClickFocus);
             param->setKeyboardTracking(false);
             auto* paramLabel = new QLabel(box);
+            falseColourLegend_ = new QLabel(box);
+            falseColourLegend_->setObjectName(QStringLiteral("falseColourLegend"));
+            falseColourLegend_->setTextFormat(Qt::RichText);
             auto* inViewer = new QCheckBox(tr("In viewer"), box);
             inViewer->setObjectName(QStringLiteral("previewInViewer"));
             inViewer->setFocusPolicy(Qt::NoFocus);
@@ -165,6 +168,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             auto showParam = [this, param, paramLabel] {
                 FilterParams& fp = engine_.spec().filter;
                 const QSignalBlocker block(param);
+                falseColourLegend_->setVisible(previewFilter_ == PreviewFilter::FalseColour);
                 param->setVisible(true);
                 paramLabel->setVisible(true);
                 switch (previewFilter_) {
@@ -213,6 +217,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(filter);
             row->addWidget(paramLabel);
             row->addWidget(param);
+            row->addWidget(falseColourLegend_);
             row->addStretch(1);
             row->addWidget(inViewer);
             break;

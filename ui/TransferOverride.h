@@ -23,4 +23,9 @@ QComboBox* makeTransferCombo(QWidget* parent, std::optional<Transfer> current,
 // "  PQ" or, for a measured frame, "  PQ  max 1000 avg 87 nits".
 QString transferStatusText(Transfer t, const HdrStats* hdr);
 
+// The false colour legend for frames of that transfer (rich text: a swatch and the lower
+// bound of each band, in nits for PQ and HLG, IRE otherwise) and its tooltip (the bands' names).
+QString falseColourLegendText(Transfer t);
+QString falseColourLegendToolTip(Transfer t);
+
 }  // namespace cs

@@ -159,6 +159,15 @@ private slots:
                  qPrintable(QStringLiteral("%1 vs %2").arg(rowLight(img, plot, line203)).arg(rowLight(img, plot, ire60))));
     }
 
+    void theFalseColourLegendFollowsTheTransfer() {
+        QVERIFY(resultsWith(cs::Transfer::Pq));
+        auto* legend = window_->findChild<QLabel*>(QStringLiteral("falseColourLegend"));
+        QVERIFY(legend);
+        QTRY_VERIFY_WITH_TIMEOUT(legend->text().endsWith(QStringLiteral(" nits")), kWaitMs);
+        QVERIFY(legend->text().contains(QStringLiteral("203")));
+        QVERIFY(legend->toolTip().contains(QStringLiteral("above reference white")));
+    }
+
     void theTransferOverrideSwitchesScalesAndLevels() {
         choose(QStringLiteral("HLG"));
         QVERIFY(resultsWith(cs::Transfer::Hlg));
@@ -171,6 +180,8 @@ private slots:
         QVERIFY(!engine().results().hdr.measured);
         QTRY_VERIFY_WITH_TIMEOUT(statusText().contains(QStringLiteral("limited  SDR")), kWaitMs);
         QVERIFY(!statusText().contains(QStringLiteral("nits")));
+        QTRY_VERIFY_WITH_TIMEOUT(window_->findChild<QLabel*>(QStringLiteral("falseColourLegend"))->text().endsWith(QStringLiteral(" IRE")),
+                                 kWaitMs);
         // The IRE scale again: its 60 IRE line lit, the 203 cd/m2 row dark.
         const QImage img = waveform();
         const cs::PlotRect plot = cs::waveformPlotRect(img.width(), img.height());
