@@ -3,7 +3,7 @@
 // panel shows the trace on the nits graticule (each level's line at the code core's ST 2084
 // scale puts it); the toolbar's transfer override switches to HLG, to SDR (the IRE scale,
 // no light levels) and back to Auto. With CS_TEST_SCREENSHOT_DIR set, the waveform panel is
-// saved there as hdr-waveform-pq.png for looking at. Exits 77 without a display or GL 3.3.
+// saved there as hdr-waveform-pq.png for looking at. The override is remembered in the settings. Exits 77 without a display or GL 3.3.
 #include <QComboBox>
 #include <QImage>
 #include <QLabel>
@@ -25,6 +25,7 @@
 #include "ui/MainWindow.h"
 #include "ui/Player.h"
 #include "ui/ScopeView.h"
+#include "ui/Settings.h"
 
 using cs::gl::Plane;
 
@@ -191,6 +192,20 @@ private slots:
         choose(QStringLiteral("Auto"));
         QVERIFY(resultsWith(cs::Transfer::Pq));
         QVERIFY(!engine().spec().colorOverride.transfer);
+    }
+
+    void theTransferOverrideIsRemembered() {
+        cs::settings::Choices saved;
+        saved.spec.colorOverride.transfer = cs::Transfer::Hlg;
+        cs::settings::save(saved);
+        cs::settings::Choices loaded;
+        cs::settings::load(loaded);
+        QCOMPARE(loaded.spec.colorOverride.transfer, std::optional<cs::Transfer>(cs::Transfer::Hlg));
+        saved.spec.colorOverride.transfer.reset();   // Auto
+        cs::settings::save(saved);
+        loaded.spec.colorOverride.transfer = cs::Transfer::Pq;
+        cs::settings::load(loaded);
+        QVERIFY(!loaded.spec.colorOverride.transfer);
     }
 };
 
