@@ -1,7 +1,8 @@
 // HDR light levels (core/Hdr.h): the CUDA engine's max(R', G', B') code counts, and so its
 // max/avg nits and shares, identical to the CPU engine's on the same frames: every pixel
 // format, PQ and HLG, both ranges, random and flat content (a flat frame: every lane of a
-// warp on one code), odd sizes, host and device frames, and the override of the transfer.
+// warp on one code), odd sizes, host and device frames, the override of the transfer, and
+// the HDR false colour preview.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -70,6 +71,25 @@ TEST(CudaHdr, FlatFramesAndOverride) {
         expectSameHdr(frame.view(), frame.view(), spec, label(frame, Transfer::Hlg, Range::Limited, "flat, hlg override"));
         spec.colorOverride.transfer.reset();
     }
+}
+
+// HDR false colour: the CUDA engine's table comes from core's falseColour() for the frame's
+// transfer, so the preview (and every other result) equals the CPU engine's.
+TEST(CudaHdr, FalseColourPreviewMatchesCpu) {
+    std::mt19937 rng(203);
+    ScopeSpec spec;
+    spec.preview = PreviewFilter::FalseColour;
+    for (PixelFormat f : {PixelFormat::Yuv420p10, PixelFormat::P010, PixelFormat::Nv12, PixelFormat::Yuv422p})
+        for (Transfer t : {Transfer::Pq, Transfer::Hlg, Transfer::Bt709}) {
+            Frame frame(f, 517, 289, ColorInfo{Matrix::Bt2020Ncl, Range::Limited, t, true, true});
+            test::fillRandom(frame, rng);
+            const std::string where = label(frame, t, Range::Limited, "false colour");
+            ScopeResults gpu, cpu;
+            ASSERT_TRUE(test::cudaEngine()->process(frame.view(), spec, gpu).ok()) << where;
+            ASSERT_TRUE(test::cpuEngine().process(frame.view(), spec, cpu).ok()) << where;
+            test::expectSameResults(gpu, cpu, where);   // a wrong band differs by far more than the one code allowed
+            EXPECT_TRUE(test::sameCounts(gpu.hdr.maxCodes, cpu.hdr.maxCodes, "hdr max codes")) << where;
+        }
 }
 
 // A frame in device memory (NVDEC's P010) counts as the same frame on the host.
