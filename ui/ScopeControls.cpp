@@ -60,9 +60,9 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
         return g;
     };
     auto scaleCombo = [&] {
-        auto* c = makeCombo(box, {{tr("IRE"), int(WaveformScale::Ire)}, {tr("Code values"), int(WaveformScale::CodeValue)}},
+        auto* c = makeCombo(box, {{tr("IRE / nits"), int(WaveformScale::Ire)}, {tr("Code values"), int(WaveformScale::CodeValue)}},
                             int(spec.waveformScale));
-        c->setToolTip(tr("Graticule scale: IRE or code values at the source's bit depth"));
+        c->setToolTip(tr("Graticule scale: IRE (cd/m2 for PQ and HLG sources) or code values at the source's bit depth"));
         connect(c, &QComboBox::activated, this, [this, c, changed] {
             engine_.spec().waveformScale = WaveformScale(c->currentData().toInt());
             // The waveform and parade share the scale: keep both panels' controls in step.
