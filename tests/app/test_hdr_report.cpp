@@ -2,7 +2,8 @@
 // made here with the ffmpeg CLI from code values written by the test, exported by
 // cudascope, and each frame's max/avg nits and bright-pixel shares checked against an
 // independent computation in double precision from those code values (ST 2084's formula
-// written out here, not core's); MaxCLL and MaxFALL in the summary; the --transfer override.
+// written out here, not core's); MaxCLL and MaxFALL in the summary; the --transfer override
+// (HLG checked the same way, with BT.2100's HLG written out here).
 #include <gtest/gtest.h>
 
 #include <QJsonArray>
@@ -48,6 +49,14 @@ double pqEotf(double e) {
     return 10000 * std::pow(std::max(p - c1, 0.0) / (c2 - c3 * p), 1 / m1);
 }
 
+// BT.2100 HLG on its 1000 cd/m2 reference display (system gamma 1.2), for a grey of signal e.
+double hlgDisplay(double e) {
+    const double a = 0.17883277, b = 1 - 4 * a, c = 0.5 - a * std::log(4 * a);
+    e = std::clamp(e, 0.0, 1.0);
+    const double scene = e <= 0.5 ? e * e / 3 : (std::exp((e - c) / a) + b) / 12;
+    return 1000 * std::pow(scene, 1.2);
+}
+
 // BT.2020 NCL, limited range, 10 bits: the largest of R', G', B' (0..1).
 double maxSignal(int y, int cb, int cr) {
     const double kr = 0.2627, kb = 0.0593, kg = 1 - kr - kb;
@@ -58,7 +67,7 @@ double maxSignal(int y, int cb, int cr) {
 
 struct Levels { double max = 0, avg = 0, tol = 0; std::array<double, 3> above{}; };
 
-Levels expected(const Plane10& p) {
+Levels expected(const Plane10& p, double (*eotf)(double) = pqEotf) {
     Levels l;
     const double step = 0.6 / 1023;   // R'G'B' kept on the native 10-bit code grid
     double sum = 0;
@@ -66,9 +75,9 @@ Levels expected(const Plane10& p) {
         for (int x = 0; x < kW; ++x) {
             const size_t c = size_t((y / 2) * (kW / 2) + x / 2);
             const double e = maxSignal(p.y[size_t(y * kW + x)], p.u[c], p.v[c]);
-            const double nits = pqEotf(e);
+            const double nits = eotf(e);
             l.max = std::max(l.max, nits);
-            l.tol = std::max(l.tol, pqEotf(e + step) - pqEotf(e - step));
+            l.tol = std::max(l.tol, eotf(e + step) - eotf(e - step));
             sum += nits;
             const double thresholds[] = {203, 1000, 4000};
             for (size_t i = 0; i < 3; ++i) l.above[i] += nits > thresholds[i] ? 1.0 / (kW * kH) : 0.0;
@@ -146,6 +155,14 @@ TEST_F(HdrReport, TransferOverride) {
     const QJsonObject hdr = hlg["frames"].toArray()[1].toObject()["hdr"].toObject();
     EXPECT_EQ(hdr["transfer"].toString(), "arib-std-b67");
     EXPECT_NEAR(hdr["max_nits"].toDouble(), 1000.0, 1e-3);   // peak white on the 1000 cd/m2 reference display
+    for (int n = 0; n < 2; ++n) {
+        SCOPED_TRACE(n);
+        const QJsonObject h = hlg["frames"].toArray()[n].toObject()["hdr"].toObject();
+        const Levels e = expected(frames[size_t(n)], hlgDisplay);
+        EXPECT_NEAR(h["max_nits"].toDouble(), e.max, e.tol);
+        EXPECT_NEAR(h["avg_nits"].toDouble(), e.avg, e.tol);
+        // (No share check here: code 721 is HLG's 75%, 203.2 cd/m2, within a code of the threshold.)
+    }
     const RunResult bad = cudascope({"export", clip, "--out", dir.path() + "/bad", "--transfer", "gamma"});
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("--transfer must be sdr, pq or hlg, not 'gamma'"), std::string::npos) << bad.err;
