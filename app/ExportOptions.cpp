@@ -24,6 +24,7 @@ const char* const kExportUsage =
     "                        median, zebra, falsecolour\n"
     "  --matrix M            override the stream's matrix: 601|709|2020\n"
     "  --range R             override the stream's range: limited|full\n"
+    "  --transfer T          override the stream's transfer: sdr|pq|hlg (HDR light levels for pq, hlg)\n"
     "  --histogram-scale S   linear|log (default linear)\n"
     "  --waveform-scale S    ire|code (default ire)\n"
     "  --size WxH            waveform/parade/histogram image size, 64x64 to 8192x8192 (default 1024x540)\n"
@@ -52,9 +53,9 @@ const std::vector<OptionDef>& exportOptionTable() {
     static const std::vector<OptionDef> table{
         {{"h", "help"}},        {{"out"}, true},     {{"every"}, true},   {{"max-frames"}, true},
         {{"engine"}, true},     {{"hwdec"}, true},   {{"scopes"}, true},  {{"parade"}, true},
-        {{"preview"}, true},    {{"matrix"}, true},  {{"range"}, true},   {{"histogram-scale"}, true},
-        {{"waveform-scale"}, true}, {{"size"}, true},  {{"timeout"}, true}, {{"all-frames"}},
-        {{"no-npy"}}};
+        {{"preview"}, true},    {{"matrix"}, true},  {{"range"}, true},   {{"transfer"}, true},
+        {{"histogram-scale"}, true}, {{"waveform-scale"}, true}, {{"size"}, true},  {{"timeout"}, true},
+        {{"all-frames"}},       {{"no-npy"}}};
     return table;
 }
 
@@ -123,6 +124,12 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
         auto r = rangeFromName(v);
         if (!r) return Status::error("must be limited or full, not " + quotedValue(v));
         a.spec.colorOverride.range = r;
+        return Status{};
+    });
+    option("transfer", [&](const std::string& v) {
+        auto t = transferFromName(v);
+        if (!t) return Status::error("must be sdr, pq or hlg, not " + quotedValue(v));
+        a.spec.colorOverride.transfer = t;
         return Status{};
     });
     option("histogram-scale", [&](const std::string& v) {

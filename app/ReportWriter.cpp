@@ -77,6 +77,7 @@ Status ReportWriter::addFrame(const QJsonObject& frame) {
     if (Status st = file_->write(line.constData(), size_t(line.size())); !st) return st;
     wholeBytes_ = file_->written();
     ++frames_;
+    noteHdrFrame(frame);
     return {};
 }
 
@@ -92,13 +93,21 @@ Status ReportWriter::finish(std::string_view ended, const QJsonObject& tail) {
     if (warningCount_ > qint64(warnings_.size()))
         warnings.append(QString::number(warningCount_ - qint64(warnings_.size())) +
                         " more warnings, not listed here (all of them went to stderr)");
-    const QJsonObject summary{{"frames", qint64(frames_)}, {"warnings", qint64(warningCount_)}, {"ended", str(ended)}};
+    QJsonObject summary{{"frames", qint64(frames_)}, {"warnings", qint64(warningCount_)}, {"ended", str(ended)}};
+    addHdrSummary(summary);
     QByteArray text = "],\n";
     for (auto it = tail.begin(); it != tail.end(); ++it) text += member(it.key(), it.value()) + ",\n";
     text += member("warnings", warnings) + ",\n" + member("summary", summary) + "}\n";
     if (Status st = file_->write(text.constData(), size_t(text.size())); !st) return st;
     return file_->commit();
 }
+
+void ReportWriter::noteHdrFrame(const QJsonObject& frame) {
+    const QJsonValue hdr = frame.value(QStringLiteral("hdr"));
+    if (hdr.isObject()) hdr_.add(hdr.toObject());
+}
+
+void ReportWriter::addHdrSummary(QJsonObject& summary) const { hdr_.addTo(summary); }
 
 bool ReportWriter::keepPartial() {
     if (!file_) return false;
@@ -120,7 +129,8 @@ QJsonObject reportHead(const SourceInfo& info, std::string_view engine, const Sc
             {"scopes", QJsonObject{{"parade", spec.paradeMode == ParadeMode::Rgb ? "rgb" : "ycbcr"},
                                    {"preview", str(previewName(spec.preview))},
                                    {"matrix", str(matrixName(results.color.matrix))},
-                                   {"range", str(rangeName(results.color.range))}}}};
+                                   {"range", str(rangeName(results.color.range))},
+                                   {"transfer", str(transferName(results.color.transfer))}}}};
 }
 
 QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const ScopeResults& results,
@@ -132,6 +142,7 @@ QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const 
                                      {"v", toJson(results.stats.v)},
                                      {"out_of_legal", results.stats.outOfLegal},
                                      {"out_of_gamut", results.stats.outOfGamut}};
+    if (results.hdr.measured) entry["hdr"] = hdrFrameJson(results.hdr);
     if (spec.histogram)
         entry["histogram"] = QJsonObject{{"y", toJson(results.histY)}, {"r", toJson(results.histR)},
                                          {"g", toJson(results.histG)}, {"b", toJson(results.histB)}};

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "AtomicFile.h"
+#include "HdrReport.h"
 #include "core/ScopeResults.h"
 #include "core/ScopeSpec.h"
 #include "core/Status.h"
@@ -63,6 +64,8 @@ public:
 
     int64_t framesWritten() const { return frames_; }
     const std::string& path() const { return path_; }
+    // MaxCLL and MaxFALL over the frames written so far that carry an "hdr" object.
+    const HdrSummary& hdrSummary() const { return hdr_; }
 
 private:
     std::optional<AtomicFile> file_;
@@ -71,6 +74,9 @@ private:
     int64_t frames_ = 0, warningCount_ = 0;
     size_t wholeBytes_ = 0;   // the file's size after its last whole line (the head or a frame)
     std::vector<std::string> warnings_;
+    HdrSummary hdr_;
+    void noteHdrFrame(const QJsonObject& frame);
+    void addHdrSummary(QJsonObject& summary) const;
 };
 
 // The report's content: the head (source, engine, scopes as used on `results`' frame) and

@@ -7,6 +7,7 @@ namespace cs {
 ColorInfo applyOverride(ColorInfo tags, const ColorOverride& o) {
     if (o.matrix) { tags.matrix = *o.matrix; tags.matrixTagged = true; }
     if (o.range) { tags.range = *o.range; tags.rangeTagged = true; }
+    if (o.transfer) tags.transfer = *o.transfer;
     return tags;
 }
 
@@ -45,6 +46,13 @@ std::optional<Matrix> matrixFromName(std::string_view s) {
 std::optional<Range> rangeFromName(std::string_view s) {
     if (s == "limited" || s == "tv" || s == "mpeg") return Range::Limited;
     if (s == "full" || s == "pc" || s == "jpeg") return Range::Full;
+    return std::nullopt;
+}
+
+std::optional<Transfer> transferFromName(std::string_view s) {
+    if (s == "sdr" || s == "709" || s == "bt709") return Transfer::Bt709;
+    if (s == "pq" || s == "smpte2084") return Transfer::Pq;
+    if (s == "hlg" || s == "arib-std-b67") return Transfer::Hlg;
     return std::nullopt;
 }
 

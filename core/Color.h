@@ -35,6 +35,7 @@ struct ColorInfo {
 struct ColorOverride {
     std::optional<Matrix> matrix;
     std::optional<Range> range;
+    std::optional<Transfer> transfer;   // SDR (Bt709), Pq or Hlg
     bool operator==(const ColorOverride&) const = default;
 };
 
@@ -47,6 +48,7 @@ std::string_view rangeName(Range r);         // "limited", "full"
 std::string_view transferName(Transfer t);   // "bt709", "srgb", "smpte2084", "arib-std-b67", "linear", "unknown"
 std::optional<Matrix> matrixFromName(std::string_view s);  // accepts 601/709/2020 and FFmpeg spellings
 std::optional<Range> rangeFromName(std::string_view s);    // limited|tv|full|pc
+std::optional<Transfer> transferFromName(std::string_view s);  // sdr|709|bt709, pq|smpte2084, hlg|arib-std-b67
 
 struct LumaWeights { double kr, kg, kb; };
 LumaWeights lumaWeights(Matrix m);

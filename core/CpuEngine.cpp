@@ -22,6 +22,7 @@
 
 #include "Engine.h"
 #include "Filters.h"
+#include "Hdr.h"
 #include "PixelAccess.h"
 #include "ScopeRender.h"
 #include "ThreadPool.h"
@@ -58,12 +59,14 @@ struct SlotCounts {
     std::vector<uint32_t> vectorscope;       // unless one slot counts straight into the result
     std::vector<uint8_t> vectorscopeRows;    // Cr rows this slot touched (to merge and clear only those)
     std::vector<uint16_t> columns;           // tile counters: 4 planes (Y, parade 0..2) x levels x kTile
+    std::vector<uint32_t> hdrCodes;          // pixels by the code of max(R', G', B') (core/Hdr.h), when measured
     int32_t minU = 0, maxU = 0, minV = 0, maxV = 0;
     uint64_t sumU = 0, sumV = 0, countC = 0;
     uint64_t outOfLegal = 0, outOfGamut = 0;
 
-    void reset(int levels, bool privateVectorscope) {
+    void reset(int levels, bool privateVectorscope, bool hdr) {
         histY.assign(size_t(levels), 0);
+        hdrCodes.assign(hdr ? size_t(levels) : 0, 0);
         histRgb.assign(size_t(3) * kHistCopies * 256, 0);
         const size_t vs = privateVectorscope ? size_t(levels) * size_t(levels) : 0;
         if (vectorscope.size() != vs) {   // kept zeroed between frames by the merge
@@ -104,6 +107,7 @@ struct FramePlan {
     bool rgbHistFromParade = false;   // ... or summed from the 8-bit RGB parade's columns
     bool paradeRgb = false, paradeYcbcr = false;
     bool vectorscope = false, stats = false, gamut = false;
+    bool hdr = false;             // HDR light levels: max(R', G', B') at native depth counted (core/Hdr.h)
     uint32_t* waveform = nullptr;   // results, null when not asked for
     uint32_t* parade = nullptr;
     uint32_t* vectorscopeOut = nullptr;
@@ -317,6 +321,10 @@ CS_TILE_CLONES void processTile(const FramePlan& p, SlotCounts& slot, bool direc
             convertRow<false>(p.toRgbNative, t.y, t.cb, t.cr, n, t.rn, t.gn, t.bn);
             rn = t.rn; gn = t.gn; bn = t.bn;
         }
+        if (p.hdr) {
+            uint32_t* codes = slot.hdrCodes.data();
+            for (int i = 0; i < n; ++i) ++codes[std::max(std::max(rn[i], gn[i]), bn[i])];
+        }
         // Column counters.
         if (p.yColumns) countColumns(yCols, t.y, n);
         if (p.paradeRgb) {
@@ -459,6 +467,9 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     p.vectorscope = spec.vectorscope;
     p.stats = spec.stats;
     p.gamut = spec.stats && !info.isRgb && !p.gray;
+    // HDR light levels: R'G'B' at native depth (at 8 bits the 8-bit conversion is it).
+    p.hdr = spec.hdr && isHdr(out.color.transfer);
+    if (p.hdr && !info.isRgb) (depth == 8 ? p.rgb8 : p.rgbNative) = true;
 
     // Results. Waveform and parade are written whole by the tiles: sized, not cleared.
     if (spec.waveform) out.waveform.resize(size_t(L) * size_t(W)); else out.waveform.clear();
@@ -486,12 +497,13 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     if (!wantPicture) hiddenPicture_ = {};
     if (wantLuma) {
         luma_.width = W; luma_.height = H; luma_.bitDepth = depth; luma_.range = r;
+        luma_.transfer = out.color.transfer;
         luma_.values.resize(size_t(W) * size_t(H));
         p.luma = luma_.values.data();
     }
 
     slots_.resize(size_t(std::max(slots, 1)));
-    for (int s = 0; s < slots; ++s) slots_[size_t(s)].reset(L, spec.vectorscope && !directVectorscope);
+    for (int s = 0; s < slots; ++s) slots_[size_t(s)].reset(L, spec.vectorscope && !directVectorscope, p.hdr);
     std::atomic<int> nextTile{0};
     pool_.parallelFor(
         slots,
@@ -546,6 +558,14 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
         }
     } else {
         out.histR.clear(); out.histG.clear(); out.histB.clear();
+    }
+
+    out.hdr = {};
+    if (p.hdr) {
+        out.hdr.measured = true;
+        out.hdr.transfer = out.color.transfer;
+        sumSlots(out.hdr.maxCodes, &SlotCounts::hdrCodes, size_t(L));
+        finishHdrStats(out.hdr);
     }
 
     out.stats = {};

@@ -13,6 +13,8 @@
 #include <limits>
 
 #include "Frame.h"
+#include "Hdr.h"
+#include "HdrFalseColour.h"
 
 namespace cs {
 
@@ -614,7 +616,9 @@ void falseColour(const LumaPlane& luma, RgbaImage& out, ThreadPool* pool) {
     }
     const int levels = 1 << luma.bitDepth;
     std::vector<uint32_t> lut(static_cast<size_t>(levels));
-    for (int code = 0; code < levels; ++code) lut[size_t(code)] = falseColourOf(codeToIre(code, luma.bitDepth, luma.range));
+    if (isHdr(luma.transfer)) hdrFalseColourTable(luma.transfer, luma.bitDepth, luma.range, lut.data());
+    else
+        for (int code = 0; code < levels; ++code) lut[size_t(code)] = falseColourOf(codeToIre(code, luma.bitDepth, luma.range));
     out.resize(luma.width, luma.height);
     forRows(pool, luma.height, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {

@@ -19,6 +19,7 @@ struct LumaPlane {
     int bitDepth = 8;
     Range range = Range::Limited;
     std::vector<uint16_t> values;
+    Transfer transfer = Transfer::Bt709;   // PQ, HLG: false colour by light (core/HdrFalseColour.h)
 };
 
 // The blurs' limits, in every engine: box radii are clamped to kMaxBoxRadius (the sums stay
@@ -84,6 +85,7 @@ void zebra(const RgbaImage& picture, const LumaPlane& luma, float ire, float low
 //     70  .. 95     light grey  highlights
 //     95  .. 100    yellow      near clip (100 IRE itself included)
 //     IRE >  100    red         above white (super-white codes)
+// For a PQ or HLG plane (luma.transfer): the bands of display light of core/HdrFalseColour.h.
 void falseColour(const LumaPlane& luma, RgbaImage& out, ThreadPool* pool = nullptr);
 
 // The false-colour bands, in ascending order, for legends in the UI.

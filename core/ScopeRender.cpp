@@ -19,6 +19,7 @@
 
 #include "BitmapFont.h"
 #include "Frame.h"
+#include "HdrGraticule.h"
 
 namespace cs {
 
@@ -531,7 +532,7 @@ void renderWaveform(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out
     if (shape.valid && r.waveform.size() == size_t(shape.levels) * size_t(r.width))
         drawWaveTrace(out, plot, r.waveform.data(), shape.levels, r.width, sanitiseGain(spec.waveformGain), kLumaHue);
     LabelLayout placed;
-    drawGraticule(out, plot, waveformGraticule(shape.depth, r.color.range, spec.waveformScale), textScale, true, placed);
+    drawGraticule(out, plot, waveformGraticuleFor(shape.depth, r.color.range, spec.waveformScale, r.color.transfer), textScale, true, placed);
 }
 
 void renderParade(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) {
@@ -547,7 +548,7 @@ void renderParade(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) 
     static constexpr const char* kYcbcrNames[3] = {"Y", "Cb", "Cr"};
     const Rgbf hues[3] = {rgb ? kRedHue : kWhiteHue, rgb ? kGreenHue : kBlueHue, rgb ? kBlueHue : kRedHue};
     // R'G'B' is full range whatever the stream's Y'CbCr range is.
-    const Graticule g = waveformGraticule(shape.depth, rgb ? Range::Full : r.color.range, spec.waveformScale);
+    const Graticule g = waveformGraticuleFor(shape.depth, rgb ? Range::Full : r.color.range, spec.waveformScale, r.color.transfer, !rgb);
     LabelLayout placed;
     for (int c = 0; c < 3; ++c) {
         const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
@@ -769,7 +770,7 @@ void renderHistogram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& ou
         outline(tops[0], 0xf0f0f0f0u);
     }
     LabelLayout placed;
-    drawGraticule(out, plot, histogramGraticule(shape.depth, r.color.range, spec.histogramScale), textScale, true, placed);
+    drawGraticule(out, plot, histogramGraticuleFor(shape.depth, r.color.range, spec.histogramScale, r.color.transfer), textScale, true, placed);
 }
 
 }  // namespace cs

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "Color.h"
+#include "Hdr.h"
 #include "PixelFormat.h"
 #include "ScopeSpec.h"
 
@@ -45,6 +46,7 @@ struct ScopeResults {
     ParadeMode paradeMode = ParadeMode::Rgb;
     std::vector<uint32_t> vectorscope;      // levels x levels, index [cr * levels + cb]
     FrameStats stats;
+    HdrStats hdr;                   // PQ and HLG frames (ScopeSpec::hdr): light levels, core/Hdr.h
 
     // Display images (only when ScopeSpec::displayImages).
     RgbaImage picture, preview, histogramImage, waveformImage, paradeImage, vectorscopeImage;

@@ -45,6 +45,7 @@ struct ScopeSpec {
     // may leave them empty (the CUDA engine then copies none back; its images are drawn on the
     // GPU). Histograms and statistics are always filled.
     bool counts = true;
+    bool hdr = true;                // HDR light levels (core/Hdr.h), for PQ and HLG frames only
 
     // What to draw (display images, RGBA, graticule included).
     bool displayImages = true;

@@ -22,6 +22,7 @@
 #include "CudaHandle.h"
 #include "ScopeImages.h"
 #include "ScopePipeline.h"
+#include "HdrKernels.h"
 #include "core/PixelFormat.h"
 #include "core/ScopeRender.h"
 #include "core/ThreadPool.h"
@@ -116,6 +117,7 @@ struct CudaEngine::Impl {
     std::string deviceName;
     cuda::StreamHandle stream;   // the engine's own: every kernel and copy of a call, in order
     cuda::ScopePipeline pipeline;
+    cuda::HdrPass hdr;   // HDR light levels (PQ, HLG frames), after the scope pass on the same stream
     std::array<cuda::PitchedBuffer, 3> planes;   // device copies of host (or misaligned device) frames
 
     // What a frame in flight holds on the host's side: its completion event, recorded on the
@@ -243,11 +245,12 @@ Status CudaEngine::Impl::run(const FrameView& f, const ScopeSpec& spec, bool wan
 
     const cuda::PipelineWork work = cuda::workFor(spec, f.format, wantPicture);
     CS_TRY(orderAfter(f));
-    CS_TRY(pipeline.prepare(f.format, f.width, f.height, spec, work, r, stream.get()));
+    CS_TRY(pipeline.prepare(f.format, f.width, f.height, spec, work, r, stream.get(), out.color.transfer));
     cuda::PlaneSet planeSet{};
     CS_TRY(inputPlanes(f, planeSet));
     const cuda::ScopeColour colour{makeYuvToRgb(m, r, depth, 8), makeYuvToRgb(m, r, depth, depth), makeRgbToYuv(m, r, 8)};
-    return pipeline.enqueue(planeSet, colour, stream.get(), surfaces);
+    CS_TRY(pipeline.enqueue(planeSet, colour, stream.get(), surfaces));
+    return hdr.enqueue(f, planeSet, out.color, spec.hdr, stream.get());
 }
 
 // Copies the results back and waits for the frame's completion event: every piece into one
@@ -298,6 +301,7 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
     if (preview)
         CS_CUDA_CHECK(cudaMemcpy2DAsync(pinned + previewAt, W * 4, pipeline.preview(), pipeline.previewPitch(), W * 4, H,
                                         cudaMemcpyDeviceToHost, s));
+    CS_TRY(hdr.download(out.hdr, s));
     CS_TRY(finish());
 
     auto hostHist = [&](std::vector<uint32_t>& dst, size_t offset, size_t n) {
@@ -341,6 +345,7 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
         }
     }
     parallelCopies(pool, pieces);
+    hdr.finish(out.hdr);
 
     out.stats = {};
     if (spec.stats) {

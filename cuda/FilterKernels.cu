@@ -15,8 +15,9 @@
 
 namespace cs::cuda {
 
-Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int bitDepth, Range lumaRange, cudaStream_t stream) {
-    const Setup setup{spec.preview, spec.filter, width, height, bitDepth, lumaRange};
+Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int bitDepth, Range lumaRange, cudaStream_t stream,
+                               Transfer lumaTransfer) {
+    const Setup setup{spec.preview, spec.filter, width, height, bitDepth, lumaRange, lumaTransfer};
     if (prepared_ == setup) return {};
     prepared_.reset();   // set again only once everything below has succeeded
     dependentLaunch_ = detail::previewLaunchesDependent();
@@ -88,7 +89,7 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
             RgbaImage grey;
             grey.resize(8 * levels, 1);
             for (size_t i = 0; i < grey.pixels.size(); i += 4) { grey.pixels[i] = grey.pixels[i + 1] = grey.pixels[i + 2] = 128; grey.pixels[i + 3] = 255; }
-            LumaPlane plane{8 * levels, 1, bitDepth, lumaRange, {}};
+            LumaPlane plane{8 * levels, 1, bitDepth, lumaRange, {}, Transfer::Bt709};
             for (int x = 0; x < 8 * levels; ++x) plane.values.push_back(uint16_t(x / 8));
             RgbaImage zebraOut;
             zebra(grey, plane, f.zebraIre, f.zebraLowIre, zebraOut);
@@ -101,7 +102,7 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
         }
         case PreviewFilter::FalseColour: {
             // Colours by core's own falseColour() over a row holding every code once.
-            LumaPlane plane{levels, 1, bitDepth, lumaRange, {}};
+            LumaPlane plane{levels, 1, bitDepth, lumaRange, {}, lumaTransfer};
             for (int c = 0; c < levels; ++c) plane.values.push_back(uint16_t(c));
             RgbaImage colours;
             falseColour(plane, colours);

@@ -33,7 +33,8 @@ cudaError_t copyImage(const uint8_t* d_src, size_t srcPitch, int width, int heig
 // lookup tables (allocations: not inside a graph capture), enqueue() only launches kernels.
 class PreviewFilters {
 public:
-    Status prepare(const ScopeSpec& spec, int width, int height, int bitDepth, Range lumaRange, cudaStream_t stream);
+    Status prepare(const ScopeSpec& spec, int width, int height, int bitDepth, Range lumaRange, cudaStream_t stream,
+                   Transfer lumaTransfer = Transfer::Bt709);   // PQ, HLG: HDR false colour
     // Reads the picture (RGBA, pitched) and/or the luma plane (uint16, pitched) as the filter needs.
     cudaError_t enqueue(const uint8_t* d_picture, size_t picturePitch, const uint16_t* d_luma, size_t lumaPitch,
                         const ImageSink& out, cudaStream_t stream) const;
@@ -53,6 +54,7 @@ private:
         FilterParams params;
         int width, height, bitDepth;
         Range lumaRange;
+        Transfer lumaTransfer;
         bool operator==(const Setup&) const = default;
     };
     std::optional<Setup> prepared_;

@@ -10,6 +10,7 @@
 #include "core/BitmapFont.h"
 #include "core/Frame.h"
 #include "core/Graticule.h"
+#include "core/HdrGraticule.h"
 #include "core/ScopeRender.h"
 #include "core/ThreadPool.h"
 
@@ -77,6 +78,7 @@ OverlayKey overlayKey(ScopeImageKind kind, const ScopeSpec& spec, const ScopeRes
     k.matrix = r.color.matrix;
     k.range = r.color.range;
     k.paradeMode = kind == ScopeImageKind::Parade ? r.paradeMode : ParadeMode::Rgb;
+    if (kind != ScopeImageKind::Vectorscope) k.transfer = r.color.transfer;
     if (kind == ScopeImageKind::Histogram) k.histogramScale = spec.histogramScale;
     if (kind == ScopeImageKind::Waveform || kind == ScopeImageKind::Parade) k.waveformScale = spec.waveformScale;
     if (kind == ScopeImageKind::Vectorscope) {
@@ -93,11 +95,11 @@ void drawOverlay(const OverlayKey& key, RgbaImage& img) {
     LabelLayout placed;
     switch (key.kind) {
         case ScopeImageKind::Histogram:
-            drawGraticule(img, histogramPlotRect(img.width, img.height), histogramGraticule(key.bitDepth, key.range, key.histogramScale),
+            drawGraticule(img, histogramPlotRect(img.width, img.height), histogramGraticuleFor(key.bitDepth, key.range, key.histogramScale, key.transfer),
                           textScale, true, placed);
             return;
         case ScopeImageKind::Waveform:
-            drawGraticule(img, waveformPlotRect(img.width, img.height), waveformGraticule(key.bitDepth, key.range, key.waveformScale),
+            drawGraticule(img, waveformPlotRect(img.width, img.height), waveformGraticuleFor(key.bitDepth, key.range, key.waveformScale, key.transfer),
                           textScale, true, placed);
             return;
         case ScopeImageKind::Parade: {
@@ -108,7 +110,7 @@ void drawOverlay(const OverlayKey& key, RgbaImage& img) {
             static constexpr const char* kYcbcrNames[3] = {"Y", "Cb", "Cr"};
             ShadeRgb hues[3];
             traceHues(ScopeImageKind::Parade, key.paradeMode, hues);
-            const Graticule g = waveformGraticule(key.bitDepth, rgb ? Range::Full : key.range, key.waveformScale);
+            const Graticule g = waveformGraticuleFor(key.bitDepth, rgb ? Range::Full : key.range, key.waveformScale, key.transfer, !rgb);
             for (int c = 0; c < 3; ++c) {
                 const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
                 if (panel.empty()) continue;

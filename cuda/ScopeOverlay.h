@@ -43,6 +43,7 @@ struct OverlayKey {
     ParadeMode paradeMode = ParadeMode::Rgb;
     HistogramScale histogramScale = HistogramScale::Linear;
     WaveformScale waveformScale = WaveformScale::Ire;
+    Transfer transfer = Transfer::Unspecified;   // PQ and HLG: nits scales (core/HdrGraticule.h)
     int zoom = 1;
     bool targets75 = true, skinToneLine = true;
     bool operator==(const OverlayKey&) const = default;

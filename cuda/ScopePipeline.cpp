@@ -24,7 +24,7 @@ PipelineWork workFor(const ScopeSpec& spec, PixelFormat format, bool wantPicture
 }
 
 Status ScopePipeline::prepare(PixelFormat format, int width, int height, const ScopeSpec& spec, const PipelineWork& work,
-                              Range lumaRange, cudaStream_t stream) {
+                              Range lumaRange, cudaStream_t stream, Transfer lumaTransfer) {
     format_ = format;
     width_ = width; height_ = height;
     levels_ = levelsOf(format);
@@ -60,7 +60,7 @@ Status ScopePipeline::prepare(PixelFormat format, int width, int height, const S
     CS_TRY(traceScratch_.reserve(2 * sizeof(uint32_t)));
     ScopeSpec filterSpec = spec;
     filterSpec.preview = work.preview;
-    return filters_.prepare(filterSpec, width, height, bitDepthOf(format), lumaRange, stream);
+    return filters_.prepare(filterSpec, width, height, bitDepthOf(format), lumaRange, stream, lumaTransfer);
 }
 
 Status ScopePipeline::enqueue(const PlaneSet& planes, const ScopeColour& colour, cudaStream_t stream, const SurfaceTargets* surfaces) {

@@ -34,7 +34,7 @@ struct SurfaceTargets {
 class ScopePipeline {
 public:
     Status prepare(PixelFormat format, int width, int height, const ScopeSpec& spec, const PipelineWork& work, Range lumaRange,
-                   cudaStream_t stream);
+                   cudaStream_t stream, Transfer lumaTransfer = Transfer::Bt709);   // the transfer: HDR false colour
     // `planes` must be device memory satisfying PixelGroups.h's alignment contract.
     Status enqueue(const PlaneSet& planes, const ScopeColour& colour, cudaStream_t stream, const SurfaceTargets* surfaces = nullptr);
 

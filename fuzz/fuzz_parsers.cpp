@@ -91,6 +91,7 @@ void coreParsers(const std::string& s) {
     if (quoted.size() > 2 + 4 * 64 + 3) broken("quoted value too long", quoted);
     if (const auto m = cs::matrixFromName(s)) (void)cs::matrixName(*m);
     if (const auto r = cs::rangeFromName(s)) (void)cs::rangeName(*r);
+    if (const auto t = cs::transferFromName(s)) (void)cs::transferName(*t);
     if (const auto p = cs::previewFromName(s); p && cs::previewFromName(cs::previewName(*p)) != p)
         broken("preview name does not read back", s);
 }

@@ -8,6 +8,7 @@
 
 #include "core/BitmapFont.h"
 #include "core/Graticule.h"
+#include "core/HdrGraticule.h"
 #include "core/ScopeRender.h"
 
 namespace cs {
@@ -41,7 +42,7 @@ void renderGraticuleOverlay(gl::Plane plane, const ScopeResults& r, const ScopeS
     switch (plane) {
         case gl::Plane::Waveform:
             out.resize(width, height);
-            drawGraticule(out, waveformPlotRect(width, height), waveformGraticule(depth, r.color.range, spec.waveformScale),
+            drawGraticule(out, waveformPlotRect(width, height), waveformGraticuleFor(depth, r.color.range, spec.waveformScale, r.color.transfer),
                           textScale, true, placed);
             break;
         case gl::Plane::Parade: {
@@ -49,7 +50,7 @@ void renderGraticuleOverlay(gl::Plane plane, const ScopeResults& r, const ScopeS
             const bool rgb = r.paradeMode == ParadeMode::Rgb;
             const PlotRect plot = waveformPlotRect(width, height);
             // R'G'B' is full range whatever the stream's Y'CbCr range is.
-            const Graticule g = waveformGraticule(depth, rgb ? Range::Full : r.color.range, spec.waveformScale);
+            const Graticule g = waveformGraticuleFor(depth, rgb ? Range::Full : r.color.range, spec.waveformScale, r.color.transfer, !rgb);
             for (int c = 0; c < 3; ++c) drawGraticule(out, paradePanelRect(plot, c, textScale, rgb), g, textScale, c == 0, placed);
             drawParadeNames(out, plot, rgb, textScale);
             break;
@@ -63,7 +64,7 @@ void renderGraticuleOverlay(gl::Plane plane, const ScopeResults& r, const ScopeS
             break;
         case gl::Plane::Histogram:
             out.resize(width, height);
-            drawGraticule(out, histogramPlotRect(width, height), histogramGraticule(depth, r.color.range, spec.histogramScale),
+            drawGraticule(out, histogramPlotRect(width, height), histogramGraticuleFor(depth, r.color.range, spec.histogramScale, r.color.transfer),
                           textScale, true, placed);
             break;
         default: break;

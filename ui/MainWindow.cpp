@@ -47,6 +47,7 @@
 #include "StatusBar.h"
 #include "Timecode.h"
 #include "TransportBar.h"
+#include "TransferOverride.h"
 
 namespace cs {
 namespace {
@@ -350,6 +351,12 @@ void MainWindow::buildMenusAndToolbar() {
     rangeCombo_->addItem(tr("Limited"), int(Range::Limited));
     rangeCombo_->addItem(tr("Full"), int(Range::Full));
     bar->addWidget(rangeCombo_);
+    bar->addWidget(new QLabel(tr("  Transfer "), bar));
+    transferCombo_ = makeTransferCombo(bar, engine_.spec().colorOverride.transfer, [this](std::optional<Transfer> t) {
+        engine_.spec().colorOverride.transfer = t;
+        scheduleReprocess();
+    });
+    bar->addWidget(transferCombo_);
     const ColorOverride& o = engine_.spec().colorOverride;
     matrixCombo_->setCurrentIndex(std::max(0, matrixCombo_->findData(o.matrix ? int(*o.matrix) : -1)));
     rangeCombo_->setCurrentIndex(std::max(0, rangeCombo_->findData(o.range ? int(*o.range) : -1)));
@@ -608,6 +615,11 @@ void MainWindow::processCurrentFrame() {
 void MainWindow::refreshOverlays() {
     const ScopeSpec& spec = engine_.spec();
     const ScopeResults& r = engine_.results();
+    if (falseColourLegend_ && legendTransfer_ != int(r.color.transfer)) {
+        legendTransfer_ = int(r.color.transfer);
+        falseColourLegend_->setText(falseColourLegendText(r.color.transfer));
+        falseColourLegend_->setToolTip(falseColourLegendToolTip(r.color.transfer));
+    }
     for (Plane p : {Plane::Histogram, Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Preview}) {
         ScopeView* v = views_[size_t(p)];
         if (!v) continue;
@@ -617,7 +629,8 @@ void MainWindow::refreshOverlays() {
                                 .arg(placement.imageWidth).arg(placement.imageHeight).arg(r.bitDepth).arg(int(r.color.matrix))
                                 .arg(int(r.color.range)).arg(int(spec.waveformScale)).arg(int(spec.histogramScale))
                                 .arg(int(r.paradeMode)).arg(spec.vectorscopeZoom).arg(int(spec.vectorscopeTargets75))
-                                .arg(int(spec.skinToneLine));
+                                .arg(int(spec.skinToneLine)) +
+                            QStringLiteral(" x%1").arg(int(r.color.transfer));
         v->setPlacement(placement);
         if (key == overlayKeys_[size_t(p)]) continue;
         overlayKeys_[size_t(p)] = key;

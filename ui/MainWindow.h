@@ -20,6 +20,7 @@
 class QAction;
 class QComboBox;
 class QDockWidget;
+class QLabel;
 class QMenu;
 
 namespace cs {
@@ -117,6 +118,9 @@ private:
 
     QMenu* recentMenu_ = nullptr;
     QComboBox *matrixCombo_ = nullptr, *rangeCombo_ = nullptr;
+    QComboBox* transferCombo_ = nullptr;   // transfer override (ui/TransferOverride.h)
+    QLabel* falseColourLegend_ = nullptr;  // the preview's false colour bands, for the frame's transfer
+    int legendTransfer_ = -1;              // the transfer falseColourLegend_ shows
     QAction* previewInViewerAction_ = nullptr;
 
     PreviewFilter previewFilter_ = PreviewFilter::FocusPeaking;

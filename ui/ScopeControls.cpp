@@ -60,9 +60,9 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
         return g;
     };
     auto scaleCombo = [&] {
-        auto* c = makeCombo(box, {{tr("IRE"), int(WaveformScale::Ire)}, {tr("Code values"), int(WaveformScale::CodeValue)}},
+        auto* c = makeCombo(box, {{tr("IRE / nits"), int(WaveformScale::Ire)}, {tr("Code values"), int(WaveformScale::CodeValue)}},
                             int(spec.waveformScale));
-        c->setToolTip(tr("Graticule scale: IRE or code values at the source's bit depth"));
+        c->setToolTip(tr("Graticule scale: IRE (cd/m2 for PQ and HLG sources) or code values at the source's bit depth"));
         connect(c, &QComboBox::activated, this, [this, c, changed] {
             engine_.spec().waveformScale = WaveformScale(c->currentData().toInt());
             // The waveform and parade share the scale: keep both panels' controls in step.
@@ -156,6 +156,9 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             param->setFocusPolicy(Qt::ClickFocus);
             param->setKeyboardTracking(false);
             auto* paramLabel = new QLabel(box);
+            falseColourLegend_ = new QLabel(box);
+            falseColourLegend_->setObjectName(QStringLiteral("falseColourLegend"));
+            falseColourLegend_->setTextFormat(Qt::RichText);
             auto* inViewer = new QCheckBox(tr("In viewer"), box);
             inViewer->setObjectName(QStringLiteral("previewInViewer"));
             inViewer->setFocusPolicy(Qt::NoFocus);
@@ -165,6 +168,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             auto showParam = [this, param, paramLabel] {
                 FilterParams& fp = engine_.spec().filter;
                 const QSignalBlocker block(param);
+                falseColourLegend_->setVisible(previewFilter_ == PreviewFilter::FalseColour);
                 param->setVisible(true);
                 paramLabel->setVisible(true);
                 switch (previewFilter_) {
@@ -213,6 +217,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(filter);
             row->addWidget(paramLabel);
             row->addWidget(param);
+            row->addWidget(falseColourLegend_);
             row->addStretch(1);
             row->addWidget(inViewer);
             break;

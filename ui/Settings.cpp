@@ -50,6 +50,7 @@ void load(Choices& c) {
     fp.gaussianSigma = std::clamp(s.value(QStringLiteral("filters/gaussianSigma"), fp.gaussianSigma).toFloat(), 0.3f, 20.0f);
     spec.colorOverride.matrix = matrixFromName(s.value(QStringLiteral("colour/matrix"), QString()).toString().toStdString());
     spec.colorOverride.range = rangeFromName(s.value(QStringLiteral("colour/range"), QString()).toString().toStdString());
+    spec.colorOverride.transfer = transferFromName(s.value(QStringLiteral("colour/transfer"), QString()).toString().toStdString());
     c.loop = s.value(QStringLiteral("playback/loop"), c.loop).toBool();
     c.playOnOpen = s.value(QStringLiteral("playback/playOnOpen"), c.playOnOpen).toBool();
     c.nvdec = s.value(QStringLiteral("decode/nvdec"), c.nvdec).toBool();
@@ -77,6 +78,7 @@ void save(const Choices& c) {
     const ColorOverride& o = spec.colorOverride;
     s.setValue(QStringLiteral("colour/matrix"), o.matrix ? latin1(matrixName(*o.matrix)) : QString());
     s.setValue(QStringLiteral("colour/range"), o.range ? latin1(rangeName(*o.range)) : QString());
+    s.setValue(QStringLiteral("colour/transfer"), o.transfer ? latin1(transferName(*o.transfer)) : QString());
     s.setValue(QStringLiteral("playback/loop"), c.loop);
     s.setValue(QStringLiteral("playback/playOnOpen"), c.playOnOpen);
     s.setValue(QStringLiteral("decode/nvdec"), c.nvdec);

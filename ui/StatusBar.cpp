@@ -9,6 +9,7 @@
 
 #include "EngineHost.h"
 #include "Player.h"
+#include "TransferOverride.h"
 #include "decode/PatternSource.h"
 
 namespace cs {
@@ -56,7 +57,8 @@ void StatusBar::refresh() {
         format_->setText(QStringLiteral("%1  %2-bit  %3 %4")
                              .arg(QString::fromStdString(info.sourcePixFmt.empty() ? std::string(formatInfo(info.format).name) : info.sourcePixFmt))
                              .arg(formatInfo(info.format).bitDepth)
-                             .arg(sv(matrixName(c.matrix)), sv(rangeName(c.range))));
+                             .arg(sv(matrixName(c.matrix)), sv(rangeName(c.range))) +
+                         transferStatusText(c.transfer, engine_.hasResults() ? &r.hdr : nullptr));
         decoder_->setText(QString::fromStdString(info.decoder));
     }
     fps_->setText(tr("%1 fps").arg(player_.presentedFps(), 0, 'f', 1));

@@ -135,7 +135,7 @@ TEST(Color, NamesAndOverrides) {
     EXPECT_EQ(rangeFromName("pc"), Range::Full);
     ColorInfo tags;
     tags.matrix = Matrix::Bt601;
-    const auto c = applyOverride(tags, ColorOverride{Matrix::Bt2020Ncl, Range::Full});
+    const auto c = applyOverride(tags, ColorOverride{Matrix::Bt2020Ncl, Range::Full, std::nullopt});
     EXPECT_EQ(c.matrix, Matrix::Bt2020Ncl);
     EXPECT_EQ(c.range, Range::Full);
     EXPECT_EQ(guessMatrix(720, 576), Matrix::Bt601);

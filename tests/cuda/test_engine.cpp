@@ -353,7 +353,7 @@ TEST(CudaEngine, SobelFiltersAt12Bits) {
     const GradientTiles tiles = boundaryTiles(depth, {0.12f});
     const std::vector<int> codes = tiles.codes();
     const int w = tiles.width, h = tiles.height();
-    LumaPlane luma{w, h, depth, Range::Full, {}};
+    LumaPlane luma{w, h, depth, Range::Full, {}, Transfer::Bt709};
     for (int c : codes) luma.values.push_back(uint16_t(c));
     RgbaImage picture;
     picture.resize(w, h);
@@ -938,7 +938,7 @@ TEST(CudaPreview, SurfaceAndPitchedSinksAgree) {
     std::mt19937 rng(59);
     for (auto [w, h] : {std::pair{1921, 37}, std::pair{512, 6}, std::pair{300, 3}, std::pair{1, 1}})
         for (int depth : {8, 10}) {
-            LumaPlane luma{w, h, depth, Range::Full, {}};
+            LumaPlane luma{w, h, depth, Range::Full, {}, Transfer::Bt709};
             for (int i = 0; i < w * h; ++i) luma.values.push_back(uint16_t(rng() % (1u << depth)));
             RgbaImage picture;
             picture.resize(w, h);

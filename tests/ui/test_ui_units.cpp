@@ -350,6 +350,8 @@ TEST(EngineHost, SettingsDifferWhenAnyFieldDiffers) {
         [](ScopeSettings& s) { s.spec.vectorscopeSize += 1; },
         [](ScopeSettings& s) { s.spec.colorOverride.matrix = Matrix::Bt601; },
         [](ScopeSettings& s) { s.spec.colorOverride.range = Range::Full; },
+        [](ScopeSettings& s) { s.spec.colorOverride.transfer = Transfer::Pq; },
+        [](ScopeSettings& s) { s.spec.hdr = !s.spec.hdr; },
         [](ScopeSettings& s) { s.panels[size_t(gl::Plane::Parade)][0] = 300; },
         [](ScopeSettings& s) { s.histogramChannels = HistogramChannels::Luma; },
         [](ScopeSettings& s) { s.planesShown = !s.planesShown; },

@@ -1,0 +1,230 @@
+// GUI tests (QTest, under Xvfb) of HDR in the window: a 10-bit PQ clip made here with the
+// ffmpeg CLI opens with its transfer in the status bar and its light levels; the waveform
+// panel shows the trace on the nits graticule (each level's line at the code core's ST 2084
+// scale puts it); the toolbar's transfer override switches to HLG, to SDR (the IRE scale,
+// no light levels) and back to Auto. With CS_TEST_SCREENSHOT_DIR set, the waveform panel is
+// saved there as hdr-waveform-pq.png for looking at. The override is remembered in the settings. Exits 77 without a display or GL 3.3.
+#include <QComboBox>
+#include <QImage>
+#include <QLabel>
+#include <QProcess>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "GuiTestSupport.h"
+#include "core/Graticule.h"
+#include "core/HdrGraticule.h"
+#include "ui/EngineHost.h"
+#include "ui/Gui.h"
+#include "ui/MainWindow.h"
+#include "ui/Player.h"
+#include "ui/ScopeView.h"
+#include "ui/Settings.h"
+
+using cs::gl::Plane;
+
+namespace {
+
+constexpr int kWaitMs = 20000;
+constexpr int kW = 640, kH = 360;
+// Left half: a grey at 100 cd/m2 (code 509); right half: 1000 cd/m2 (code 723).
+constexpr int kLowCode = 509, kHighCode = 723;
+
+int light(const QImage& img, int x, int y) {
+    const QRgb c = img.pixel(x, y);
+    return qRed(c) + qGreen(c) + qBlue(c);
+}
+
+}  // namespace
+
+class HdrGuiTest : public QObject {
+    Q_OBJECT
+
+private:
+    cs::MainWindow* window_ = nullptr;
+    QTemporaryDir files_;
+    QString clip_;
+
+    cs::Player& player() { return window_->player(); }
+    cs::EngineHost& engine() { return window_->engineHost(); }
+    QComboBox* transferCombo() { return window_->findChild<QComboBox*>(QStringLiteral("transferCombo")); }
+    QString statusText() {
+        QStringList texts;
+        for (QLabel* l : window_->statusBar()->findChildren<QLabel*>()) texts << l->text();
+        return texts.join(QStringLiteral(" | "));
+    }
+    void choose(const QString& item) {
+        QComboBox* c = transferCombo();
+        const int i = c->findText(item);
+        QVERIFY2(i >= 0, qPrintable(item));
+        c->setCurrentIndex(i);
+        emit c->activated(i);
+    }
+    bool resultsWith(cs::Transfer t) {
+        return cs::test::waitUntil([&] { return engine().hasResults() && engine().results().color.transfer == t; }, kWaitMs);
+    }
+    // The waveform panel as shown, once its image is drawn for the panel's size.
+    QImage waveform() {
+        cs::ScopeView* view = window_->scopeView(Plane::Waveform);
+        cs::test::waitUntil([] { return false; }, 400);   // debounced re-processing and repaint settle
+        return view->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+    }
+    // The brightest row of the trace in the plot's column x.
+    static int peakRow(const QImage& img, const cs::PlotRect& plot, int x) {
+        int best = -1, row = -1;
+        for (int y = plot.top; y < plot.top + plot.height; ++y)
+            if (light(img, x, y) > best) { best = light(img, x, y); row = y; }
+        return row;
+    }
+    // Light of a graticule row at the middle of the gap between the two halves' traces.
+    static int rowLight(const QImage& img, const cs::PlotRect& plot, double code) {
+        const int y = int(std::lround(plot.toPixelY(code / 1023.0)));
+        int most = 0;
+        for (int dy = -1; dy <= 1; ++dy) most = std::max(most, light(img, plot.left + plot.width / 4, y + dy));
+        return most;
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(files_.isValid());
+        // The clip: 10-bit 4:2:0, BT.2020 NCL limited, PQ; FFV1 keeps the code values.
+        std::string raw;
+        auto put = [&](int v) { raw.push_back(char(v & 0xff)); raw.push_back(char(v >> 8)); };
+        for (int y = 0; y < kH; ++y)
+            for (int x = 0; x < kW; ++x) put(x < kW / 2 ? kLowCode : kHighCode);
+        for (int i = 0; i < 2 * (kW / 2) * (kH / 2); ++i) put(512);
+        const QString rawPath = files_.filePath(QStringLiteral("pq.yuv"));
+        std::ofstream(rawPath.toStdString(), std::ios::binary).write(raw.data(), std::streamsize(raw.size()));
+        clip_ = files_.filePath(QStringLiteral("pq.mkv"));
+        QProcess ffmpeg;
+        ffmpeg.start(QStringLiteral(CS_TEST_FFMPEG),
+                     {"-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s",
+                      QStringLiteral("%1x%2").arg(kW).arg(kH), "-r", "25", "-stream_loop", "9", "-i", rawPath, "-color_range",
+                      "tv", "-colorspace", "bt2020nc", "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-c:v", "ffv1",
+                      clip_});
+        QVERIFY(ffmpeg.waitForFinished(60000));
+        QCOMPARE(ffmpeg.exitCode(), 0);
+
+        window_ = new cs::MainWindow("cpu");
+        window_->resize(1600, 1000);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_));
+        window_->resetLayout();
+        window_->openInput(clip_);
+        QVERIFY(cs::test::waitUntil([&] { return player().input() == clip_.toStdString() && player().hasFrame(); }, kWaitMs));
+        player().pause();
+    }
+
+    void cleanupTestCase() {
+        delete window_;
+        window_ = nullptr;
+    }
+
+    void theStreamsTransferIsShownWithItsLightLevels() {
+        QVERIFY(transferCombo());
+        QCOMPARE(transferCombo()->currentText(), QStringLiteral("Auto"));
+        QVERIFY(resultsWith(cs::Transfer::Pq));
+        const cs::HdrStats& hdr = engine().results().hdr;
+        QVERIFY(hdr.measured);
+        // Code 723 -> R'G'B' code round(659 * 1023 / 876) = 770: E' 0.7527, 1008 cd/m2 (ST 2084).
+        QVERIFY2(std::abs(hdr.maxNits - cs::pqToNits(770.0 / 1023.0)) < 1e-9, qPrintable(QString::number(hdr.maxNits)));
+        QVERIFY(std::abs(hdr.above[0] - 0.5) < 1e-9);   // the right half is above 203 cd/m2
+        QTRY_VERIFY_WITH_TIMEOUT(statusText().contains(QStringLiteral("PQ  max 1008 avg")), kWaitMs);
+    }
+
+    void theWaveformIsOnTheNitsScale() {
+        QVERIFY(resultsWith(cs::Transfer::Pq));
+        engine().spec().waveformScale = cs::WaveformScale::Ire;
+        const QImage img = waveform();
+        const char* dir = std::getenv("CS_TEST_SCREENSHOT_DIR");
+        if (dir && *dir) img.save(QString::fromLocal8Bit(dir) + QStringLiteral("/hdr-waveform-pq.png"));
+        const cs::PlotRect plot = cs::waveformPlotRect(img.width(), img.height());
+        QVERIFY(plot.height > 200);
+        // The traces sit at their codes: the 100 cd/m2 grey on the 100 line, the bright half
+        // a code above the 1000 line (723 vs 722.6).
+        const int left = plot.left + plot.width / 4, right = plot.left + 3 * plot.width / 4;
+        QVERIFY(std::abs(peakRow(img, plot, left) - plot.toPixelY(kLowCode / 1023.0)) <= 1.0);
+        QVERIFY(std::abs(peakRow(img, plot, right) - plot.toPixelY(kHighCode / 1023.0)) <= 1.0);
+        const double line100 = cs::hdrNitsToCode(cs::Transfer::Pq, 100, 10, cs::Range::Limited);
+        QVERIFY(std::abs(peakRow(img, plot, left) - plot.toPixelY(line100 / 1023.0)) <= 1.0);
+        // The 203 cd/m2 line (bright amber) is drawn; the SDR 60 IRE line, 7 px away, is not.
+        const double line203 = cs::hdrNitsToCode(cs::Transfer::Pq, 203, 10, cs::Range::Limited);
+        const double ire60 = cs::ireToCode(60, 10, cs::Range::Limited);
+        QVERIFY2(rowLight(img, plot, line203) > 2 * rowLight(img, plot, ire60) + 30,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(rowLight(img, plot, line203)).arg(rowLight(img, plot, ire60))));
+    }
+
+    void theFalseColourLegendFollowsTheTransfer() {
+        QVERIFY(resultsWith(cs::Transfer::Pq));
+        auto* legend = window_->findChild<QLabel*>(QStringLiteral("falseColourLegend"));
+        QVERIFY(legend);
+        QTRY_VERIFY_WITH_TIMEOUT(legend->text().endsWith(QStringLiteral(" nits")), kWaitMs);
+        QVERIFY(legend->text().contains(QStringLiteral("203")));
+        QVERIFY(legend->toolTip().contains(QStringLiteral("above reference white")));
+    }
+
+    void theTransferOverrideSwitchesScalesAndLevels() {
+        choose(QStringLiteral("HLG"));
+        QVERIFY(resultsWith(cs::Transfer::Hlg));
+        QVERIFY(engine().results().hdr.measured);
+        QCOMPARE(engine().results().hdr.transfer, cs::Transfer::Hlg);
+        QTRY_VERIFY_WITH_TIMEOUT(statusText().contains(QStringLiteral("HLG  max")), kWaitMs);
+
+        choose(QStringLiteral("SDR BT.709"));
+        QVERIFY(resultsWith(cs::Transfer::Bt709));
+        QVERIFY(!engine().results().hdr.measured);
+        QTRY_VERIFY_WITH_TIMEOUT(statusText().contains(QStringLiteral("limited  SDR")), kWaitMs);
+        QVERIFY(!statusText().contains(QStringLiteral("nits")));
+        QTRY_VERIFY_WITH_TIMEOUT(window_->findChild<QLabel*>(QStringLiteral("falseColourLegend"))->text().endsWith(QStringLiteral(" IRE")),
+                                 kWaitMs);
+        // The IRE scale again: its 60 IRE line lit, the 203 cd/m2 row dark.
+        const QImage img = waveform();
+        const cs::PlotRect plot = cs::waveformPlotRect(img.width(), img.height());
+        const double line203 = cs::hdrNitsToCode(cs::Transfer::Pq, 203, 10, cs::Range::Limited);
+        QVERIFY(rowLight(img, plot, cs::ireToCode(60, 10, cs::Range::Limited)) > rowLight(img, plot, line203) + 30);
+
+        choose(QStringLiteral("Auto"));
+        QVERIFY(resultsWith(cs::Transfer::Pq));
+        QVERIFY(!engine().spec().colorOverride.transfer);
+    }
+
+    void theTransferOverrideIsRemembered() {
+        cs::settings::Choices saved;
+        saved.spec.colorOverride.transfer = cs::Transfer::Hlg;
+        cs::settings::save(saved);
+        cs::settings::Choices loaded;
+        cs::settings::load(loaded);
+        QCOMPARE(loaded.spec.colorOverride.transfer, std::optional<cs::Transfer>(cs::Transfer::Hlg));
+        saved.spec.colorOverride.transfer.reset();   // Auto
+        cs::settings::save(saved);
+        loaded.spec.colorOverride.transfer = cs::Transfer::Pq;
+        cs::settings::load(loaded);
+        QVERIFY(!loaded.spec.colorOverride.transfer);
+    }
+};
+
+int main(int argc, char** argv) {
+    if (!cs::test::haveDisplay()) {
+        std::fprintf(stderr, "test_gui_hdr: skipped, no display (run under xvfb-run)\n");
+        return 77;
+    }
+    QTemporaryDir settings;
+    cs::test::isolateSettings(settings);
+    cs::prepareGuiApplication();
+    QApplication app(argc, argv);
+    cs::styleGuiApplication();
+    if (!cs::test::haveOpenGl33()) {
+        std::fprintf(stderr, "test_gui_hdr: skipped, no OpenGL 3.3 context\n");
+        return 77;
+    }
+    HdrGuiTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_gui_hdr.moc"
