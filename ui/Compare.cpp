@@ -191,6 +191,7 @@ void CompareController::setMode(CompareMode mode) {
     mode_ = mode;
     window_.viewer()->setCompare(mode_, wipe_);
     syncActions();
+    aFrameChanged();   // B to A's position
     processB();
     emit changed();
 }
@@ -210,7 +211,8 @@ void CompareController::setWipe(double wipe) {
 // ---- Position --------------------------------------------------------------------------
 
 void CompareController::aFrameChanged() {
-    if (!playerB_ || !playerB_->hasSource() || playerB_->info().live || playerB_->isOpening()) return;
+    // Compare off: B rests (it catches up when a mode is chosen again).
+    if (mode_ == CompareMode::Off || !playerB_ || !playerB_->hasSource() || playerB_->info().live || playerB_->isOpening()) return;
     Player& a = window_.player();
     Player& b = *playerB_;
     if (!a.hasFrame() || !b.hasFrame() || seekPending_) return;

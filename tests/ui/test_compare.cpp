@@ -12,6 +12,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstring>
 
@@ -50,6 +55,21 @@ bool samePixel(const QImage& shown, int vx, int vy, const cs::RgbaImage& picture
 // The frame pixel under view pixel (vx, vy) of a picture drawn at r (nearest, as the shaders draw).
 int frameCoord(double v, double origin, double extent, int frameExtent) {
     return int(std::floor((v + 0.5 - origin) * frameExtent / extent));
+}
+
+// A UDP port nothing listens on now (bound to port 0 and let go).
+int freeUdpPort() {
+    const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
+    if (fd < 0) return -1;
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof a;
+    int port = -1;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &length) == 0)
+        port = ntohs(a.sin_port);
+    ::close(fd);
+    return port;
 }
 
 // Pixels of the trace colour (magenta-pink: much red and blue, little green).
@@ -446,6 +466,33 @@ private slots:
         compare().closeB();
         QVERIFY(!compare().hasB());
         QCOMPARE(compare().mode(), CompareMode::Off);
+    }
+
+    void aLiveBPlaysLiveWhileAIsPaused() {
+        QVERIFY(openAndWait(QStringLiteral("pattern:bars:320x180")));
+        player().pause();
+        const int port = freeUdpPort();
+        QVERIFY(port > 0);
+        const QString url = QStringLiteral("udp://127.0.0.1:%1").arg(port);
+        compare().openB(url);
+        QProcess sender;
+        sender.start(QStringLiteral(CS_TEST_FFMPEG),
+                     {QStringLiteral("-nostdin"), QStringLiteral("-hide_banner"), QStringLiteral("-loglevel"), QStringLiteral("error"),
+                      QStringLiteral("-re"), QStringLiteral("-f"), QStringLiteral("lavfi"), QStringLiteral("-i"),
+                      QStringLiteral("testsrc2=size=320x180:rate=25"), QStringLiteral("-c:v"), QStringLiteral("mpeg2video"),
+                      QStringLiteral("-g"), QStringLiteral("5"), QStringLiteral("-f"), QStringLiteral("mpegts"),
+                      url + QStringLiteral("?pkt_size=1316")});
+        QVERIFY(sender.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(compare().playerB() && compare().playerB()->info().live && compare().hasB(), kWaitMs);
+        QCOMPARE(compare().mode(), CompareMode::Wipe);   // opening B turns the wipe on
+        const int64_t framesA = player().presentedFrames();
+        const int64_t runs = compare().framesProcessedB();
+        QTRY_VERIFY_WITH_TIMEOUT(compare().framesProcessedB() >= runs + 10, kWaitMs);
+        QVERIFY(compare().playerB()->isPlaying());
+        QCOMPARE(player().presentedFrames(), framesA);   // A stayed paused
+        sender.kill();
+        sender.waitForFinished();
+        compare().closeB();
     }
 };
 
