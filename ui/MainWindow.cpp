@@ -133,7 +133,13 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
 }
 
 MainWindow::~MainWindow() {
-    // The player's frames may reference the engine's stream: stop it first (and B's).
+    // The player's frames may reference the engine's stream: stop it first (and B's, whose
+    // engine lets go of its CUDA registrations of the viewer's textures in that context).
+    if (viewer_->glReady()) {
+        viewer_->makeCurrent();
+        compare_->releaseGl();
+        viewer_->doneCurrent();
+    }
     delete compare_;
     compare_ = nullptr;
     delete player_;
