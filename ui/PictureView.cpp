@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/ScopeRender.h"
+
 namespace cs {
 
 PictureView::PictureView(QWidget* parent) : GlView(parent, true) {
@@ -27,6 +29,7 @@ void PictureView::releaseGl() {
     if (beforeRelease_) beforeRelease_();
     textures_.release();
     texturesB_.release();
+    for (auto& t : compareLabels_) t.release();
     images_.release();
     ycbcr_.release();
     lines_.release();
@@ -105,6 +108,29 @@ void PictureView::paintView(int w, int h) {
             drawPicture(*textures, pane.picture, w, h);
         }
         gl::clearClip();
+        // Which is which: "A" in the top-left corner of A's part, "B" in the top-right of B's.
+        constexpr int kScale = 2, kPad = 5, kLabelW = 5 * kScale + 2 * kPad, kLabelH = 7 * kScale + 2 * kPad;
+        for (int i = 0; i < 2; ++i) {
+            if (!compareLabels_[i].valid()) {
+                RgbaImage label;
+                label.resize(kLabelW, kLabelH);
+                for (int y = 0; y < kLabelH; ++y)
+                    for (int x = 0; x < kLabelW; ++x) {
+                        uint8_t* px = label.at(x, y);
+                        px[0] = px[1] = px[2] = 24;
+                        px[3] = 200;
+                    }
+                drawText(label, kPad, kPad, i == 0 ? "A" : "B", 0xffffffffu, kScale);
+                if (!compareLabels_[i].upload(label)) continue;
+            }
+            const ComparePane& pane = i == 0 ? g.a : g.b;
+            if (pane.clip.w < 3 * kLabelW) continue;
+            const double x = i == 0 ? pane.clip.x + 8 : pane.clip.x + pane.clip.w - 8 - kLabelW;
+            gl::ImageRenderer::Options o;
+            o.smooth = false;
+            o.blend = true;
+            images_.draw(compareLabels_[i].name(), RectF{x, 8, double(kLabelW), double(kLabelH)}, w, h, o);
+        }
         if (g.divider >= 0) {
             const float x = float(g.divider) + 0.5f, fh = float(h);
             const float shadow[] = {x + 1, 0, x + 1, fh};

@@ -11,6 +11,7 @@
 #include "render/CompareLayout.h"
 #include "render/FrameTextures.h"
 #include "render/ImageRenderer.h"
+#include "render/Texture.h"
 #include "render/Layout.h"
 #include "render/YcbcrPicture.h"
 
@@ -79,6 +80,7 @@ private:
     CompareMode compareMode_ = CompareMode::Off;
     double wipe_ = 0.5;
     bool wiping_ = false;   // the divider is being dragged
+    gl::RgbaTexture compareLabels_[2];   // "A" and "B" in the corners of their parts of the view
     std::function<void()> beforeRelease_;
     gl::ImageRenderer images_;
     gl::YcbcrRenderer ycbcr_;

@@ -72,6 +72,11 @@ int freeUdpPort() {
     return port;
 }
 
+int light(const QImage& img, int x, int y) {
+    const uchar* p = img.constScanLine(y) + size_t(x) * 4;
+    return p[0] + p[1] + p[2];
+}
+
 // Pixels of the trace colour (magenta-pink: much red and blue, little green).
 int tintedPixels(const QImage& img) {
     int n = 0;
@@ -218,6 +223,17 @@ private slots:
         QCOMPARE(wrong, 0);
         QCOMPARE(left, 160 * 180);
         QCOMPARE(right, 158 * 180);
+        // "A" and "B" in the view's top corners: white glyph pixels on a dark box.
+        auto whiteIn = [&](int x0) {
+            int n = 0;
+            for (int y = 8; y < 32; ++y)
+                for (int x = x0; x < x0 + 20; ++x)
+                    if (light(shown, x, y) > 700) ++n;
+            return n;
+        };
+        QVERIFY(whiteIn(8) > 10);
+        QVERIFY(whiteIn(shown.width() - 28) > 10);
+        QCOMPARE(whiteIn(shown.width() / 2 - 60), 0);
         shot(QStringLiteral("compare-wipe.png"));
     }
 
