@@ -91,7 +91,7 @@ bool wholeImage(const ScopePlacement& p) {
 }  // namespace
 
 CompareController::CompareController(MainWindow& window, const std::string& engine, std::function<void(const QString&)> report)
-    : QObject(&window), window_(window), report_(std::move(report)), engineB_(engine) {
+    : QObject(&window), window_(window), report_(std::move(report)), engineKind_(engine) {
     connect(window_.viewer(), &PictureView::wipeMoved, this, [this](double w) { wipe_ = w; });
 }
 
@@ -110,12 +110,19 @@ const FrameView* CompareController::frameB() const {
 
 // ---- B's source ------------------------------------------------------------------------
 
+EngineHost& CompareController::engineB() {
+    // Made when first needed: a second CUDA engine holds a stream and device memory.
+    if (!engineB_) engineB_ = std::make_unique<EngineHost>(engineKind_);
+    return *engineB_;
+}
+
 void CompareController::openB(const QString& input) {
     if (input.isEmpty()) return;
+    engineB();
     if (!playerB_) {
         playerB_ = new Player;
-        if (!engineB_.usesCuda())
-            playerB_->setFramePreparer([host = &engineB_](const VideoFrame& f) { return host->prepare(f); });
+        if (!engineB_->usesCuda())
+            playerB_->setFramePreparer([host = engineB_.get()](const VideoFrame& f) { return host->prepare(f); });
         connect(playerB_, &Player::opened, this, &CompareController::onBOpened);
         connect(playerB_, &Player::openFailed, this, [this](const QString& in, const QString& message) {
             report_(tr("Compare: B: %1").arg(message.isEmpty() ? tr("%1 could not be opened.").arg(in) : message));
@@ -124,8 +131,8 @@ void CompareController::openB(const QString& input) {
         connect(playerB_, &Player::sourceError, this, [this](const QString& m) { report_(tr("Compare: B: %1").arg(m)); });
     }
     OpenOptions options;
-    options.hwdec = engineB_.usesCuda() ? HwDecode::Auto : HwDecode::None;
-    options.deviceStream = engineB_.decodeStream();
+    options.hwdec = engineB_->usesCuda() ? HwDecode::Auto : HwDecode::None;
+    options.deviceStream = engineB_->decodeStream();
     playerB_->open(input.toStdString(), options);
 }
 
@@ -147,6 +154,7 @@ void CompareController::snapshot() {
         report_(tr("Compare: there is no frame to grab as B yet."));
         return;
     }
+    engineB();
     const FrameView& v = a.currentFrame().view;
     if (v.onDevice) {
         // An NVDEC frame: copied to the host through A's engine (it lives on the device).
@@ -274,7 +282,7 @@ void CompareController::aProcessed() {
 void CompareController::processB() {
     PictureView* viewer = window_.viewer();
     const FrameView* frame = frameB();
-    if (!frame || mode_ == CompareMode::Off || !viewer->glReady()) {
+    if (!frame || !engineB_ || mode_ == CompareMode::Off || !viewer->glReady()) {
         updateScopeViews();
         return;
     }
@@ -285,14 +293,14 @@ void CompareController::processB() {
                                            !playerB_->currentFrame().holder.owner_before(processedHolder_) &&
                                            !processedHolder_.expired();
     if (sameFrame && processedInputs_ && *processedInputs_ == in) return;
-    engineB_.spec() = in.spec;
-    engineB_.histogramChannels = in.channels;
-    for (int p = 0; p < gl::kPlaneCount; ++p) engineB_.setPanel(Plane(p), in.panels[size_t(p)][0], in.panels[size_t(p)][1]);
+    engineB_->spec() = in.spec;
+    engineB_->histogramChannels = in.channels;
+    for (int p = 0; p < gl::kPlaneCount; ++p) engineB_->setPanel(Plane(p), in.panels[size_t(p)][0], in.panels[size_t(p)][1]);
     std::shared_ptr<PreparedScopes> prepared = snapshot_ ? nullptr : playerB_->takePrepared();
     viewer->makeCurrent();
-    const Status s = engineB_.process(*frame, &viewer->texturesB(), std::move(prepared));
+    const Status s = engineB_->process(*frame, &viewer->texturesB(), std::move(prepared));
     viewer->doneCurrent();
-    if (!snapshot_ && engineB_.settingsChanged()) playerB_->prepareAgain();
+    if (!snapshot_ && engineB_->settingsChanged()) playerB_->prepareAgain();
     if (!s) {
         if (!errorShown_) report_(tr("Compare: B: %1").arg(QString::fromStdString(s.message())));
         errorShown_ = true;
@@ -307,45 +315,45 @@ void CompareController::processB() {
 }
 
 void CompareController::refreshTraceBase(Plane p) {
-    const ScopePlacement placement = engineB_.placement(p, window_.viewer()->texturesB());
+    const ScopePlacement placement = engineB_->placement(p, window_.viewer()->texturesB());
     if (!wholeImage(placement)) {   // a trace-only texture (CUDA): no base needed
         traceBase_[size_t(p)].reset();
         traceBaseKey_[size_t(p)].clear();
         return;
     }
-    const ScopeResults& r = engineB_.results();
-    const ScopeSpec& spec = engineB_.spec();
+    const ScopeResults& r = engineB_->results();
+    const ScopeSpec& spec = engineB_->spec();
     const QString key = QStringLiteral("%1x%2 d%3 m%4 r%5 w%6 h%7 p%8 z%9 t%10 s%11 c%12 l%13")
                             .arg(placement.imageWidth).arg(placement.imageHeight).arg(r.bitDepth).arg(int(r.color.matrix))
                             .arg(int(r.color.range)).arg(int(spec.waveformScale)).arg(int(spec.histogramScale))
                             .arg(int(r.paradeMode)).arg(spec.vectorscopeZoom).arg(int(spec.vectorscopeTargets75))
-                            .arg(int(spec.skinToneLine)).arg(int(engineB_.histogramChannels)).arg(r.width);
+                            .arg(int(spec.skinToneLine)).arg(int(engineB_->histogramChannels)).arg(r.width);
     // The spec compared whole as well (settings the scope panels may add).
     if (traceBase_[size_t(p)] && key == traceBaseKey_[size_t(p)] && traceBaseSpec_[size_t(p)] == spec) return;
     auto base = std::make_shared<RgbaImage>();
-    renderWithoutCounts(p, r, engineB_.histogramChannels, spec, placement.imageWidth, placement.imageHeight, *base);
+    renderWithoutCounts(p, r, engineB_->histogramChannels, spec, placement.imageWidth, placement.imageHeight, *base);
     traceBase_[size_t(p)] = std::move(base);
     traceBaseKey_[size_t(p)] = key;
     traceBaseSpec_[size_t(p)] = spec;
 }
 
 void CompareController::updateScopeViews() {
-    const bool on = mode_ != CompareMode::Off && frameB() && engineB_.hasResults() && scopes_ != CompareScopes::A;
+    const bool on = mode_ != CompareMode::Off && frameB() && engineB_ && engineB_->hasResults() && scopes_ != CompareScopes::A;
     for (Plane p : kScopePlanes) {
         ScopeView* v = window_.scopeView(p);
         if (!v) continue;
-        if (!on || !engineB_.panelVisible(p)) {
+        if (!on || !engineB_->panelVisible(p)) {
             v->setCompare(CompareScopes::A, nullptr, {}, nullptr, kTint);
             continue;
         }
         if (scopes_ == CompareScopes::Both) refreshTraceBase(p);
-        v->setCompare(scopes_, &window_.viewer()->texturesB(), engineB_.placement(p, window_.viewer()->texturesB()),
+        v->setCompare(scopes_, &window_.viewer()->texturesB(), engineB_->placement(p, window_.viewer()->texturesB()),
                       scopes_ == CompareScopes::Both ? traceBase_[size_t(p)] : nullptr, kTint);
     }
 }
 
 void CompareController::releaseGl() {
-    engineB_.releaseGl();
+    if (engineB_) engineB_->releaseGl();
     processedInputs_.reset();   // B's textures go with the context: B is processed again in the next one
 }
 
@@ -353,12 +361,12 @@ void CompareController::releaseGl() {
 
 QString CompareController::pickerText(PixelPos a) const {
     const FrameView* b = frameB();
-    if (mode_ == CompareMode::Off || !b || !window_.player().hasFrame()) return {};
+    if (mode_ == CompareMode::Off || !b || !engineB_ || !window_.player().hasFrame()) return {};
     const FrameView& fa = window_.player().currentFrame().view;
     const PixelPos at = mapPixel(a, fa.width, fa.height, b->width, b->height);
-    const ColorInfo color = engineB_.hasResults() ? engineB_.results().color : applyOverride(b->color, engineB_.spec().colorOverride);
+    const ColorInfo color = engineB_->hasResults() ? engineB_->results().color : applyOverride(b->color, engineB_->spec().colorOverride);
     std::optional<PixelReading> p = readPixel(*b, color, at.x, at.y);
-    if (!p && b->onDevice) p = engineB_.readDevicePixel(*b, color, at.x, at.y);
+    if (!p && b->onDevice) p = engineB_->readDevicePixel(*b, color, at.x, at.y);
     if (!p) return {};
     return QStringLiteral("B ") + QString::fromStdString(describe(*p));
 }

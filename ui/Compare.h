@@ -5,7 +5,7 @@
 //
 // B has its own Player (files, patterns, cameras, streams) and its own EngineHost (the same
 // engine kind as A's: a second CPU engine with its preparer thread, or a second CUDA engine
-// with its own stream and interop registrations), writing into the viewer's second set of
+// with its own stream and interop registrations; made when B is first opened), writing into the viewer's second set of
 // frame textures (PictureView::texturesB, in the viewer's context like A's). B's engine runs
 // when B shows a new frame, or when A's settings or panels changed; a snapshot is processed
 // once and then costs nothing. With "scopes of A" B's engine computes no scopes (only B's
@@ -79,7 +79,8 @@ public:
     static QString shortcutRows();
 
     Player* playerB() { return playerB_; }
-    EngineHost& engineB() { return engineB_; }
+    // B's engine (made on first use).
+    EngineHost& engineB();
     // B engine runs so far (a still B adds none while nothing changes).
     int64_t framesProcessedB() const { return processedB_; }
     // B's trace colour in the scopes (bytes R, G, B).
@@ -106,7 +107,8 @@ private:
 
     MainWindow& window_;
     std::function<void(const QString&)> report_;
-    EngineHost engineB_;
+    std::string engineKind_;
+    std::unique_ptr<EngineHost> engineB_;
     Player* playerB_ = nullptr;           // a source as B
     std::shared_ptr<Frame> snapshot_;     // or a still frame as B
     FrameView snapshotView_;
