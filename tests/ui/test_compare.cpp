@@ -451,7 +451,10 @@ private slots:
         QVERIFY(!a.isEmpty() && !b.isEmpty());
         QVERIFY(openAndWait(a));
         player().pause();
+        // The first frame shown again (the seek landed) before stepping from it.
+        const int64_t shownBefore = player().presentedFrames();
         player().goToStart();
+        QTRY_VERIFY_WITH_TIMEOUT(player().presentedFrames() > shownBefore && player().currentPts() < 0.01, kWaitMs);
         QVERIFY(openBAndWait(b));
         compare().setMode(CompareMode::Wipe);
         cs::Player& pb = *compare().playerB();
