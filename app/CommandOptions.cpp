@@ -121,13 +121,13 @@ Result<std::string> singleInput(const ParsedOptions& parsed, bool required) {
 }  // namespace
 
 Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args) {
-    auto parsed = parseOptions(args, {{{"h", "help"}}, {{"version"}}});
+    auto parsed = parseOptions(args, {{{"h", "help"}}, {{"version"}}, {{"compare"}, true}});
     if (!parsed) {
         // An export option given to the window: say where it belongs.
         std::string message = parsed.message();
         for (const OptionDef& o : exportOptionTable())
             if (o.takesValue && message == "unknown option --" + o.names.back())
-                message += " (the window takes only INPUT; --" + o.names.back() + " is an option of `cudascope export`)";
+                message += " (the window takes only INPUT and --compare; --" + o.names.back() + " is an option of `cudascope export`)";
         return Status::error(message);
     }
     WindowOptions o;
@@ -136,6 +136,10 @@ Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args) {
     auto input = singleInput(*parsed, false);
     if (!input) return input.status();
     o.input = *input;
+    if (const auto v = parsed->value("compare")) {
+        if (v->empty()) return Status::error("--compare needs an input (a file, pattern:..., a URL or a camera)");
+        o.compare = *v;
+    }
     return o;
 }
 

@@ -49,6 +49,7 @@ Result<ParsedOptions> parseOptions(const std::vector<std::string>& args, const s
 struct WindowOptions {
     bool help = false, version = false;
     std::string input;   // "" : the colour bars
+    std::string compare;   // --compare B: a second input to compare with ("" : none)
 };
 Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args);
 

@@ -1,6 +1,8 @@
 // GLEW loading and the release functions behind the RAII handles of GlObjects.h.
 #include "GlObjects.h"
 
+#include <algorithm>
+
 #include <GL/glew.h>
 
 namespace cs::gl {
@@ -49,6 +51,13 @@ std::string takeErrors(const char* call) {
 }
 
 void flush() { glFlush(); }
+
+void setClip(int x, int y, int width, int height, int viewHeight) {
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x, viewHeight - y - height, std::max(width, 0), std::max(height, 0));   // GL counts rows from the bottom
+}
+
+void clearClip() { glDisable(GL_SCISSOR_TEST); }
 
 void releaseTexture(Name n) { glDeleteTextures(1, &n); }
 void releaseBuffer(Name n) { glDeleteBuffers(1, &n); }

@@ -26,6 +26,10 @@ std::string takeErrors(const char* call);
 // glFlush: textures written in one context become visible to the contexts sharing them
 // once the writer has flushed.
 void flush();
+// Drawing limited to a rectangle of the viewport (view pixels, origin top-left, y down, in a
+// view viewHeight pixels high), and unlimited again.
+void setClip(int x, int y, int width, int height, int viewHeight);
+void clearClip();
 
 // An owned GL name; Release deletes it. Move-only.
 template <void (*Release)(Name)>

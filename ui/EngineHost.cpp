@@ -391,6 +391,11 @@ std::optional<PixelReading> EngineHost::readDevicePixel(const FrameView& frame, 
     }
     return p;
 }
+
+Result<Frame> EngineHost::copyToHost(const FrameView& frame) const {
+    if (!cuda_ || !frame.onDevice || !frame.valid()) return Status::error("the frame is not in GPU memory");
+    return cuda_->copyRegion(frame, 0, 0, frame.width, frame.height);
+}
 #endif
 
 }  // namespace cs
@@ -403,6 +408,7 @@ std::optional<PixelReading> EngineHost::readDevicePixel(const FrameView&, const 
     return std::nullopt;
 }
 std::shared_ptr<DeviceStream> EngineHost::decodeStream() const { return {}; }
+Result<Frame> EngineHost::copyToHost(const FrameView&) const { return Status::error("the frame is not in GPU memory"); }
 #endif
 
 }  // namespace cs

@@ -132,6 +132,9 @@ public:
     // around that pixel are copied to the host (CudaEngine::copyRegion). Nothing for host
     // frames or without the CUDA engine.
     std::optional<PixelReading> readDevicePixel(const FrameView& frame, const ColorInfo& color, int x, int y) const;
+    // A whole frame held in GPU memory, copied to the host (the compare snapshot of an NVDEC
+    // frame); an error without the CUDA engine or for host frames.
+    Result<Frame> copyToHost(const FrameView& frame) const;
 
     // The engine itself, for one-off runs such as "Save scopes...".
     Engine& engine() { return *engine_; }

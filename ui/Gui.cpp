@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "Compare.h"
 #include "MainWindow.h"
 #include "Theme.h"
 
@@ -124,7 +125,7 @@ void styleGuiApplication() {
     if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance())) applyDarkTheme(*app);
 }
 
-int runGui(int argc, char** argv, const std::string& input) {
+int runGui(int argc, char** argv, const std::string& input, const std::string& compare) {
     if (const std::string missing = missingDisplay(); !missing.empty()) {
         std::fprintf(stderr, "cudascope: %s\n", missing.c_str());
         return kExitFailure;
@@ -137,6 +138,7 @@ int runGui(int argc, char** argv, const std::string& input) {
     MainWindow window;
     window.show();
     window.openInput(input.empty() ? QStringLiteral("pattern:bars") : QString::fromStdString(input));
+    if (!compare.empty()) window.compare().openB(QString::fromStdString(compare));
     return app.exec();
 }
 

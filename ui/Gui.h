@@ -8,7 +8,8 @@ namespace cs {
 // input: "" opens the colour bars (pattern:bars); a file path; or any openSource input.
 // Returns the process exit code: 1, with one line on stderr, where there is no display
 // (none set, or the one set cannot be opened) instead of Qt's abort.
-int runGui(int argc, char** argv, const std::string& input);
+// compare: "" or a second input opened as B of the compare mode (ui/Compare.h), in a wipe.
+int runGui(int argc, char** argv, const std::string& input, const std::string& compare = {});
 
 // What runGui does around the window, for tests that build their own QApplication:
 // the OpenGL format (3.3 core, vsync) and context sharing, set BEFORE QApplication exists.

@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "Compare.h"
 #include "GainControl.h"
 #include "MessageBar.h"
 #include "PictureView.h"
@@ -99,6 +100,8 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     buildViewer();
     buildDocks();
     buildMenusAndToolbar();
+    compare_ = new CompareController(*this, engine_.usesCuda() ? "cuda" : "cpu", [this](const QString& m) { showError(m); });
+    compare_->addMenu(menuBar());
     status_ = new StatusBar(engine_, *player_, this);
     setStatusBar(status_);
     status_->refresh();
@@ -131,7 +134,15 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
 }
 
 MainWindow::~MainWindow() {
-    // The player's frames may reference the engine's stream: stop it first.
+    // The player's frames may reference the engine's stream: stop it first (and B's, whose
+    // engine lets go of its CUDA registrations of the viewer's textures in that context).
+    if (viewer_->glReady()) {
+        viewer_->makeCurrent();
+        compare_->releaseGl();
+        viewer_->doneCurrent();
+    }
+    delete compare_;
+    compare_ = nullptr;
     delete player_;
     player_ = nullptr;
     reprocessTimer_.stop();
@@ -177,7 +188,10 @@ void MainWindow::buildViewer() {
     connect(transport_, &TransportBar::seekRequested, player_, &Player::seekTo);
 
     connect(viewer_, &GlView::glFailed, this, [this](const QString& m) { showError(tr("OpenGL: %1").arg(m)); });
-    viewer_->setBeforeRelease([this] { engine_.releaseGl(); });
+    viewer_->setBeforeRelease([this] {
+        engine_.releaseGl();
+        if (compare_) compare_->releaseGl();
+    });
     // A new viewer context (first show, or re-created): put the last results in again.
     connect(viewer_, &GlView::glInitialised, this, [this] {
         if (engine_.usesCuda() || engine_.showsPlanes()) {
@@ -386,8 +400,8 @@ void MainWindow::buildMenusAndToolbar() {
                "<tr><td><b>Home / End</b></td><td>first / last frame</td></tr>"
                "<tr><td><b>F, 1, 2</b></td><td>zoom to fit, 100%, 200% (wheel zooms, drag pans)</td></tr>"
                "<tr><td><b>P</b></td><td>preview in the viewer</td></tr>"
-               "<tr><td><b>Ctrl+Shift+S</b></td><td>save scopes</td></tr>"
-               "</table><p>Click the picture to pin the pixel picker.</p>"));
+               "<tr><td><b>Ctrl+Shift+S</b></td><td>save scopes</td></tr>") +
+                CompareController::shortcutRows() + tr("</table><p>Click the picture to pin the pixel picker.</p>"));
     });
     help->addAction(tr("About cudascope"), this, [this] {
         QMessageBox::about(this, tr("About cudascope"),
@@ -541,6 +555,7 @@ void MainWindow::onFrameChanged() {
     // A still source presents the same picture at its frame rate: with the settings unchanged
     // (a change processes it at once, see reprocessTimer_) its scopes are what they were.
     if (!currentFrameProcessed()) processCurrentFrame();
+    if (compare_) compare_->aFrameChanged();
     transport_->setPosition(player_->currentPts(), player_->currentFrameNumber());
     updatePicker();
 }
@@ -610,6 +625,7 @@ void MainWindow::processCurrentFrame() {
     viewer_->update();
     for (ScopeView* v : views_)
         if (v) v->update();
+    if (compare_) compare_->aProcessed();
 }
 
 void MainWindow::refreshOverlays() {
@@ -656,7 +672,9 @@ void MainWindow::updatePicker() {
         return;
     }
     const QString prefix = hover_ ? QString() : tr("pinned  ");
-    status_->setPickerText(prefix + QString::fromStdString(describe(*p)));
+    const QString b = compare_ ? compare_->pickerText(*at) : QString();
+    status_->setPickerText(prefix + (b.isEmpty() ? QString() : QStringLiteral("A ")) + QString::fromStdString(describe(*p)) +
+                           (b.isEmpty() ? QString() : QStringLiteral("   |   ") + b));
 }
 
 QString MainWindow::pickerText() const { return status_->pickerText(); }

@@ -25,6 +25,7 @@ class QMenu;
 
 namespace cs {
 
+class CompareController;
 class MessageBar;
 class PictureView;
 class ScopeView;
@@ -46,6 +47,8 @@ public:
     void setDecoding(HwDecode hwdec, int decoderThreads = 0);
 
     Player& player() { return *player_; }
+    // A against B (a second source or a snapshot): ui/Compare.h.
+    CompareController& compare() { return *compare_; }
     EngineHost& engineHost() { return engine_; }
     PictureView* viewer() { return viewer_; }
     ScopeView* scopeView(gl::Plane plane) { return views_[size_t(plane)]; }
@@ -108,6 +111,7 @@ private:
 
     EngineHost engine_;
     Player* player_;
+    CompareController* compare_ = nullptr;
     PictureView* viewer_;
     TransportBar* transport_;
     MessageBar* messages_;

@@ -4,7 +4,10 @@
 #include <QMouseEvent>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
+
+#include "core/ScopeRender.h"
 
 namespace cs {
 
@@ -25,6 +28,8 @@ Status PictureView::createGl() {
 void PictureView::releaseGl() {
     if (beforeRelease_) beforeRelease_();
     textures_.release();
+    texturesB_.release();
+    for (auto& t : compareLabels_) t.release();
     images_.release();
     ycbcr_.release();
     lines_.release();
@@ -60,24 +65,90 @@ void PictureView::zoomTo(double scale) {
     update();
 }
 
+void PictureView::setCompare(CompareMode mode, double wipe) {
+    compareMode_ = mode;
+    wipe_ = std::clamp(wipe, 0.0, 1.0);
+    update();
+}
+
+CompareGeometry PictureView::compareGeometry() const {
+    PictureLayout l = layout_;
+    l.setViewSize(pixelWidth(), pixelHeight());
+    return cs::compareGeometry(compareMode_, l, pixelWidth(), pixelHeight(), wipe_, textures_.imageWidth(gl::Plane::Picture),
+                               textures_.imageHeight(gl::Plane::Picture), texturesB_.imageWidth(gl::Plane::Picture),
+                               texturesB_.imageHeight(gl::Plane::Picture));
+}
+
+void PictureView::drawPicture(const gl::FrameTextures& textures, const RectF& r, int w, int h) {
+    const gl::Plane plane =
+        showPreview_ && textures.filled(gl::Plane::Preview) ? gl::Plane::Preview : gl::Plane::Picture;
+    if (!textures.filled(plane) || r.empty()) return;
+    if (const gl::YcbcrShading* shading = textures.shaded(plane)) {
+        ycbcr_.draw(textures.ycbcr(), *shading, r, w, h);
+    } else {
+        gl::ImageRenderer::Options o;
+        o.smooth = layout_.scale() < 2.0;   // at 200% and above, pixels show as squares
+        images_.draw(textures.texture(plane).name(), r, w, h, o);
+    }
+}
+
 void PictureView::paintView(int w, int h) {
     gl::ImageRenderer::clear(w, h, 0.0f);
     layout_.setViewSize(w, h);
-    const gl::Plane plane =
-        showPreview_ && textures_.filled(gl::Plane::Preview) ? gl::Plane::Preview : gl::Plane::Picture;
-    if (!textures_.filled(plane)) return;
-    const RectF r = layout_.rect();
-    const bool smooth = layout_.scale() < 2.0;   // at 200% and above, pixels show as squares
-    if (const gl::YcbcrShading* shading = textures_.shaded(plane)) {
-        ycbcr_.draw(textures_.ycbcr(), *shading, r, w, h);
+    if (compareMode_ == CompareMode::Off || !texturesB_.filled(gl::Plane::Picture)) {
+        drawPicture(textures_, layout_.rect(), w, h);
     } else {
-        gl::ImageRenderer::Options o;
-        o.smooth = smooth;
-        images_.draw(textures_.texture(plane).name(), r, w, h, o);
+        const CompareGeometry g = cs::compareGeometry(
+            compareMode_, layout_, w, h, wipe_, textures_.imageWidth(gl::Plane::Picture), textures_.imageHeight(gl::Plane::Picture),
+            texturesB_.imageWidth(gl::Plane::Picture), texturesB_.imageHeight(gl::Plane::Picture));
+        // Each picture clipped to its part of the view.
+        for (const auto& [textures, pane] : {std::pair{&textures_, g.a}, std::pair{&texturesB_, g.b}}) {
+            if (pane.clip.empty()) continue;
+            gl::setClip(int(pane.clip.x), int(pane.clip.y), int(pane.clip.w), int(pane.clip.h), h);
+            drawPicture(*textures, pane.picture, w, h);
+        }
+        gl::clearClip();
+        // Which is which: "A" in the top-left corner of A's part, "B" in the top-right of B's.
+        constexpr int kScale = 2, kPad = 5, kLabelW = 5 * kScale + 2 * kPad, kLabelH = 7 * kScale + 2 * kPad;
+        for (int i = 0; i < 2; ++i) {
+            if (!compareLabels_[i].valid()) {
+                RgbaImage label;
+                label.resize(kLabelW, kLabelH);
+                for (int y = 0; y < kLabelH; ++y)
+                    for (int x = 0; x < kLabelW; ++x) {
+                        uint8_t* px = label.at(x, y);
+                        px[0] = px[1] = px[2] = 24;
+                        px[3] = 200;
+                    }
+                drawText(label, kPad, kPad, i == 0 ? "A" : "B", 0xffffffffu, kScale);
+                if (!compareLabels_[i].upload(label)) continue;
+            }
+            const ComparePane& pane = i == 0 ? g.a : g.b;
+            if (pane.clip.w < 3 * kLabelW) continue;
+            const double x = i == 0 ? pane.clip.x + 8 : pane.clip.x + pane.clip.w - 8 - kLabelW;
+            gl::ImageRenderer::Options o;
+            o.smooth = false;
+            o.blend = true;
+            images_.draw(compareLabels_[i].name(), RectF{x, 8, double(kLabelW), double(kLabelH)}, w, h, o);
+        }
+        if (g.divider >= 0) {
+            const float x = float(g.divider) + 0.5f, fh = float(h);
+            const float shadow[] = {x + 1, 0, x + 1, fh};
+            const float line[] = {x, 0, x, fh};
+            lines_.draw(shadow, 1, w, h, 0xa0000000u);
+            lines_.draw(line, 1, w, h, compareMode_ == CompareMode::Wipe ? 0xffffffffu : 0xff808080u);
+        }
     }
     if (pinned_) {
         double cx = 0, cy = 0;
         layout_.toView(pinned_->x, pinned_->y, cx, cy);
+        if (compareMode_ != CompareMode::Off && texturesB_.filled(gl::Plane::Picture)) {
+            // On picture A where it is drawn now (side by side and split move it).
+            const RectF a = compareGeometry().a.picture;
+            const int fw = std::max(1, textures_.imageWidth(gl::Plane::Picture)), fh = std::max(1, textures_.imageHeight(gl::Plane::Picture));
+            cx = a.x + (pinned_->x + 0.5) * a.w / fw;
+            cy = a.y + (pinned_->y + 0.5) * a.h / fh;
+        }
         // A crosshair with a gap, so the pixel itself stays visible.
         const float gap = float(std::max(4.0, layout_.scale())), arm = gap + 10.0f;
         const float x = float(std::floor(cx)) + 0.5f, y = float(std::floor(cy)) + 0.5f;
@@ -92,10 +163,33 @@ void PictureView::paintView(int w, int h) {
 
 std::optional<PixelPos> PictureView::pixelAt(const QPointF& widgetPos) const {
     const double dpr = devicePixelRatioF();
-    return layout_.frameAt(widgetPos.x() * dpr, widgetPos.y() * dpr);
+    if (compareMode_ == CompareMode::Off || !texturesB_.filled(gl::Plane::Picture))
+        return layout_.frameAt(widgetPos.x() * dpr, widgetPos.y() * dpr);
+    // Comparing: the pixel of whichever picture is under the pointer, as a position in A
+    // (B's pixels map to A's by proportion when the sizes differ).
+    const int aw = textures_.imageWidth(gl::Plane::Picture), ah = textures_.imageHeight(gl::Plane::Picture);
+    const int bw = texturesB_.imageWidth(gl::Plane::Picture), bh = texturesB_.imageHeight(gl::Plane::Picture);
+    const auto pick = comparePixelAt(compareGeometry(), aw, ah, bw, bh, widgetPos.x() * dpr, widgetPos.y() * dpr);
+    if (!pick) return std::nullopt;
+    return pick->b ? mapPixel(pick->pixel, bw, bh, aw, ah) : pick->pixel;
+}
+
+bool PictureView::nearDivider(const QPointF& widgetPos) const {
+    if (compareMode_ != CompareMode::Wipe || !texturesB_.filled(gl::Plane::Picture)) return false;
+    const CompareGeometry g = compareGeometry();
+    return g.divider >= 0 && std::abs(widgetPos.x() * devicePixelRatioF() - g.divider) <= 6.0 * devicePixelRatioF();
 }
 
 void PictureView::mouseMoveEvent(QMouseEvent* e) {
+    if (wiping_) {
+        PictureLayout l = layout_;
+        l.setViewSize(pixelWidth(), pixelHeight());
+        wipe_ = wipeAt(l.rect(), e->position().x() * devicePixelRatioF());
+        update();
+        emit wipeMoved(wipe_);
+        return;
+    }
+    setCursor(nearDivider(e->position()) ? Qt::SplitHCursor : Qt::CrossCursor);
     if (dragging_ || ((e->buttons() & Qt::LeftButton) && (e->position() - pressPos_).manhattanLength() > 4 && layout_.zoom() > 0)) {
         dragging_ = true;
         const QPointF d = (e->position() - lastDragPos_) * devicePixelRatioF();
@@ -109,10 +203,15 @@ void PictureView::mouseMoveEvent(QMouseEvent* e) {
 void PictureView::mousePressEvent(QMouseEvent* e) {
     pressPos_ = lastDragPos_ = e->position();
     dragging_ = false;
+    wiping_ = e->button() == Qt::LeftButton && nearDivider(e->position());
     if (e->button() == Qt::MiddleButton) dragging_ = true;
 }
 
 void PictureView::mouseReleaseEvent(QMouseEvent* e) {
+    if (wiping_) {
+        wiping_ = false;
+        return;
+    }
     if (!dragging_ && e->button() == Qt::LeftButton) {
         if (auto p = pixelAt(e->position())) {
             setPinned(p);

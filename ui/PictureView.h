@@ -1,13 +1,17 @@
 // The viewer: the current frame's picture (or its filtered preview) fitted or zoomed,
 // with the pixel picker. It owns the shared frame textures (render/FrameTextures.h), so
-// they live and die with its context; the scope views draw from them.
+// they live and die with its context; the scope views draw from them. Comparing (ui/Compare.h)
+// it draws picture B from a second set of textures beside or across A (render/CompareLayout.h:
+// wipe with a draggable divider, split, side by side).
 #pragma once
 #include <functional>
 #include <optional>
 
 #include "GlView.h"
+#include "render/CompareLayout.h"
 #include "render/FrameTextures.h"
 #include "render/ImageRenderer.h"
+#include "render/Texture.h"
 #include "render/Layout.h"
 #include "render/YcbcrPicture.h"
 
@@ -31,6 +35,15 @@ public:
     std::optional<PixelPos> pinned() const { return pinned_; }
     const PictureLayout& layout() const { return layout_; }
 
+    // Picture B's textures (compare), in this view's context like textures().
+    gl::FrameTextures& texturesB() { return texturesB_; }
+    // How A and B are shown; Off draws A alone. wipe: the divider's place across the picture.
+    void setCompare(CompareMode mode, double wipe);
+    CompareMode compareMode() const { return compareMode_; }
+    double wipe() const { return wipe_; }
+    // Where A and B are drawn now (view pixels).
+    CompareGeometry compareGeometry() const;
+
 public slots:
     void zoomToFit();
     void zoomTo(double scale);   // 1 = one frame pixel per device pixel
@@ -41,6 +54,8 @@ signals:
     void clicked(cs::PixelPos pixel);
     void pinnedChanged();
     void zoomChanged(double scale);
+    // The wipe's divider was dragged to a new place (0..1 across the picture).
+    void wipeMoved(double wipe);
 
 protected:
     Status createGl() override;
@@ -57,8 +72,15 @@ protected:
 
 private:
     std::optional<PixelPos> pixelAt(const QPointF& widgetPos) const;
+    void drawPicture(const gl::FrameTextures& textures, const RectF& r, int w, int h);
+    bool nearDivider(const QPointF& widgetPos) const;
 
     gl::FrameTextures textures_;
+    gl::FrameTextures texturesB_;
+    CompareMode compareMode_ = CompareMode::Off;
+    double wipe_ = 0.5;
+    bool wiping_ = false;   // the divider is being dragged
+    gl::RgbaTexture compareLabels_[2];   // "A" and "B" in the corners of their parts of the view
     std::function<void()> beforeRelease_;
     gl::ImageRenderer images_;
     gl::YcbcrRenderer ycbcr_;

@@ -29,7 +29,10 @@ void ScopeView::setOverlay(RgbaImage overlay) {
 
 Status ScopeView::createGl() {
     overlayDirty_ = true;
+    compareBaseUploaded_.reset();
     if (Status s = images_.create(); !s) return s;
+    if (plane_ != gl::Plane::Preview)
+        if (Status s = compareTrace_.create(); !s) return s;
     if (plane_ == gl::Plane::Preview) return ycbcr_.create();
     return {};
 }
@@ -38,6 +41,19 @@ void ScopeView::releaseGl() {
     images_.release();
     ycbcr_.release();
     overlayTexture_.release();
+    compareTrace_.release();
+    compareBaseTexture_.release();
+    compareBaseUploaded_.reset();
+}
+
+void ScopeView::setCompare(CompareScopes shows, const gl::FrameTextures* b, ScopePlacement bPlacement,
+                           std::shared_ptr<const RgbaImage> traceBase, unsigned tint) {
+    compareShows_ = b ? shows : CompareScopes::A;
+    compareB_ = b;
+    comparePlacement_ = std::move(bPlacement);
+    compareBase_ = std::move(traceBase);
+    compareTint_ = tint;
+    update();
 }
 
 void ScopeView::setPlacement(ScopePlacement placement) {
@@ -47,10 +63,15 @@ void ScopeView::setPlacement(ScopePlacement placement) {
 
 void ScopeView::paintView(int w, int h) {
     gl::ImageRenderer::clear(w, h, 0.0f);
-    if (!shared_ || !shared_->filled(plane_)) return;
-    const gl::RgbaTexture& t = shared_->texture(plane_);
-    const ScopePlacement whole = ScopePlacement::whole(shared_->imageWidth(plane_), shared_->imageHeight(plane_));
-    const ScopePlacement& p = placement_.pieces.empty() ? whole : placement_;
+    // Comparing with B's scopes shown: B's textures in A's place (the graticule overlay, for
+    // trace-only textures, is the same for both).
+    const bool showB = compareShows_ == CompareScopes::B && compareB_ && compareB_->filled(plane_);
+    const gl::FrameTextures* source = showB ? compareB_ : shared_;
+    if (!source || !source->filled(plane_)) return;
+    const gl::RgbaTexture& t = source->texture(plane_);
+    const ScopePlacement whole = ScopePlacement::whole(source->imageWidth(plane_), source->imageHeight(plane_));
+    const ScopePlacement& shown = showB ? comparePlacement_ : placement_;
+    const ScopePlacement& p = shown.pieces.empty() ? whole : shown;
     const RectF r = fitRect(p.imageWidth, p.imageHeight, w, h);
     if (r.empty()) return;
     const double sx = r.w / p.imageWidth, sy = r.h / p.imageHeight;
@@ -58,13 +79,32 @@ void ScopeView::paintView(int w, int h) {
     // An image made for this panel's size is sampled 1:1; one between two engine runs
     // (the panel just resized) is scaled smoothly.
     o.smooth = !(p.imageWidth == w && p.imageHeight == h);
-    if (const gl::YcbcrShading* shading = shared_->shaded(plane_)) {
-        if (ycbcr_.ready()) ycbcr_.draw(shared_->ycbcr(), *shading, r, w, h);
+    if (const gl::YcbcrShading* shading = source->shaded(plane_)) {
+        if (ycbcr_.ready()) ycbcr_.draw(source->ycbcr(), *shading, r, w, h);
         return;
     }
     for (const auto& piece : p.pieces) {
         o.uv = piece.uv;
         images_.draw(t.name(), RectF{r.x + piece.dst.x * sx, r.y + piece.dst.y * sy, piece.dst.w * sx, piece.dst.h * sy}, w, h, o);
+    }
+    if (compareShows_ == CompareScopes::Both && compareB_ && compareB_->filled(plane_) && compareTrace_.ready()) {
+        // B's trace in its colour, added over A's scope (its image fitted like A's).
+        const ScopePlacement bWhole = ScopePlacement::whole(compareB_->imageWidth(plane_), compareB_->imageHeight(plane_));
+        const ScopePlacement& bp = comparePlacement_.pieces.empty() ? bWhole : comparePlacement_;
+        if (compareBase_ != compareBaseUploaded_) {
+            if (!compareBase_ || compareBase_->empty() || !compareBaseTexture_.upload(*compareBase_)) compareBaseTexture_.release();
+            compareBaseUploaded_ = compareBase_;
+        }
+        const bool baseFits = compareBaseTexture_.valid() && compareBaseTexture_.width() == bp.imageWidth &&
+                              compareBaseTexture_.height() == bp.imageHeight;
+        const RectF rb = fitRect(bp.imageWidth, bp.imageHeight, w, h);
+        if (!rb.empty() && (baseFits || !compareBase_)) {
+            const double bx = rb.w / bp.imageWidth, by = rb.h / bp.imageHeight;
+            for (const auto& piece : bp.pieces)
+                compareTrace_.draw(compareB_->texture(plane_).name(), compareBase_ ? compareBaseTexture_.name() : 0,
+                                   RectF{rb.x + piece.dst.x * bx, rb.y + piece.dst.y * by, piece.dst.w * bx, piece.dst.h * by},
+                                   piece.uv, w, h, compareTint_);
+        }
     }
     if (overlayDirty_) {
         if (overlay_.empty()) overlayTexture_.release();

@@ -1,10 +1,15 @@
 // One scope panel's drawing surface: the scope's image from the shared frame textures,
 // at 1:1 when the engine rendered it for this panel's size (else fitted), plus, for
 // engines that write only the trace (CUDA), the graticule overlay rendered from
-// core/Graticule.h geometry for the same image size.
+// core/Graticule.h geometry for the same image size. Comparing (ui/Compare.h) it shows picture
+// B's scope instead, or B's trace in a second colour over A's (render/CompareTrace.h).
 #pragma once
+#include <memory>
+
 #include "GlView.h"
 #include "core/ScopeResults.h"
+#include "render/CompareLayout.h"
+#include "render/CompareTrace.h"
 #include "render/FrameTextures.h"
 #include "render/ImageRenderer.h"
 #include "render/Layout.h"
@@ -26,6 +31,14 @@ public:
     void setPlacement(ScopePlacement placement);
     QSize sizeHint() const override;
 
+    // Compare: which scopes show, picture B's textures and how its image is assembled, and
+    // for B images that carry background and graticule (the CPU engine's) the same scope
+    // drawn without counts (the trace is their difference; null for trace-only textures).
+    // `tint`: B's trace colour (bytes R, G, B). shows A, or b null: A alone.
+    void setCompare(CompareScopes shows, const gl::FrameTextures* b, ScopePlacement bPlacement,
+                    std::shared_ptr<const RgbaImage> traceBase, unsigned tint);
+    CompareScopes compareShows() const { return compareShows_; }
+
 signals:
     // The panel's size in device pixels changed: scope images are best rendered at this size.
     void pixelSizeChanged(QSize size);
@@ -45,6 +58,14 @@ private:
     RgbaImage overlay_;
     ScopePlacement placement_;
     bool overlayDirty_ = false;
+
+    CompareScopes compareShows_ = CompareScopes::A;
+    const gl::FrameTextures* compareB_ = nullptr;
+    ScopePlacement comparePlacement_;
+    std::shared_ptr<const RgbaImage> compareBase_, compareBaseUploaded_;
+    gl::RgbaTexture compareBaseTexture_;
+    gl::CompareTraceRenderer compareTrace_;
+    unsigned compareTint_ = 0;
 };
 
 }  // namespace cs

@@ -247,9 +247,22 @@ TEST(CommandLine, WindowRefusesExportOptions) {
     // No display either: were --out taken, the window would fail with exit 1, not hang.
     const auto r = cudascopeWithEnvironment({"pattern:bars", "--out", "x"}, kNoDisplay);
     EXPECT_EQ(r.exitCode, 2) << r.err;
-    EXPECT_TRUE(startsWith(r.err, "cudascope: unknown option --out (the window takes only INPUT; --out is an option of "
+    EXPECT_TRUE(startsWith(r.err, "cudascope: unknown option --out (the window takes only INPUT and --compare; --out is an option of "
                                   "`cudascope export`)\nusage: "))
         << r.err;
     expectUsageError(cudascopeWithEnvironment({"a.mp4", "b.mp4"}, kNoDisplay),
                      "cudascope: one INPUT only: unexpected argument 'b.mp4'");
+}
+
+TEST(CommandLine, WindowCompareTakesOneInput) {
+    // `cudascope A --compare B`: B is read as the option's value (then the missing display
+    // is the only complaint); without a value, twice, or empty it is a usage error.
+    const auto ok = cudascopeWithEnvironment({"pattern:bars", "--compare", "pattern:ramp"}, kNoDisplay);
+    EXPECT_EQ(ok.exitCode, 1) << ok.err;
+    EXPECT_TRUE(startsWith(ok.err, "cudascope: no display")) << ok.err;
+    expectUsageError(cudascopeWithEnvironment({"pattern:bars", "--compare"}, kNoDisplay), "cudascope: --compare needs a value");
+    expectUsageError(cudascopeWithEnvironment({"pattern:bars", "--compare", "a.mp4", "--compare=b.mp4"}, kNoDisplay),
+                     "cudascope: --compare is given more than once");
+    expectUsageError(cudascopeWithEnvironment({"pattern:bars", "--compare="}, kNoDisplay),
+                     "cudascope: --compare needs an input (a file, pattern:..., a URL or a camera)");
 }

@@ -3,7 +3,8 @@
 // CUDA engine writing them through interop. Checks that the picture and preview textures
 // match the CPU engine, that the trace textures sit under core's graticule (a bar's level
 // lands on the graticule row of its code), that the histogram is core's image, and that the
-// pixel picker reads frames held in GPU memory exactly as host frames. Exits 77 (skipped)
+// pixel picker reads frames held in GPU memory exactly as host frames; compare's second engine
+// writes its own textures and copies device frames to the host exactly. Exits 77 (skipped)
 // without a CUDA device or an EGL OpenGL context.
 #include <GL/glew.h>
 #include <cuda_runtime.h>
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -258,6 +260,67 @@ TEST_F(GpuView, PickerReadsDeviceFramesAsHostFrames) {
         EXPECT_FALSE(host.readDevicePixel(d.view, c, 37, 0));
         EXPECT_FALSE(host.readDevicePixel(f.view(), c, 0, 0)) << "a host frame is not read as a device frame";
     }
+}
+
+TEST_F(GpuView, CompareRunsASecondEngineIntoItsOwnTextures) {
+    // Compare (ui/Compare.h): B's EngineHost is a second CUDA engine writing a second set of
+    // frame textures in the same context; A's stay as they were, each picture is its frame's
+    // (against the CPU engine), and a device frame copied to the host (the snapshot of an
+    // NVDEC frame) has the frame's very samples.
+    if (!skipWhy().empty()) GTEST_SKIP() << skipWhy();
+    EngineHost a("cuda"), b("cuda");
+    ASSERT_TRUE(a.usesCuda() && b.usesCuda()) << a.note();
+    ColorInfo c;
+    c.matrix = Matrix::Bt709;
+    c.range = Range::Limited;
+    Frame fa(PixelFormat::Yuv420p, 640, 360, c), fb(PixelFormat::Nv12, 640, 360, c);
+    for (int y = 0; y < 360; ++y)
+        for (int x = 0; x < 640; ++x) {
+            fa.setPixel(x, y, 16 + (x * 219) / 639, 128, 128);
+            fb.setPixel(x, y, 16 + (y * 219) / 359, 64 + (x % 128), 200 - (y % 100));
+        }
+    DeviceFrame db(fb.view());
+    for (EngineHost* h : {&a, &b}) {
+        h->setPanel(gl::Plane::Waveform, 600, 320);
+        h->setPanel(gl::Plane::Vectorscope, 400, 400);
+        h->setPanel(gl::Plane::Histogram, 400, 220);
+    }
+    gl::FrameTextures ta, tb;
+    ASSERT_TRUE(a.process(fa.view(), &ta));
+    const RgbaImage pictureA = readTexture(ta.texture(gl::Plane::Picture));
+    const RgbaImage waveformA = readTexture(ta.texture(gl::Plane::Waveform));
+    Status s = b.process(db.view, &tb);
+    ASSERT_TRUE(s) << s.message();
+    EXPECT_NE(ta.texture(gl::Plane::Picture).name(), tb.texture(gl::Plane::Picture).name());
+    EXPECT_EQ(maxDifference(readTexture(ta.texture(gl::Plane::Picture)), pictureA), 0) << "B's run changed A's picture";
+    EXPECT_EQ(maxDifference(readTexture(ta.texture(gl::Plane::Waveform)), waveformA), 0) << "B's run changed A's waveform";
+    auto cpu = makeCpuEngine(2);
+    ScopeSpec spec = b.spec();
+    ScopeResults refA, refB;
+    ASSERT_TRUE(cpu->process(fa.view(), spec, refA));
+    ASSERT_TRUE(cpu->process(fb.view(), spec, refB));
+    EXPECT_LE(maxDifference(pictureA, refA.picture), 1);
+    EXPECT_LE(maxDifference(readTexture(tb.texture(gl::Plane::Picture)), refB.picture), 1);
+    EXPECT_EQ(b.results().waveform, refB.waveform);
+    EXPECT_EQ(b.results().vectorscope, refB.vectorscope);
+    EXPECT_NE(maxDifference(readTexture(tb.texture(gl::Plane::Waveform)), waveformA), 0);
+
+    auto copy = b.copyToHost(db.view);
+    ASSERT_TRUE(copy) << copy.message();
+    const FrameView cv = copy->view();
+    ASSERT_EQ(cv.width, 640);
+    ASSERT_EQ(cv.format, PixelFormat::Nv12);
+    for (int i = 0; i < 2; ++i)
+        for (int y = 0; y < planeRows(PixelFormat::Nv12, 360, i); ++y)
+            ASSERT_EQ(std::memcmp(cv.data[size_t(i)] + y * cv.pitch[size_t(i)], fb.view().data[size_t(i)] + y * fb.view().pitch[size_t(i)],
+                                  planeRowBytes(PixelFormat::Nv12, 640, i)),
+                      0)
+                << "plane " << i << " row " << y;
+    EXPECT_FALSE(b.copyToHost(fb.view())) << "a host frame is not copied as a device frame";
+    a.releaseGl();
+    b.releaseGl();
+    ta.release();
+    tb.release();
 }
 
 }  // namespace
