@@ -100,6 +100,7 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     buildMenusAndToolbar();
     status_ = new StatusBar(engine_, *player_, this);
     setStatusBar(status_);
+    status_->addPermanentWidget(recordIndicator_);
     status_->refresh();
 
     connect(player_, &Player::opened, this, &MainWindow::onOpened);
@@ -120,6 +121,8 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     });
     statusTimer_.setInterval(250);
     connect(&statusTimer_, &QTimer::timeout, status_, &StatusBar::refresh);
+    connect(&statusTimer_, &QTimer::timeout, this, &MainWindow::refreshRecordIndicator);
+    connect(player_, &Player::endOfStream, this, [this] { if (recorder_) stopRecording(); });
     statusTimer_.start();
 
     resize(1600, 1000);
@@ -130,6 +133,7 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
 }
 
 MainWindow::~MainWindow() {
+    if (recorder_) recorder_->stop();
     // The player's frames may reference the engine's stream: stop it first.
     delete player_;
     player_ = nullptr;
@@ -254,6 +258,7 @@ void MainWindow::buildMenusAndToolbar() {
     file->addSeparator();
     QAction* save = file->addAction(tr("Save Scopes..."), this, &MainWindow::saveScopesDialog);
     save->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    QAction* record = buildRecording(file);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -365,6 +370,7 @@ void MainWindow::buildMenusAndToolbar() {
     });
     bar->addSeparator();
     bar->addAction(save);
+    bar->addAction(record);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("Keyboard Shortcuts"), this, [this] {
@@ -380,6 +386,7 @@ void MainWindow::buildMenusAndToolbar() {
                "<tr><td><b>F, 1, 2</b></td><td>zoom to fit, 100%, 200% (wheel zooms, drag pans)</td></tr>"
                "<tr><td><b>P</b></td><td>preview in the viewer</td></tr>"
                "<tr><td><b>Ctrl+Shift+S</b></td><td>save scopes</td></tr>"
+               "<tr><td><b>Ctrl+R</b></td><td>record / stop recording</td></tr>"
                "</table><p>Click the picture to pin the pixel picker.</p>"));
     });
     help->addAction(tr("About cudascope"), this, [this] {
@@ -431,6 +438,7 @@ void MainWindow::showEvent(QShowEvent* e) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    if (recorder_) stopRecording();   // a playable file whatever closes the window
     saveSettings();
     player_->pause();
     QMainWindow::closeEvent(e);
@@ -536,6 +544,7 @@ void MainWindow::onFrameChanged() {
     if (!currentFrameProcessed()) processCurrentFrame();
     transport_->setPosition(player_->currentPts(), player_->currentFrameNumber());
     updatePicker();
+    if (recorder_) recordShownFrame();
 }
 
 // ---- The engine -------------------------------------------------------------------
