@@ -22,6 +22,8 @@ const char* const kRecordUsage =
     "  --bitrate B           bits per second, e.g. 8000000 (default: constant quality)\n"
     "  --quality Q           constant quality, 0 (best) to 51 (default 20)\n"
     "  --engine E            auto|cpu|cuda (default auto)\n"
+    "  --convert C           auto|cpu|cuda: where RGBA becomes 4:2:0 for the encoder (default auto: the GPU\n"
+    "                        with the CUDA engine, its frames fed to NVENC or downloaded once for libx264)\n"
     "  --hwdec H             auto|nvdec|none (default auto with the CUDA engine, else none)\n"
     "Each option is given at most once; --frames and --seconds exclude each other, as do --bitrate and --quality.\n";
 
@@ -50,7 +52,7 @@ const std::vector<OptionDef>& recordOptionTable() {
     static const std::vector<OptionDef> table{
         {{"h", "help"}},      {{"out"}, true},     {{"frames"}, true}, {{"seconds"}, true}, {{"layout"}, true},
         {{"size"}, true},     {{"preview"}, true}, {{"codec"}, true},  {{"bitrate"}, true}, {{"quality"}, true},
-        {{"engine"}, true},   {{"hwdec"}, true}};
+        {{"engine"}, true},   {{"hwdec"}, true},   {{"convert"}, true}};
     return table;
 }
 
@@ -116,6 +118,11 @@ Result<RecordOptions> parseRecordArgs(const std::vector<std::string>& args) {
         auto e = parseEngineChoice(v);
         if (e) a.engine = *e;
         return e.status();
+    });
+    option("convert", [&](const std::string& v) {
+        auto c = parseEngineChoice(v);
+        if (c) a.convert = *c;
+        return c.status();
     });
     option("hwdec", [&](const std::string& v) {
         auto h = parseHwdecChoice(v);
