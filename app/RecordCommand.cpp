@@ -47,7 +47,8 @@ void recordingSize(const RecordOptions& a, int sourceW, int sourceH, int& w, int
 // the GPU's for cuda, and for auto with the CUDA engine. auto falls back to the CPU with a
 // note; cuda fails where no GPU converter can be made.
 Result<std::shared_ptr<Yuv420Converter>> chooseConverter(const std::string& convert, Engine& engine, std::string& note) {
-    if (convert == "cpu" || (convert == "auto" && engine.name() != "cuda")) return std::shared_ptr<Yuv420Converter>();
+    if (convert == "cpu" || convert == "swscale" || (convert == "auto" && engine.name() != "cuda"))
+        return std::shared_ptr<Yuv420Converter>();
 #ifdef CS_HAVE_CUDA
     auto* cudaEngine = dynamic_cast<CudaEngine*>(&engine);
     auto made = cuda::makeYuv420Converter(cudaEngine ? cudaEngine->device() : 0);
@@ -142,6 +143,7 @@ int runRecord(int argc, char** argv) {
     }
     if (!conversionNote.empty()) std::fprintf(stderr, "cudascope record: warning: %s\n", conversionNote.c_str());
     eo.converter = std::move(*converter);
+    eo.swscale = a.convert == "swscale";
     auto encoderOpened = VideoEncoder::open(eo);
     if (!encoderOpened) {
         std::fprintf(stderr, "cudascope record: %s\n", encoderOpened.message().c_str());
@@ -196,11 +198,13 @@ int runRecord(int argc, char** argv) {
     }
     const EncoderStats stats = encoder.stats();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "cudascope record: %lld frame%s from %s to %s (%s, %dx%d, %s layout, engine %s, conversion %s%s%s; %lld dropped; %.1f fps)\n",
+    std::fprintf(stderr, "cudascope record: %lld frame%s from %s to %s (%s, %dx%d, %s layout, engine %s, conversion %s%s%s; %lld dropped; %.1f fps; per frame: conversion %.2f ms, encoding %.2f ms)\n",
                  static_cast<long long>(stats.encoded), stats.encoded == 1 ? "" : "s", a.input.c_str(), a.out.c_str(),
                  encoder.encoderName().c_str(), width, height, std::string(monitorLayoutName(a.layout)).c_str(),
                  std::string(engine.name()).c_str(), encoder.conversion(), encoder.fallbackReason().empty() ? "" : "; NVENC not used: ",
-                 encoder.fallbackReason().c_str(), static_cast<long long>(stats.dropped), wall > 0 ? double(stats.encoded) / wall : 0.0);
+                 encoder.fallbackReason().c_str(), static_cast<long long>(stats.dropped), wall > 0 ? double(stats.encoded) / wall : 0.0,
+                 stats.encoded > 0 ? 1000.0 * stats.convertSeconds / double(stats.encoded) : 0.0,
+                 stats.encoded > 0 ? 1000.0 * stats.encodeSeconds / double(stats.encoded) : 0.0);
     if (stats.encoded == 0 && exitCode == kExitOk) {
         std::fprintf(stderr, "cudascope record: %s: no frame could be recorded\n", a.input.c_str());
         return kExitFailure;

@@ -22,8 +22,9 @@ const char* const kRecordUsage =
     "  --bitrate B           bits per second, e.g. 8000000 (default: constant quality)\n"
     "  --quality Q           constant quality, 0 (best) to 51 (default 20)\n"
     "  --engine E            auto|cpu|cuda (default auto)\n"
-    "  --convert C           auto|cpu|cuda: where RGBA becomes 4:2:0 for the encoder (default auto: the GPU\n"
-    "                        with the CUDA engine, its frames fed to NVENC or downloaded once for libx264)\n"
+    "  --convert C           auto|cpu|cuda|swscale: where RGBA becomes 4:2:0 for the encoder (default auto:\n"
+    "                        the GPU with the CUDA engine, its frames fed to NVENC or downloaded once for\n"
+    "                        libx264; else the CPU; swscale: FFmpeg's conversion, for comparison)\n"
     "  --hwdec H             auto|nvdec|none (default auto with the CUDA engine, else none)\n"
     "Each option is given at most once; --frames and --seconds exclude each other, as do --bitrate and --quality.\n";
 
@@ -120,7 +121,7 @@ Result<RecordOptions> parseRecordArgs(const std::vector<std::string>& args) {
         return e.status();
     });
     option("convert", [&](const std::string& v) {
-        auto c = parseEngineChoice(v);
+        auto c = parseChoice(v, {"auto", "cpu", "cuda", "swscale"});
         if (c) a.convert = *c;
         return c.status();
     });

@@ -24,7 +24,7 @@ struct RecordOptions {
     long long bitrate = 0;                            // bits per second; 0: constant quality
     int quality = 20;                                 // CRF / CQ
     PreviewFilter preview = PreviewFilter::None;      // for the preview and composite layouts
-    std::string convert = "auto";                     // RGBA -> 4:2:0: auto (the GPU with the CUDA engine), cpu, cuda
+    std::string convert = "auto";                     // RGBA -> 4:2:0: auto (the GPU with the CUDA engine), cpu, cuda, swscale
 };
 
 const std::vector<OptionDef>& recordOptionTable();

@@ -4,8 +4,10 @@ extern "C" {
 #include <libavutil/hwcontext.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
 }
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -26,6 +28,7 @@ struct VideoEncoder::Impl {
     Yuv420Layout layout = Yuv420Layout::I420;
     std::shared_ptr<Yuv420Converter> converter;   // null: core/Yuv420 here
     ff::BufferRefPtr hwFrames;                    // NVENC fed device frames: their pool
+    ff::SwsContextPtr sws;                        // the swscale conversion, when asked for
     int64_t lastPts = INT64_MIN;
     bool headerWritten = false;
 };
@@ -185,6 +188,14 @@ Result<std::unique_ptr<VideoEncoder>> VideoEncoder::open(const EncoderOptions& o
     }
     e->encoderName_ = im.codec->codec->name;
     im.coefficients = yuv420Coefficients(o.matrix, o.range);
+    if (o.swscale && !im.converter) {
+        im.sws.reset(sws_getContext(o.width, o.height, AV_PIX_FMT_RGBA, o.width, o.height, im.codec->pix_fmt, SWS_BILINEAR,
+                                    nullptr, nullptr, nullptr));
+        if (!im.sws) return Status::error(path + ": swscale cannot convert RGBA to " + av_get_pix_fmt_name(im.codec->pix_fmt));
+        const int space = o.matrix == Matrix::Bt601 ? SWS_CS_ITU601 : o.matrix == Matrix::Bt2020Ncl ? SWS_CS_BT2020 : SWS_CS_ITU709;
+        const int* table = sws_getCoefficients(space);
+        sws_setColorspaceDetails(im.sws.get(), table, 1, table, o.range == Range::Full ? 1 : 0, 0, 1 << 16, 1 << 16);
+    }
 
     im.stream = avformat_new_stream(fmt, nullptr);
     if (!im.stream) return Status::error(path + ": cannot add the video stream");
@@ -295,6 +306,12 @@ Status convert(VideoEncoder::Impl& im, const RgbaImage& picture, const std::stri
             f->data[i] = host->plane[i];
             f->linesize[i] = int(host->pitch[i]);
         }
+    } else if (im.sws) {
+        if (av_frame_make_writable(f) < 0) return Status::error(path + ": out of memory");
+        const uint8_t* const src[1] = {picture.pixels.data()};
+        const int srcStride[1] = {picture.width * 4};
+        sws_scale(im.sws.get(), src, srcStride, 0, picture.height, f->data, f->linesize);
+        return {};
     } else {
         if (av_frame_make_writable(f) < 0) return Status::error(path + ": out of memory");
         for (int i = 0; i < 3; ++i) {
@@ -351,7 +368,9 @@ void VideoEncoder::run() {
             queue_.pop_front();
         }
         room_.notify_one();
+        const auto converting = std::chrono::steady_clock::now();
         Status st = convert(im, item.picture, options_.path);
+        const auto encoding = std::chrono::steady_clock::now();
         if (st) {
             // Each frame's own tick: its time rounded, and always after the last one.
             int64_t pts = std::llround(item.seconds * ticksPerSecond);
@@ -360,7 +379,10 @@ void VideoEncoder::run() {
             im.frame->pts = pts;
             st = encodeAndWrite(im, im.frame.get(), options_.path);
         }
+        const auto done = std::chrono::steady_clock::now();
         std::lock_guard lock(mutex_);
+        stats_.convertSeconds += std::chrono::duration<double>(encoding - converting).count();
+        stats_.encodeSeconds += std::chrono::duration<double>(done - encoding).count();
         free_.push_back(std::move(item.picture));
         if (!st) {
             if (error_) error_ = st;
@@ -407,7 +429,8 @@ Status VideoEncoder::close() {
 
 const char* VideoEncoder::conversion() const {
     if (impl_->hwFrames) return "gpu, frames on the device";
-    return impl_->converter ? "gpu, planes downloaded" : "cpu";
+    if (impl_->converter) return "gpu, planes downloaded";
+    return impl_->sws ? "swscale" : "cpu";
 }
 
 EncoderStats VideoEncoder::stats() const {
