@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "Commands.h"
 #include "DecodeOptions.h"
@@ -134,7 +135,8 @@ int runRecord(int argc, char** argv) {
     eo.codec = a.codec == "hevc" ? VideoCodec::Hevc : VideoCodec::H264;
     eo.bitrate = a.bitrate;
     eo.quality = a.quality;
-    eo.dropWhenBehind = live;   // a file waits for the encoder; a live source never does
+    // A file waits for the encoder; a live source never does, nor a file played in real time.
+    eo.dropWhenBehind = live || a.realtime;
     std::string conversionNote;
     auto converter = chooseConverter(a.convert, engine, conversionNote);
     if (!converter) {
@@ -177,6 +179,8 @@ int runRecord(int argc, char** argv) {
         const double seconds = live ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
                                     : double(index) / rate;
         ++index;
+        // --realtime: each frame no earlier than its time, as a live source would bring it.
+        if (a.realtime && !live) std::this_thread::sleep_until(start + std::chrono::duration<double>(seconds));
         if (a.seconds > 0 && seconds >= a.seconds) break;
         if (const Status st = engine.process(frame.view, spec, results); !st) {
             std::fprintf(stderr, "cudascope record: warning: frame %lld: %s\n", static_cast<long long>(index - 1), st.message().c_str());

@@ -26,6 +26,8 @@ const char* const kRecordUsage =
     "                        the GPU with the CUDA engine, its frames fed to NVENC or downloaded once for\n"
     "                        libx264; else the CPU; swscale: FFmpeg's conversion, for comparison)\n"
     "  --hwdec H             auto|nvdec|none (default auto with the CUDA engine, else none)\n"
+    "  --realtime            a file: each frame at its time, as a live source brings it, and the frames the\n"
+    "                        encoder cannot take in time dropped and counted (else the file waits for it)\n"
     "Each option is given at most once; --frames and --seconds exclude each other, as do --bitrate and --quality.\n";
 
 namespace {
@@ -53,7 +55,7 @@ const std::vector<OptionDef>& recordOptionTable() {
     static const std::vector<OptionDef> table{
         {{"h", "help"}},      {{"out"}, true},     {{"frames"}, true}, {{"seconds"}, true}, {{"layout"}, true},
         {{"size"}, true},     {{"preview"}, true}, {{"codec"}, true},  {{"bitrate"}, true}, {{"quality"}, true},
-        {{"engine"}, true},   {{"hwdec"}, true},   {{"convert"}, true}};
+        {{"engine"}, true},   {{"hwdec"}, true},   {{"convert"}, true},  {{"realtime"}}};
     return table;
 }
 
@@ -130,6 +132,7 @@ Result<RecordOptions> parseRecordArgs(const std::vector<std::string>& args) {
         if (h) a.hwdec = *h;
         return h.status();
     });
+    a.realtime = parsed->isSet("realtime");
     if (!option.failure()) return option.failure();
     if (parsed->value("frames") && parsed->value("seconds")) return Status::error("--frames and --seconds exclude each other");
     if (parsed->value("bitrate") && parsed->value("quality")) return Status::error("--bitrate and --quality exclude each other");
