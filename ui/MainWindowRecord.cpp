@@ -11,6 +11,10 @@
 #include "PictureView.h"
 #include "RecordDialog.h"
 #include "StatusBar.h"
+#ifdef CS_HAVE_CUDA
+#include "cuda/CudaEngine.h"
+#include "cuda/Yuv420Converter.h"
+#endif
 
 namespace cs {
 namespace {
@@ -68,7 +72,16 @@ Status MainWindow::startRecording(const RecordRequest& request) {
     if (recorder_) return fail(Status::error(request.path.toStdString() + ": a recording is already running"));
     if (!player_->hasFrame()) return fail(Status::error(request.path.toStdString() + ": there is no source to record"));
     const SourceInfo& info = player_->info();
-    auto started = WindowRecorder::start(request, info.width, info.height, player_->frameRate());
+    // With the CUDA engine the conversion runs on its GPU (NVENC fed device frames, else the
+    // planes downloaded once); where no converter can be made, on the CPU.
+    std::shared_ptr<Yuv420Converter> converter;
+#ifdef CS_HAVE_CUDA
+    if (auto* cudaEngine = dynamic_cast<CudaEngine*>(&engine_.engine())) {
+        auto made = cuda::makeYuv420Converter(cudaEngine->device());
+        if (made) converter = std::move(*made);
+    }
+#endif
+    auto started = WindowRecorder::start(request, info.width, info.height, player_->frameRate(), std::move(converter));
     if (!started) return fail(started.status());
     recorder_ = std::move(*started);
     {
@@ -76,10 +89,11 @@ Status MainWindow::startRecording(const RecordRequest& request) {
         recordAction_->setChecked(true);
     }
     recordAction_->setText(tr("Stop &Recording"));
-    QString message = tr("Recording to %1 (%2, %3x%4)")
+    QString message = tr("Recording to %1 (%2, %3x%4, conversion %5)")
                           .arg(request.path, recorder_->encoderName())
                           .arg(recorder_->width())
-                          .arg(recorder_->height());
+                          .arg(recorder_->height())
+                          .arg(recorder_->conversion());
     if (!recorder_->fallbackReason().isEmpty()) message += tr("; NVENC not used: %1").arg(recorder_->fallbackReason());
     status_->showMessage(message, 10000);
     recordIndicator_->setToolTip(message);

@@ -13,7 +13,8 @@
 namespace cs {
 
 Result<std::unique_ptr<WindowRecorder>> WindowRecorder::start(const RecordRequest& request, int sourceWidth,
-                                                              int sourceHeight, double frameRate) {
+                                                              int sourceHeight, double frameRate,
+                                                              std::shared_ptr<Yuv420Converter> converter) {
     std::unique_ptr<WindowRecorder> r(new WindowRecorder);
     r->request_ = request;
     if (request.layout == RecordLayout::Picture) {
@@ -32,6 +33,7 @@ Result<std::unique_ptr<WindowRecorder>> WindowRecorder::start(const RecordReques
     o.codec = request.codec;
     o.quality = request.quality;
     o.dropWhenBehind = true;   // the window never waits for the encoder
+    o.converter = std::move(converter);
     auto encoder = VideoEncoder::open(o);
     if (!encoder) return encoder.status();
     r->encoder_ = std::move(*encoder);

@@ -41,8 +41,9 @@ class WindowRecorder {
 public:
     // Opens the file and the encoder. Picture layout: sourceWidth x sourceHeight rounded up to
     // even. frameRate sets the keyframe interval (a keyframe and an MP4 fragment a second).
+    // `converter` (the GPU's, with the CUDA engine) converts for the encoder; null: the CPU.
     static Result<std::unique_ptr<WindowRecorder>> start(const RecordRequest& request, int sourceWidth, int sourceHeight,
-                                                         double frameRate);
+                                                         double frameRate, std::shared_ptr<Yuv420Converter> converter = {});
     ~WindowRecorder();
 
     // One frame as the window shows it. Panels: `panels` (may be empty: the viewer alone is
@@ -60,6 +61,7 @@ public:
     EncoderStats stats() const { return encoder_->stats(); }
     QString encoderName() const { return QString::fromStdString(encoder_->encoderName()); }
     QString fallbackReason() const { return QString::fromStdString(encoder_->fallbackReason()); }
+    QString conversion() const { return QString::fromLatin1(encoder_->conversion()); }
     // The status bar's indicator: "REC 00:01:05  2 dropped".
     QString indicatorText() const;
 
