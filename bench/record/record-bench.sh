@@ -106,6 +106,7 @@ run)
     [[ -d $bundle ]] || usage
     out=${OUT:-./record-bench-out}
     b=$(mktemp -d)
+    trap "rm -rf '$b'" EXIT
     for a in "$bundle"/app.tar.xz "$bundle"/deps.tar.xz "$bundle"/x264.tar.xz; do tar -C "$b" -xJf "$a" || exit 1; done
     {
         echo "## cudascope record on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores, $(date -u +%F)"
