@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "GuiTestSupport.h"
@@ -150,6 +151,16 @@ private slots:
         QVERIFY2(duration > 0.5 * elapsed && duration < elapsed + 1.0, qPrintable(p + QStringLiteral("elapsed %1").arg(elapsed)));
         QString errors;
         QVERIFY2(decodesCleanly(out, errors), qPrintable(errors));
+        // The panels are in the frames: the last frame, cut into 8 x 8 cells of mean luma, has
+        // dark cells (the scopes' backgrounds) and bright ones (the bars' white and yellow).
+        const Ran cells = run(QStringLiteral(CS_TEST_FFMPEG), {"-v", "error", "-sseof", "-0.3", "-i", out, "-frames:v", "1", "-vf",
+                                                             "scale=8:8:flags=area,format=gray", "-f", "rawvideo", "-"});
+        QCOMPARE(cells.exitCode, 0);
+        QCOMPARE(cells.bytes.size(), 64);
+        const auto [darkest, brightest] = std::minmax_element(cells.bytes.begin(), cells.bytes.end(),
+                                                              [](char a, char b) { return uchar(a) < uchar(b); });
+        QVERIFY2(uchar(*darkest) < 40 && uchar(*brightest) > 100,
+                 qPrintable(QStringLiteral("cells from %1 to %2").arg(uchar(*darkest)).arg(uchar(*brightest))));
     }
 
     void recordsThePictureAloneAtTheSourceSize() {
