@@ -105,6 +105,17 @@ Result<ParsedOptions> parseOptions(const std::vector<std::string>& args, const s
     return parsed;
 }
 
+Result<std::string> parseEngineChoice(const std::string& v) { return parseChoice(v, {"auto", "cpu", "cuda"}); }
+
+Result<std::string> parseHwdecChoice(const std::string& v) { return parseChoice(v, {"auto", "nvdec", "none"}); }
+
+Result<PreviewFilter> parsePreviewChoice(const std::string& v, bool allowNone) {
+    static const std::vector<std::string_view> names{"blur", "gaussian", "edges", "peaking", "median", "zebra", "falsecolour"};
+    const auto p = previewFromName(v);
+    if (!p || (!allowNone && *p == PreviewFilter::None)) return Status::error("must be " + joinNames(names) + ", not " + quotedValue(v));
+    return *p;
+}
+
 namespace {
 
 // The one INPUT a command takes, or the usage error: none, or a second one.
@@ -119,6 +130,8 @@ Result<std::string> singleInput(const ParsedOptions& parsed, bool required) {
 }
 
 }  // namespace
+
+Result<std::string> requiredInput(const ParsedOptions& parsed) { return singleInput(parsed, true); }
 
 Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args) {
     auto parsed = parseOptions(args, {{{"h", "help"}}, {{"version"}}, {{"compare"}, true}});
@@ -173,7 +186,7 @@ Result<BenchOptions> parseBenchArgs(const std::vector<std::string>& args) {
         o.frames = int(*frames);
     }
     if (const auto v = parsed->value("hwdec")) {
-        auto hwdec = parseChoice(*v, {"auto", "nvdec", "none"});
+        auto hwdec = parseHwdecChoice(*v);
         if (!hwdec) return Status::error("--hwdec " + hwdec.message());
         o.hwdec = *hwdec;
     }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ScopeSpec.h"
 #include "core/Status.h"
 
 namespace cs {
@@ -44,6 +45,34 @@ private:
 };
 
 Result<ParsedOptions> parseOptions(const std::vector<std::string>& args, const std::vector<OptionDef>& options);
+
+// Reads each given option's value through its parser, `read("name", [&](const std::string& v)
+// -> Status {...})`; after the first failure nothing more is read, and failure() is
+// "--name <the parser's sentence>".
+class OptionReader {
+public:
+    explicit OptionReader(const ParsedOptions& parsed) : parsed_(parsed) {}
+    template <typename Apply>
+    void operator()(const char* name, Apply&& apply) {
+        const auto v = parsed_.value(name);
+        if (!v || !failed_.ok()) return;
+        if (const Status s = apply(*v); !s) failed_ = Status::error(std::string("--") + name + " " + s.message());
+    }
+    const Status& failure() const { return failed_; }
+
+private:
+    const ParsedOptions& parsed_;
+    Status failed_;
+};
+
+// The values the commands share, each with its one usage sentence:
+// --engine auto|cpu|cuda; --hwdec auto|nvdec|none; --preview's filter names (blur, gaussian,
+// edges, peaking, median, zebra, falsecolour; "none" as well where allowNone).
+Result<std::string> parseEngineChoice(const std::string& v);
+Result<std::string> parseHwdecChoice(const std::string& v);
+Result<PreviewFilter> parsePreviewChoice(const std::string& v, bool allowNone);
+// The one INPUT of a command that needs one: the usage error for none, an empty one or a second.
+Result<std::string> requiredInput(const ParsedOptions& parsed);
 
 // `cudascope [INPUT]`: the window.
 struct WindowOptions {

@@ -37,7 +37,6 @@ const char* const kExportUsage =
 namespace {
 
 const std::vector<std::string_view> kScopeNames{"picture", "histogram", "waveform", "parade", "vectorscope", "stats"};
-const std::vector<std::string_view> kPreviewNames{"blur", "gaussian", "edges", "peaking", "median", "zebra", "falsecolour"};
 constexpr Size kMinScopeSize{64, 64}, kMaxScopeSize{8192, 8192};
 constexpr double kMaxLiveTimeout = 7 * 24 * 3600.0;   // a week
 
@@ -66,13 +65,7 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
     a.help = parsed->isSet("h");
     if (a.help) return a;
 
-    // Each option's value through its parser; the first failure is the message.
-    Status failed;
-    const auto option = [&](const char* name, auto&& apply) {
-        const auto v = parsed->value(name);
-        if (!v || !failed.ok()) return;
-        if (const Status s = apply(*v); !s) failed = Status::error(std::string("--") + name + " " + s.message());
-    };
+    OptionReader option(*parsed);
     option("out", [&](const std::string& v) {
         if (v.empty()) return Status::error("must name a folder, not ''");
         a.outDir = v;
@@ -89,12 +82,12 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
         return n.status();
     });
     option("engine", [&](const std::string& v) {
-        auto e = parseChoice(v, {"auto", "cpu", "cuda"});
+        auto e = parseEngineChoice(v);
         if (e) a.engine = *e;
         return e.status();
     });
     option("hwdec", [&](const std::string& v) {
-        auto h = parseChoice(v, {"auto", "nvdec", "none"});
+        auto h = parseHwdecChoice(v);
         if (h) a.hwdec = *h;
         return h.status();
     });
@@ -109,10 +102,9 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
         return p.status();
     });
     option("preview", [&](const std::string& v) {
-        auto p = previewFromName(v);
-        if (!p) return Status::error("must be " + joinNames(kPreviewNames) + ", not " + quotedValue(v));
-        a.spec.preview = *p;
-        return Status{};
+        auto p = parsePreviewChoice(v, true);
+        if (p) a.spec.preview = *p;
+        return p.status();
     });
     option("matrix", [&](const std::string& v) {
         auto m = matrixFromName(v);
@@ -157,13 +149,11 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
     });
     a.allFrames = parsed->isSet("all-frames");
     a.spec.counts = !parsed->isSet("no-npy");   // the CUDA engine copies the large counts back only for .npy
-    if (!failed) return failed;
+    if (!option.failure()) return option.failure();
 
-    const auto& positional = parsed->positional();
-    if (positional.size() > 1) return Status::error("one INPUT only: unexpected argument " + quotedValue(positional[1]));
-    if (positional.empty()) return Status::error("missing INPUT");
-    if (positional.front().empty()) return Status::error("INPUT is empty");
-    a.input = positional.front();
+    auto input = requiredInput(*parsed);
+    if (!input) return input.status();
+    a.input = *input;
     if (!parsed->value("out")) return Status::error("missing --out DIR");
 
     a.spec.histogram = a.scopes.count("histogram") > 0;

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "Commands.h"
 #include "DecodeOptions.h"
@@ -19,6 +20,10 @@
 #include "core/MonitorLayout.h"
 #include "decode/Source.h"
 #include "encode/VideoEncoder.h"
+#ifdef CS_HAVE_CUDA
+#include "cuda/CudaEngine.h"
+#include "cuda/Yuv420Converter.h"
+#endif
 
 namespace cs {
 namespace {
@@ -37,6 +42,25 @@ void recordingSize(const RecordOptions& a, int sourceW, int sourceH, int& w, int
     }
     w = 1920;
     h = 1080;
+}
+
+// The converter --convert asks for: null for the CPU (core/Yuv420 on the encoder's thread);
+// the GPU's for cuda, and for auto with the CUDA engine. auto falls back to the CPU with a
+// note; cuda fails where no GPU converter can be made.
+Result<std::shared_ptr<Yuv420Converter>> chooseConverter(const std::string& convert, Engine& engine, std::string& note) {
+    if (convert == "cpu" || convert == "swscale" || (convert == "auto" && engine.name() != "cuda"))
+        return std::shared_ptr<Yuv420Converter>();
+#ifdef CS_HAVE_CUDA
+    auto* cudaEngine = dynamic_cast<CudaEngine*>(&engine);
+    auto made = cuda::makeYuv420Converter(cudaEngine ? cudaEngine->device() : 0);
+    if (made) return std::move(*made);
+    if (convert == "cuda") return Status::error("--convert cuda: no GPU conversion (" + made.message() + ")");
+    note = "converted on the CPU: " + made.message();
+    return std::shared_ptr<Yuv420Converter>();
+#else
+    (void)note;
+    return Status::error("--convert cuda: this cudascope is built without CUDA");
+#endif
 }
 
 }  // namespace
@@ -111,7 +135,17 @@ int runRecord(int argc, char** argv) {
     eo.codec = a.codec == "hevc" ? VideoCodec::Hevc : VideoCodec::H264;
     eo.bitrate = a.bitrate;
     eo.quality = a.quality;
-    eo.dropWhenBehind = live;   // a file waits for the encoder; a live source never does
+    // A file waits for the encoder; a live source never does, nor a file played in real time.
+    eo.dropWhenBehind = live || a.realtime;
+    std::string conversionNote;
+    auto converter = chooseConverter(a.convert, engine, conversionNote);
+    if (!converter) {
+        std::fprintf(stderr, "cudascope record: %s\n", converter.message().c_str());
+        return kExitFailure;
+    }
+    if (!conversionNote.empty()) std::fprintf(stderr, "cudascope record: warning: %s\n", conversionNote.c_str());
+    eo.converter = std::move(*converter);
+    eo.swscale = a.convert == "swscale";
     auto encoderOpened = VideoEncoder::open(eo);
     if (!encoderOpened) {
         std::fprintf(stderr, "cudascope record: %s\n", encoderOpened.message().c_str());
@@ -145,6 +179,8 @@ int runRecord(int argc, char** argv) {
         const double seconds = live ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
                                     : double(index) / rate;
         ++index;
+        // --realtime: each frame no earlier than its time, as a live source would bring it.
+        if (a.realtime && !live) std::this_thread::sleep_until(start + std::chrono::duration<double>(seconds));
         if (a.seconds > 0 && seconds >= a.seconds) break;
         if (const Status st = engine.process(frame.view, spec, results); !st) {
             std::fprintf(stderr, "cudascope record: warning: frame %lld: %s\n", static_cast<long long>(index - 1), st.message().c_str());
@@ -165,11 +201,14 @@ int runRecord(int argc, char** argv) {
         return kExitFailure;
     }
     const EncoderStats stats = encoder.stats();
-    std::fprintf(stderr, "cudascope record: %lld frame%s from %s to %s (%s, %dx%d, %s layout, engine %s%s%s; %lld dropped)\n",
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "cudascope record: %lld frame%s from %s to %s (%s, %dx%d, %s layout, engine %s, conversion %s%s%s; %lld dropped; %.1f fps; per frame: conversion %.2f ms, encoding %.2f ms)\n",
                  static_cast<long long>(stats.encoded), stats.encoded == 1 ? "" : "s", a.input.c_str(), a.out.c_str(),
                  encoder.encoderName().c_str(), width, height, std::string(monitorLayoutName(a.layout)).c_str(),
-                 std::string(engine.name()).c_str(), encoder.fallbackReason().empty() ? "" : "; NVENC not used: ",
-                 encoder.fallbackReason().c_str(), static_cast<long long>(stats.dropped));
+                 std::string(engine.name()).c_str(), encoder.conversion(), encoder.fallbackReason().empty() ? "" : "; NVENC not used: ",
+                 encoder.fallbackReason().c_str(), static_cast<long long>(stats.dropped), wall > 0 ? double(stats.encoded) / wall : 0.0,
+                 stats.encoded > 0 ? 1000.0 * stats.convertSeconds / double(stats.encoded) : 0.0,
+                 stats.encoded > 0 ? 1000.0 * stats.encodeSeconds / double(stats.encoded) : 0.0);
     if (stats.encoded == 0 && exitCode == kExitOk) {
         std::fprintf(stderr, "cudascope record: %s: no frame could be recorded\n", a.input.c_str());
         return kExitFailure;

@@ -22,12 +22,16 @@ const char* const kRecordUsage =
     "  --bitrate B           bits per second, e.g. 8000000 (default: constant quality)\n"
     "  --quality Q           constant quality, 0 (best) to 51 (default 20)\n"
     "  --engine E            auto|cpu|cuda (default auto)\n"
+    "  --convert C           auto|cpu|cuda|swscale: where RGBA becomes 4:2:0 for the encoder (default auto:\n"
+    "                        the GPU with the CUDA engine, its frames fed to NVENC or downloaded once for\n"
+    "                        libx264; else the CPU; swscale: FFmpeg's conversion, for comparison)\n"
     "  --hwdec H             auto|nvdec|none (default auto with the CUDA engine, else none)\n"
+    "  --realtime            a file: each frame at its time, as a live source brings it, and the frames the\n"
+    "                        encoder cannot take in time dropped and counted (else the file waits for it)\n"
     "Each option is given at most once; --frames and --seconds exclude each other, as do --bitrate and --quality.\n";
 
 namespace {
 
-const std::vector<std::string_view> kPreviewNames{"blur", "gaussian", "edges", "peaking", "median", "zebra", "falsecolour"};
 
 // Seconds: digits with an optional fraction ("10", "2.5"), above 0 and at most a day.
 Result<double> parseSeconds(std::string_view text) {
@@ -51,7 +55,7 @@ const std::vector<OptionDef>& recordOptionTable() {
     static const std::vector<OptionDef> table{
         {{"h", "help"}},      {{"out"}, true},     {{"frames"}, true}, {{"seconds"}, true}, {{"layout"}, true},
         {{"size"}, true},     {{"preview"}, true}, {{"codec"}, true},  {{"bitrate"}, true}, {{"quality"}, true},
-        {{"engine"}, true},   {{"hwdec"}, true}};
+        {{"engine"}, true},   {{"hwdec"}, true},   {{"convert"}, true},  {{"realtime"}}};
     return table;
 }
 
@@ -62,12 +66,7 @@ Result<RecordOptions> parseRecordArgs(const std::vector<std::string>& args) {
     a.help = parsed->isSet("h");
     if (a.help) return a;
 
-    Status failed;
-    const auto option = [&](const char* name, auto&& apply) {
-        const auto v = parsed->value(name);
-        if (!v || !failed.ok()) return;
-        if (const Status s = apply(*v); !s) failed = Status::error(std::string("--") + name + " " + s.message());
-    };
+    OptionReader option(*parsed);
     option("out", [&](const std::string& v) {
         if (v.empty()) return Status::error("must name a file, not ''");
         a.out = v;
@@ -99,10 +98,9 @@ Result<RecordOptions> parseRecordArgs(const std::vector<std::string>& args) {
         return Status{};
     });
     option("preview", [&](const std::string& v) {
-        auto p = previewFromName(v);
-        if (!p || *p == PreviewFilter::None) return Status::error("must be " + joinNames(kPreviewNames) + ", not " + quotedValue(v));
-        a.preview = *p;
-        return Status{};
+        auto p = parsePreviewChoice(v, false);
+        if (p) a.preview = *p;
+        return p.status();
     });
     option("codec", [&](const std::string& v) {
         auto c = parseChoice(v, {"h264", "hevc"});
@@ -120,24 +118,28 @@ Result<RecordOptions> parseRecordArgs(const std::vector<std::string>& args) {
         return q.status();
     });
     option("engine", [&](const std::string& v) {
-        auto e = parseChoice(v, {"auto", "cpu", "cuda"});
+        auto e = parseEngineChoice(v);
         if (e) a.engine = *e;
         return e.status();
     });
+    option("convert", [&](const std::string& v) {
+        auto c = parseChoice(v, {"auto", "cpu", "cuda", "swscale"});
+        if (c) a.convert = *c;
+        return c.status();
+    });
     option("hwdec", [&](const std::string& v) {
-        auto h = parseChoice(v, {"auto", "nvdec", "none"});
+        auto h = parseHwdecChoice(v);
         if (h) a.hwdec = *h;
         return h.status();
     });
-    if (!failed) return failed;
+    a.realtime = parsed->isSet("realtime");
+    if (!option.failure()) return option.failure();
     if (parsed->value("frames") && parsed->value("seconds")) return Status::error("--frames and --seconds exclude each other");
     if (parsed->value("bitrate") && parsed->value("quality")) return Status::error("--bitrate and --quality exclude each other");
 
-    const auto& positional = parsed->positional();
-    if (positional.size() > 1) return Status::error("one INPUT only: unexpected argument " + quotedValue(positional[1]));
-    if (positional.empty()) return Status::error("missing INPUT");
-    if (positional.front().empty()) return Status::error("INPUT is empty");
-    a.input = positional.front();
+    auto input = requiredInput(*parsed);
+    if (!input) return input.status();
+    a.input = *input;
     if (!parsed->value("out")) return Status::error("missing --out FILE");
     if (a.layout == MonitorLayout::Preview && a.preview == PreviewFilter::None) a.preview = PreviewFilter::FocusPeaking;
     return a;

@@ -1,15 +1,19 @@
 #include "VideoEncoder.h"
 
 extern "C" {
+#include <libavutil/hwcontext.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
 }
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 
 #include "core/Yuv420.h"
+#include "decode/CudaDevice.h"
 #include "decode/FFmpegHandles.h"
 
 namespace cs {
@@ -22,6 +26,9 @@ struct VideoEncoder::Impl {
     ff::PacketPtr packet;
     RgbToYuv coefficients{};
     Yuv420Layout layout = Yuv420Layout::I420;
+    std::shared_ptr<Yuv420Converter> converter;   // null: core/Yuv420 here
+    ff::BufferRefPtr hwFrames;                    // NVENC fed device frames: their pool
+    ff::SwsContextPtr sws;                        // the swscale conversion, when asked for
     int64_t lastPts = INT64_MIN;
     bool headerWritten = false;
 };
@@ -53,7 +60,7 @@ ColourTags tagsFor(Matrix m) {
 
 // One configured, opened encoder, or why it could not be opened.
 Result<ff::CodecContextPtr> openCodec(const char* name, const EncoderOptions& o, AVRational timeBase, bool globalHeader,
-                                      AVPixelFormat pixFmt) {
+                                      AVPixelFormat pixFmt, AVBufferRef* hwFrames = nullptr) {
     const AVCodec* codec = avcodec_find_encoder_by_name(name);
     if (!codec) return Status::error(std::string("this FFmpeg has no ") + name + " encoder");
     ff::CodecContextPtr c(avcodec_alloc_context3(codec));
@@ -61,6 +68,10 @@ Result<ff::CodecContextPtr> openCodec(const char* name, const EncoderOptions& o,
     c->width = o.width;
     c->height = o.height;
     c->pix_fmt = pixFmt;
+    if (hwFrames) {
+        c->hw_frames_ctx = av_buffer_ref(hwFrames);
+        if (!c->hw_frames_ctx) return Status::error(std::string(name) + ": out of memory");
+    }
     c->time_base = timeBase;
     c->framerate = av_d2q(o.frameRate, 1001000);
     c->gop_size = std::max(1, int(std::lround(o.frameRate)));   // a keyframe (and an MP4 fragment) a second
@@ -95,6 +106,26 @@ Result<ff::CodecContextPtr> openCodec(const char* name, const EncoderOptions& o,
     return c;
 }
 
+// A pool of CUDA frames (NV12) on the converter's device and stream, for NVENC.
+Result<ff::BufferRefPtr> deviceFramePool(const Yuv420Converter& converter, int width, int height) {
+    auto device = ff::createCudaDevice(&converter.deviceStream());
+    if (!device) return device.status();
+    ff::BufferRefPtr frames(av_hwframe_ctx_alloc(device->get()));
+    if (!frames) return Status::error("out of memory");
+    auto* ctx = reinterpret_cast<AVHWFramesContext*>(frames->data);
+    ctx->format = AV_PIX_FMT_CUDA;
+    ctx->sw_format = AV_PIX_FMT_NV12;
+    ctx->width = width;
+    ctx->height = height;
+    ctx->initial_pool_size = 0;   // grows as NVENC holds frames
+    const int r = av_hwframe_ctx_init(frames.get());
+    if (r < 0) return Status::error("cannot make CUDA frames (" + ff::errorText(r) + ")");
+    return frames;
+}
+
+// AVBufferRef.free for planes the converter owns: nothing to free.
+void keepPlanes(void*, uint8_t*) {}
+
 }  // namespace
 
 const char* codecName(VideoCodec c) { return c == VideoCodec::Hevc ? "hevc" : "h264"; }
@@ -121,10 +152,25 @@ Result<std::unique_ptr<VideoEncoder>> VideoEncoder::open(const EncoderOptions& o
     const bool globalHeader = (fmt->oformat->flags & AVFMT_GLOBALHEADER) != 0;
     const AVRational timeBase = o.wallClock ? AVRational{1, 1000} : av_inv_q(av_d2q(o.frameRate, 1001000));
 
-    // NVENC first (fed NV12), else the software encoder (fed I420); the reason NVENC was
-    // passed over is kept for the caller to show.
+    // NVENC first (fed NV12: CUDA frames from the GPU converter, else host planes), else the
+    // software encoder (fed I420); the reason NVENC was passed over is kept for the caller to show.
     const bool hevc = o.codec == VideoCodec::Hevc;
-    if (o.tryNvenc) {
+    im.converter = o.converter;
+    if (o.tryNvenc && o.converter) {
+        const char* name = hevc ? "hevc_nvenc" : "h264_nvenc";
+        // Without an NVENC encoder in this FFmpeg there is no point in making device frames.
+        auto pool = avcodec_find_encoder_by_name(name) ? deviceFramePool(*o.converter, o.width, o.height)
+                                                       : Result<ff::BufferRefPtr>(Status::error(std::string("this FFmpeg has no ") + name + " encoder"));
+        auto nv = pool ? openCodec(name, o, timeBase, globalHeader, AV_PIX_FMT_CUDA, pool->get())
+                       : Result<ff::CodecContextPtr>(Status::error(std::string(name) + ": " + pool.message()));
+        if (nv) {
+            im.codec = std::move(*nv);
+            im.hwFrames = std::move(*pool);
+            im.layout = Yuv420Layout::Nv12;
+        } else {
+            e->fallback_ = nv.message();
+        }
+    } else if (o.tryNvenc) {
         auto nv = openCodec(hevc ? "hevc_nvenc" : "h264_nvenc", o, timeBase, globalHeader, AV_PIX_FMT_NV12);
         if (nv) {
             im.codec = std::move(*nv);
@@ -142,6 +188,14 @@ Result<std::unique_ptr<VideoEncoder>> VideoEncoder::open(const EncoderOptions& o
     }
     e->encoderName_ = im.codec->codec->name;
     im.coefficients = yuv420Coefficients(o.matrix, o.range);
+    if (o.swscale && !im.converter) {
+        im.sws.reset(sws_getContext(o.width, o.height, AV_PIX_FMT_RGBA, o.width, o.height, im.codec->pix_fmt, SWS_BILINEAR,
+                                    nullptr, nullptr, nullptr));
+        if (!im.sws) return Status::error(path + ": swscale cannot convert RGBA to " + av_get_pix_fmt_name(im.codec->pix_fmt));
+        const int space = o.matrix == Matrix::Bt601 ? SWS_CS_ITU601 : o.matrix == Matrix::Bt2020Ncl ? SWS_CS_BT2020 : SWS_CS_ITU709;
+        const int* table = sws_getCoefficients(space);
+        sws_setColorspaceDetails(im.sws.get(), table, 1, table, o.range == Range::Full ? 1 : 0, 0, 1 << 16, 1 << 16);
+    }
 
     im.stream = avformat_new_stream(fmt, nullptr);
     if (!im.stream) return Status::error(path + ": cannot add the video stream");
@@ -176,7 +230,9 @@ Result<std::unique_ptr<VideoEncoder>> VideoEncoder::open(const EncoderOptions& o
     im.frame->color_trc = im.codec->color_trc;
     im.frame->colorspace = im.codec->colorspace;
     im.frame->color_range = im.codec->color_range;
-    if (av_frame_get_buffer(im.frame.get(), 0) < 0) return Status::error(path + ": out of memory");
+    // The CPU conversion writes into a frame of our own; the GPU converter's frames are its
+    // pinned planes or the device pool's, set per picture.
+    if (!im.converter && av_frame_get_buffer(im.frame.get(), 0) < 0) return Status::error(path + ": out of memory");
 
     e->thread_ = std::thread([raw = e.get()] { raw->run(); });
     return e;
@@ -220,6 +276,61 @@ Result<bool> VideoEncoder::submit(const RgbaImage& picture, double seconds) {
 
 namespace {
 
+// The picture converted into im.frame: by core/Yuv420 into the frame's own buffers; by the
+// GPU converter into a CUDA frame of the pool (NVENC) or into its pinned planes, which the
+// frame then points at (the software encoders copy their input when it is sent).
+Status convert(VideoEncoder::Impl& im, const RgbaImage& picture, const std::string& path) {
+    AVFrame* f = im.frame.get();
+    Yuv420Planes planes;
+    planes.layout = im.layout;
+    if (im.hwFrames) {
+        av_frame_unref(f);
+        const int r = av_hwframe_get_buffer(im.hwFrames.get(), f, 0);
+        if (r < 0) return Status::error(path + ": no CUDA frame for NVENC (" + ff::errorText(r) + ")");
+        for (int i = 0; i < 2; ++i) {
+            planes.plane[i] = f->data[i];
+            planes.pitch[i] = f->linesize[i];
+        }
+        if (const Status s = im.converter->convertOnDevice(picture, im.coefficients, planes); !s)
+            return Status::error(path + ": " + s.message());
+    } else if (im.converter) {
+        auto host = im.converter->convertToHost(picture, im.coefficients, im.layout);
+        if (!host) return Status::error(path + ": " + host.message());
+        av_frame_unref(f);
+        f->format = im.codec->pix_fmt;
+        f->width = picture.width;
+        f->height = picture.height;
+        f->buf[0] = av_buffer_create(host->plane[0], 1, keepPlanes, nullptr, 0);
+        if (!f->buf[0]) return Status::error(path + ": out of memory");
+        for (int i = 0; i < 3; ++i) {
+            f->data[i] = host->plane[i];
+            f->linesize[i] = int(host->pitch[i]);
+        }
+    } else if (im.sws) {
+        if (av_frame_make_writable(f) < 0) return Status::error(path + ": out of memory");
+        const uint8_t* const src[1] = {picture.pixels.data()};
+        const int srcStride[1] = {picture.width * 4};
+        sws_scale(im.sws.get(), src, srcStride, 0, picture.height, f->data, f->linesize);
+        return {};
+    } else {
+        if (av_frame_make_writable(f) < 0) return Status::error(path + ": out of memory");
+        for (int i = 0; i < 3; ++i) {
+            planes.plane[i] = f->data[i];
+            planes.pitch[i] = f->linesize[i];
+        }
+        rgbaToYuv420(picture.pixels.data(), std::ptrdiff_t(picture.width) * 4, picture.width, picture.height,
+                     im.coefficients, planes);
+        return {};
+    }
+    // av_frame_unref cleared the frame's description: the tags again.
+    f->color_primaries = im.codec->color_primaries;
+    f->color_trc = im.codec->color_trc;
+    f->colorspace = im.codec->colorspace;
+    f->color_range = im.codec->color_range;
+    f->sample_aspect_ratio = AVRational{1, 1};
+    return {};
+}
+
 // Sends `frame` (null: flush) and writes every packet that comes out.
 Status encodeAndWrite(VideoEncoder::Impl& im, const AVFrame* frame, const std::string& path) {
     int r = avcodec_send_frame(im.codec.get(), frame);
@@ -257,18 +368,10 @@ void VideoEncoder::run() {
             queue_.pop_front();
         }
         room_.notify_one();
-        Status st;
-        if (av_frame_make_writable(im.frame.get()) < 0) {
-            st = Status::error(options_.path + ": out of memory");
-        } else {
-            Yuv420Planes planes;
-            planes.layout = im.layout;
-            for (int i = 0; i < 3; ++i) {
-                planes.plane[i] = im.frame->data[i];
-                planes.pitch[i] = im.frame->linesize[i];
-            }
-            rgbaToYuv420(item.picture.pixels.data(), std::ptrdiff_t(item.picture.width) * 4, item.picture.width,
-                         item.picture.height, im.coefficients, planes);
+        const auto converting = std::chrono::steady_clock::now();
+        Status st = convert(im, item.picture, options_.path);
+        const auto encoding = std::chrono::steady_clock::now();
+        if (st) {
             // Each frame's own tick: its time rounded, and always after the last one.
             int64_t pts = std::llround(item.seconds * ticksPerSecond);
             if (pts <= im.lastPts) pts = im.lastPts + 1;
@@ -276,7 +379,10 @@ void VideoEncoder::run() {
             im.frame->pts = pts;
             st = encodeAndWrite(im, im.frame.get(), options_.path);
         }
+        const auto done = std::chrono::steady_clock::now();
         std::lock_guard lock(mutex_);
+        stats_.convertSeconds += std::chrono::duration<double>(encoding - converting).count();
+        stats_.encodeSeconds += std::chrono::duration<double>(done - encoding).count();
         free_.push_back(std::move(item.picture));
         if (!st) {
             if (error_) error_ = st;
@@ -319,6 +425,12 @@ Status VideoEncoder::close() {
     std::lock_guard lock(mutex_);
     if (error_) error_ = st;
     return error_;
+}
+
+const char* VideoEncoder::conversion() const {
+    if (impl_->hwFrames) return "gpu, frames on the device";
+    if (impl_->converter) return "gpu, planes downloaded";
+    return impl_->sws ? "swscale" : "cpu";
 }
 
 EncoderStats VideoEncoder::stats() const {

@@ -23,6 +23,7 @@
 #include "core/Color.h"
 #include "core/ScopeResults.h"
 #include "core/Status.h"
+#include "core/Yuv420Converter.h"
 
 namespace cs {
 
@@ -43,10 +44,19 @@ struct EncoderOptions {
     // Live monitoring: a full queue drops the picture (counted). Files read faster than real
     // time (headless recording of a file): submit() waits for room instead.
     bool dropWhenBehind = true;
+    // The conversion: null, core/Yuv420 on the encoder's thread; else this converter (the GPU:
+    // cuda/Yuv420Converter.h), whose device frames feed NVENC directly (AV_PIX_FMT_CUDA frames,
+    // NV12, on its stream's primary context) and whose pinned planes feed libx264 / libx265.
+    std::shared_ptr<Yuv420Converter> converter;
+    // Without a converter: libswscale converts instead of core/Yuv420 (BT.709/601/2020 and the
+    // range set as above; bilinear chroma). For comparison (bench/record).
+    bool swscale = false;
 };
 
 struct EncoderStats {
     int64_t submitted = 0, encoded = 0, dropped = 0;
+    // Seconds the encoder's thread spent converting pictures and encoding + writing them.
+    double convertSeconds = 0, encodeSeconds = 0;
 };
 
 class VideoEncoder {
@@ -67,6 +77,10 @@ public:
 
     const std::string& encoderName() const { return encoderName_; }   // "libx264", "h264_nvenc"...
     const std::string& fallbackReason() const { return fallback_; }   // why NVENC was not used ("" if it was, or not tried)
+    // Where the pictures are converted: "cpu" (core/Yuv420), "swscale", "gpu, frames on the
+    // device" (NVENC fed CUDA frames) or "gpu, planes downloaded" (the software encoder fed
+    // pinned planes).
+    const char* conversion() const;
     EncoderStats stats() const;
 
     struct Impl;

@@ -104,6 +104,7 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     compare_->addMenu(menuBar());
     status_ = new StatusBar(engine_, *player_, this);
     setStatusBar(status_);
+    status_->addPermanentWidget(recordIndicator_);
     status_->refresh();
 
     connect(player_, &Player::opened, this, &MainWindow::onOpened);
@@ -124,6 +125,8 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     });
     statusTimer_.setInterval(250);
     connect(&statusTimer_, &QTimer::timeout, status_, &StatusBar::refresh);
+    connect(&statusTimer_, &QTimer::timeout, this, &MainWindow::refreshRecordIndicator);
+    connect(player_, &Player::endOfStream, this, [this] { if (recorder_) stopRecording(); });
     statusTimer_.start();
 
     resize(1600, 1000);
@@ -134,6 +137,7 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
 }
 
 MainWindow::~MainWindow() {
+    if (recorder_) recorder_->stop();
     // The player's frames may reference the engine's stream: stop it first (and B's, whose
     // engine lets go of its CUDA registrations of the viewer's textures in that context).
     if (viewer_->glReady()) {
@@ -269,6 +273,7 @@ void MainWindow::buildMenusAndToolbar() {
     file->addSeparator();
     QAction* save = file->addAction(tr("Save Scopes..."), this, &MainWindow::saveScopesDialog);
     save->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    QAction* record = buildRecording(file);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -386,6 +391,7 @@ void MainWindow::buildMenusAndToolbar() {
     });
     bar->addSeparator();
     bar->addAction(save);
+    bar->addAction(record);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("Keyboard Shortcuts"), this, [this] {
@@ -400,7 +406,8 @@ void MainWindow::buildMenusAndToolbar() {
                "<tr><td><b>Home / End</b></td><td>first / last frame</td></tr>"
                "<tr><td><b>F, 1, 2</b></td><td>zoom to fit, 100%, 200% (wheel zooms, drag pans)</td></tr>"
                "<tr><td><b>P</b></td><td>preview in the viewer</td></tr>"
-               "<tr><td><b>Ctrl+Shift+S</b></td><td>save scopes</td></tr>") +
+               "<tr><td><b>Ctrl+Shift+S</b></td><td>save scopes</td></tr>"
+               "<tr><td><b>Ctrl+R</b></td><td>record / stop recording</td></tr>") +
                 CompareController::shortcutRows() + tr("</table><p>Click the picture to pin the pixel picker.</p>"));
     });
     help->addAction(tr("About cudascope"), this, [this] {
@@ -452,6 +459,7 @@ void MainWindow::showEvent(QShowEvent* e) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    if (recorder_) stopRecording();   // a playable file whatever closes the window
     saveSettings();
     player_->pause();
     QMainWindow::closeEvent(e);
@@ -558,6 +566,7 @@ void MainWindow::onFrameChanged() {
     if (compare_) compare_->aFrameChanged();
     transport_->setPosition(player_->currentPts(), player_->currentFrameNumber());
     updatePicker();
+    if (recorder_) recordShownFrame();
 }
 
 // ---- The engine -------------------------------------------------------------------

@@ -14,6 +14,7 @@
 
 #include "EngineHost.h"
 #include "Player.h"
+#include "WindowRecorder.h"
 #include "render/FrameTextures.h"
 #include "render/Layout.h"
 
@@ -72,6 +73,14 @@ public:
     // off a screen that is gone).
     void bringFloatingPanelsForward();
 
+    // Recording what the window shows (ui/WindowRecorder.h; the Record button and Ctrl+R ask
+    // with ui/RecordDialog.h). Starting refuses a second recording or a window without a
+    // source; stopping closes the file (also on closing the window and at the source's end).
+    // The errors are also shown in the window; stopping returns the recording's counts.
+    Status startRecording(const RecordRequest& request);
+    Result<EncoderStats> stopRecording();
+    const WindowRecorder* recorder() const { return recorder_.get(); }
+
 protected:
     void closeEvent(QCloseEvent* e) override;
     void showEvent(QShowEvent* e) override;
@@ -103,6 +112,12 @@ private:
     void openFileDialog();
     void openSourceDialog(int page);
     void saveScopesDialog();
+    // MainWindowRecord.cpp: the Record action (in `menu`), the status bar's indicator, the
+    // source's end; one frame recorded after each frame shown.
+    QAction* buildRecording(QMenu* menu);
+    void toggleRecording();
+    void recordShownFrame();
+    void refreshRecordIndicator();
     void rebuildRecentMenu();
     void shuttle(int direction);
     void setPreviewFilter(PreviewFilter f);
@@ -140,6 +155,10 @@ private:
     std::array<QString, gl::kPlaneCount> overlayKeys_;
 
     QTimer reprocessTimer_, statusTimer_;
+
+    std::unique_ptr<WindowRecorder> recorder_;
+    QAction* recordAction_ = nullptr;
+    QLabel* recordIndicator_ = nullptr;
 };
 
 }  // namespace cs

@@ -132,4 +132,28 @@ void saveScopeExport(const ScopeExportChoice& c) {
     s.setValue(QStringLiteral("export/height"), c.height);
 }
 
+RecordChoice recordChoice(const QString& fallbackFolder) {
+    QSettings s;
+    RecordChoice c;
+    c.folder = s.value(QStringLiteral("record/folder"), fallbackFolder).toString();
+    if (s.value(QStringLiteral("record/extension")).toString() == QStringLiteral("mkv")) c.extension = QStringLiteral("mkv");
+    c.picture = s.value(QStringLiteral("record/picture"), false).toBool();
+    c.width = std::clamp(s.value(QStringLiteral("record/width"), c.width).toInt() / 2 * 2, 64, 8192);
+    c.height = std::clamp(s.value(QStringLiteral("record/height"), c.height).toInt() / 2 * 2, 64, 8192);
+    c.hevc = s.value(QStringLiteral("record/hevc"), false).toBool();
+    c.quality = std::clamp(s.value(QStringLiteral("record/quality"), c.quality).toInt(), 0, 51);
+    return c;
+}
+
+void saveRecordChoice(const RecordChoice& c) {
+    QSettings s;
+    s.setValue(QStringLiteral("record/folder"), c.folder);
+    s.setValue(QStringLiteral("record/extension"), c.extension);
+    s.setValue(QStringLiteral("record/picture"), c.picture);
+    s.setValue(QStringLiteral("record/width"), c.width);
+    s.setValue(QStringLiteral("record/height"), c.height);
+    s.setValue(QStringLiteral("record/hevc"), c.hevc);
+    s.setValue(QStringLiteral("record/quality"), c.quality);
+}
+
 }  // namespace cs::settings

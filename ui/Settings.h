@@ -70,4 +70,16 @@ struct ScopeExportChoice {
 ScopeExportChoice scopeExport(const QString& fallbackFolder);
 void saveScopeExport(const ScopeExportChoice& c);
 
+// The Record dialog's last choices (ui/RecordDialog.h); read clamped to what the dialog offers.
+struct RecordChoice {
+    QString folder;
+    QString extension = QStringLiteral("mp4");   // mp4 or mkv
+    bool picture = false;                        // the picture alone, else the panels as shown
+    int width = 1920, height = 1080;             // the panels' recording size
+    bool hevc = false;
+    int quality = 20;
+};
+RecordChoice recordChoice(const QString& fallbackFolder);
+void saveRecordChoice(const RecordChoice& c);
+
 }  // namespace cs::settings

@@ -3,6 +3,7 @@
 // killed recording still playable, a stopped one closed cleanly, bad outputs refused.
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QProcess>
@@ -175,4 +176,27 @@ TEST(Record, UsageErrorsExitTwo) {
         EXPECT_EQ(r.exitCode, 2) << args.join(' ').toStdString() << ": " << r.err;
         EXPECT_NE(r.err.find("cudascope record: "), std::string::npos) << r.err;
     }
+}
+
+// --convert cuda: where a GPU converter can be made, its recording is the CPU conversion's
+// byte for byte (the kernel equals core/Yuv420, and libx264 is deterministic); elsewhere one
+// line naming the option and the reason, exit 1.
+TEST(Record, GpuConversionEqualsTheCpuConversionOrIsRefused) {
+    QTemporaryDir dir;
+    const QString cpu = dir.filePath("cpu.mp4"), gpu = dir.filePath("gpu.mp4");
+    const QStringList common{"record", "pattern:zoneplate:320x240", "--frames", "6", "--engine", "cpu"};
+    const auto viaCpu = cudascope(QStringList(common) << "--out" << cpu << "--convert" << "cpu");
+    ASSERT_EQ(viaCpu.exitCode, 0) << viaCpu.err;
+    EXPECT_NE(viaCpu.err.find("conversion cpu"), std::string::npos) << viaCpu.err;
+    const auto viaGpu = cudascope(QStringList(common) << "--out" << gpu << "--convert" << "cuda");
+    if (viaGpu.exitCode != 0) {
+        EXPECT_EQ(viaGpu.exitCode, 1) << viaGpu.err;
+        EXPECT_EQ(lineCount(viaGpu.err), 1) << viaGpu.err;
+        EXPECT_NE(viaGpu.err.find("--convert cuda: "), std::string::npos) << viaGpu.err;
+        return;
+    }
+    EXPECT_NE(viaGpu.err.find("conversion gpu"), std::string::npos) << viaGpu.err;
+    QFile a(cpu), b(gpu);
+    ASSERT_TRUE(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(a.readAll() == b.readAll()) << "the GPU-converted recording differs from the CPU-converted one";
 }

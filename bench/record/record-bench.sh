@@ -1,0 +1,118 @@
+#!/bin/bash
+# Recording throughput: `cudascope record` of a 1080p60 and a 4K60 clip with every scope
+# running (--layout composite --preview peaking: histogram, waveform, parade, vectorscope,
+# the picture and a preview in each recorded frame), the same encoder (libx264 ultrafast, or
+# NVENC where the GPU has it) fed by each conversion in turn: the CPU's (core/Yuv420), the
+# GPU's (cuda/Yuv420Converter: NVENC frames, or planes downloaded once for libx264) and
+# swscale's. Each run is paced at the clip's frame rate (--realtime: frames the encoder cannot
+# take in time are dropped and counted) and then run flat out (the file waits for the
+# encoder): frames per second, dropped frames, and the encoder thread's milliseconds per frame
+# converting and encoding, from the command's summary line. Prints a markdown table.
+#
+# Here (this machine, CPU engine):
+#   bench/record/record-bench.sh local BUILD [SECONDS]          (BUILD/app/cudascope; clips made in a temp folder)
+# For the GPU machine (no ffmpeg CLI there; BUILD a CUDA build with cudascope built):
+#   bench/record/record-bench.sh pack BUNDLE BUILD [SECONDS]    (clips made here; BUNDLE a folder git ignores)
+#   then there, from the checkout's root (device tool `run`, carry [BUNDLE]):
+#   bash bench/record/record-bench.sh run BUNDLE [ENGINE]       (ENGINE cuda by default; table to $OUT)
+# The bundle carries libx264 for real: ../shared/tools/gpu-bundle stubs the codec libraries
+# FFmpeg names, which decoding never calls but recording does.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+mode=${1:-}
+usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+
+makeClips() {   # DIR SECONDS: 1080p60 and 4K60 H.264 clips of moving test picture
+    local dir=$1 seconds=$2 ff=(ffmpeg -hide_banner -loglevel error -y)
+    mkdir -p "$dir"
+    "${ff[@]}" -f lavfi -i testsrc2=s=1920x1080:r=60 -t "$seconds" -pix_fmt yuv420p -c:v libx264 -preset veryfast \
+        -crf 26 -g 60 "$dir/1080p60.mp4" &&
+    "${ff[@]}" -f lavfi -i testsrc2=s=3840x2160:r=60 -t "$seconds" -pix_fmt yuv420p -c:v libx264 -preset veryfast \
+        -crf 30 -g 60 "$dir/2160p60.mp4"
+}
+
+# bench CUDASCOPE CLIPDIR OUTDIR ENGINE CONVERSIONS...: the table on stdout, logs in OUTDIR.
+bench() {
+    local cudascope=$1 clips=$2 out=$3 engine=$4
+    shift 4
+    mkdir -p "$out"
+    echo "| clip | size recorded | engine | conversion | paced | fps | dropped | convert ms/frame | encode ms/frame | encoder |"
+    echo "|---|---|---|---|---|---:|---:|---:|---:|---|"
+    for clip in 1080p60 2160p60; do
+        [[ -f $clips/$clip.mp4 ]] || continue
+        local size=1920x1080
+        [[ $clip == 2160p60 ]] && size=3840x2160
+        for convert in "$@"; do
+            for paced in realtime flat; do
+                local log=$out/$clip-$convert-$paced.log extra=()
+                [[ $paced == realtime ]] && extra=(--realtime)
+                $cudascope record "$clips/$clip.mp4" --out "$out/$clip-$convert-$paced.mp4" --layout composite \
+                    --preview peaking --size "$size" --engine "$engine" --convert "$convert" "${extra[@]}" 2> "$log"
+                local line
+                line=$(grep -E '^cudascope record: [0-9]+ frames? from' "$log" | tail -1)
+                if [[ -z $line ]]; then
+                    echo "| $clip | $size | $engine | $convert | $paced | failed: $(tail -1 "$log") | | | | |"
+                    continue
+                fi
+                local fps dropped conv enc encoder conversion
+                fps=$(sed -E 's/.*; ([0-9.]+) fps;.*/\1/' <<<"$line")
+                dropped=$(sed -E 's/.*; ([0-9]+) dropped;.*/\1/' <<<"$line")
+                conv=$(sed -E 's/.*conversion ([0-9.]+) ms.*/\1/' <<<"$line")
+                enc=$(sed -E 's/.*encoding ([0-9.]+) ms.*/\1/' <<<"$line")
+                encoder=$(sed -E 's/.* to [^ ]+ \(([^,]+),.*/\1/' <<<"$line")
+                conversion=$(sed -E 's/.*, conversion ([^;)]+)[;)].*/\1/' <<<"$line")
+                echo "| $clip | $size | $engine | $conversion | $paced | $fps | $dropped | $conv | $enc | $encoder |"
+            done
+        done
+    done
+    rm -f "$out"/*.mp4
+}
+
+case $mode in
+local)
+    build=${2:-}
+    seconds=${3:-5}
+    [[ -x $build/app/cudascope ]] || usage
+    work=$(mktemp -d)
+    trap "rm -rf '$work'" EXIT
+    makeClips "$work/clips" "$seconds" || exit 1
+    echo "## cudascope record on $(nproc) cores, CPU engine, $(date -u +%F)"
+    echo
+    bench "$build/app/cudascope" "$work/clips" "$work/out" cpu cpu swscale
+    ;;
+pack)
+    bundle=${2:-}
+    build=${3:-}
+    seconds=${4:-5}
+    [[ -n $bundle && -x $build/app/cudascope ]] || usage
+    bundler=$root/../shared/tools/gpu-bundle
+    [[ -x $bundler ]] || { echo "record-bench: no $bundler (the shared tools live at ../shared from the checkout)" >&2; exit 1; }
+    stage=$(mktemp -d)
+    trap "rm -rf '$stage'" EXIT
+    makeClips "$stage/clips" "$seconds" || exit 1
+    "$bundler" "$bundle" "$build/app/cudascope" -- "$stage/clips" || exit 1
+    # libx264 itself, unpacked after deps.tar.xz (the name sorts after it) over its stub.
+    x264=$(ldd "$build/app/cudascope" | sed -nE 's/^\s*(libx264\.so\.[0-9]+) => (\S+).*/\2/p')
+    [[ -n $x264 ]] || { echo "record-bench: cudascope does not load libx264" >&2; exit 1; }
+    mkdir -p "$stage/x264/lib"
+    cp -L "$x264" "$stage/x264/lib/$(basename "$x264")"
+    tar -C "$stage/x264" -cf - . | xz -T2 -6 > "$bundle/x264.tar.xz"
+    du -ch "$bundle"/*.tar.xz | tail -1
+    ;;
+run)
+    bundle=${2:-}
+    engine=${3:-cuda}
+    [[ -d $bundle ]] || usage
+    out=${OUT:-./record-bench-out}
+    b=$(mktemp -d)
+    trap "rm -rf '$b'" EXIT
+    for a in "$bundle"/app.tar.xz "$bundle"/deps.tar.xz "$bundle"/x264.tar.xz; do tar -C "$b" -xJf "$a" || exit 1; done
+    {
+        echo "## cudascope record on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores, $(date -u +%F)"
+        echo
+        bench "$b/run cudascope" "$b/data/clips" "$out/logs" "$engine" cpu cuda swscale
+    } | tee "$out/record-bench.md"
+    ;;
+*) usage ;;
+esac
