@@ -121,7 +121,7 @@ Result<std::string> singleInput(const ParsedOptions& parsed, bool required) {
 }  // namespace
 
 Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args) {
-    auto parsed = parseOptions(args, {{{"h", "help"}}, {{"version"}}});
+    auto parsed = parseOptions(args, {{{"h", "help"}}, {{"version"}}, {{"wall"}, true}});
     if (!parsed) {
         // An export option given to the window: say where it belongs.
         std::string message = parsed.message();
@@ -133,6 +133,20 @@ Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args) {
     WindowOptions o;
     o.help = parsed->isSet("h");
     o.version = parsed->isSet("version");
+    // The wall: --wall FILE, or several INPUTs.
+    const auto& positional = parsed->positional();
+    if (const auto wall = parsed->value("wall")) {
+        if (wall->empty()) return Status::error("--wall needs a file");
+        if (!positional.empty()) return Status::error("--wall FILE takes no INPUT: unexpected argument " + quotedValue(positional[0]));
+        o.wallFile = *wall;
+        return o;
+    }
+    if (positional.size() > 1) {
+        for (const std::string& p : positional)
+            if (p.empty()) return Status::error("INPUT is empty");
+        o.wallInputs = positional;
+        return o;
+    }
     auto input = singleInput(*parsed, false);
     if (!input) return input.status();
     o.input = *input;

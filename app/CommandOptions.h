@@ -45,10 +45,14 @@ private:
 
 Result<ParsedOptions> parseOptions(const std::vector<std::string>& args, const std::vector<OptionDef>& options);
 
-// `cudascope [INPUT]`: the window.
+// `cudascope [INPUT]`: the window; `cudascope IN1 IN2 ...` or `cudascope --wall FILE`: the
+// monitoring wall (ui/WallWindow.h).
 struct WindowOptions {
     bool help = false, version = false;
     std::string input;   // "" : the colour bars
+    std::vector<std::string> wallInputs;   // two or more INPUTs: the wall's sources
+    std::string wallFile;                  // --wall FILE
+    bool wall() const { return !wallInputs.empty() || !wallFile.empty(); }
 };
 Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args);
 

@@ -13,6 +13,8 @@
 
 #include "MainWindow.h"
 #include "Theme.h"
+#include "WallFile.h"
+#include "WallWindow.h"
 
 namespace cs {
 namespace {
@@ -137,6 +139,32 @@ int runGui(int argc, char** argv, const std::string& input) {
     MainWindow window;
     window.show();
     window.openInput(input.empty() ? QStringLiteral("pattern:bars") : QString::fromStdString(input));
+    return app.exec();
+}
+
+int runWallGui(int argc, char** argv, const std::vector<std::string>& inputs, const std::string& wallFile) {
+    WallConfig wall;
+    wall.sources = inputs;
+    if (!wallFile.empty()) {
+        auto loaded = loadWall(wallFile);
+        if (!loaded) {
+            std::fprintf(stderr, "cudascope: %s\n", loaded.message().c_str());
+            return kExitFailure;
+        }
+        wall = *loaded;
+    }
+    if (const std::string missing = missingDisplay(); !missing.empty()) {
+        std::fprintf(stderr, "cudascope: %s\n", missing.c_str());
+        return kExitFailure;
+    }
+    prepareGuiApplication();
+    PlatformStartGuard guard;
+    QApplication app(argc, argv);
+    guard.release();
+    styleGuiApplication();
+    WallWindow window;
+    window.setWall(wall);
+    window.show();
     return app.exec();
 }
 

@@ -2,6 +2,7 @@
 // given: `cudascope`, `cudascope FILE`, `cudascope pattern:bars`.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace cs {
 
@@ -9,6 +10,9 @@ namespace cs {
 // Returns the process exit code: 1, with one line on stderr, where there is no display
 // (none set, or the one set cannot be opened) instead of Qt's abort.
 int runGui(int argc, char** argv, const std::string& input);
+// The monitoring wall (ui/WallWindow.h) of `inputs`, or of the wall file `wallFile` when
+// given (a file that cannot be read: one line on stderr, exit 1). Display as runGui.
+int runWallGui(int argc, char** argv, const std::vector<std::string>& inputs, const std::string& wallFile);
 
 // What runGui does around the window, for tests that build their own QApplication:
 // the OpenGL format (3.3 core, vsync) and context sharing, set BEFORE QApplication exists.

@@ -250,6 +250,11 @@ TEST(CommandLine, WindowRefusesExportOptions) {
     EXPECT_TRUE(startsWith(r.err, "cudascope: unknown option --out (the window takes only INPUT; --out is an option of "
                                   "`cudascope export`)\nusage: "))
         << r.err;
-    expectUsageError(cudascopeWithEnvironment({"a.mp4", "b.mp4"}, kNoDisplay),
-                     "cudascope: one INPUT only: unexpected argument 'b.mp4'");
+    // Several inputs are a wall, which needs a display as the window does.
+    const auto wall = cudascopeWithEnvironment({"a.mp4", "b.mp4"}, kNoDisplay);
+    EXPECT_EQ(wall.exitCode, 1) << wall.err;
+    EXPECT_TRUE(startsWith(wall.err, "cudascope: no display")) << wall.err;
+    expectUsageError(cudascopeWithEnvironment({"--wall", "a.wall", "b.mp4"}, kNoDisplay),
+                     "cudascope: --wall FILE takes no INPUT: unexpected argument 'b.mp4'");
+    expectUsageError(cudascopeWithEnvironment({"--wall="}, kNoDisplay), "cudascope: --wall needs a file");
 }
