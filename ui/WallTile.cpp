@@ -450,7 +450,8 @@ void WallTile::run() {
             const LiveStatus st = w.live->status();
             std::string state;
             if (st.state == LiveState::Playing) state = "playing";
-            else if (st.state == LiveState::Reconnecting) state = "reconnecting (attempt " + std::to_string(st.attempt) + ")";
+            else if (st.state == LiveState::Reconnecting)
+                state = st.attempt > 0 ? "reconnecting (attempt " + std::to_string(st.attempt) + ")" : "reconnecting";
             else if (st.state == LiveState::Connecting) state = st.receivingData ? "waiting for a keyframe" : "connecting";
             else if (st.state == LiveState::Failed) state = st.message.empty() ? "failed" : st.message;
             else state = "ended";

@@ -55,6 +55,8 @@ WallWindow::WallWindow(const std::string& engine, QWidget* parent) : QMainWindow
     for (const char* c : kColumns) headers << QString::fromLatin1(c);
     log_->setHorizontalHeaderLabels(headers);
     log_->horizontalHeader()->setStretchLastSection(true);
+    const int widths[] = {200, 220, 90, 50, 200, 90};
+    for (int c = 0; c < int(std::size(widths)); ++c) log_->horizontalHeader()->resizeSection(c, widths[c]);
     log_->verticalHeader()->hide();
     log_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     log_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -284,6 +286,8 @@ void WallWindow::openFull(int index) {
     full_->openInput(QString::fromStdString(tiles_[size_t(index)]->input()));
     fullOpen_ = true;
 }
+
+MainWindow* WallWindow::fullView() const { return fullOpen_ ? full_.data() : nullptr; }
 
 void WallWindow::closeFull() {
     if (full_ && fullOpen_) full_->close();

@@ -57,7 +57,7 @@ public:
     // Row `row` of the log as CSV fields.
     std::vector<std::string> alarmRow(int row) const;
     // The full-size window of a tile, while it is open.
-    MainWindow* fullView() const { return fullOpen_ ? full_.data() : nullptr; }
+    MainWindow* fullView() const;
     void openFull(int index);
     void closeFull();
 

@@ -76,7 +76,7 @@ std::string firstFrames(const std::vector<WallTile*>& tiles, const WallRenderer&
 }
 
 void printTable(const WallBenchOptions& o, const std::vector<WallTile*>& tiles, const WallRenderer& renderer,
-                const std::vector<Baseline>& base, double seconds, const std::vector<double>& refreshMs, int64_t late,
+                const std::vector<Baseline>& base, double seconds, const std::vector<double>& refreshMs, int64_t lateRefreshes,
                 const std::string& how) {
     std::printf("| tile | input | decoder | engine | presented | fps | dropped (late / live / unshown) | latency ms mean / max | worker ms |\n");
     std::printf("|---|---|---|---|---|---|---|---|---|\n");
@@ -102,7 +102,7 @@ void printTable(const WallBenchOptions& o, const std::vector<WallTile*>& tiles, 
                 "(uploads + one pass over every tile%s): median %.2f ms, p99 %.2f ms, max %.2f ms over %zu refreshes",
                 tiles.size(), seconds, how.c_str(), o.width, o.height, static_cast<long long>(droppedAll),
                 o.noWindow ? " + glFinish" : "", p.median, p.p99, p.max, refreshMs.size());
-    if (o.noWindow) std::printf(", %lld refreshes later than their slot", static_cast<long long>(late));
+    if (o.noWindow) std::printf(", %lld refreshes later than their slot", static_cast<long long>(lateRefreshes));
     std::printf("\nGL: %s\n", gl::versionString().c_str());
     std::printf("(latency max is over the whole run, warm-up included; dropped: late = came due while the tile's worker"
                 " was busy, live = replaced in a live mailbox, unshown = drawn by the tile but replaced before a refresh)\n");

@@ -257,4 +257,8 @@ TEST(CommandLine, WindowRefusesExportOptions) {
     expectUsageError(cudascopeWithEnvironment({"--wall", "a.wall", "b.mp4"}, kNoDisplay),
                      "cudascope: --wall FILE takes no INPUT: unexpected argument 'b.mp4'");
     expectUsageError(cudascopeWithEnvironment({"--wall="}, kNoDisplay), "cudascope: --wall needs a file");
+    // A wall file that cannot be read: one line naming it, exit 1 (before the display is looked for).
+    const auto missing = cudascopeWithEnvironment({"--wall", "/nonexistent/studio.wall"}, kNoDisplay);
+    EXPECT_EQ(missing.exitCode, 1);
+    EXPECT_EQ(missing.err, "cudascope: /nonexistent/studio.wall: No such file or directory\n");
 }
