@@ -168,13 +168,14 @@ void TestWall::alarms() {
     WallWindow wall("cpu");
     wall.resize(1280, 800);
     WallConfig config;
-    config.sources = {black.toStdString(), frozen.toStdString(), moving.toStdString()};
+    config.sources = {black.toStdString(), frozen.toStdString(), moving.toStdString(), "pattern:ramp"};
     config.scopes = {true, true, true};
     wall.setWall(config);
     wall.show();
     QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, "black.mp4", "black"), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, "frozen.mp4", "frozen"), 30000);
     QVERIFY(!hasAlarm(wall, "frozen.mp4", "black"));
+    if (wall.tile(0).activeAlarms().find("black") != std::string::npos) shoot(wall, "wall-2x2-alarms.png");
     // The moving clip has played through once (and wrapped) with no alarm.
     QTRY_VERIFY_WITH_TIMEOUT(frames(wall, 2) > 140, 30000);
     for (int i = 0; i < wall.alarmRows(); ++i) QVERIFY2(wall.alarmRow(i)[1] != moving.toStdString(), wall.alarmRow(i)[2].c_str());
@@ -246,6 +247,8 @@ void TestWall::bigWall() {
     QCOMPARE(wall.view().grid().columns, 4);
     QCOMPARE(wall.view().grid().rows, 4);
     for (int i = 0; i < 16; ++i) QTRY_VERIFY_WITH_TIMEOUT(wall.view().renderer().stats(wall.tile(i)).presented > 2, 30000);
+    // The patterns are still pictures: each tile's frozen alarm comes after 2 s.
+    QTRY_VERIFY_WITH_TIMEOUT(wall.alarmRows() >= 16, 30000);
     shoot(wall, "wall-4x4.png");
 }
 
