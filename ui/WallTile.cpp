@@ -377,6 +377,7 @@ void WallTile::run() {
                 copied = std::move(*region);
                 hostView = copied.view();
                 hostView.pts = view.pts;
+                hostView.color = view.color;
             }
         }
 #endif
