@@ -24,6 +24,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr size_t kQueueFrames = 3, kQueueDeviceFrames = 4;   // read ahead per file (NVDEC: surfaces held)
 constexpr auto kStateRefresh = std::chrono::milliseconds(200);   // live: the label's latency and state
+constexpr double kMaxBehindSeconds = 0.25;   // files: a frame this late restarts the clock
 constexpr int kBorder = 3;
 constexpr int kLabelHeight = 22;   // two lines of the 5x7 font
 
@@ -541,6 +542,21 @@ void WallTile::run() {
                     w.lastPts = pts;
                 }
                 if (take) {
+                    // Decoding slower than the stream: rather than fall further behind, the
+                    // clock restarts at this frame and the frames it had no time for count as
+                    // skipped (what a display that keeps time would have dropped).
+                    const double behind = std::chrono::duration<double>(Clock::now() - due).count();
+                    const double duration = w.info.frameRate > 0 ? 1.0 / w.info.frameRate : 0.04;
+                    if (behind > kMaxBehindSeconds) {
+                        {
+                            const std::lock_guard lock(mutex_);
+                            counters_.skipped += int64_t(behind / duration);
+                        }
+                        w.anchorWall = Clock::now();
+                        w.anchorPts = w.lastPts;
+                        w.lastDue = w.anchorWall;
+                        due = w.anchorWall;
+                    }
                     process(take->frame, due);
                     presented = true;
                     // The frame is dropped here, after the engines finished with it.

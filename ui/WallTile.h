@@ -58,7 +58,9 @@ struct WallAlarmRecord {
 
 struct TileCounters {
     int64_t frames = 0;        // frames processed into a canvas
-    int64_t skipped = 0;       // files: frames that came due while the worker was busy (not shown)
+    int64_t skipped = 0;       // files: frames that came due while the worker was busy, or that a decoder
+                               // slower than the stream had no time for (more than 0.25 s behind: the
+                               // clock restarts at the frame shown, the frames in that time count here)
     int64_t liveDropped = 0;   // live: frames the mailbox replaced before the worker took them
     double lastLatencyMs = 0;  // arrival (live) or due time (files) to the canvas's publication
     double lastProcessMs = 0;  // the worker's time for the last frame (engines, reduction, drawing)

@@ -272,8 +272,7 @@ void WallWindow::openFull(int index) {
     // One single-source window, made once and hidden when closed: a MainWindow deleted while
     // the application goes on leaves its GL surfaces' pending updates without a context.
     if (!full_) {
-        full_ = new MainWindow(engine_, this);
-        full_->setWindowFlag(Qt::Window);
+        full_ = new MainWindow(engine_);   // a top level of its own from the start (deleted by ~WallWindow)
         full_->installEventFilter(this);
         auto* back = new QShortcut(QKeySequence(Qt::Key_Escape), full_);
         connect(back, &QShortcut::activated, full_, &QWidget::close);

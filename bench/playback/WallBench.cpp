@@ -105,7 +105,7 @@ void printTable(const WallBenchOptions& o, const std::vector<WallTile*>& tiles, 
     if (o.noWindow) std::printf(", %lld refreshes later than their slot", static_cast<long long>(lateRefreshes));
     std::printf("\nGL: %s\n", gl::versionString().c_str());
     std::printf("(latency max is over the whole run, warm-up included; dropped: late = came due while the tile's worker"
-                " was busy, live = replaced in a live mailbox, unshown = drawn by the tile but replaced before a refresh)\n");
+                " was busy or the decoder was behind, live = replaced in a live mailbox, unshown = drawn by the tile but replaced before a refresh)\n");
 }
 
 void snapshot(const std::vector<WallTile*>& tiles, const WallGrid& grid, int w, int h, const std::string& path) {
