@@ -134,18 +134,34 @@ Result<std::string> singleInput(const ParsedOptions& parsed, bool required) {
 Result<std::string> requiredInput(const ParsedOptions& parsed) { return singleInput(parsed, true); }
 
 Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args) {
-    auto parsed = parseOptions(args, {{{"h", "help"}}, {{"version"}}, {{"compare"}, true}});
+    auto parsed = parseOptions(args, {{{"h", "help"}}, {{"version"}}, {{"compare"}, true}, {{"wall"}, true}});
     if (!parsed) {
         // An export option given to the window: say where it belongs.
         std::string message = parsed.message();
         for (const OptionDef& o : exportOptionTable())
             if (o.takesValue && message == "unknown option --" + o.names.back())
-                message += " (the window takes only INPUT and --compare; --" + o.names.back() + " is an option of `cudascope export`)";
+                message += " (the window takes only INPUT, --compare and --wall; --" + o.names.back() + " is an option of `cudascope export`)";
         return Status::error(message);
     }
     WindowOptions o;
     o.help = parsed->isSet("h");
     o.version = parsed->isSet("version");
+    // The wall: --wall FILE, or several INPUTs.
+    const auto& positional = parsed->positional();
+    if (parsed->value("compare") && (parsed->value("wall") || positional.size() > 1))
+        return Status::error("--compare compares one INPUT with B; a wall (several INPUTs or --wall) has no B");
+    if (const auto wall = parsed->value("wall")) {
+        if (wall->empty()) return Status::error("--wall needs a file");
+        if (!positional.empty()) return Status::error("--wall FILE takes no INPUT: unexpected argument " + quotedValue(positional[0]));
+        o.wallFile = *wall;
+        return o;
+    }
+    if (positional.size() > 1) {
+        for (const std::string& p : positional)
+            if (p.empty()) return Status::error("INPUT is empty");
+        o.wallInputs = positional;
+        return o;
+    }
     auto input = singleInput(*parsed, false);
     if (!input) return input.status();
     o.input = *input;

@@ -74,11 +74,15 @@ Result<PreviewFilter> parsePreviewChoice(const std::string& v, bool allowNone);
 // The one INPUT of a command that needs one: the usage error for none, an empty one or a second.
 Result<std::string> requiredInput(const ParsedOptions& parsed);
 
-// `cudascope [INPUT]`: the window.
+// `cudascope [INPUT]`: the window; `cudascope IN1 IN2 ...` or `cudascope --wall FILE`: the
+// monitoring wall (ui/WallWindow.h).
 struct WindowOptions {
     bool help = false, version = false;
     std::string input;   // "" : the colour bars
     std::string compare;   // --compare B: a second input to compare with ("" : none)
+    std::vector<std::string> wallInputs;   // two or more INPUTs: the wall's sources
+    std::string wallFile;                  // --wall FILE
+    bool wall() const { return !wallInputs.empty() || !wallFile.empty(); }
 };
 Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args);
 

@@ -19,6 +19,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: cudascope [INPUT] [--compare B]   open the monitoring window (default: pattern:bars),\n"
     "                                         optionally comparing INPUT with B (a wipe)\n"
+    "       cudascope IN1 IN2 ... | --wall FILE  open a wall of several sources (a saved wall)\n"
     "       cudascope export INPUT --out DIR  write scope images, counts and report.json\n"
     "       cudascope probe INPUT             print the stream's properties\n"
     "       cudascope record INPUT --out FILE record the picture, scopes or both to .mp4/.mkv\n"
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
 #if CS_HAVE_GUI
     // Qt sees no argument of ours: every one was read above (and Qt's own, such as
     // -platform, are not options of cudascope: QT_QPA_PLATFORM chooses the platform).
+    if (options->wall()) return cs::runWallGui(1, argv, options->wallInputs, options->wallFile);
     return cs::runGui(1, argv, options->input, options->compare);
 #else
     std::fprintf(stderr, "cudascope: %s: this build has no window; use `cudascope export` or `cudascope probe`\n",

@@ -35,6 +35,10 @@ protected:
         // A posted paint is delivered now (whether or not the surface can draw): later
         // updates post a new one.
         if (e->type() == QEvent::Paint) owner_->paintPosted_ = false;
+        // A paint that arrives when the surface has no platform window (it was destroyed or
+        // not yet made again: a window recreated, a hidden top level) is dropped: QOpenGLWindow
+        // would make its context current on no surface and dereference a null current context.
+        if ((e->type() == QEvent::Paint || e->type() == QEvent::UpdateRequest) && !handle()) return true;
         return QOpenGLWindow::event(e);
     }
 

@@ -14,6 +14,8 @@
 #include "Compare.h"
 #include "MainWindow.h"
 #include "Theme.h"
+#include "WallFile.h"
+#include "WallWindow.h"
 
 namespace cs {
 namespace {
@@ -139,6 +141,32 @@ int runGui(int argc, char** argv, const std::string& input, const std::string& c
     window.show();
     window.openInput(input.empty() ? QStringLiteral("pattern:bars") : QString::fromStdString(input));
     if (!compare.empty()) window.compare().openB(QString::fromStdString(compare));
+    return app.exec();
+}
+
+int runWallGui(int argc, char** argv, const std::vector<std::string>& inputs, const std::string& wallFile) {
+    WallConfig wall;
+    wall.sources = inputs;
+    if (!wallFile.empty()) {
+        auto loaded = loadWall(wallFile);
+        if (!loaded) {
+            std::fprintf(stderr, "cudascope: %s\n", loaded.message().c_str());
+            return kExitFailure;
+        }
+        wall = *loaded;
+    }
+    if (const std::string missing = missingDisplay(); !missing.empty()) {
+        std::fprintf(stderr, "cudascope: %s\n", missing.c_str());
+        return kExitFailure;
+    }
+    prepareGuiApplication();
+    PlatformStartGuard guard;
+    QApplication app(argc, argv);
+    guard.release();
+    styleGuiApplication();
+    WallWindow window;
+    window.setWall(wall);
+    window.show();
     return app.exec();
 }
 

@@ -2,6 +2,7 @@
 // given: `cudascope`, `cudascope FILE`, `cudascope pattern:bars`.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace cs {
 
@@ -10,6 +11,9 @@ namespace cs {
 // (none set, or the one set cannot be opened) instead of Qt's abort.
 // compare: "" or a second input opened as B of the compare mode (ui/Compare.h), in a wipe.
 int runGui(int argc, char** argv, const std::string& input, const std::string& compare = {});
+// The monitoring wall (ui/WallWindow.h) of `inputs`, or of the wall file `wallFile` when
+// given (a file that cannot be read: one line on stderr, exit 1). Display as runGui.
+int runWallGui(int argc, char** argv, const std::vector<std::string>& inputs, const std::string& wallFile);
 
 // What runGui does around the window, for tests that build their own QApplication:
 // the OpenGL format (3.3 core, vsync) and context sharing, set BEFORE QApplication exists.

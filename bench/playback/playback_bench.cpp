@@ -47,6 +47,7 @@
 #include "ui/MainWindow.h"
 #include "ui/PictureView.h"
 #include "ui/ScopeView.h"
+#include "WallBench.h"
 
 namespace {
 
@@ -64,7 +65,10 @@ constexpr const char* kUsage =
     "  each view drawn per frame into an offscreen framebuffer at the size the window's default\n"
     "  layout gives it at 1920x1080, then glFinish.\n"
     "--snapshot PNG: after measuring, the window as shown (with --no-window: what the views drew,\n"
-    "  side by side: picture, waveform, parade, vectorscope, histogram, preview).\n";
+    "  side by side: picture, waveform, parade, vectorscope, histogram, preview).\n"
+    "--wall IN1 IN2 ...: the monitoring wall of several inputs (every tile with its waveform,\n"
+    "  vectorscope and histogram): per tile presented, dropped and latency, and the drawing\n"
+    "  thread's time per refresh (--no-window: a 60 Hz refresh loop on EGL).\n";
 
 // The longest wait for the first frame (opening, the decoder's first picture).
 constexpr int kOpenTimeoutMs = 30000;
@@ -79,6 +83,8 @@ struct Options {
     int threads = 0;
     bool noWindow = false;
     std::string snapshot;   // PNG written after the measurement ("": none)
+    bool wall = false;      // --wall: every positional argument is a tile (bench/playback/WallBench.h)
+    std::vector<std::string> inputs;
 };
 
 int usage(const std::string& problem) {
@@ -106,6 +112,10 @@ std::optional<int> parseArgs(int argc, char** argv, Options& o) {
         }
         if (a == "--no-window") {
             o.noWindow = true;
+            continue;
+        }
+        if (a == "--wall") {
+            o.wall = true;
             continue;
         }
         if (a.rfind("--", 0) != 0) {
@@ -139,6 +149,11 @@ std::optional<int> parseArgs(int argc, char** argv, Options& o) {
         } else {
             return usage("unknown option " + a);
         }
+    }
+    if (o.wall) {
+        if (positional.empty()) return usage("--wall needs at least one INPUT");
+        o.inputs = positional;
+        return std::nullopt;
     }
     if (positional.size() != 1) return usage(positional.empty() ? "no INPUT given" : "one INPUT only");
     o.input = positional.front();
@@ -512,5 +527,19 @@ int runWithoutWindow(const Options& o, int argc, char** argv) {
 int main(int argc, char** argv) {
     Options o;
     if (auto code = parseArgs(argc, argv, o)) return *code;
+    if (o.wall) {
+        cs::bench::WallBenchOptions w;
+        w.inputs = o.inputs;
+        w.seconds = o.seconds;
+        w.warmup = o.warmup;
+        w.engine = o.engine;
+        w.hwdec = o.hwdec;
+        w.width = o.width;
+        w.height = o.height;
+        w.threads = o.threads;
+        w.noWindow = o.noWindow;
+        w.snapshot = o.snapshot;
+        return cs::bench::runWallBench(w, argc, argv);
+    }
     return o.noWindow ? runWithoutWindow(o, argc, argv) : runWindow(o, argc, argv);
 }

@@ -247,11 +247,20 @@ TEST(CommandLine, WindowRefusesExportOptions) {
     // No display either: were --out taken, the window would fail with exit 1, not hang.
     const auto r = cudascopeWithEnvironment({"pattern:bars", "--out", "x"}, kNoDisplay);
     EXPECT_EQ(r.exitCode, 2) << r.err;
-    EXPECT_TRUE(startsWith(r.err, "cudascope: unknown option --out (the window takes only INPUT and --compare; --out is an option of "
+    EXPECT_TRUE(startsWith(r.err, "cudascope: unknown option --out (the window takes only INPUT, --compare and --wall; --out is an option of "
                                   "`cudascope export`)\nusage: "))
         << r.err;
-    expectUsageError(cudascopeWithEnvironment({"a.mp4", "b.mp4"}, kNoDisplay),
-                     "cudascope: one INPUT only: unexpected argument 'b.mp4'");
+    // Several inputs are a wall, which needs a display as the window does.
+    const auto wall = cudascopeWithEnvironment({"a.mp4", "b.mp4"}, kNoDisplay);
+    EXPECT_EQ(wall.exitCode, 1) << wall.err;
+    EXPECT_TRUE(startsWith(wall.err, "cudascope: no display")) << wall.err;
+    expectUsageError(cudascopeWithEnvironment({"--wall", "a.wall", "b.mp4"}, kNoDisplay),
+                     "cudascope: --wall FILE takes no INPUT: unexpected argument 'b.mp4'");
+    expectUsageError(cudascopeWithEnvironment({"--wall="}, kNoDisplay), "cudascope: --wall needs a file");
+    // A wall file that cannot be read: one line naming it, exit 1 (before the display is looked for).
+    const auto missing = cudascopeWithEnvironment({"--wall", "/nonexistent/studio.wall"}, kNoDisplay);
+    EXPECT_EQ(missing.exitCode, 1);
+    EXPECT_EQ(missing.err, "cudascope: /nonexistent/studio.wall: No such file or directory\n");
 }
 
 TEST(CommandLine, WindowCompareTakesOneInput) {
@@ -265,4 +274,6 @@ TEST(CommandLine, WindowCompareTakesOneInput) {
                      "cudascope: --compare is given more than once");
     expectUsageError(cudascopeWithEnvironment({"pattern:bars", "--compare="}, kNoDisplay),
                      "cudascope: --compare needs an input (a file, pattern:..., a URL or a camera)");
+    expectUsageError(cudascopeWithEnvironment({"a.mp4", "b.mp4", "--compare", "c.mp4"}, kNoDisplay),
+                     "cudascope: --compare compares one INPUT with B; a wall (several INPUTs or --wall) has no B");
 }

@@ -1,0 +1,273 @@
+// playback_bench --wall (bench/playback/WallBench.h).
+#include "WallBench.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QImage>
+#include <QPainter>
+#include <QTimer>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <thread>
+
+#include "render/GlObjects.h"
+#include "render/HeadlessContext.h"
+#include "render/OffscreenTarget.h"
+#include "ui/Gui.h"
+#include "ui/WallRenderer.h"
+#include "ui/WallTile.h"
+#include "ui/WallView.h"
+#include "ui/WallWindow.h"
+
+namespace cs::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kFirstFrameTimeoutMs = 30000;
+
+HwDecode hwdecOf(const std::string& s) {
+    return s == "nvdec" ? HwDecode::Nvdec : s == "none" ? HwDecode::None : HwDecode::Auto;
+}
+
+struct Baseline {
+    TileCounters counters;
+    TileDisplayStats display;
+};
+
+struct Percentiles {
+    double median = 0, p99 = 0, max = 0;
+};
+Percentiles percentiles(std::vector<double> v) {
+    Percentiles p;
+    if (v.empty()) return p;
+    std::sort(v.begin(), v.end());
+    p.median = v[v.size() / 2];
+    p.p99 = v[std::min(v.size() - 1, v.size() * 99 / 100)];
+    p.max = v.back();
+    return p;
+}
+
+// Runs `step` until `done` or the timeout (ms); returns done().
+bool pump(const std::function<void()>& step, const std::function<bool()>& done, int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    while (!done() && t.elapsed() < timeoutMs) step();
+    return done();
+}
+
+// Every tile has shown a frame, or a tile failed (its status names why).
+std::string firstFrames(const std::vector<WallTile*>& tiles, const WallRenderer& renderer, const std::function<void()>& step) {
+    const bool ok = pump(step,
+                         [&] {
+                             for (WallTile* t : tiles)
+                                 if (renderer.stats(*t).presented == 0) return false;
+                             return true;
+                         },
+                         kFirstFrameTimeoutMs);
+    if (ok) return {};
+    for (WallTile* t : tiles)
+        if (renderer.stats(*t).presented == 0) return t->input() + ": no frame within 30 s (" + t->statusText() + ")";
+    return "no frame";
+}
+
+void printTable(const WallBenchOptions& o, const std::vector<WallTile*>& tiles, const WallRenderer& renderer,
+                const std::vector<Baseline>& base, double seconds, const std::vector<double>& refreshMs, int64_t lateRefreshes,
+                const std::string& how) {
+    std::printf("| tile | input | decoder | engine | presented | fps | dropped (late / live / unshown) | latency ms mean / max | worker ms |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|\n");
+    int64_t droppedAll = 0;
+    for (size_t i = 0; i < tiles.size(); ++i) {
+        const TileCounters c = tiles[i]->counters();
+        const TileDisplayStats d = renderer.stats(*tiles[i]);
+        const int64_t presented = d.presented - base[i].display.presented;
+        const int64_t late = c.skipped - base[i].counters.skipped;
+        const int64_t live = c.liveDropped - base[i].counters.liveDropped;
+        const int64_t unshown = d.unshown - base[i].display.unshown;
+        const double latency = presented ? (d.sumLatencyMs - base[i].display.sumLatencyMs) / double(presented) : 0.0;
+        droppedAll += late + live + unshown;
+        std::printf("| %zu | %s | %s | %s | %lld | %.1f | %lld (%lld / %lld / %lld) | %.1f / %.1f | %.1f |\n", i + 1,
+                    tiles[i]->input().c_str(), tiles[i]->decoder().c_str(), tiles[i]->engineName().c_str(),
+                    static_cast<long long>(presented), double(presented) / seconds,
+                    static_cast<long long>(late + live + unshown), static_cast<long long>(late),
+                    static_cast<long long>(live), static_cast<long long>(unshown), latency, d.maxLatencyMs,
+                    c.lastProcessMs);
+    }
+    const Percentiles p = percentiles(refreshMs);
+    std::printf("\n%zu tiles, %.1f s measured (%s, %dx%d): %lld dropped in all; the drawing thread per refresh "
+                "(uploads + one pass over every tile%s): median %.2f ms, p99 %.2f ms, max %.2f ms over %zu refreshes",
+                tiles.size(), seconds, how.c_str(), o.width, o.height, static_cast<long long>(droppedAll),
+                o.noWindow ? " + glFinish" : "", p.median, p.p99, p.max, refreshMs.size());
+    if (o.noWindow) std::printf(", %lld refreshes later than their slot", static_cast<long long>(lateRefreshes));
+    std::printf("\nGL: %s\n", gl::versionString().c_str());
+    std::printf("(latency max is over the whole run, warm-up included; dropped: late = came due while the tile's worker"
+                " was busy or the decoder was behind, live = replaced in a live mailbox, unshown = drawn by the tile but replaced before a refresh)\n");
+}
+
+void snapshot(const std::vector<WallTile*>& tiles, const WallGrid& grid, int w, int h, const std::string& path) {
+    QImage out(w, h, QImage::Format_RGBA8888);
+    out.fill(Qt::black);
+    QPainter p(&out);
+    for (size_t i = 0; i < tiles.size(); ++i) {
+        const auto canvas = tiles[i]->canvas();
+        if (!canvas) continue;
+        const TileRect r = wallTileRect(grid, int(i), w, h);
+        const QImage tile(canvas->image.pixels.data(), canvas->image.width, canvas->image.height, canvas->image.width * 4,
+                          QImage::Format_RGBA8888);
+        p.drawImage(QPoint(r.x, r.y), tile);
+    }
+    p.end();
+    out.save(QString::fromStdString(path));
+}
+
+int runHeadless(const WallBenchOptions& o, int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    qputenv("QT_QPA_OFFSCREEN_NO_GLX", "1");
+    QApplication app(argc, argv);
+    if (const Status s = gl::makeHeadlessContext(); !s) {
+        std::fprintf(stderr, "playback_bench: --no-window: %s\n", s.message().c_str());
+        return 77;
+    }
+    std::vector<std::unique_ptr<WallTile>> owned;
+    std::vector<WallTile*> tiles;
+    WallScopes scopes{true, true, true};
+    for (const std::string& input : o.inputs) {
+        WallTile::Options to;
+        to.engine = o.engine;
+        to.hwdec = hwdecOf(o.hwdec);
+        to.decoderThreads = o.threads;
+        owned.push_back(std::make_unique<WallTile>(input, to, nullptr));
+        owned.back()->setScopes(scopes);
+        tiles.push_back(owned.back().get());
+    }
+    const WallGrid grid = wallGrid(int(tiles.size()));
+    WallRenderer renderer;
+    gl::OffscreenTarget target;
+    Status s = renderer.create();
+    const auto finish = [&](int code) {
+        renderer.release();
+        target.release();
+        for (auto& t : owned) t->requestStop();
+        owned.clear();
+        return code;
+    };
+    if (!s) {
+        std::fprintf(stderr, "playback_bench: --no-window: %s\n", s.message().c_str());
+        return finish(1);
+    }
+    if (o.engine == "cuda" && tiles.front()->engineName().rfind("cuda", 0) != 0) {
+        // The worker sets its engine name as it starts.
+        pump([] { std::this_thread::sleep_for(std::chrono::milliseconds(10)); },
+             [&] { return !tiles.front()->engineName().empty(); }, 5000);
+        if (tiles.front()->engineName().rfind("cuda", 0) != 0) {
+            std::fprintf(stderr, "playback_bench: --engine cuda: %s\n", tiles.front()->engineName().c_str());
+            return finish(1);
+        }
+    }
+    // The refresh loop: one pass over every tile per refresh slot, as a display's vsync paces it.
+    const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / o.refreshHz));
+    Clock::time_point slot = Clock::now();
+    std::vector<double> refreshMs, issueMs;   // with glFinish; up to the last GL call (the CPU's share)
+    int64_t late = 0;
+    bool measuring = false;
+    const auto refresh = [&] {
+        slot += period;
+        const auto now = Clock::now();
+        if (now < slot) std::this_thread::sleep_until(slot);
+        else if (now - slot > period) {
+            if (measuring) ++late;
+            slot = now;
+        }
+        const auto begin = Clock::now();
+        if ((s = target.bind(o.width, o.height))) renderer.draw(tiles, grid, o.width, o.height, -1);
+        gl::OffscreenTarget::unbind();
+        const auto issued = Clock::now();
+        gl::OffscreenTarget::finish();
+        if (measuring) {
+            refreshMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - begin).count());
+            issueMs.push_back(std::chrono::duration<double, std::milli>(issued - begin).count());
+        }
+        QCoreApplication::processEvents();
+    };
+    if (const std::string error = firstFrames(tiles, renderer, refresh); !error.empty()) {
+        std::fprintf(stderr, "playback_bench: %s\n", error.c_str());
+        return finish(1);
+    }
+    const auto warmEnd = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.warmup));
+    while (Clock::now() < warmEnd) refresh();
+    std::vector<Baseline> base;
+    for (WallTile* t : tiles) base.push_back({t->counters(), renderer.stats(*t)});
+    measuring = true;
+    const auto start = Clock::now();
+    const auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds));
+    while (Clock::now() < end && s) refresh();
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (!s) {
+        std::fprintf(stderr, "playback_bench: --no-window: %s\n", s.message().c_str());
+        return finish(1);
+    }
+    printTable(o, tiles, renderer, base, seconds, refreshMs, late, "no window: EGL, offscreen framebuffer");
+    const Percentiles issue = percentiles(issueMs);
+    std::printf("the same without waiting for glFinish (the thread's own share): median %.2f ms, p99 %.2f ms, max %.2f ms\n",
+                issue.median, issue.p99, issue.max);
+    if (!o.snapshot.empty()) snapshot(tiles, grid, o.width, o.height, o.snapshot);
+    return finish(0);
+}
+
+int runWindowed(const WallBenchOptions& o, int argc, char** argv) {
+    const char* display = std::getenv("DISPLAY");
+    const char* wayland = std::getenv("WAYLAND_DISPLAY");
+    if (!(display && *display) && !(wayland && *wayland)) {
+        std::fprintf(stderr, "playback_bench: no display (run under xvfb-run, or --no-window)\n");
+        return 77;
+    }
+    prepareGuiApplication();
+    QApplication app(argc, argv);
+    styleGuiApplication();
+    WallWindow window(o.engine);
+    WallConfig wall;
+    wall.sources = o.inputs;
+    wall.scopes = {true, true, true};
+    window.setWall(wall);
+    window.resize(o.width, o.height);
+    window.show();
+    std::vector<WallTile*> tiles;
+    for (int i = 0; i < window.tileCount(); ++i) tiles.push_back(&window.tile(i));
+    const WallRenderer& renderer = window.view().renderer();
+    QEventLoop loop;
+    const auto step = [&] {
+        QTimer::singleShot(5, &loop, &QEventLoop::quit);
+        loop.exec();
+    };
+    if (const std::string error = firstFrames(tiles, renderer, step); !error.empty()) {
+        std::fprintf(stderr, "playback_bench: %s\n", error.c_str());
+        return 1;
+    }
+    pump(step, [] { return false; }, int(o.warmup * 1000));
+    std::vector<Baseline> base;
+    for (WallTile* t : tiles) base.push_back({t->counters(), renderer.stats(*t)});
+    const int64_t paintsBefore = window.view().paintTimes().paints;
+    QElapsedTimer t;
+    t.start();
+    pump(step, [] { return false; }, int(o.seconds * 1000));
+    const double seconds = double(t.elapsed()) / 1000.0;
+    const WallView::PaintTimes pt = window.view().paintTimes();
+    // The view keeps its last 600 paints: the table's figures are of those.
+    const std::vector<double>& ms = window.view().paintSamples();
+    std::printf("paints during the measurement: %lld\n", static_cast<long long>(pt.paints - paintsBefore));
+    printTable(o, tiles, renderer, base, seconds, ms, 0, "the wall's window");
+    if (!o.snapshot.empty()) window.grab().save(QString::fromStdString(o.snapshot));
+    return 0;
+}
+
+}  // namespace
+
+int runWallBench(const WallBenchOptions& o, int argc, char** argv) {
+    return o.noWindow ? runHeadless(o, argc, argv) : runWindowed(o, argc, argv);
+}
+
+}  // namespace cs::bench

@@ -1,0 +1,115 @@
+// Alarm rules for a picture stream watched frame by frame (the wall's tiles): black, frozen,
+// out of legal range, out of gamut, and a lost signal. The black and frozen rules are FFmpeg's
+// blackdetect and freezedetect, with their defaults, so that what the wall flags and what a
+// file run through those filters reports agree:
+//   black  (blackdetect): a pixel is black when its luma is at or below pixel_black_th = 10%
+//          of the range above black (limited: 16 + 0.10 x 219 codes at 8 bits; full: 0.10 x
+//          255), scaled to the bit depth; a picture is black when at least
+//          picture_black_ratio_th = 98% of its pixels are; the alarm holds once pictures have
+//          been black for d = 2 s, from the first black one until one that is not.
+//   frozen (freezedetect): the mean absolute difference of the luma samples from the previous
+//          frame's, over full scale (MAFD), below noise = 0.001 (-60 dB) for d = 2 s.
+//          freezedetect averages every plane; the luma alone is used here (a change of colour
+//          alone, with every luma sample still, is not seen).
+//   out of legal / out of gamut: FrameStats::outOfLegal / outOfGamut (signalstats' BRNG and
+//          EBU R 103's -5%..105%, docs/SCOPES.md) above a share of the pixels (1%) for a duration
+//          (0.5 s: single damaged frames do not raise it).
+//   signal: the source's reader is reconnecting, failed or ended (decode/LiveReader.h).
+// The tracker measures durations on the time it is given (seconds, rising): the wall gives it a
+// steady clock, so a looping file or a restarted stream never runs time backwards.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "Frame.h"
+#include "ScopeResults.h"
+
+namespace cs {
+
+struct BlackRule {
+    double pixelThreshold = 0.10;   // blackdetect pixel_black_th (pix_th)
+    double pictureRatio = 0.98;     // blackdetect picture_black_ratio_th (pic_th)
+    double duration = 2.0;          // blackdetect black_min_duration (d), seconds
+};
+struct FreezeRule {
+    double noise = 0.001;           // freezedetect noise (n), -60 dB
+    double duration = 2.0;          // freezedetect duration (d), seconds
+};
+struct ShareRule {
+    double share = 0.01;            // of the picture's pixels
+    double duration = 0.5;          // seconds
+};
+struct AlarmRules {
+    BlackRule black;
+    FreezeRule freeze;
+    ShareRule legal;
+    ShareRule gamut;
+};
+
+enum class AlarmKind : uint8_t { Black, Frozen, OutOfLegal, OutOfGamut, Signal };
+constexpr int kAlarmKinds = 5;
+// "black", "frozen", "out of legal", "out of gamut", "signal"
+std::string_view alarmName(AlarmKind kind);
+
+// The highest luma code counted as black (blackdetect's pixel_black_th_i) at `bitDepth`.
+int32_t blackLumaThreshold(double pixelThreshold, Range range, int bitDepth);
+// The share of pixels at or below `threshold` in a luma histogram (0 for an empty one).
+double shareAtOrBelow(const std::vector<uint32_t>& histY, int32_t threshold);
+// freezedetect's MAFD on the luma planes of two host frames of the same format and size: the
+// mean absolute difference of their samples over the full scale (2^depth - 1). Nullopt when
+// they cannot be compared (sizes, formats, device memory, RGB layouts).
+std::optional<double> lumaMafd(const FrameView& a, const FrameView& b);
+
+// One frame's measurements.
+struct AlarmMeasure {
+    double blackShare = 0.0;            // pixels at or below the black threshold
+    std::optional<double> mafd;         // against the previous frame; nullopt: no previous frame
+    double outOfLegal = 0.0;
+    double outOfGamut = 0.0;
+};
+
+// An alarm that began (`start`) or ended; `since` is when the condition began (for the
+// duration rules, earlier than the frame that raised it).
+struct AlarmEvent {
+    AlarmKind kind = AlarmKind::Black;
+    bool start = true;
+    double since = 0.0;                 // tracker time (seconds)
+    double at = 0.0;                    // tracker time of the frame or state change that decided it
+    std::string detail;                 // e.g. "99.7% black", the reason a signal was lost
+};
+
+class AlarmTracker {
+public:
+    explicit AlarmTracker(AlarmRules rules = {}) : rules_(rules) {}
+    const AlarmRules& rules() const { return rules_; }
+
+    // The measures of the frame shown at time `t`; events that begin or end with it are appended.
+    void frame(double t, const AlarmMeasure& m, std::vector<AlarmEvent>& events);
+    // The reader's state: `lost` while it reconnects (or failed, or ended); `why` for the log.
+    void signal(double t, bool lost, const std::string& why, std::vector<AlarmEvent>& events);
+    // The picture rules start over (a new source, a seek, a reconnect): running durations are
+    // dropped and active picture alarms end at `t`.
+    void restart(double t, std::vector<AlarmEvent>& events);
+
+    bool active(AlarmKind kind) const { return state_[size_t(kind)].active; }
+    bool anyActive() const;
+    // The active alarms' names joined with ", " ("" when none).
+    std::string activeText() const;
+
+private:
+    struct State {
+        std::optional<double> since;   // the condition holds since then
+        bool active = false;
+    };
+    void apply(AlarmKind kind, bool holds, double duration, double t, const std::string& detail,
+               std::vector<AlarmEvent>& events);
+
+    AlarmRules rules_;
+    std::array<State, kAlarmKinds> state_{};
+};
+
+}  // namespace cs

@@ -1,0 +1,273 @@
+// The monitoring wall under Xvfb (label gui): a wall of four patterns and two UDP streams
+// (ffmpeg senders on loopback) where every tile plays, one sender killed shows "reconnecting"
+// on its tile only while the others keep playing, the saved wall reopens the same; alarms on
+// clips made here with the ffmpeg CLI (a black segment, a frozen segment, moving content);
+// the full-size view of a tile and back. Conditions are waited for with QTRY_ (bounded
+// polling), never with sleeps. Set CS_WALL_SCREENSHOTS=DIR to keep screenshots of the walls.
+#include <QProcess>
+#include <QTest>
+#include <QFile>
+#include <QDir>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <memory>
+
+#include "GuiTestSupport.h"
+#include "ui/Gui.h"
+#include "ui/MainWindow.h"
+#include "ui/PictureView.h"
+#include "ui/WallView.h"
+#include "ui/WallWindow.h"
+
+using namespace cs;
+
+namespace {
+
+int freeUdpPort() {
+    const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    ::close(fd);
+    return ntohs(a.sin_port);
+}
+
+// An ffmpeg sender of a moving test picture to udp://127.0.0.1:PORT, killed by the destructor.
+std::unique_ptr<QProcess> startSender(int port) {
+    auto p = std::make_unique<QProcess>();
+    p->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    p->start(QStringLiteral(CS_TEST_FFMPEG),
+             {"-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-c:v",
+              "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "10", "-bf", "0", "-pix_fmt", "yuv420p",
+              "-threads", "1", "-f", "mpegts", QString("udp://127.0.0.1:%1?pkt_size=1316").arg(port)});
+    return p;
+}
+
+bool makeClip(const QString& path, const QString& filter) {
+    QProcess p;
+    p.start(QStringLiteral(CS_TEST_FFMPEG), {"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", filter,
+                                             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "25", path});
+    return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+void shoot(QWidget& w, const char* name) {
+    const QByteArray dir = qgetenv("CS_WALL_SCREENSHOTS");
+    if (dir.isEmpty()) return;
+    QDir().mkpath(QString::fromLocal8Bit(dir));
+    w.grab().save(QString::fromLocal8Bit(dir) + "/" + name);
+}
+
+bool hasAlarm(const WallWindow& w, const std::string& sourceEnd, const std::string& alarm) {
+    for (int i = 0; i < w.alarmRows(); ++i) {
+        const auto row = w.alarmRow(i);
+        if (row[1].size() >= sourceEnd.size() && row[1].compare(row[1].size() - sourceEnd.size(), sourceEnd.size(), sourceEnd) == 0 &&
+            row[2] == alarm && row[3] == "start")
+            return true;
+    }
+    return false;
+}
+
+// Built with += (GCC 12 warns falsely on "literal" + std::to_string(...)).
+std::string udpUrl(int port) {
+    std::string url = "udp://127.0.0.1:";
+    url += std::to_string(port);
+    return url;
+}
+std::string portSuffix(int port) {
+    std::string s = ":";
+    s += std::to_string(port);
+    return s;
+}
+
+int64_t frames(WallWindow& w, int i) { return w.tile(i).counters().frames; }
+
+}  // namespace
+
+class TestWall : public QObject {
+    Q_OBJECT
+private slots:
+    void patternsAndStreams();
+    void alarms();
+    void fullViewAndBack();
+    void bigWall();
+};
+
+void TestWall::patternsAndStreams() {
+    const int port1 = freeUdpPort();
+    int port2 = freeUdpPort();
+    while (port2 == port1) port2 = freeUdpPort();
+    auto sender1 = startSender(port1);
+    auto sender2 = startSender(port2);
+    QVERIFY(sender1->waitForStarted());
+    QVERIFY(sender2->waitForStarted());
+    WallConfig config;
+    config.sources = {"pattern:bars", "pattern:ramp", "pattern:zoneplate", "pattern:bars:10bit",
+                      udpUrl(port1), udpUrl(port2)};
+    config.scopes = {true, true, false};
+    WallWindow wall("cpu");
+    wall.resize(1280, 800);
+    wall.setWall(config);
+    wall.show();
+    QCOMPARE(wall.windowTitle(), QString::fromUtf8("6 sources \u2014 cudascope"));
+    // Every tile updates: its frame counter advances after its first frame.
+    std::vector<int64_t> first(6);
+    for (int i = 0; i < 6; ++i) {
+        QTRY_VERIFY_WITH_TIMEOUT(frames(wall, i) > 0, 30000);
+        first[size_t(i)] = frames(wall, i);
+    }
+    for (int i = 0; i < 6; ++i) QTRY_VERIFY_WITH_TIMEOUT(frames(wall, i) > first[size_t(i)] + 5, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(wall.view().renderer().stats(wall.tile(5)).presented > 5, 10000);
+    shoot(wall, "wall-2x3.png");
+
+    // One sender gone: its tile reconnects; the others keep playing.
+    sender1->kill();
+    sender1->waitForFinished();
+    QTRY_VERIFY_WITH_TIMEOUT(wall.tile(4).statusText().rfind("reconnecting", 0) == 0, 15000);
+    QVERIFY(wall.tile(4).activeAlarms().find("signal") != std::string::npos);
+    std::vector<int64_t> before(6);
+    for (int i = 0; i < 6; ++i) before[size_t(i)] = frames(wall, i);
+    for (int i : {0, 1, 2, 3, 5}) QTRY_VERIFY_WITH_TIMEOUT(frames(wall, i) > before[size_t(i)] + 5, 20000);
+    QVERIFY(wall.tile(4).statusText().rfind("reconnecting", 0) == 0);
+    for (int i : {0, 1, 2, 3, 5}) QCOMPARE(wall.tile(i).statusText(), std::string("playing"));
+    QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, portSuffix(port1), "signal"), 5000);
+    QVERIFY(!hasAlarm(wall, portSuffix(port2), "signal"));
+    shoot(wall, "wall-reconnecting.png");
+
+    // The wall saved and opened again is the same wall.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("studio.wall").toStdString();
+    QVERIFY(wall.save(path));
+    WallWindow again("cpu");
+    QVERIFY(again.load(path));
+    QCOMPARE(again.wall(), wall.wall());
+    QCOMPARE(again.tileCount(), 6);
+    QCOMPARE(again.windowTitle(), QString::fromUtf8("6 sources \u2014 cudascope"));
+    // A source removed and added from the wall's API (the menu's actions call these).
+    wall.removeSource(0);
+    QCOMPARE(wall.tileCount(), 5);
+    QCOMPARE(wall.windowTitle(), QString::fromUtf8("5 sources \u2014 cudascope"));
+    wall.addSource("pattern:ramp");
+    QCOMPARE(wall.wall().sources.back(), std::string("pattern:ramp"));
+}
+
+void TestWall::alarms() {
+    QTemporaryDir dir;
+    const QString black = dir.filePath("black.mp4"), frozen = dir.filePath("frozen.mp4"), moving = dir.filePath("moving.mp4");
+    // 1 s of moving picture, then 3 s of black; 1 s, then its last frame held 3 s; 5 s moving.
+    // testsrc2 desaturated (hue=s=0.6): its full colours put 6.7% of the pixels' chroma out of
+    // legal range (signalstats BRNG), which the wall rightly flags; at 60% none are.
+    QVERIFY(makeClip(black, "testsrc2=size=320x240:rate=25:d=1,hue=s=0.6[a];color=black:size=320x240:rate=25:d=3[b];[a][b]concat"));
+    QVERIFY(makeClip(frozen, "testsrc2=size=320x240:rate=25:d=1,hue=s=0.6,tpad=stop_mode=clone:stop_duration=3"));
+    QVERIFY(makeClip(moving, "testsrc2=size=320x240:rate=25:d=5,hue=s=0.6"));
+    WallWindow wall("cpu");
+    wall.resize(1280, 800);
+    WallConfig config;
+    config.sources = {black.toStdString(), frozen.toStdString(), moving.toStdString(), "pattern:ramp"};
+    config.scopes = {true, true, true};
+    wall.setWall(config);
+    wall.show();
+    QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, "black.mp4", "black"), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, "frozen.mp4", "frozen"), 30000);
+    QVERIFY(!hasAlarm(wall, "frozen.mp4", "black"));
+    if (wall.tile(0).activeAlarms().find("black") != std::string::npos) shoot(wall, "wall-2x2-alarms.png");
+    // The moving clip has played through once (and wrapped) with no alarm.
+    QTRY_VERIFY_WITH_TIMEOUT(frames(wall, 2) > 140, 30000);
+    for (int i = 0; i < wall.alarmRows(); ++i) QVERIFY2(wall.alarmRow(i)[1] != moving.toStdString(), wall.alarmRow(i)[2].c_str());
+    QVERIFY(wall.tile(2).activeAlarms().empty());
+    // The black alarm ends when the picture comes back (the clip loops).
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            for (int i = 0; i < wall.alarmRows(); ++i)
+                if (wall.alarmRow(i)[2] == "black" && wall.alarmRow(i)[3] == "end") return true;
+            return false;
+        }(),
+        30000);
+    shoot(wall, "wall-alarms.png");
+    // The log as CSV.
+    const std::string csv = dir.filePath("alarms.csv").toStdString();
+    QVERIFY(wall.exportAlarms(csv));
+    QFile f(QString::fromStdString(csv));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    QVERIFY(text.startsWith("time,source,alarm,event,since,timecode,detail\n"));
+    QVERIFY(text.contains(",black,start,"));
+    QVERIFY(text.contains(",frozen,start,"));
+    QCOMPARE(text.count('\n'), wall.alarmRows() + 1);
+    QVERIFY(!wall.exportAlarms("/nonexistent/dir/alarms.csv"));
+}
+
+void TestWall::fullViewAndBack() {
+    WallWindow wall("cpu");
+    WallConfig config;
+    config.sources = {"pattern:bars", "pattern:ramp"};
+    wall.setWall(config);
+    wall.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&wall));
+    QTRY_VERIFY_WITH_TIMEOUT(frames(wall, 1) > 0, 20000);
+    // Double-click the second tile.
+    const QPoint centre(wall.view().width() * 3 / 4, wall.view().height() / 2);
+    QCOMPARE(wall.view().tileAt(centre), 1);
+    QTest::mouseDClick(&wall.view(), Qt::LeftButton, {}, centre);
+    QTRY_VERIFY(wall.fullView() != nullptr);
+    MainWindow* full = wall.fullView();
+    QVERIFY(QTest::qWaitForWindowExposed(full));
+    full->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(full));
+    QTest::keyClick(full, Qt::Key_Escape);
+    QTRY_VERIFY(wall.fullView() == nullptr);
+    // Again, and back with a double-click on the picture.
+    QTest::mouseDClick(&wall.view(), Qt::LeftButton, {}, centre);
+    QTRY_VERIFY(wall.fullView() != nullptr);
+    QVERIFY(QTest::qWaitForWindowExposed(wall.fullView()));
+    PictureView* picture = wall.fullView()->findChild<PictureView*>();
+    QVERIFY(picture);
+    QTest::mouseDClick(picture, Qt::LeftButton, {}, picture->rect().center());
+    QTRY_VERIFY(wall.fullView() == nullptr);
+    // The wall kept playing.
+    const int64_t before = frames(wall, 0);
+    QTRY_VERIFY_WITH_TIMEOUT(frames(wall, 0) > before + 3, 10000);
+}
+
+void TestWall::bigWall() {
+    // A 4 x 4 wall with every scope (a screenshot when CS_WALL_SCREENSHOTS is set).
+    WallWindow wall("cpu");
+    wall.resize(1600, 1000);
+    WallConfig config;
+    const char* patterns[] = {"pattern:bars:320x180", "pattern:ramp:320x180", "pattern:zoneplate:320x180", "pattern:bars:10bit:320x180"};
+    for (int i = 0; i < 16; ++i) config.sources.push_back(patterns[i % 4]);
+    config.scopes = {true, true, true};
+    wall.setWall(config);
+    wall.show();
+    QCOMPARE(wall.view().grid().columns, 4);
+    QCOMPARE(wall.view().grid().rows, 4);
+    for (int i = 0; i < 16; ++i) QTRY_VERIFY_WITH_TIMEOUT(wall.view().renderer().stats(wall.tile(i)).presented > 2, 30000);
+    // The patterns are still pictures: each tile's frozen alarm comes after 2 s.
+    QTRY_VERIFY_WITH_TIMEOUT(wall.alarmRows() >= 16, 30000);
+    shoot(wall, "wall-4x4.png");
+}
+
+int main(int argc, char** argv) {
+    if (!test::haveDisplay()) {
+        std::puts("SKIPPED: no display");
+        return 77;
+    }
+    prepareGuiApplication();
+    QApplication app(argc, argv);
+    QTemporaryDir settings;
+    test::isolateSettings(settings);
+    if (!test::haveOpenGl33()) {
+        std::puts("SKIPPED: no OpenGL 3.3");
+        return 77;
+    }
+    styleGuiApplication();
+    TestWall t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "test_wall.moc"

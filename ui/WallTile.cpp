@@ -1,0 +1,591 @@
+// A wall tile's worker (ui/WallTile.h).
+#include "WallTile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "core/Engine.h"
+#include "core/PixelAccess.h"
+#include "core/ScopeRender.h"
+#include "decode/LiveReader.h"
+#include "engine/EngineChoice.h"
+#include "ui/SourceReader.h"
+#include "ui/Timecode.h"
+#if CS_HAVE_CUDA
+#include "cuda/CudaEngine.h"
+#endif
+
+namespace cs {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr size_t kQueueFrames = 3, kQueueDeviceFrames = 4;   // read ahead per file (NVDEC: surfaces held)
+constexpr auto kStateRefresh = std::chrono::milliseconds(200);   // live: the label's latency and state
+constexpr double kMaxBehindSeconds = 0.25;   // files: a frame this late restarts the clock
+constexpr int kBorder = 3;
+constexpr int kLabelHeight = 22;   // two lines of the 5x7 font
+
+// Colours as RGBA bytes in a little-endian word (R lowest).
+constexpr uint32_t rgba(uint32_t r, uint32_t g, uint32_t b, uint32_t a = 255) { return r | (g << 8) | (b << 16) | (a << 24); }
+constexpr uint32_t kBackground = rgba(24, 24, 24);
+constexpr uint32_t kBorderOk = rgba(64, 64, 64);
+constexpr uint32_t kBorderAlarm = rgba(230, 40, 40);
+constexpr uint32_t kBorderSignal = rgba(255, 150, 30);
+constexpr uint32_t kText = rgba(235, 235, 235);
+constexpr uint32_t kTextDim = rgba(170, 170, 170);
+
+std::atomic<int> nextSerial{1};
+
+void fillRect(RgbaImage& img, int x, int y, int w, int h, uint32_t colour, bool blend = false) {
+    const int x0 = std::max(x, 0), y0 = std::max(y, 0), x1 = std::min(x + w, img.width), y1 = std::min(y + h, img.height);
+    const uint32_t a = colour >> 24;
+    for (int yy = y0; yy < y1; ++yy)
+        for (int xx = x0; xx < x1; ++xx) {
+            uint8_t* p = img.at(xx, yy);
+            if (!blend) {
+                p[0] = uint8_t(colour), p[1] = uint8_t(colour >> 8), p[2] = uint8_t(colour >> 16), p[3] = 255;
+                continue;
+            }
+            for (int c = 0; c < 3; ++c) p[c] = uint8_t((p[c] * (255 - a) + ((colour >> (8 * c)) & 255) * a) / 255);
+        }
+}
+
+void blit(RgbaImage& dst, const RgbaImage& src, int x, int y) {
+    for (int row = 0; row < src.height; ++row) {
+        const int dy = y + row;
+        if (dy < 0 || dy >= dst.height) continue;
+        const int x0 = std::max(0, -x), x1 = std::min(src.width, dst.width - x);
+        if (x1 <= x0) continue;
+        std::copy_n(src.at(x0, row), size_t(x1 - x0) * 4, dst.at(x + x0, dy));
+    }
+}
+
+// The part of the name that fits `pixels` (font at scale 1), with a leading "..." when cut.
+std::string fitText(const std::string& text, int pixels) {
+    const int chars = std::max(0, (pixels + 1) / 6);
+    if (int(text.size()) <= chars) return text;
+    if (chars <= 3) return text.substr(0, size_t(chars));
+    return "..." + text.substr(text.size() - size_t(chars - 3));
+}
+
+std::string shortName(const std::string& input) {
+    if (isLiveInput(input) || input.rfind("pattern:", 0) == 0) return input;
+    const size_t slash = input.find_last_of('/');
+    return slash == std::string::npos ? input : input.substr(slash + 1);
+}
+
+}  // namespace
+
+void reduceFrame(const FrameView& frame, int width, int height, Frame& out) {
+    const PixelFormatInfo& info = formatInfo(frame.format);
+    const PixelFormat format =
+        info.isRgb ? PixelFormat::Rgb24 : (info.bitDepth > 8 ? PixelFormat::Yuv444p10 : PixelFormat::Yuv444p);
+    if (out.format() != format || out.width() != width || out.height() != height) out = Frame(format, width, height);
+    out.color() = frame.color;
+    out.pts = frame.pts;
+    const PixelSource src = makePixelSource(frame);
+    const int32_t mid = 1 << (info.bitDepth - 1);
+    for (int y = 0; y < height; ++y) {
+        const int sy = int((int64_t(y) * 2 + 1) * frame.height / (int64_t(height) * 2));
+        if (info.isRgb) {
+            uint8_t* row = out.plane(0) + y * out.pitch(0);
+            for (int x = 0; x < width; ++x) {
+                const int sx = int((int64_t(x) * 2 + 1) * frame.width / (int64_t(width) * 2));
+                const Rgb c = readRgb(src, sx, sy);
+                row[3 * x] = uint8_t(c.r), row[3 * x + 1] = uint8_t(c.g), row[3 * x + 2] = uint8_t(c.b);
+            }
+            continue;
+        }
+        uint8_t* rows[3] = {out.plane(0) + y * out.pitch(0), out.plane(1) + y * out.pitch(1), out.plane(2) + y * out.pitch(2)};
+        for (int x = 0; x < width; ++x) {
+            const int sx = int((int64_t(x) * 2 + 1) * frame.width / (int64_t(width) * 2));
+            const YuvSample s = readYuv(src, sx, sy, mid);
+            const int32_t v[3] = {s.y, s.cb, s.cr};
+            for (int c = 0; c < 3; ++c) {
+                if (format == PixelFormat::Yuv444p) {
+                    rows[c][x] = uint8_t(v[c]);
+                } else {
+                    rows[c][2 * x] = uint8_t(v[c] & 255);
+                    rows[c][2 * x + 1] = uint8_t(v[c] >> 8);
+                }
+            }
+        }
+    }
+}
+
+// Everything the worker thread owns.
+struct WallTile::Worker {
+    std::unique_ptr<Engine> cpu = makeCpuEngine(1);
+    EngineChoice choice;             // the CUDA engine when it runs, else the CPU engine (unused)
+    bool cuda = false;
+    std::unique_ptr<SourceReader> reader;
+    std::unique_ptr<LiveReader> live;
+    SourceInfo info;
+    bool haveInfo = false;
+
+    Frame reduced, previous;
+    bool havePrevious = false;
+    ScopeResults small, full;
+    AlarmTracker tracker;
+    std::vector<AlarmEvent> events;
+    Clock::time_point start = Clock::now();
+    std::chrono::system_clock::time_point wallStart = std::chrono::system_clock::now();
+
+    // Files: the clock the frames are due on.
+    bool anchored = false, wrapPending = false;
+    double anchorPts = 0.0, lastPts = 0.0;
+    Clock::time_point anchorWall, lastDue;
+
+    // What the canvas was last drawn from, to draw it again when only the label changes.
+    RgbaImage picture, waveform, vectorscope, histogram;
+    bool haveFrame = false;
+    double pts = 0.0;
+    std::string state = "opening";
+    LiveState liveState = LiveState::Connecting;
+    uint64_t liveGeneration = 0;
+    Clock::time_point origin;
+    std::shared_ptr<TileCanvas> spare;
+
+    double seconds(Clock::time_point t) const { return std::chrono::duration<double>(t - start).count(); }
+};
+
+WallTile::WallTile(std::string input, Options options, std::function<void()> wake)
+    : input_(std::move(input)), options_(std::move(options)), wake_(std::move(wake)), serial_(nextSerial++),
+      thread_([this] { run(); }) {}
+
+WallTile::~WallTile() {
+    requestStop();
+    if (thread_.joinable()) thread_.join();
+}
+
+void WallTile::requestStop() {
+    {
+        const std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    cv_.notify_all();
+}
+
+void WallTile::setCanvasSize(int width, int height) {
+    canvasWidth_ = std::max(width, 32);
+    canvasHeight_ = std::max(height, 32);
+    {
+        const std::lock_guard lock(mutex_);
+        woken_ = true;
+    }
+    cv_.notify_all();
+}
+
+void WallTile::setScopes(const WallScopes& scopes) {
+    scopes_ = uint8_t((scopes.waveform ? 1 : 0) | (scopes.vectorscope ? 2 : 0) | (scopes.histogram ? 4 : 0));
+    {
+        const std::lock_guard lock(mutex_);
+        woken_ = true;
+    }
+    cv_.notify_all();
+}
+
+std::shared_ptr<const TileCanvas> WallTile::canvas() const {
+    const std::lock_guard lock(mutex_);
+    return canvas_;
+}
+
+std::vector<WallAlarmRecord> WallTile::takeAlarms() {
+    const std::lock_guard lock(mutex_);
+    return std::exchange(alarms_, {});
+}
+
+TileCounters WallTile::counters() const {
+    const std::lock_guard lock(mutex_);
+    return counters_;
+}
+
+std::string WallTile::statusText() const {
+    const std::lock_guard lock(mutex_);
+    return status_;
+}
+
+std::string WallTile::engineName() const {
+    const std::lock_guard lock(mutex_);
+    return engine_;
+}
+
+std::string WallTile::decoder() const {
+    const std::lock_guard lock(mutex_);
+    return decoder_;
+}
+
+std::string WallTile::activeAlarms() const {
+    const std::lock_guard lock(mutex_);
+    return activeAlarms_;
+}
+
+void WallTile::run() {
+    Worker w;
+    auto choice = chooseEngine(options_.engine, CudaUnavailable::UseCpu);
+    OpenOptions open;
+    open.decoderThreads = options_.decoderThreads;
+    if (choice && choice->cuda) {
+        w.choice = std::move(*choice);
+        w.cuda = true;
+        open.hwdec = options_.hwdec;
+        if (auto stream = w.choice.decodeStream()) open.deviceStream = *stream;
+    }
+    w.tracker = AlarmTracker(options_.rules);
+    {
+        const std::lock_guard lock(mutex_);
+        engine_ = w.cuda ? "cuda" : "cpu";
+        if (choice && !choice->note.empty()) engine_ += " (" + choice->note + ")";
+    }
+    const auto post = [this] {
+        {
+            const std::lock_guard lock(mutex_);
+            woken_ = true;
+        }
+        cv_.notify_all();
+    };
+    const bool live = isLiveInput(input_);
+    if (live) {
+        LiveReader::Options lo;
+        lo.open = open;
+        lo.retryFirstOpen = true;   // a wall keeps watching for a source that is not there yet
+        w.live = std::make_unique<LiveReader>(input_, lo, post);
+    } else {
+        const size_t capacity = open.hwdec == HwDecode::None ? kQueueFrames : kQueueDeviceFrames;
+        w.reader = std::make_unique<SourceReader>(input_, open, capacity, post);
+    }
+
+    // Publishes the canvas drawn from what the worker has now (the last frame's images, the state).
+    const auto compose = [&](bool newFrame) {
+        const int cw = canvasWidth_, ch = canvasHeight_;
+        std::shared_ptr<TileCanvas> canvas = w.spare && w.spare.use_count() == 1 ? std::move(w.spare) : std::make_shared<TileCanvas>();
+        w.spare.reset();
+        RgbaImage& img = canvas->image;
+        if (img.width != cw || img.height != ch) img.resize(cw, ch);
+        fillRect(img, 0, 0, cw, ch, kBackground);
+        const bool signalLost = w.tracker.active(AlarmKind::Signal);
+        const bool alarm = w.tracker.anyActive();
+        const uint32_t border = signalLost ? kBorderSignal : alarm ? kBorderAlarm : kBorderOk;
+        fillRect(img, 0, 0, cw, kBorder, border);
+        fillRect(img, 0, ch - kBorder, cw, kBorder, border);
+        fillRect(img, 0, 0, kBorder, ch, border);
+        fillRect(img, cw - kBorder, 0, kBorder, ch, border);
+        const uint8_t scopes = scopes_;
+        const int scopeCount = (scopes & 1) + ((scopes >> 1) & 1) + ((scopes >> 2) & 1);
+        const int innerW = cw - 2 * kBorder, innerH = ch - 2 * kBorder;
+        const int stripH = scopeCount ? std::clamp(innerH * 3 / 10, 24, innerH / 2) : 0;
+        const int picH = innerH - stripH;
+        if (w.haveFrame) blit(img, w.picture, kBorder + (innerW - w.picture.width) / 2, kBorder + (picH - w.picture.height) / 2);
+        if (scopeCount && w.haveFrame) {
+            const RgbaImage* cells[3];
+            int n = 0;
+            if (scopes & 1) cells[n++] = &w.waveform;
+            if (scopes & 2) cells[n++] = &w.vectorscope;
+            if (scopes & 4) cells[n++] = &w.histogram;
+            for (int i = 0; i < n; ++i) {
+                const int x0 = kBorder + innerW * i / n, x1 = kBorder + innerW * (i + 1) / n;
+                blit(img, *cells[i], x0 + (x1 - x0 - cells[i]->width) / 2, kBorder + picH + (stripH - cells[i]->height) / 2);
+            }
+        }
+        // The label: name and timecode (files) or latency (live); then the state and the alarms.
+        fillRect(img, kBorder, kBorder, innerW, kLabelHeight, rgba(0, 0, 0, 160), true);
+        std::string right;
+        if (w.haveFrame) {
+            if (live) {
+                char text[48];
+                std::snprintf(text, sizeof text, "latency %.0f ms",
+                              std::chrono::duration<double, std::milli>(Clock::now() - w.origin).count());
+                right = text;
+            } else {
+                right = timecode(w.pts, w.info.frameRate);
+            }
+        }
+        const int rightW = int(right.size()) * 6;
+        drawText(img, kBorder + 4, kBorder + 3, fitText(shortName(input_), innerW - rightW - 16).c_str(), kText);
+        if (!right.empty()) drawText(img, kBorder + innerW - rightW - 3, kBorder + 3, right.c_str(), kTextDim);
+        std::string second = w.state == "playing" ? "" : w.state;
+        const std::string alarms = w.tracker.activeText();
+        uint32_t secondColour = kTextDim;
+        if (!alarms.empty()) {
+            std::string upper = alarms;
+            for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+            second = second.empty() ? upper : second + "  " + upper;
+            secondColour = signalLost ? kBorderSignal : kBorderAlarm;
+        }
+        if (!second.empty()) drawText(img, kBorder + 4, kBorder + 13, fitText(second, innerW - 8).c_str(), secondColour);
+        canvas->newFrame = newFrame;
+        canvas->origin = w.origin;
+        std::shared_ptr<TileCanvas> old;
+        {
+            const std::lock_guard lock(mutex_);
+            canvas->serial = canvas_ ? canvas_->serial + 1 : 1;
+            old = std::exchange(canvas_, std::move(canvas));
+            status_ = w.state;
+            activeAlarms_ = alarms;
+            decoder_ = w.info.decoder;
+            if (newFrame) ++counters_.frames;
+            canvas_->frames = counters_.frames;
+            if (newFrame) {
+                counters_.lastLatencyMs = std::chrono::duration<double, std::milli>(Clock::now() - w.origin).count();
+            }
+        }
+        w.spare = std::move(old);
+        if (wake_) wake_();
+    };
+
+    const auto record = [&] {
+        if (w.events.empty()) return;
+        std::vector<WallAlarmRecord> records;
+        for (const AlarmEvent& e : w.events) {
+            WallAlarmRecord r;
+            r.tileSerial = serial_;
+            r.source = input_;
+            r.event = e;
+            r.since = w.wallStart + std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(e.since));
+            r.at = w.wallStart + std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(e.at));
+            if (!live && w.haveFrame) r.timecode = timecode(w.pts, w.info.frameRate);
+            records.push_back(std::move(r));
+        }
+        w.events.clear();
+        const std::lock_guard lock(mutex_);
+        for (auto& r : records) alarms_.push_back(std::move(r));
+    };
+
+    // One frame into the tile: reduced, counted, measured, drawn.
+    const auto process = [&](const VideoFrame& frame, Clock::time_point origin) {
+        const auto begin = Clock::now();
+        const int cw = canvasWidth_, ch = canvasHeight_;
+        const uint8_t scopes = scopes_;
+        const int scopeCount = (scopes & 1) + ((scopes >> 1) & 1) + ((scopes >> 2) & 1);
+        const int innerW = cw - 2 * kBorder, innerH = ch - 2 * kBorder;
+        const int stripH = scopeCount ? std::clamp(innerH * 3 / 10, 24, innerH / 2) : 0;
+        const int picH = std::max(2, innerH - stripH);
+        const FrameView& view = frame.view;
+        double scale = std::min(double(innerW) / view.width, double(picH) / view.height);
+        const int rw = std::max(2, int(view.width * scale) & ~1), rh = std::max(2, int(view.height * scale) & ~1);
+
+        Status status;
+        FrameView hostView = view;
+        Frame copied;
+#if CS_HAVE_CUDA
+        if (view.onDevice && w.cuda) {
+            auto region = w.choice.cuda->copyRegion(view, 0, 0, view.width, view.height);
+            if (!region) status = region.status();
+            else {
+                copied = std::move(*region);
+                hostView = copied.view();
+                hostView.pts = view.pts;
+                hostView.color = view.color;
+            }
+        }
+#endif
+        if (status && hostView.onDevice) status = Status::error(input_ + ": an NVDEC frame without the CUDA engine");
+        if (status) {
+            reduceFrame(hostView, rw, rh, w.reduced);
+            ScopeSpec spec;
+            spec.histogram = true;
+            spec.waveform = (scopes & 1) != 0;
+            spec.vectorscope = (scopes & 2) != 0;
+            spec.parade = false;
+            spec.stats = true;
+            spec.displayImages = true;
+            spec.picture = true;
+            const int cellW = scopeCount ? std::max(16, innerW / scopeCount - 2) : 16;
+            spec.scopeWidth = std::max(cellW, 64);
+            spec.scopeHeight = std::max(stripH - 2, 32);
+            spec.vectorscopeSize = std::max(stripH - 2, 32);
+            status = w.cpu->process(w.reduced.view(), spec, w.small);
+            if (status && spec.histogram && (scopes & 4)) renderHistogram(w.small, spec, w.small.histogramImage);
+        }
+        const ScopeResults* measured = &w.small;
+        if (status && w.cuda) {
+            ScopeSpec spec;
+            spec.histogram = true;
+            spec.waveform = spec.parade = spec.vectorscope = false;
+            spec.stats = true;
+            spec.displayImages = false;
+            spec.picture = false;
+            status = w.choice.engine->process(view, spec, w.full);
+            measured = &w.full;
+        }
+        if (!status) {
+            w.state = status.message();
+            compose(false);
+            return;
+        }
+        // The scope images at the cells' sizes (the engine drew them at the spec's).
+        w.picture = w.small.picture;
+        w.waveform = w.small.waveformImage;
+        w.vectorscope = w.small.vectorscopeImage;
+        w.histogram = w.small.histogramImage;
+        w.haveFrame = true;
+        w.pts = view.pts;
+        w.origin = origin;
+
+        AlarmMeasure m;
+        m.blackShare = shareAtOrBelow(measured->histY,
+                                      blackLumaThreshold(options_.rules.black.pixelThreshold, measured->color.range, measured->bitDepth));
+        if (w.havePrevious) m.mafd = lumaMafd(w.reduced.view(), w.previous.view());
+        std::swap(w.reduced, w.previous);
+        w.havePrevious = true;
+        m.outOfLegal = measured->stats.outOfLegal;
+        m.outOfGamut = measured->stats.outOfGamut;
+        w.tracker.frame(w.seconds(Clock::now()), m, w.events);
+        record();
+        {
+            const std::lock_guard lock(mutex_);
+            counters_.lastProcessMs = std::chrono::duration<double, std::milli>(Clock::now() - begin).count();
+        }
+        compose(true);
+    };
+
+    auto lastCompose = Clock::now();
+    int lastW = 0, lastH = 0;
+    uint8_t lastScopes = 0xff;
+    for (;;) {
+        Clock::time_point deadline = Clock::now() + kStateRefresh;
+        bool presented = false;
+        if (w.live) {
+            const LiveStatus st = w.live->status();
+            std::string state;
+            if (st.state == LiveState::Playing) state = "playing";
+            else if (st.state == LiveState::Reconnecting)
+                state = st.attempt > 0 ? "reconnecting (attempt " + std::to_string(st.attempt) + ")" : "reconnecting";
+            else if (st.state == LiveState::Connecting) state = st.receivingData ? "waiting for a keyframe" : "connecting";
+            else if (st.state == LiveState::Failed) state = st.message.empty() ? "failed" : st.message;
+            else state = "ended";
+            const bool lost = st.state == LiveState::Reconnecting || st.state == LiveState::Failed || st.state == LiveState::Ended;
+            if (lost != w.tracker.active(AlarmKind::Signal)) {
+                const double t = w.seconds(Clock::now());
+                w.tracker.signal(t, lost, lost ? (st.message.empty() ? state : st.message) : "", w.events);
+                if (lost) {
+                    w.tracker.restart(t, w.events);
+                    w.havePrevious = false;
+                }
+                record();
+            }
+            w.state = state;
+            if (!w.haveInfo && w.live->hasInfo()) {
+                w.info = w.live->info();
+                w.haveInfo = true;
+            }
+            if (auto f = w.live->tryTake()) {
+                if (f->generation != w.liveGeneration) {
+                    w.liveGeneration = f->generation;
+                    w.info = w.live->info();
+                }
+                {
+                    const std::lock_guard lock(mutex_);
+                    counters_.liveDropped = int64_t(w.live->framesDropped());
+                }
+                process(f->frame, f->arrival);
+                presented = true;
+            }
+        } else {
+            const SourceReader::State rs = w.reader->state();
+            if (rs == SourceReader::State::Failed) {
+                w.state = w.reader->openError();
+            } else if (rs == SourceReader::State::Open) {
+                if (!w.haveInfo) {
+                    w.info = w.reader->info();
+                    w.haveInfo = true;
+                    w.reader->setLoop(true);
+                    w.state = "playing";
+                }
+                // Take the latest frame that is due; frames due before it are skipped (counted).
+                std::optional<SourceReader::Item> take;
+                Clock::time_point due{};
+                for (;;) {
+                    ReadStatus rstatus{};
+                    double pts = 0;
+                    bool wrap = false;
+                    if (!w.reader->peek(rstatus, pts, &wrap)) break;
+                    const auto now = Clock::now();
+                    if (rstatus != ReadStatus::Frame) {
+                        auto item = w.reader->pop();
+                        if (rstatus == ReadStatus::EndOfStream && wrap) {
+                            w.wrapPending = true;
+                            continue;
+                        }
+                        if (rstatus == ReadStatus::Error) w.state = item->message;
+                        else w.state = "ended";
+                        break;
+                    }
+                    const double duration = w.info.frameRate > 0 ? 1.0 / w.info.frameRate : 0.04;
+                    if (w.wrapPending && w.anchored) {
+                        // The next pass's first frame is due one frame after the old pass's last.
+                        w.anchorWall = w.lastDue + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(duration));
+                        w.anchorPts = pts;
+                        w.wrapPending = false;
+                    }
+                    if (!w.anchored || pts < w.lastPts - 1.0) {
+                        w.anchored = true;
+                        w.anchorWall = now;
+                        w.anchorPts = pts;
+                    }
+                    const Clock::time_point itemDue =
+                        w.anchorWall + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(pts - w.anchorPts));
+                    if (itemDue > now) {
+                        deadline = std::min(deadline, itemDue);
+                        break;
+                    }
+                    if (take) {
+                        const std::lock_guard lock(mutex_);
+                        ++counters_.skipped;
+                    }
+                    take = w.reader->pop();
+                    due = itemDue;
+                    w.lastDue = itemDue;
+                    w.lastPts = pts;
+                }
+                if (take) {
+                    // Decoding slower than the stream: rather than fall further behind, the
+                    // clock restarts at this frame and the frames it had no time for count as
+                    // skipped (what a display that keeps time would have dropped).
+                    const double behind = std::chrono::duration<double>(Clock::now() - due).count();
+                    const double duration = w.info.frameRate > 0 ? 1.0 / w.info.frameRate : 0.04;
+                    if (behind > kMaxBehindSeconds) {
+                        {
+                            const std::lock_guard lock(mutex_);
+                            counters_.skipped += int64_t(behind / duration);
+                        }
+                        w.anchorWall = Clock::now();
+                        w.anchorPts = w.lastPts;
+                        w.lastDue = w.anchorWall;
+                        due = w.anchorWall;
+                    }
+                    process(take->frame, due);
+                    presented = true;
+                    // The frame is dropped here, after the engines finished with it.
+                }
+            }
+        }
+        const int cw = canvasWidth_, ch = canvasHeight_;
+        const uint8_t sc = scopes_;
+        std::string shown;
+        {
+            const std::lock_guard lock(mutex_);
+            shown = status_;
+        }
+        if (!presented && (cw != lastW || ch != lastH || sc != lastScopes || shown != w.state ||
+                           (w.live && Clock::now() - lastCompose >= kStateRefresh))) {
+            record();
+            compose(false);
+        }
+        if (presented || cw != lastW || ch != lastH || sc != lastScopes || shown != w.state) lastCompose = Clock::now();
+        lastW = cw, lastH = ch, lastScopes = sc;
+
+        std::unique_lock lock(mutex_);
+        cv_.wait_until(lock, deadline, [this] { return stop_ || woken_; });
+        woken_ = false;
+        if (stop_) break;
+    }
+    // The readers stop (and their threads join) here, on the worker thread; their frames go first.
+    if (w.live) w.live->requestStop();
+    if (w.reader) w.reader->requestStop();
+}
+
+}  // namespace cs

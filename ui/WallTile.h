@@ -1,0 +1,135 @@
+// One source of the monitoring wall: its reader (SourceReader for files and patterns, looping;
+// decode/LiveReader for streams and cameras, reconnecting), its engines and a worker thread
+// that turns each frame into the tile's picture: the frame reduced to the tile's size, the
+// small scopes the wall shows, the name, timecode or latency, the alarms (core/Alarms.h) and a
+// border in the alarm's colour. The GUI thread only uploads and draws the finished picture
+// (ui/WallRenderer.h), so a source that stalls, drops or reconnects holds nobody but itself.
+//
+// Engines, per tile: a one-thread CPU engine counts the reduced frame (the small scopes, the
+// picture, and the statistics without a GPU); with the CUDA engine (engine "auto" or "cuda"
+// where a device runs it) the tile has a CudaEngine of its own, so its own CUDA stream on the
+// shared primary context, and its own decode stream for NVDEC: the full-size frame's
+// statistics and luma histogram (the alarms) come from it, read in place after the frame's
+// ready event; an NVDEC frame is copied to the host (CudaEngine::copyRegion) for the reduction.
+//
+// Threading: the worker thread owns the reader, the engines, the alarm tracker and the frames
+// (it holds at most the frame in hand: NVDEC surfaces per source are the reader's queue, 4,
+// plus that one). mutex_ guards the published canvas, the alarm records, the status text
+// and the counters below it; the GUI thread takes them under it briefly (a pointer swap), never
+// waiting on the worker's work. The canvas size and the scopes are set by the GUI thread and
+// read by the worker at its next frame. `wake` is called on the worker thread (without a lock)
+// after each publication: post a queued call, nothing more.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/Alarms.h"
+#include "core/ScopeResults.h"
+#include "decode/Source.h"
+#include "ui/WallFile.h"
+
+namespace cs {
+
+// What the GUI draws for a tile.
+struct TileCanvas {
+    RgbaImage image;
+    uint64_t serial = 0;                                // 1, 2, 3... per publication
+    bool newFrame = false;                              // a new frame (not only a label or state change)
+    int64_t frames = 0;                                 // frames the tile had drawn, this one included
+    std::chrono::steady_clock::time_point origin;       // when the frame arrived (live) or was due (files)
+};
+
+// An alarm that began or ended on a tile, for the wall's log.
+struct WallAlarmRecord {
+    int tileSerial = 0;                                 // WallTile::serial() of the tile
+    std::string source;
+    AlarmEvent event;
+    std::chrono::system_clock::time_point since, at;    // event.since / event.at on the wall clock
+    std::string timecode;                               // files: the frame's timecode when it was decided
+};
+
+struct TileCounters {
+    int64_t frames = 0;        // frames processed into a canvas
+    int64_t skipped = 0;       // files: frames that came due while the worker was busy, or that a decoder
+                               // slower than the stream had no time for (more than 0.25 s behind: the
+                               // clock restarts at the frame shown, the frames in that time count here)
+    int64_t liveDropped = 0;   // live: frames the mailbox replaced before the worker took them
+    double lastLatencyMs = 0;  // arrival (live) or due time (files) to the canvas's publication
+    double lastProcessMs = 0;  // the worker's time for the last frame (engines, reduction, drawing)
+};
+
+class WallTile {
+public:
+    struct Options {
+        std::string engine = "auto";      // engine/EngineChoice.h; "cuda" without a device: the CPU engine
+        HwDecode hwdec = HwDecode::Auto;  // NVDEC where the CUDA engine runs
+        int decoderThreads = 0;
+        AlarmRules rules;
+    };
+    WallTile(std::string input, Options options, std::function<void()> wake);
+    ~WallTile();   // stops the worker and waits for it (and for its reader's read in progress)
+    WallTile(const WallTile&) = delete;
+    WallTile& operator=(const WallTile&) = delete;
+
+    const std::string& input() const { return input_; }
+    int serial() const { return serial_; }     // unique per tile of this process
+    void requestStop();
+
+    // GUI thread: the tile's size on screen (device pixels) and the scopes it shows.
+    void setCanvasSize(int width, int height);
+    void setScopes(const WallScopes& scopes);
+
+    // The newest canvas (null before the first).
+    std::shared_ptr<const TileCanvas> canvas() const;
+    std::vector<WallAlarmRecord> takeAlarms();
+    TileCounters counters() const;
+    // "opening", "playing", "connecting", "reconnecting (attempt 2)", "ended", or the error.
+    std::string statusText() const;
+    // The engine the worker ended on ("cpu", "cuda") and why not CUDA where it was asked for.
+    std::string engineName() const;
+    // Active alarms' names, "" when none.
+    std::string activeAlarms() const;
+    // The source's decoder ("h264 (software)", "hevc_cuvid", "pattern"), "" until it opened.
+    std::string decoder() const;
+
+private:
+    struct Worker;
+    void run();
+
+    const std::string input_;
+    const Options options_;
+    const std::function<void()> wake_;
+    const int serial_;
+
+    std::atomic<int> canvasWidth_{320}, canvasHeight_{180};
+    std::atomic<uint8_t> scopes_{3};   // bit 0 waveform, 1 vectorscope, 2 histogram
+
+    mutable std::mutex mutex_;
+    std::condition_variable cv_;
+    bool stop_ = false;          // guarded by mutex_
+    bool woken_ = false;         // guarded by mutex_: the reader posted something
+    std::shared_ptr<TileCanvas> canvas_;   // guarded by mutex_
+    std::vector<WallAlarmRecord> alarms_;  // guarded by mutex_
+    TileCounters counters_;                // guarded by mutex_
+    std::string status_ = "opening";       // guarded by mutex_
+    std::string engine_;                   // guarded by mutex_
+    std::string activeAlarms_;             // guarded by mutex_
+    std::string decoder_;                  // guarded by mutex_
+
+    std::thread thread_;   // last: starts after every field above is constructed
+};
+
+// Reduces a frame in host memory to w x h by nearest sampling into `out` (Y'CbCr 4:4:4 at the
+// frame's depth, or RGB24 for R'G'B' frames), tags kept: the tile's picture and small scopes
+// are counted on it.
+void reduceFrame(const FrameView& frame, int width, int height, Frame& out);
+
+}  // namespace cs

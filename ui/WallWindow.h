@@ -1,0 +1,91 @@
+// The monitoring wall: `cudascope IN1 IN2 ...` or `cudascope --wall FILE`. One view draws every
+// tile (ui/WallView.h); each source is a ui/WallTile with its own reader, engines and worker.
+// Menus: add and remove sources, the small scopes (waveform, vectorscope, histogram), save and
+// open wall files (ui/WallFile.h), export the alarm log as CSV. Double-click a tile (or Enter on
+// the selected one) to open that source full size in the single-source window with every scope,
+// over the wall (which keeps playing, its alarms included); Esc or a double-click on its
+// picture (or closing it) comes back to the wall. The wall is not hidden meanwhile: a hidden
+// GL surface that still receives update requests has no context to paint with.
+//
+// The alarm log (a dock): one row per alarm that began or ended on a tile (time, source,
+// alarm, start/end, since, timecode, detail), taken from the tiles every 250 ms.
+//
+// Threading: GUI thread only. Tiles removed from the wall are stopped and destroyed on a
+// std::async task (a read blocked on a network never freezes the window).
+#pragma once
+#include <QMainWindow>
+#include <QPointer>
+#include <QTimer>
+
+#include <future>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ui/WallFile.h"
+#include "ui/WallTile.h"
+
+class QLabel;
+class QTableWidget;
+
+namespace cs {
+
+class MainWindow;
+class WallView;
+
+class WallWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit WallWindow(const std::string& engine = "auto", QWidget* parent = nullptr);
+    ~WallWindow() override;
+
+    // Replaces the wall (sources, grid, scopes).
+    void setWall(const WallConfig& wall);
+    WallConfig wall() const;
+    void addSource(const std::string& input);
+    void removeSource(int index);
+    void setScopes(const WallScopes& scopes);
+    Status save(const std::string& path) const;
+    Status load(const std::string& path);
+    // The alarm log as CSV (time,source,alarm,event,since,timecode,detail).
+    Status exportAlarms(const std::string& path) const;
+
+    int tileCount() const { return int(tiles_.size()); }
+    WallTile& tile(int index) { return *tiles_[size_t(index)]; }
+    WallView& view() { return *view_; }
+    int alarmRows() const;
+    // Row `row` of the log as CSV fields.
+    std::vector<std::string> alarmRow(int row) const;
+    // The full-size window of a tile, while it is open.
+    MainWindow* fullView() const;
+    void openFull(int index);
+    void closeFull();
+
+signals:
+    void alarmLogged();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void rebuild();
+    void poll();
+    void updateTitle();
+    void buildMenus();
+    void retire(std::unique_ptr<WallTile> tile);
+
+    std::string engine_;
+    WallScopes scopes_;
+    int columns_ = 0;
+    std::vector<std::unique_ptr<WallTile>> tiles_;
+    std::vector<std::future<void>> retiring_;
+    WallView* view_ = nullptr;
+    QTableWidget* log_ = nullptr;
+    QLabel* status_ = nullptr;
+    QTimer poll_;
+    QPointer<MainWindow> full_;   // made at the first openFull, hidden when closed
+    bool fullOpen_ = false;
+    std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace cs
