@@ -72,7 +72,8 @@ Result<QcThresholds> parseQcThresholds(const std::string& jsonText) {
         const auto k = known.find(group);
         if (k == known.end()) return Status::error("unknown member '" + group + "' (expected black, freeze, out_of_legal, out_of_gamut)");
         if (!it->isObject()) return Status::error(group + " must be an object");
-        for (auto m = it->toObject().begin(); m != it->toObject().end(); ++m)
+        const QJsonObject members = it->toObject();
+        for (auto m = members.begin(); m != members.end(); ++m)
             if (std::find(k->second.begin(), k->second.end(), m.key().toStdString()) == k->second.end())
                 return Status::error("unknown member '" + group + "." + m.key().toStdString() + "'");
     }
