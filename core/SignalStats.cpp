@@ -37,12 +37,12 @@ void unpack(const FrameView& f, YuvPlanes& p) {
 
 // min, low (10%), avg, high (90%), max of a histogram over `samples`, as signalstats.
 struct Percentiles { int min = -1, low = -1, high = -1, max = -1; double avg = 0; };
-Percentiles percentiles(const std::vector<uint32_t>& hist, int64_t samples) {
+Percentiles percentiles(const uint32_t* hist, int levels, int64_t samples) {
     Percentiles r;
     const int64_t lowp = std::lrint(double(samples) * 10 / 100.), highp = std::lrint(double(samples) * 90 / 100.);
     int64_t acc = 0, total = 0;
-    for (size_t i = 0; i < hist.size(); ++i) {
-        const int level = int(i);
+    for (int i = 0; i < levels; ++i) {
+        const int level = i;
         if (r.min < 0 && hist[i]) r.min = level;
         if (hist[i]) r.max = level;
         total += int64_t(hist[i]) * level;
@@ -54,16 +54,43 @@ Percentiles percentiles(const std::vector<uint32_t>& hist, int64_t samples) {
     return r;
 }
 
-double meanAbsDiff(const std::vector<uint16_t>& a, const std::vector<uint16_t>& b) {
-    if (a.empty() || a.size() != b.size()) return 0.0;
-    int64_t sum = 0;
-    for (size_t i = 0; i < a.size(); ++i) sum += std::abs(int(a[i]) - int(b[i]));
-    return double(sum) / double(a.size());
-}
-
 bool toutOutlier(uint8_t x, uint8_t y, uint8_t z) { return ((std::abs(x - y) + std::abs(z - y)) / 2) - std::abs(z - x) > 4; }
 
 }  // namespace
+
+int signalstatsSat(int u, int v, int mid) { return int(std::hypot(float(u - mid), float(v - mid))); }
+
+int signalstatsHue(int u, int v, int mid) {
+    return int(std::fmod(std::floor((180.f / float(std::numbers::pi)) * std::atan2(float(u - mid), float(v - mid)) + 180.f), 360.f));
+}
+
+void finishSignalStats(const SignalStatsCounts& n, SignalStats& out) {
+    const int64_t fs = n.lumaSamples, cfs = n.chromaSamples;
+    const Percentiles py = percentiles(n.histY, n.levels, fs), pu = percentiles(n.histU, n.levels, cfs),
+                      pv = percentiles(n.histV, n.levels, cfs), ps = percentiles(n.histSat, n.levels, cfs);
+    out.ymin = py.min; out.ylow = py.low; out.yavg = py.avg; out.yhigh = py.high; out.ymax = py.max;
+    out.umin = pu.min; out.ulow = pu.low; out.uavg = pu.avg; out.uhigh = pu.high; out.umax = pu.max;
+    out.vmin = pv.min; out.vlow = pv.low; out.vavg = pv.avg; out.vhigh = pv.high; out.vmax = pv.max;
+    out.satmin = ps.min; out.satlow = ps.low; out.satavg = ps.avg; out.sathigh = ps.high; out.satmax = ps.max;
+    int64_t accHue = 0, totHue = 0;
+    out.huemed = -1;
+    for (int h = 0; h < 360; ++h) {
+        totHue += int64_t(n.histHue[h]) * h;
+        accHue += n.histHue[h];
+        if (out.huemed == -1 && accHue > cfs / 2) out.huemed = h;
+    }
+    out.hueavg = cfs ? double(totHue) / double(cfs) : 0.0;
+    out.ydif = fs ? double(n.difY) / double(fs) : 0.0;
+    out.udif = cfs ? double(n.difU) / double(cfs) : 0.0;
+    out.vdif = cfs ? double(n.difV) / double(cfs) : 0.0;
+    out.blackPixels = int64_t(n.black);
+    out.ybitdepth = std::popcount(n.maskY);
+    out.ubitdepth = std::popcount(n.maskU);
+    out.vbitdepth = std::popcount(n.maskV);
+    out.brng = fs ? double(n.brng) / double(fs) : 0.0;
+    out.vrep = fs ? double(n.vrepRows * uint64_t(n.width)) / double(fs) : 0.0;
+    out.tout = fs ? double(n.tout) / double(fs) : 0.0;
+}
 
 int blackThresholdFor(double ratio, int bitDepth, bool fullRange) {
     const int max = (1 << bitDepth) - 1, factor = 1 << (bitDepth - 8);
@@ -87,83 +114,63 @@ Status SignalStatsMeter::measure(const FrameView& frame, int blackThreshold, Sig
     histV_.assign(size_t(levels), 0);
     histSat_.assign(size_t(levels), 0);
     uint32_t histHue[360] = {};
-    int64_t black = 0;
-    unsigned maskY = 0, maskU = 0, maskV = 0;
-    for (uint16_t s : c.y) {
-        maskY |= s;
+    SignalStatsCounts n;
+    for (size_t i = 0; i < c.y.size(); ++i) {
+        const uint16_t s = c.y[i];
+        n.maskY |= s;
         ++histY_[s];
-        black += s <= blackThreshold;
+        n.black += s <= blackThreshold;
+        n.difY += uint64_t(std::abs(int(s) - int(p.y[i])));
     }
     for (size_t i = 0; i < c.u.size(); ++i) {
         const int u = c.u[i], v = c.v[i];
-        maskU |= unsigned(u);
-        maskV |= unsigned(v);
+        n.maskU |= unsigned(u);
+        n.maskV |= unsigned(v);
         ++histU_[size_t(u)];
         ++histV_[size_t(v)];
-        // vf_signalstats' compute_sat_hue_metrics: float arithmetic, truncated on storing.
-        const int sat = int(std::hypot(float(u - mid), float(v - mid)));
-        ++histSat_[size_t(std::min(sat, levels - 1))];
-        const int hue = int(std::fmod(std::floor((180.f / float(std::numbers::pi)) * std::atan2(float(u - mid), float(v - mid)) + 180.f), 360.f));
-        ++histHue[hue];
+        ++histSat_[size_t(std::min(signalstatsSat(u, v, mid), levels - 1))];
+        ++histHue[signalstatsHue(u, v, mid)];
+        n.difU += uint64_t(std::abs(u - int(p.u[i])));
+        n.difV += uint64_t(std::abs(v - int(p.v[i])));
     }
-    const int64_t fs = int64_t(c.width) * c.height, cfs = int64_t(c.u.size());
-    const Percentiles py = percentiles(histY_, fs), pu = percentiles(histU_, cfs), pv = percentiles(histV_, cfs),
-                      ps = percentiles(histSat_, cfs);
-    out.ymin = py.min; out.ylow = py.low; out.yavg = py.avg; out.yhigh = py.high; out.ymax = py.max;
-    out.umin = pu.min; out.ulow = pu.low; out.uavg = pu.avg; out.uhigh = pu.high; out.umax = pu.max;
-    out.vmin = pv.min; out.vlow = pv.low; out.vavg = pv.avg; out.vhigh = pv.high; out.vmax = pv.max;
-    out.satmin = ps.min; out.satlow = ps.low; out.satavg = ps.avg; out.sathigh = ps.high; out.satmax = ps.max;
-    int64_t accHue = 0, totHue = 0;
-    out.huemed = -1;
-    for (int h = 0; h < 360; ++h) {
-        totHue += int64_t(histHue[h]) * h;
-        accHue += histHue[h];
-        if (out.huemed == -1 && accHue > cfs / 2) out.huemed = h;
-    }
-    out.hueavg = cfs ? double(totHue) / double(cfs) : 0.0;
-    out.ydif = meanAbsDiff(c.y, p.y);
-    out.udif = meanAbsDiff(c.u, p.u);
-    out.vdif = meanAbsDiff(c.v, p.v);
-    out.blackPixels = black;
-    out.ybitdepth = std::popcount(maskY);
-    out.ubitdepth = std::popcount(maskU);
-    out.vbitdepth = std::popcount(maskV);
 
     // BRNG: each pixel with the chroma sample that covers it.
     const int f = 1 << (c.bitDepth - 8);
     const int log2cw = formatInfo(frame.format).log2ChromaW;
-    int64_t brng = 0;
     for (int y = 0; y < c.height; ++y) {
         const uint16_t* row = &c.y[size_t(y) * size_t(c.width)];
         const size_t crow = size_t(y >> c.log2ch) * size_t(c.chromaWidth);
         for (int x = 0; x < c.width; ++x) {
             const int l = row[x], cb = c.u[crow + size_t(x >> log2cw)], cr = c.v[crow + size_t(x >> log2cw)];
-            brng += l < 16 * f || l > 235 * f || cb < 16 * f || cb > 240 * f || cr < 16 * f || cr > 240 * f;
+            n.brng += l < 16 * f || l > 235 * f || cb < 16 * f || cb > 240 * f || cr < 16 * f || cr > 240 * f;
         }
     }
-    out.brng = fs ? double(brng) / double(fs) : 0.0;
-
     // VREP: rows (from the fifth) nearly equal to the row four above.
-    int64_t vrepRows = 0;
     for (int y = 4; y < c.height; ++y) {
         const uint16_t* a = &c.y[size_t(y - 4) * size_t(c.width)];
         const uint16_t* b = &c.y[size_t(y) * size_t(c.width)];
         int64_t diff = 0;
         for (int x = 0; x < c.width; ++x) diff += std::abs(int(a[x]) - int(b[x]));
-        vrepRows += diff < c.width;
+        n.vrepRows += diff < c.width;
     }
-    out.vrep = fs ? double(vrepRows * c.width) / double(fs) : 0.0;
-
     // TOUT on luma cut to 8 bits, as filter_tout_outlier's uint8_t parameters do.
-    int64_t tout = 0;
     const auto at = [&](int x, int y) { return uint8_t(c.y[size_t(y) * size_t(c.width) + size_t(x)]); };
     const auto filt = [&](int x, int y, int j) { return toutOutlier(at(x, y - j), at(x, y), at(x, y + j)); };
     const auto filt3 = [&](int x, int y, int j) { return filt(x - 1, y, j) && filt(x, y, j) && filt(x + 1, y, j); };
     for (int y = 1; y + 1 < c.height; ++y) {
         const bool two = y - 2 >= 0 && y + 2 < c.height;
-        for (int x = 1; x + 1 < c.width; ++x) tout += two ? (filt3(x, y, 2) && filt3(x, y, 1)) : filt3(x, y, 1);
+        for (int x = 1; x + 1 < c.width; ++x) n.tout += two ? (filt3(x, y, 2) && filt3(x, y, 1)) : filt3(x, y, 1);
     }
-    out.tout = fs ? double(tout) / double(fs) : 0.0;
+    n.histY = histY_.data();
+    n.histU = histU_.data();
+    n.histV = histV_.data();
+    n.histSat = histSat_.data();
+    n.histHue = histHue;
+    n.levels = levels;
+    n.width = c.width;
+    n.lumaSamples = int64_t(c.width) * c.height;
+    n.chromaSamples = int64_t(c.u.size());
+    finishSignalStats(n, out);
     return {};
 }
 
@@ -175,13 +182,13 @@ double FreezeReference::mafd(const YuvPlanes& p) const {
     for (size_t i = 0; i < p.y.size(); ++i) sad += uint64_t(std::abs(int(p.y[i]) - int(ref_.y[i])));
     count += p.y.size();
     // freezedetect's chroma height: h >> log2 chroma height (rounded down).
-    const size_t chromaSamples = size_t(p.chromaWidth) * size_t(std::min(p.chromaHeight, p.height >> p.log2ch));
+    const size_t chromaSamples = size_t(p.chromaWidth) * size_t(freezeChromaRows(p.height, p.log2ch, p.chromaHeight));
     for (size_t i = 0; i < chromaSamples; ++i) {
         sad += uint64_t(std::abs(int(p.u[i]) - int(ref_.u[i])));
         sad += uint64_t(std::abs(int(p.v[i]) - int(ref_.v[i])));
     }
     count += 2 * chromaSamples;
-    return count ? double(sad) / double(count) / double(1ull << p.bitDepth) : 0.0;
+    return freezeMafd(sad, count, p.bitDepth);
 }
 
 }  // namespace cs

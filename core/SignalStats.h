@@ -48,6 +48,27 @@ struct SignalStats {
     int64_t blackPixels = 0;   // luma <= the black threshold given to measure()
 };
 
+// vf_signalstats' SAT and HUE of one chroma sample (float arithmetic, truncated as FFmpeg
+// stores them); the CUDA engine reads tables made by these.
+int signalstatsSat(int u, int v, int mid);
+int signalstatsHue(int u, int v, int mid);
+
+// What the per-sample passes count (the CPU meter and cuda/SignalStatsKernels alike); the
+// statistics follow from them by finishSignalStats(), the one copy of that arithmetic.
+struct SignalStatsCounts {
+    const uint32_t* histY = nullptr;   // levels each
+    const uint32_t* histU = nullptr;
+    const uint32_t* histV = nullptr;
+    const uint32_t* histSat = nullptr;
+    const uint32_t* histHue = nullptr;   // 360
+    int levels = 256, width = 0;
+    int64_t lumaSamples = 0, chromaSamples = 0;
+    uint64_t difY = 0, difU = 0, difV = 0;   // sums of absolute differences from the previous frame
+    uint64_t brng = 0, tout = 0, vrepRows = 0, black = 0;
+    unsigned maskY = 0, maskU = 0, maskV = 0;
+};
+void finishSignalStats(const SignalStatsCounts& c, SignalStats& out);
+
 // A frame's planes unpacked to 16-bit samples: Y at w x h, Cb and Cr at the chroma size.
 struct YuvPlanes {
     int width = 0, height = 0, chromaWidth = 0, chromaHeight = 0, bitDepth = 8, log2ch = 0;
@@ -71,6 +92,15 @@ private:
 // blackdetect's pixel threshold: 16 + ratio * 219 (scaled to the depth) for limited range,
 // ratio * (2^depth - 1) for full range, truncated to an integer.
 int blackThresholdFor(double ratio, int bitDepth, bool fullRange);
+
+// freezedetect's MAFD from the sum of absolute differences over `samples` samples.
+inline double freezeMafd(uint64_t sad, uint64_t samples, int bitDepth) {
+    return samples ? double(sad) / double(samples) / double(1ull << bitDepth) : 0.0;
+}
+// The chroma rows freezedetect compares: h >> log2 chroma height (rounded down).
+inline int freezeChromaRows(int height, int log2ch, int chromaHeight) {
+    return (height >> log2ch) < chromaHeight ? (height >> log2ch) : chromaHeight;
+}
 
 // freezedetect's reference frame and MAFD.
 class FreezeReference {
