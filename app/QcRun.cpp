@@ -27,6 +27,7 @@ extern "C" {
 #include "engine/EngineChoice.h"
 #if CS_HAVE_CUDA
 #include "cuda/CudaEngine.h"
+#include "cuda/CudaSignalStats.h"
 #endif
 
 namespace cs {
@@ -110,10 +111,14 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     spec.stats = true;
     spec.displayImages = spec.picture = false;
     ScopeResults results;
-    SignalStatsMeter meter;
+    SignalStatsMeter meter;   // host frames
+#if CS_HAVE_CUDA
+    std::unique_ptr<CudaSignalStatsMeter> gpuMeter;   // NVDEC frames
+#endif
     SignalStats ss;
     FreezeReference reference;
     int64_t referenceIndex = 0;
+    bool haveReference = false;
     double referencePts = 0;
     QcEventFinder finder(o.thresholds);
     QcGraph graph;
@@ -155,20 +160,27 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             finder.decodeError(in.index, in.pts, "frame " + std::to_string(in.index) + ": " + st.message());
             continue;
         }
-#if CS_HAVE_CUDA
-        Frame downloaded;   // NVDEC frames: signalstats reads a host copy
-        if (view.onDevice && choice->cuda) {
-            auto copy = choice->cuda->copyRegion(view, 0, 0, view.width, view.height);
-            if (!copy) return {QcOutcome::Failed, input + ": " + copy.message()};
-            downloaded = std::move(*copy);
-            view = downloaded.view();
-        }
-#endif
         levels = results.levels;
         const bool full = results.color.range == Range::Full;
+        double mafd = 1.0;
         if (signalstatsOk) {
             const int blackThreshold = blackThresholdFor(o.thresholds.blackPixelRatio, results.bitDepth, full);
-            if (Status st = meter.measure(view, blackThreshold, ss); !st) {
+            Status st;
+#if CS_HAVE_CUDA
+            if (view.onDevice && choice->cuda) {   // NVDEC frames: counted on the GPU, in place
+                if (!gpuMeter) {
+                    auto made = CudaSignalStatsMeter::create(choice->cuda->device());
+                    if (!made) return {QcOutcome::Failed, input + ": " + made.message()};
+                    gpuMeter = std::move(*made);
+                }
+                st = gpuMeter->measure(view, blackThreshold, ss, mafd);
+            } else
+#endif
+            {
+                st = meter.measure(view, blackThreshold, ss);
+                if (st) mafd = reference.mafd(meter.current());
+            }
+            if (!st) {
                 signalstatsOk = false;
                 report.addWarning(input + ": " + st.message() + ": no signalstats, black or freeze detection");
             }
@@ -180,9 +192,15 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         ef.outOfGamut = results.stats.outOfGamut;
         if (signalstatsOk) {
             ef.blackRatio = double(ss.blackPixels) / (double(view.width) * view.height);
-            ef.frozen = !reference.empty() && reference.mafd(meter.current()) <= noise;
+            ef.frozen = haveReference && mafd <= noise;
             if (!ef.frozen) {   // freezedetect: a frame that moved is the new reference
-                reference.set(meter.current());
+#if CS_HAVE_CUDA
+                if (gpuMeter && view.onDevice) {
+                    if (Status st = gpuMeter->setReference(); !st) return {QcOutcome::Failed, input + ": " + st.message()};
+                } else
+#endif
+                    reference.set(meter.current());
+                haveReference = true;
                 referenceIndex = in.index;
                 referencePts = in.pts;
             }

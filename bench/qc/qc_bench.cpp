@@ -9,7 +9,7 @@
 //   decode      decoding alone, as qc decodes (--hwdec; software: FFmpeg's threads)
 //   qc          decoding + what qc computes per frame: the engine's statistics (--engine),
 //               core/SignalStats (every signalstats value, blackdetect's count) and
-//               freezedetect's MAFD; NVDEC frames are downloaded for core/SignalStats
+//               freezedetect's MAFD; NVDEC frames counted on the GPU (cuda/CudaSignalStats)
 //   ffmpeg-dec  software decoding alone, FFmpeg's own loop (thread_count 0: FFmpeg's pick)
 //   ffmpeg-qc   that decoding + signalstats=stat=tout+vrep+brng,blackdetect,freezedetect in
 //               one graph with nb_threads = --threads (0: every hardware thread)
@@ -31,6 +31,7 @@
 #include "engine/EngineChoice.h"
 #if CS_HAVE_CUDA
 #include "cuda/CudaEngine.h"
+#include "cuda/CudaSignalStats.h"
 #endif
 
 using namespace cs;
@@ -78,6 +79,9 @@ Result<double> cudascopeRun(const Options& o, const std::string& clip, bool meas
     SignalStatsMeter meter;
     SignalStats ss;
     FreezeReference reference;
+#if CS_HAVE_CUDA
+    std::unique_ptr<CudaSignalStatsMeter> gpuMeter;
+#endif
     VideoFrame frame;
     double sink = 0;
     auto r = timeFrames(clip, [&]() -> Result<bool> {
@@ -86,18 +90,24 @@ Result<double> cudascopeRun(const Options& o, const std::string& clip, bool meas
         if (rr.status == ReadStatus::Error) return Status::error(rr.message);
         if (!measure) return true;
         if (Status st = choice->engine->process(frame.view, spec, results); !st) return st;
-        FrameView view = frame.view;
+        double mafd = 1.0;
+        const int black = 37 << (results.bitDepth - 8);
 #if CS_HAVE_CUDA
-        Frame host;
-        if (view.onDevice && choice->cuda) {
-            auto copy = choice->cuda->copyRegion(view, 0, 0, view.width, view.height);
-            if (!copy) return copy.status();
-            host = std::move(*copy);
-            view = host.view();
+        if (frame.view.onDevice && choice->cuda) {   // NVDEC frames: counted on the GPU, as qc does
+            if (!gpuMeter) {
+                auto made = CudaSignalStatsMeter::create(choice->cuda->device());
+                if (!made) return made.status();
+                gpuMeter = std::move(*made);
+            }
+            if (Status st = gpuMeter->measure(frame.view, black, ss, mafd); !st) return st;
+            if (mafd > 0.001)
+                if (Status st = gpuMeter->setReference(); !st) return st;
+            sink += mafd + ss.ydif + results.stats.y.avg;
+            return true;
         }
 #endif
-        if (Status st = meter.measure(view, 37 << (results.bitDepth - 8), ss); !st) return Status::error(clip + ": " + st.message());
-        const double mafd = reference.mafd(meter.current());
+        if (Status st = meter.measure(frame.view, black, ss); !st) return Status::error(clip + ": " + st.message());
+        mafd = reference.mafd(meter.current());
         if (mafd > 0.001) reference.set(meter.current());
         sink += mafd + ss.ydif + results.stats.y.avg;
         return true;
