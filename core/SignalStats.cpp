@@ -25,6 +25,25 @@ void unpack(const FrameView& f, YuvPlanes& p) {
     p.y.resize(size_t(p.width) * size_t(p.height));
     p.u.resize(size_t(p.chromaWidth) * size_t(p.chromaHeight));
     p.v.resize(p.u.size());
+    const auto loadRows = [&](int plane, int width, int height, std::vector<uint16_t>& out) {
+        for (int y = 0; y < height; ++y) {
+            const uint8_t* row = f.data[size_t(plane)] + std::ptrdiff_t(y) * f.pitch[size_t(plane)];
+            uint16_t* dst = &out[size_t(y) * size_t(width)];
+            for (int x = 0; x < width; ++x) dst[x] = uint16_t(loadSample(row, x, src.bytesPerSample, src.shift));
+        }
+    };
+    if (info.layout == PixelLayout::Planar) {   // the common case, plane by plane
+        loadRows(0, p.width, p.height, p.y);
+        loadRows(1, p.chromaWidth, p.chromaHeight, p.u);
+        loadRows(2, p.chromaWidth, p.chromaHeight, p.v);
+        return;
+    }
+    if (info.layout == PixelLayout::Gray) {
+        loadRows(0, p.width, p.height, p.y);
+        std::fill(p.u.begin(), p.u.end(), uint16_t(mid));
+        std::fill(p.v.begin(), p.v.end(), uint16_t(mid));
+        return;
+    }
     for (int y = 0; y < p.height; ++y)
         for (int x = 0; x < p.width; ++x) p.y[size_t(y) * size_t(p.width) + size_t(x)] = uint16_t(readYuv(src, x, y, mid).y);
     for (int cy = 0; cy < p.chromaHeight; ++cy)

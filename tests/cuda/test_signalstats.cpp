@@ -89,7 +89,9 @@ TEST(CudaSignalStats, EqualsCpuMeter) {
             ASSERT_TRUE(st.ok()) << where << ": " << st.message();
             expectEqual(fromGpu, fromCpu, where);
             EXPECT_EQ(gpuMafd, cpuMafd) << where;
-            if (i == 2) EXPECT_EQ(gpuMafd, 0.0) << where;
+            if (i == 2) {
+                EXPECT_EQ(gpuMafd, 0.0) << where;
+            }
             if (cpuMafd > 0.001) {   // freezedetect: a moving frame becomes the reference
                 reference.set(cpu.current());
                 ASSERT_TRUE((*gpu)->setReference().ok());
