@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/BitmapFont.h"
 #include "core/ScopeRender.h"
 
 namespace cs {
@@ -122,10 +123,15 @@ RgbaImage QcGraph::render(const std::vector<QcEvent>& events, int levels, const 
                     drawLine(img, x, yOf(buckets_[i].min[size_t(series)]), x, yOf(buckets_[i].max[size_t(series)]), colour);
             }
     }
-    char footer[96];
-    std::snprintf(footer, sizeof footer, "%lld frames; shaded: black, freeze, out_of_legal, out_of_gamut, decode_error",
-                  static_cast<long long>(frames_));
+    char footer[64];   // the frame count, then a swatch per event type
+    std::snprintf(footer, sizeof footer, "%lld frames   events:", static_cast<long long>(frames_));
     drawText(img, kLeft, height - 12, footer, kText, 1);
+    int x = kLeft + font::textWidth(footer) + 8;
+    for (const char* type : {"black", "freeze", "out_of_legal", "out_of_gamut", "decode_error"}) {
+        fillRect(img, x, height - 13, x + 10, height - 5, eventColour(type));
+        drawText(img, x + 14, height - 12, type, kText, 1);
+        x += 14 + font::textWidth(type) + 12;
+    }
     return img;
 }
 

@@ -133,6 +133,16 @@ Status SignalStatsMeter::measure(const FrameView& frame, int blackThreshold, Sig
     histV_.assign(size_t(levels), 0);
     histSat_.assign(size_t(levels), 0);
     uint32_t histHue[360] = {};
+    if (tableLevels_ != levels) {   // SAT and HUE of every chroma pair: atan2f and hypotf once, not per sample
+        satTable_.resize(size_t(levels) * size_t(levels));
+        hueTable_.resize(satTable_.size());
+        for (int u = 0; u < levels; ++u)
+            for (int v = 0; v < levels; ++v) {
+                satTable_[size_t(u) * size_t(levels) + size_t(v)] = uint16_t(signalstatsSat(u, v, mid));
+                hueTable_[size_t(u) * size_t(levels) + size_t(v)] = uint16_t(signalstatsHue(u, v, mid));
+            }
+        tableLevels_ = levels;
+    }
     SignalStatsCounts n;
     for (size_t i = 0; i < c.y.size(); ++i) {
         const uint16_t s = c.y[i];
@@ -147,8 +157,9 @@ Status SignalStatsMeter::measure(const FrameView& frame, int blackThreshold, Sig
         n.maskV |= unsigned(v);
         ++histU_[size_t(u)];
         ++histV_[size_t(v)];
-        ++histSat_[size_t(std::min(signalstatsSat(u, v, mid), levels - 1))];
-        ++histHue[signalstatsHue(u, v, mid)];
+        const size_t t = size_t(u) * size_t(levels) + size_t(v);
+        ++histSat_[size_t(std::min(int(satTable_[t]), levels - 1))];
+        ++histHue[hueTable_[t]];
         n.difU += uint64_t(std::abs(u - int(p.u[i])));
         n.difV += uint64_t(std::abs(v - int(p.v[i])));
     }

@@ -87,6 +87,8 @@ private:
     YuvPlanes cur_, prev_;
     bool havePrev_ = false;
     std::vector<uint32_t> histY_, histU_, histV_, histSat_;
+    std::vector<uint16_t> satTable_, hueTable_;   // [u * levels + v]
+    int tableLevels_ = 0;
 };
 
 // blackdetect's pixel threshold: 16 + ratio * 219 (scaled to the depth) for limited range,
