@@ -83,6 +83,8 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     const std::string name = qcName(input);
     if (!o.force && qcReportComplete(o.outDir, name, o.qctools))
         return {QcOutcome::Skipped, input + ": skipped: its report is complete (" + qcPath(o.outDir, name, ".qc.json") + "; --force checks it again)"};
+    if (isLiveInput(input))
+        return {QcOutcome::Failed, input + ": a live input has no end to check to; qc reads files (cudascope export records streams)"};
     auto choice = chooseEngine(o.engine, CudaUnavailable::Error, o.device);
     if (!choice) return {QcOutcome::Failed, input + ": " + choice.message()};
     Engine& engine = *choice->engine;

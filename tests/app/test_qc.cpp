@@ -279,11 +279,13 @@ TEST(Qc, BadInputFailsOthersChecked) {
     ASSERT_TRUE(g.open(QIODevice::WriteOnly));
     g.write("not a video at all");
     g.close();
-    const RunResult r = cudascope({"qc", missing, clip, garbage, "--out", dir.path() + "/qc", "--engine", "cpu", "--jobs", "2"});
+    const RunResult r = cudascope({"qc", missing, clip, garbage, "udp://127.0.0.1:9", "--out", dir.path() + "/qc", "--engine", "cpu", "--jobs", "2"});
     EXPECT_EQ(r.exitCode, 1) << r.err;
     const QStringList err = lines(r.err);
     EXPECT_EQ(err.filter("missing.mp4").size(), 1) << r.err;
     EXPECT_EQ(err.filter("garbage.mkv").size(), 1) << r.err;
+    EXPECT_EQ(err.filter("udp://127.0.0.1:9: a live input has no end").size(), 1) << r.err;
+    EXPECT_NE(r.err.find("1 checked, 0 skipped, 3 failed of 4 inputs"), std::string::npos) << r.err;
     EXPECT_TRUE(QFile::exists(dir.path() + "/qc/moving.mkv.qc.json"));
     EXPECT_FALSE(QFile::exists(dir.path() + "/qc/missing.mp4.qc.json"));
     EXPECT_FALSE(QFile::exists(dir.path() + "/qc/garbage.mkv.qc.json"));
