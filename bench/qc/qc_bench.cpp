@@ -2,7 +2,11 @@
 // QCTools engine, FFmpeg's signalstats + blackdetect + freezedetect, run in-process on the
 // same files and machine (no ffmpeg CLI needed), with decoding alone beside each.
 //
-//   qc_bench [--engine cpu|cuda] [--hwdec none|nvdec] [--threads N] CLIP...
+//   qc_bench [--engine cpu|cuda] [--hwdec none|nvdec] [--threads N] [--jobs N] CLIP...
+//
+// --jobs N runs N copies of each clip at once for the decode and qc columns (each its own
+// source, engine and, on the CUDA engine, decode stream: NVDEC's several engines), their
+// rates summed; the FFmpeg columns stay one graph with every thread.
 //
 // Per clip, frames per second over the whole file (the first frame, decoder start-up, not
 // timed):
@@ -42,6 +46,7 @@ namespace {
 struct Options {
     std::string engine = "cpu", hwdec = "none";
     int threads = 0;
+    int jobs = 1;   // copies of each clip checked at once (qc --jobs): the rates are their sum
     std::vector<std::string> clips;
 };
 
@@ -166,8 +171,28 @@ Result<double> ffmpegRun(const Options& o, const std::string& clip, bool filter,
     }, frames);
 }
 
+// `jobs` copies of cudascopeRun at once, each with its own source and engine, as qc --jobs
+// runs inputs: the sum of their rates.
+Result<double> cudascopeJobs(const Options& o, const std::string& clip, bool measure, int64_t& frames) {
+    if (o.jobs == 1) return cudascopeRun(o, clip, measure, frames);
+    std::vector<Result<double>> rates(size_t(o.jobs), Status::error("not run"));
+    std::vector<int64_t> counts(size_t(o.jobs), 0);
+    std::vector<std::thread> threads;
+    for (int j = 0; j < o.jobs; ++j)
+        threads.emplace_back([&, j] { rates[size_t(j)] = cudascopeRun(o, clip, measure, counts[size_t(j)]); });
+    for (auto& t : threads) t.join();
+    double sum = 0;
+    frames = 0;
+    for (int j = 0; j < o.jobs; ++j) {
+        if (!rates[size_t(j)]) return rates[size_t(j)].status();
+        sum += *rates[size_t(j)];
+        frames += counts[size_t(j)];
+    }
+    return sum;
+}
+
 int usage() {
-    std::fputs("usage: qc_bench [--engine cpu|cuda] [--hwdec none|nvdec] [--threads N] CLIP...\n", stderr);
+    std::fputs("usage: qc_bench [--engine cpu|cuda] [--hwdec none|nvdec] [--threads N] [--jobs N] CLIP...\n", stderr);
     return 2;
 }
 
@@ -177,11 +202,12 @@ int main(int argc, char** argv) {
     Options o;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if ((a == "--engine" || a == "--hwdec" || a == "--threads") && i + 1 < argc) {
+        if ((a == "--engine" || a == "--hwdec" || a == "--threads" || a == "--jobs") && i + 1 < argc) {
             const std::string v = argv[++i];
             if (a == "--engine" && (v == "cpu" || v == "cuda")) o.engine = v;
             else if (a == "--hwdec" && (v == "none" || v == "nvdec")) o.hwdec = v;
             else if (a == "--threads" && !v.empty() && v.find_first_not_of("0123456789") == std::string::npos && v.size() < 5) o.threads = std::atoi(v.c_str());
+            else if (a == "--jobs" && !v.empty() && v.find_first_not_of("0123456789") == std::string::npos && v.size() < 3 && std::atoi(v.c_str()) > 0) o.jobs = std::atoi(v.c_str());
             else return usage();
         } else if (!a.empty() && a[0] == '-') {
             return usage();
@@ -190,15 +216,16 @@ int main(int argc, char** argv) {
         }
     }
     if (o.clips.empty()) return usage();
-    std::printf("engine %s, hwdec %s, FFmpeg graph threads %d\n\n", o.engine.c_str(), o.hwdec.c_str(),
+    std::printf("engine %s, hwdec %s, %d job%s at once (decode and qc: the sum of their rates), FFmpeg graph threads %d\n\n",
+                o.engine.c_str(), o.hwdec.c_str(), o.jobs, o.jobs == 1 ? "" : "s",
                 o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency())));
     std::printf("| clip | frames | decode fps | qc fps | ffmpeg-dec fps | ffmpeg-qc fps | qc / ffmpeg-qc |\n");
     std::printf("|---|---|---|---|---|---|---|\n");
     int rc = 0;
     for (const auto& clip : o.clips) {
         int64_t n = 0, n2 = 0, n3 = 0, n4 = 0;
-        auto dec = cudascopeRun(o, clip, false, n);
-        auto qc = cudascopeRun(o, clip, true, n2);
+        auto dec = cudascopeJobs(o, clip, false, n);
+        auto qc = cudascopeJobs(o, clip, true, n2);
         auto fdec = ffmpegRun(o, clip, false, n3);
         auto fqc = ffmpegRun(o, clip, true, n4);
         for (const auto* r : {&dec, &qc, &fdec, &fqc})
