@@ -8,11 +8,12 @@
 #include <numbers>
 
 #include "PixelAccess.h"
+#include "ThreadPool.h"
 
 namespace cs {
 namespace {
 
-void unpack(const FrameView& f, YuvPlanes& p) {
+void prepare(const FrameView& f, YuvPlanes& p) {
     const auto& info = formatInfo(f.format);
     p.width = f.width;
     p.height = f.height;
@@ -20,33 +21,43 @@ void unpack(const FrameView& f, YuvPlanes& p) {
     p.log2ch = info.log2ChromaH;
     p.chromaWidth = chromaWidth(f.format, f.width);
     p.chromaHeight = chromaHeight(f.format, f.height);
-    const PixelSource src = makePixelSource(f);
-    const int32_t mid = 1 << (info.bitDepth - 1);
     p.y.resize(size_t(p.width) * size_t(p.height));
     p.u.resize(size_t(p.chromaWidth) * size_t(p.chromaHeight));
     p.v.resize(p.u.size());
-    const auto loadRows = [&](int plane, int width, int height, std::vector<uint16_t>& out) {
-        for (int y = 0; y < height; ++y) {
+}
+
+// The chroma rows whose first luma row is in [y0, y1): contiguous luma chunks give
+// contiguous chroma chunks that cover every chroma row once.
+int firstChromaRow(int y, int log2ch) { return (y + (1 << log2ch) - 1) >> log2ch; }
+
+// Luma rows [y0, y1) of `f` and their chroma rows into `p` (prepare()d).
+void unpackRows(const FrameView& f, YuvPlanes& p, int y0, int y1) {
+    const auto& info = formatInfo(f.format);
+    const PixelSource src = makePixelSource(f);
+    const int32_t mid = 1 << (info.bitDepth - 1);
+    const int c0 = firstChromaRow(y0, info.log2ChromaH), c1 = y1 == p.height ? p.chromaHeight : firstChromaRow(y1, info.log2ChromaH);
+    const auto loadRows = [&](int plane, int width, int r0, int r1, std::vector<uint16_t>& out) {
+        for (int y = r0; y < r1; ++y) {
             const uint8_t* row = f.data[size_t(plane)] + std::ptrdiff_t(y) * f.pitch[size_t(plane)];
             uint16_t* dst = &out[size_t(y) * size_t(width)];
             for (int x = 0; x < width; ++x) dst[x] = uint16_t(loadSample(row, x, src.bytesPerSample, src.shift));
         }
     };
     if (info.layout == PixelLayout::Planar) {   // the common case, plane by plane
-        loadRows(0, p.width, p.height, p.y);
-        loadRows(1, p.chromaWidth, p.chromaHeight, p.u);
-        loadRows(2, p.chromaWidth, p.chromaHeight, p.v);
+        loadRows(0, p.width, y0, y1, p.y);
+        loadRows(1, p.chromaWidth, c0, c1, p.u);
+        loadRows(2, p.chromaWidth, c0, c1, p.v);
         return;
     }
     if (info.layout == PixelLayout::Gray) {
-        loadRows(0, p.width, p.height, p.y);
-        std::fill(p.u.begin(), p.u.end(), uint16_t(mid));
-        std::fill(p.v.begin(), p.v.end(), uint16_t(mid));
+        loadRows(0, p.width, y0, y1, p.y);
+        std::fill(p.u.begin() + std::ptrdiff_t(c0) * p.chromaWidth, p.u.begin() + std::ptrdiff_t(c1) * p.chromaWidth, uint16_t(mid));
+        std::fill(p.v.begin() + std::ptrdiff_t(c0) * p.chromaWidth, p.v.begin() + std::ptrdiff_t(c1) * p.chromaWidth, uint16_t(mid));
         return;
     }
-    for (int y = 0; y < p.height; ++y)
+    for (int y = y0; y < y1; ++y)
         for (int x = 0; x < p.width; ++x) p.y[size_t(y) * size_t(p.width) + size_t(x)] = uint16_t(readYuv(src, x, y, mid).y);
-    for (int cy = 0; cy < p.chromaHeight; ++cy)
+    for (int cy = c0; cy < c1; ++cy)
         for (int cx = 0; cx < p.chromaWidth; ++cx) {
             const YuvSample s = readYuv(src, cx << info.log2ChromaW, cy << info.log2ChromaH, mid);
             p.u[size_t(cy) * size_t(p.chromaWidth) + size_t(cx)] = uint16_t(s.cb);
@@ -119,20 +130,18 @@ int blackThresholdFor(double ratio, int bitDepth, bool fullRange) {
 Status SignalStatsMeter::measure(const FrameView& frame, int blackThreshold, SignalStats& out) {
     if (frame.onDevice) return Status::error("signalstats reads frames in host memory only");
     if (formatInfo(frame.format).isRgb) return Status::error("signalstats needs a Y'CbCr source, not R'G'B'");
+    if (!pool_) pool_ = std::make_unique<ThreadPool>();
     std::swap(cur_, prev_);
-    unpack(frame, cur_);
+    prepare(frame, cur_);
     const YuvPlanes& c = cur_;
+    pool_->parallelFor(c.height, [&](int, int y0, int y1) { unpackRows(frame, cur_, y0, y1); });
     const bool samePrev = havePrev_ && prev_.width == c.width && prev_.height == c.height &&
-                          prev_.chromaWidth == c.chromaWidth && prev_.chromaHeight == c.chromaHeight;
+                          prev_.chromaWidth == c.chromaWidth && prev_.chromaHeight == c.chromaHeight &&
+                          prev_.bitDepth == c.bitDepth;
     const YuvPlanes& p = samePrev ? prev_ : c;   // signalstats: the first frame is its own previous
     havePrev_ = true;
 
     const int levels = 1 << c.bitDepth, mid = levels / 2;
-    histY_.assign(size_t(levels), 0);
-    histU_.assign(size_t(levels), 0);
-    histV_.assign(size_t(levels), 0);
-    histSat_.assign(size_t(levels), 0);
-    uint32_t histHue[360] = {};
     if (tableLevels_ != levels) {   // SAT and HUE of every chroma pair: atan2f and hypotf once, not per sample
         satTable_.resize(size_t(levels) * size_t(levels));
         hueTable_.resize(satTable_.size());
@@ -143,53 +152,85 @@ Status SignalStatsMeter::measure(const FrameView& frame, int blackThreshold, Sig
             }
         tableLevels_ = levels;
     }
-    SignalStatsCounts n;
-    for (size_t i = 0; i < c.y.size(); ++i) {
-        const uint16_t s = c.y[i];
-        n.maskY |= s;
-        ++histY_[s];
-        n.black += s <= blackThreshold;
-        n.difY += uint64_t(std::abs(int(s) - int(p.y[i])));
-    }
-    for (size_t i = 0; i < c.u.size(); ++i) {
-        const int u = c.u[i], v = c.v[i];
-        n.maskU |= unsigned(u);
-        n.maskV |= unsigned(v);
-        ++histU_[size_t(u)];
-        ++histV_[size_t(v)];
-        const size_t t = size_t(u) * size_t(levels) + size_t(v);
-        ++histSat_[size_t(std::min(int(satTable_[t]), levels - 1))];
-        ++histHue[hueTable_[t]];
-        n.difU += uint64_t(std::abs(u - int(p.u[i])));
-        n.difV += uint64_t(std::abs(v - int(p.v[i])));
-    }
 
-    // BRNG: each pixel with the chroma sample that covers it.
+    // Each chunk of luma rows (and the chroma rows they start) counts into its own partial;
+    // the partials are summed afterwards.
+    const int chunks = pool_->defaultChunks(c.height);
+    partials_.resize(size_t(chunks));
     const int f = 1 << (c.bitDepth - 8);
     const int log2cw = formatInfo(frame.format).log2ChromaW;
-    for (int y = 0; y < c.height; ++y) {
-        const uint16_t* row = &c.y[size_t(y) * size_t(c.width)];
-        const size_t crow = size_t(y >> c.log2ch) * size_t(c.chromaWidth);
-        for (int x = 0; x < c.width; ++x) {
-            const int l = row[x], cb = c.u[crow + size_t(x >> log2cw)], cr = c.v[crow + size_t(x >> log2cw)];
-            n.brng += l < 16 * f || l > 235 * f || cb < 16 * f || cb > 240 * f || cr < 16 * f || cr > 240 * f;
+    pool_->parallelFor(c.height, [&](int chunk, int y0, int y1) {
+        Partial& n = partials_[size_t(chunk)];
+        n = Partial{};
+        n.hy.assign(size_t(levels), 0);
+        n.hu.assign(size_t(levels), 0);
+        n.hv.assign(size_t(levels), 0);
+        n.hs.assign(size_t(levels), 0);
+        for (int y = y0; y < y1; ++y) {
+            const size_t row = size_t(y) * size_t(c.width);
+            const size_t crow = size_t(y >> c.log2ch) * size_t(c.chromaWidth);
+            int64_t vrepDiff = 0;
+            for (int x = 0; x < c.width; ++x) {
+                const int s = c.y[row + size_t(x)];
+                n.maskY |= unsigned(s);
+                ++n.hy[size_t(s)];
+                n.black += s <= blackThreshold;
+                n.difY += uint64_t(std::abs(s - int(p.y[row + size_t(x)])));
+                // BRNG: each pixel with the chroma sample that covers it.
+                const int cb = c.u[crow + size_t(x >> log2cw)], cr = c.v[crow + size_t(x >> log2cw)];
+                n.brng += s < 16 * f || s > 235 * f || cb < 16 * f || cb > 240 * f || cr < 16 * f || cr > 240 * f;
+                // VREP: against the row four above.
+                if (y >= 4) vrepDiff += std::abs(int(c.y[row - 4 * size_t(c.width) + size_t(x)]) - s);
+            }
+            n.vrepRows += y >= 4 && vrepDiff < c.width;
+            // TOUT on luma cut to 8 bits, as filter_tout_outlier's uint8_t parameters do.
+            if (y >= 1 && y + 1 < c.height) {
+                const auto at = [&](int xx, int yy) { return uint8_t(c.y[size_t(yy) * size_t(c.width) + size_t(xx)]); };
+                const auto filt = [&](int xx, int j) { return toutOutlier(at(xx, y - j), at(xx, y), at(xx, y + j)); };
+                const auto filt3 = [&](int xx, int j) { return filt(xx - 1, j) && filt(xx, j) && filt(xx + 1, j); };
+                const bool two = y - 2 >= 0 && y + 2 < c.height;
+                for (int x = 1; x + 1 < c.width; ++x) n.tout += two ? (filt3(x, 2) && filt3(x, 1)) : filt3(x, 1);
+            }
         }
-    }
-    // VREP: rows (from the fifth) nearly equal to the row four above.
-    for (int y = 4; y < c.height; ++y) {
-        const uint16_t* a = &c.y[size_t(y - 4) * size_t(c.width)];
-        const uint16_t* b = &c.y[size_t(y) * size_t(c.width)];
-        int64_t diff = 0;
-        for (int x = 0; x < c.width; ++x) diff += std::abs(int(a[x]) - int(b[x]));
-        n.vrepRows += diff < c.width;
-    }
-    // TOUT on luma cut to 8 bits, as filter_tout_outlier's uint8_t parameters do.
-    const auto at = [&](int x, int y) { return uint8_t(c.y[size_t(y) * size_t(c.width) + size_t(x)]); };
-    const auto filt = [&](int x, int y, int j) { return toutOutlier(at(x, y - j), at(x, y), at(x, y + j)); };
-    const auto filt3 = [&](int x, int y, int j) { return filt(x - 1, y, j) && filt(x, y, j) && filt(x + 1, y, j); };
-    for (int y = 1; y + 1 < c.height; ++y) {
-        const bool two = y - 2 >= 0 && y + 2 < c.height;
-        for (int x = 1; x + 1 < c.width; ++x) n.tout += two ? (filt3(x, y, 2) && filt3(x, y, 1)) : filt3(x, y, 1);
+        const int c0 = firstChromaRow(y0, c.log2ch), c1 = y1 == c.height ? c.chromaHeight : firstChromaRow(y1, c.log2ch);
+        for (size_t i = size_t(c0) * size_t(c.chromaWidth); i < size_t(c1) * size_t(c.chromaWidth); ++i) {
+            const int u = c.u[i], v = c.v[i];
+            n.maskU |= unsigned(u);
+            n.maskV |= unsigned(v);
+            ++n.hu[size_t(u)];
+            ++n.hv[size_t(v)];
+            const size_t t = size_t(u) * size_t(levels) + size_t(v);
+            ++n.hs[size_t(std::min(int(satTable_[t]), levels - 1))];
+            ++n.hh[hueTable_[t]];
+            n.difU += uint64_t(std::abs(u - int(p.u[i])));
+            n.difV += uint64_t(std::abs(v - int(p.v[i])));
+        }
+    });
+
+    histY_.assign(size_t(levels), 0);
+    histU_.assign(size_t(levels), 0);
+    histV_.assign(size_t(levels), 0);
+    histSat_.assign(size_t(levels), 0);
+    uint32_t histHue[360] = {};
+    SignalStatsCounts n;
+    for (const Partial& part : partials_) {
+        for (size_t i = 0; i < size_t(levels); ++i) {
+            histY_[i] += part.hy[i];
+            histU_[i] += part.hu[i];
+            histV_[i] += part.hv[i];
+            histSat_[i] += part.hs[i];
+        }
+        for (size_t i = 0; i < 360; ++i) histHue[i] += part.hh[i];
+        n.difY += part.difY;
+        n.difU += part.difU;
+        n.difV += part.difV;
+        n.brng += part.brng;
+        n.tout += part.tout;
+        n.vrepRows += part.vrepRows;
+        n.black += part.black;
+        n.maskY |= part.maskY;
+        n.maskU |= part.maskU;
+        n.maskV |= part.maskV;
     }
     n.histY = histY_.data();
     n.histU = histU_.data();

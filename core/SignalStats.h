@@ -23,12 +23,15 @@
 //   counted over h >> log2 chroma height rows as FFmpeg does.
 //
 // Host memory only (the caller downloads device frames); Y'CbCr and gray sources (gray:
-// chroma at the mid level). Not thread-safe: one meter per input.
+// chroma at the mid level). Not thread-safe: one meter per input (its rows are counted on a
+// thread pool of its own).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "Frame.h"
+#include "ThreadPool.h"
 #include "Status.h"
 
 namespace cs {
@@ -89,6 +92,16 @@ private:
     std::vector<uint32_t> histY_, histU_, histV_, histSat_;
     std::vector<uint16_t> satTable_, hueTable_;   // [u * levels + v]
     int tableLevels_ = 0;
+    // Rows are unpacked and counted in chunks on a pool; each chunk counts into its own
+    // Partial (written by that chunk's thread only), summed on the caller's thread.
+    struct Partial {
+        std::vector<uint32_t> hy, hu, hv, hs;
+        uint32_t hh[360] = {};
+        uint64_t difY = 0, difU = 0, difV = 0, brng = 0, tout = 0, vrepRows = 0, black = 0;
+        unsigned maskY = 0, maskU = 0, maskV = 0;
+    };
+    std::vector<Partial> partials_;
+    std::unique_ptr<ThreadPool> pool_;
 };
 
 // blackdetect's pixel threshold: 16 + ratio * 219 (scaled to the depth) for limited range,
