@@ -317,3 +317,30 @@ TEST(Qc, UsageErrors) {
         EXPECT_NE(r.err.find("usage: cudascope qc"), std::string::npos);
     }
 }
+
+TEST(Qc, TruncatedFileGivesDecodeErrorEvents) {
+    QTemporaryDir dir;
+    const QString full = dir.path() + "/full.mkv";
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "testsrc2=" + kSize + ":d=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", full}).exitCode, 0);
+    const std::string bytes = readFile(full.toStdString());
+    const QString cut = dir.path() + "/cut.mkv";
+    QFile f(cut);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(bytes.data(), qint64(bytes.size() * 6 / 10));
+    f.close();
+    // Damage is a finding: every frame that decodes is checked, exit 0.
+    const RunResult r = cudascope({"qc", cut, "--out", dir.path() + "/qc", "--engine", "cpu", "--no-qctools"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const QJsonObject report = readJson((dir.path() + "/qc/cut.mkv.qc.json").toStdString());
+    const qsizetype frames = report["frames"].toArray().size();
+    EXPECT_GT(frames, 5);
+    EXPECT_LT(frames, 50);
+    const auto errors = eventsOf(report, "decode_error");
+    ASSERT_FALSE(errors.empty());
+    EXPECT_TRUE(errors[0]["message"].toString().contains("cut.mkv")) << errors[0]["message"].toString().toStdString();
+    EXPECT_GE(errors[0]["first_frame"].toInt(), 0);
+    EXPECT_LE(errors[0]["first_frame"].toInt(), frames - 1);
+    // The moving content has neither black nor freeze.
+    EXPECT_TRUE(eventsOf(report, "black").empty());
+    EXPECT_TRUE(eventsOf(report, "freeze").empty());
+}
