@@ -42,7 +42,9 @@ Result<std::unique_ptr<CudaSignalStatsMeter>> CudaSignalStatsMeter::create(int d
     std::unique_ptr<CudaSignalStatsMeter> m(new CudaSignalStatsMeter());
     m->impl_->device = device;
     CS_CUDA_CHECK(cudaSetDevice(device));
-    CS_CUDA_CHECK(cudaStreamCreateWithFlags(m->impl_->stream.out(), cudaStreamNonBlocking));
+    // A blocking stream: frames without a ready event were written on the legacy default
+    // stream, which it then follows by itself.
+    CS_CUDA_CHECK(cudaStreamCreateWithFlags(m->impl_->stream.out(), cudaStreamDefault));
     return m;
 }
 
