@@ -133,15 +133,18 @@ QJsonObject reportHead(const SourceInfo& info, std::string_view engine, const Sc
                                    {"transfer", str(transferName(results.color.transfer))}}}};
 }
 
+QJsonObject reportStats(const ScopeResults& results) {
+    return QJsonObject{{"y", toJson(results.stats.y)}, {"u", toJson(results.stats.u)},
+                       {"v", toJson(results.stats.v)},
+                       {"out_of_legal", results.stats.outOfLegal},
+                       {"out_of_gamut", results.stats.outOfGamut}};
+}
+
 QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const ScopeResults& results,
                         const QJsonObject& extra) {
     QJsonObject entry{{"index", qint64(index)}, {"pts", pts}, {"width", results.width}, {"height", results.height}};
     for (auto it = extra.begin(); it != extra.end(); ++it) entry[it.key()] = it.value();
-    if (spec.stats)
-        entry["stats"] = QJsonObject{{"y", toJson(results.stats.y)}, {"u", toJson(results.stats.u)},
-                                     {"v", toJson(results.stats.v)},
-                                     {"out_of_legal", results.stats.outOfLegal},
-                                     {"out_of_gamut", results.stats.outOfGamut}};
+    if (spec.stats) entry["stats"] = reportStats(results);
     if (results.hdr.measured) entry["hdr"] = hdrFrameJson(results.hdr);
     if (spec.histogram)
         entry["histogram"] = QJsonObject{{"y", toJson(results.histY)}, {"r", toJson(results.histR)},

@@ -83,6 +83,8 @@ private:
 // one frame's entry (index, pts, size, `extra`'s members, and the stats and histogram when
 // asked for).
 QJsonObject reportHead(const SourceInfo& info, std::string_view engine, const ScopeSpec& spec, const ScopeResults& results);
+// A frame's "stats" object, the same for export's report.json and qc's NAME.qc.json.
+QJsonObject reportStats(const ScopeResults& results);
 QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const ScopeResults& results,
                         const QJsonObject& extra = {});
 

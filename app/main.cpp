@@ -24,6 +24,7 @@ constexpr const char* kUsage =
     "       cudascope probe INPUT             print the stream's properties\n"
     "       cudascope record INPUT --out FILE record the picture, scopes or both to .mp4/.mkv\n"
     "       cudascope bench [INPUT]           time the engines (and NVDEC) on this machine\n"
+    "       cudascope qc INPUT... --out DIR   quality control of whole files (QCTools reports, events)\n"
     "       cudascope --help | --version\n"
     "INPUT: a media file; a live URL (rtsp://, udp://, srt://, ...) or camera (v4l2:/dev/video0);\n"
     "       or pattern:bars, pattern:ramp, pattern:zoneplate (add :10bit, :WxH).\n"
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
     if (first == "export") return cs::runExport(argc - 2, argv + 2);
     if (first == "probe") return cs::runProbe(argc - 2, argv + 2);
     if (first == "record") return cs::runRecord(argc - 2, argv + 2);
+    if (first == "qc") return cs::runQc(argc - 2, argv + 2);
     if (first == "bench") {
 #if CS_HAVE_BENCH_COMMAND
         return cs::runBench(argc - 2, argv + 2);

@@ -14,13 +14,13 @@ Result<std::shared_ptr<DeviceStream>> EngineChoice::decodeStream() const {
     return std::shared_ptr<DeviceStream>();
 }
 
-Result<EngineChoice> chooseEngine(const std::string& name, CudaUnavailable unavailable) {
+Result<EngineChoice> chooseEngine(const std::string& name, CudaUnavailable unavailable, int device) {
     if (name != "auto" && name != "cpu" && name != "cuda")
         return Status::error("unknown engine '" + name + "' (expected auto, cpu or cuda)");
     EngineChoice choice;
     if (name != "cpu") {
 #if CS_HAVE_CUDA
-        auto cuda = makeCudaEngine();
+        auto cuda = makeCudaEngine(device);
         if (cuda) {
             choice.cuda = cuda->get();
             choice.engine = std::move(cuda.value());
@@ -29,6 +29,7 @@ Result<EngineChoice> chooseEngine(const std::string& name, CudaUnavailable unava
         if (name == "cuda" && unavailable == CudaUnavailable::Error) return Status::error("CUDA engine unavailable: " + cuda.message());
         choice.note = "CUDA engine unavailable (" + cuda.message() + "): using the CPU engine";
 #else
+        (void)device;
         if (name == "cuda") {
             if (unavailable == CudaUnavailable::Error) return Status::error("CUDA engine unavailable: this build has no CUDA support");
             choice.note = "this build has no CUDA support: using the CPU engine";

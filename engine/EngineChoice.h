@@ -26,7 +26,9 @@ struct EngineChoice {
 // engine with a note saying why (the window, which must open whatever the machine).
 enum class CudaUnavailable { Error, UseCpu };
 
-// name: "auto", "cpu" or "cuda"; anything else is an error naming it.
-Result<EngineChoice> chooseEngine(const std::string& name, CudaUnavailable unavailable = CudaUnavailable::Error);
+// name: "auto", "cpu" or "cuda"; anything else is an error naming it. device: the CUDA
+// device the CUDA engine runs on (qc --devices spreads its jobs over several).
+Result<EngineChoice> chooseEngine(const std::string& name, CudaUnavailable unavailable = CudaUnavailable::Error,
+                                  int device = 0);
 
 }  // namespace cs

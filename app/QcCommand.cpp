@@ -1,0 +1,131 @@
+// `cudascope qc`: quality control of whole files. The inputs (folders expanded, sorted,
+// --shard applied) are taken in order by --jobs job threads, each running one input at a
+// time with its own source and engine (app/QcRun.cpp); with several --devices the jobs
+// are spread over them (job j on device j mod count). Threading: the job threads share
+// only the next-input counter (atomic), the outcome counters (atomic) and stderr, whose
+// lines are written whole under `logLock`.
+#include <QByteArray>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "Commands.h"
+#include "QcOptions.h"
+#include "QcRun.h"
+#include "StopSignals.h"
+
+namespace cs {
+
+int runQc(int argc, char** argv) {
+    auto parsed = parseQcArgs(argumentsOf(argc, argv));
+    const auto usage = [](const std::string& message) {
+        std::fprintf(stderr, "cudascope qc: %s\n%s", message.c_str(), kQcUsage);
+        return kExitUsage;
+    };
+    if (!parsed) return usage(parsed.message());
+    QcOptions a = std::move(*parsed);
+    if (a.help) {
+        std::fputs(kQcUsage, stdout);
+        return kExitOk;
+    }
+    if (!a.listDir.empty()) {
+        auto files = listMediaFiles(a.listDir);
+        if (!files) {
+            std::fprintf(stderr, "cudascope qc: %s\n", files.message().c_str());
+            return kExitFailure;
+        }
+        for (const auto& f : shardOf(*files, a.shardIndex, a.shardCount)) std::printf("%s\n", f.c_str());
+        return kExitOk;
+    }
+    if (!a.thresholdsFile.empty()) {
+        std::ifstream in(a.thresholdsFile, std::ios::binary);
+        if (!in) return usage("--thresholds " + a.thresholdsFile + ": cannot be read");
+        std::stringstream text;
+        text << in.rdbuf();
+        auto t = parseQcThresholds(text.str());
+        if (!t) return usage("--thresholds " + a.thresholdsFile + ": " + t.message());
+        a.thresholds = *t;
+    }
+    auto expanded = expandInputs(a.inputs);
+    if (!expanded) {
+        std::fprintf(stderr, "cudascope qc: %s\n", expanded.message().c_str());
+        return kExitFailure;
+    }
+    const std::vector<std::string> inputs = shardOf(*expanded, a.shardIndex, a.shardCount);
+    std::map<std::string, std::string> names;   // report name -> input: two inputs must not share one
+    for (const auto& in : inputs) {
+        const auto [it, added] = names.emplace(qcName(in), in);
+        if (!added) return usage(in + " and " + it->second + " would write the same report " + it->first + ".qc.json");
+    }
+    std::error_code ec;
+    const std::filesystem::path out(a.outDir);
+    const auto resolved = std::filesystem::weakly_canonical(std::filesystem::absolute(out, ec), ec);
+    if (!ec && resolved == resolved.root_path()) {
+        std::fprintf(stderr, "cudascope qc: %s: refusing to write reports into the root of the file system\n", a.outDir.c_str());
+        return kExitFailure;
+    }
+    std::filesystem::create_directories(out, ec);
+    if (ec || !std::filesystem::is_directory(out)) {
+        std::fprintf(stderr, "cudascope qc: %s: cannot create the output folder (%s)\n", a.outDir.c_str(),
+                     ec ? ec.message().c_str() : "not a folder");
+        return kExitFailure;
+    }
+    if (inputs.empty()) {
+        std::fprintf(stderr, "cudascope qc: no input in this shard (%d/%d of %zu)\n", a.shardIndex, a.shardCount, expanded->size());
+        return kExitOk;
+    }
+
+    const StopSignals stopSignals;
+    std::mutex logLock;
+    const auto log = [&](const std::string& line) {
+        const std::lock_guard<std::mutex> lock(logLock);
+        std::fprintf(stderr, "cudascope qc: %s\n", line.c_str());
+    };
+    std::atomic<size_t> next{0};
+    std::atomic<int> checked{0}, skipped{0}, failed{0}, stopped{0};
+    const auto job = [&](int jobIndex) {
+        QcRunOptions o;
+        o.outDir = a.outDir;
+        o.engine = a.engine;
+        o.hwdec = a.hwdec;
+        o.device = a.devices.empty() ? 0 : a.devices[size_t(jobIndex) % a.devices.size()];
+        o.qctools = a.qctools;
+        o.force = a.force;
+        o.thresholds = a.thresholds;
+        o.stop = StopSignals::flag();
+        o.log = log;
+        for (size_t i; (i = next.fetch_add(1)) < inputs.size();) {
+            if (stopSignals.received()) break;
+            const QcRunResult r = runQcInput(inputs[i], o);
+            log(r.message);
+            switch (r.outcome) {
+                case QcOutcome::Checked: ++checked; break;
+                case QcOutcome::Skipped: ++skipped; break;
+                case QcOutcome::Failed: ++failed; break;
+                case QcOutcome::Stopped: ++stopped; break;
+            }
+        }
+    };
+    const int jobs = int(std::min<size_t>(size_t(a.jobs), inputs.size()));
+    std::vector<std::thread> threads;
+    for (int j = 1; j < jobs; ++j) threads.emplace_back(job, j);
+    job(0);
+    for (auto& t : threads) t.join();
+
+    std::fprintf(stderr, "cudascope qc: %d checked, %d skipped, %d failed of %zu input%s; reports in %s\n", checked.load(),
+                 skipped.load(), failed.load(), inputs.size(), inputs.size() == 1 ? "" : "s", a.outDir.c_str());
+    if (const int sig = stopSignals.received()) {
+        std::fprintf(stderr, "cudascope qc: stopped by %s; inputs in progress have no report\n", signalName(sig));
+        return 128 + sig;
+    }
+    return failed ? kExitFailure : kExitOk;
+}
+
+}  // namespace cs

@@ -1,0 +1,27 @@
+// NAME.qc.csv: the per-frame table of NAME.qc.json, one row per frame, the columns the
+// frame object's members flattened (stats.y.min -> stats_y_min), named by the first frame.
+// Written through an AtomicFile as the frames come. Not thread-safe: one per input.
+#pragma once
+#include <QJsonObject>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "AtomicFile.h"
+#include "core/Status.h"
+
+namespace cs {
+
+class QcCsvWriter {
+public:
+    Status open(const std::string& path);
+    Status addFrame(const QJsonObject& frame);
+    Status finish() { return file_->commit(); }
+
+private:
+    std::optional<AtomicFile> file_;
+    std::vector<std::string> columns_;
+};
+
+}  // namespace cs

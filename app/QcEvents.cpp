@@ -1,0 +1,60 @@
+#include "QcEvents.h"
+
+namespace cs {
+
+void RunDetector::frame(int64_t index, double pts, bool inRun, std::vector<QcEvent>& events) {
+    frameStartingAt(index, pts, index, pts, inRun, events);
+}
+
+void RunDetector::frameStartingAt(int64_t index, double pts, int64_t startIndex, double startPts, bool inRun,
+                                  std::vector<QcEvent>& events) {
+    if (inRun) {
+        if (!open_) {
+            open_ = true;
+            run_ = QcEvent{type_, startIndex, index, startPts, pts, {}};
+        }
+        run_.lastFrame = index;
+        run_.lastPts = pts;
+        return;
+    }
+    if (open_) close(pts, events);
+}
+
+void RunDetector::close(double endPts, std::vector<QcEvent>& events) {
+    open_ = false;
+    // The same comparison as blackdetect's (black_end - black_start >= black_min_duration).
+    if (endPts - run_.firstPts >= minDuration_ - 1e-9) events.push_back(run_);
+}
+
+void RunDetector::finish(double frameDuration, std::vector<QcEvent>& events) {
+    if (open_) close(run_.lastPts + frameDuration, events);
+}
+
+QcEventFinder::QcEventFinder(const QcThresholds& t)
+    : t_(t),
+      black_("black", t.blackMinDuration),
+      freeze_("freeze", t.freezeMinDuration),
+      legal_("out_of_legal", t.legalMinDuration),
+      gamut_("out_of_gamut", t.gamutMinDuration) {}
+
+void QcEventFinder::add(const Frame& f) {
+    black_.frame(f.index, f.pts, f.blackRatio >= t_.blackPictureRatio, events_);
+    // A frozen frame belongs to a run that starts at the reference frame it repeats.
+    freeze_.frameStartingAt(f.index, f.pts, f.referenceIndex, f.referencePts, f.frozen, events_);
+    legal_.frame(f.index, f.pts, f.outOfLegal > t_.legalShare, events_);
+    gamut_.frame(f.index, f.pts, f.outOfGamut > t_.gamutShare, events_);
+}
+
+void QcEventFinder::decodeError(int64_t index, double pts, const std::string& warning) {
+    ++decodeErrors_;
+    if (size_t(decodeErrors_) <= kMaxDecodeErrorEvents) events_.push_back(QcEvent{"decode_error", index, index, pts, pts, warning});
+}
+
+void QcEventFinder::finish(double frameDuration) {
+    black_.finish(frameDuration, events_);
+    freeze_.finish(frameDuration, events_);
+    legal_.finish(frameDuration, events_);
+    gamut_.finish(frameDuration, events_);
+}
+
+}  // namespace cs

@@ -1,0 +1,71 @@
+// `cudascope qc`'s events: runs of frames found as they stream by (nothing kept per frame).
+// black and freeze as FFmpeg's blackdetect and freezedetect decide them, out_of_legal and
+// out_of_gamut as runs above a share, decode_error for each integrity warning. A run's
+// duration is the time from its first frame to the frame that ends it (at the end of the
+// input: to the last frame's pts plus one frame), and it is an event when that duration is
+// at least the minimum (docs/QC.md).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "QcOptions.h"
+
+namespace cs {
+
+struct QcEvent {
+    std::string type;   // black, freeze, out_of_legal, out_of_gamut, decode_error
+    int64_t firstFrame = 0, lastFrame = 0;
+    double firstPts = 0, lastPts = 0;
+    std::string message;   // decode_error: the integrity warning
+};
+
+// A run of frames for which a condition holds.
+class RunDetector {
+public:
+    RunDetector(std::string type, double minDuration) : type_(std::move(type)), minDuration_(minDuration) {}
+    // One frame; an event when a long enough run ended before this frame.
+    void frame(int64_t index, double pts, bool inRun, std::vector<QcEvent>& events);
+    // The input's end; frameDuration: one frame's time (1 / frame rate).
+    void finish(double frameDuration, std::vector<QcEvent>& events);
+    // Starts a run at an earlier frame (freeze: the reference frame the frozen ones repeat).
+    void frameStartingAt(int64_t index, double pts, int64_t startIndex, double startPts, bool inRun,
+                         std::vector<QcEvent>& events);
+
+private:
+    void close(double endPts, std::vector<QcEvent>& events);
+    std::string type_;
+    double minDuration_;
+    bool open_ = false;
+    QcEvent run_;
+};
+
+class QcEventFinder {
+public:
+    explicit QcEventFinder(const QcThresholds& t);
+    // A frame's findings: black pixels out of all, MAFD from the freeze reference (the
+    // caller keeps the reference: reference* is the frame it was taken from) and shares.
+    struct Frame {
+        int64_t index = 0;
+        double pts = 0;
+        double blackRatio = 0;
+        bool frozen = false;            // MAFD from the reference at most the noise
+        int64_t referenceIndex = 0;
+        double referencePts = 0;
+        double outOfLegal = 0, outOfGamut = 0;
+    };
+    void add(const Frame& f);
+    void decodeError(int64_t index, double pts, const std::string& warning);
+    void finish(double frameDuration);
+    const std::vector<QcEvent>& events() const { return events_; }
+    int64_t decodeErrors() const { return decodeErrors_; }
+    static constexpr size_t kMaxDecodeErrorEvents = 1000;
+
+private:
+    QcThresholds t_;
+    RunDetector black_, freeze_, legal_, gamut_;
+    std::vector<QcEvent> events_;
+    int64_t decodeErrors_ = 0;
+};
+
+}  // namespace cs

@@ -1,0 +1,237 @@
+#include "QcOptions.h"
+
+#include <QByteArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QString>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "core/Parse.h"
+
+namespace cs {
+
+const char* const kQcUsage =
+    "usage: cudascope qc INPUT... --out DIR [options]\n"
+    "       cudascope qc --list-inputs DIR [--shard K/N]\n"
+    "  INPUT                 media files, or folders (their media files, recursively)\n"
+    "  --out DIR             output folder (created if missing): per input NAME.qc.json, NAME.qc.csv,\n"
+    "                        NAME.qctools.xml.gz, NAME.qc.png\n"
+    "  --jobs N              inputs checked at once (default 1, at most 64)\n"
+    "  --engine E            auto|cpu|cuda (default auto)\n"
+    "  --hwdec H             auto|nvdec|none (default auto with the CUDA engine, else none)\n"
+    "  --devices LIST        CUDA devices to spread the jobs over, e.g. 0,1,2,3 (default 0)\n"
+    "  --thresholds FILE     event thresholds and minimum durations as JSON (docs/QC.md)\n"
+    "  --qctools             write NAME.qctools.xml.gz (the default); --no-qctools: do not\n"
+    "  --force               check inputs again whose report is complete (default: skipped)\n"
+    "  --shard K/N           only the K-th (from 0) of N slices of the sorted inputs\n"
+    "  --list-inputs DIR     print the media files under DIR (sorted, after --shard) and exit\n"
+    "Exit codes: 0 every input checked (events are findings), 1 an input could not be read\n"
+    "(the others are still checked), 2 usage.\n";
+
+namespace {
+
+const std::set<std::string> kMediaExtensions{
+    ".mp4", ".m4v", ".mov", ".mkv", ".webm", ".mxf", ".avi", ".ts", ".m2ts", ".mts", ".mpg", ".mpeg", ".m2v",
+    ".vob", ".dv", ".y4m", ".nut", ".flv", ".wmv", ".asf", ".3gp", ".ogv", ".ivf", ".obu", ".h264", ".264",
+    ".hevc", ".h265", ".265", ".mj2", ".gxf", ".lxf"};
+
+Status readMember(const QJsonObject& o, const char* group, const char* key, double min, double max, double& value) {
+    const auto it = o.find(key);
+    if (it == o.end()) return {};
+    if (!it->isDouble() || it->toDouble() < min || it->toDouble() > max)
+        return Status::error(std::string(group) + "." + key + " must be a number from " + QString::number(min).toStdString() +
+                             " to " + QString::number(max).toStdString());
+    value = it->toDouble();
+    return {};
+}
+
+}  // namespace
+
+double QcThresholds::freezeNoise() const { return std::pow(10.0, freezeNoiseDb / 20.0); }
+
+Result<QcThresholds> parseQcThresholds(const std::string& jsonText) {
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(jsonText), &error);
+    if (error.error != QJsonParseError::NoError)
+        return Status::error("not JSON (" + error.errorString().toStdString() + " at byte " + std::to_string(error.offset) + ")");
+    if (!doc.isObject()) return Status::error("must be a JSON object");
+    QcThresholds t;
+    const QJsonObject root = doc.object();
+    const std::map<std::string, std::vector<std::string>> known{{"black", {"picture_ratio", "pixel_ratio", "min_duration"}},
+                                                                {"freeze", {"noise_db", "min_duration"}},
+                                                                {"out_of_legal", {"share", "min_duration"}},
+                                                                {"out_of_gamut", {"share", "min_duration"}}};
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        const std::string group = it.key().toStdString();
+        const auto k = known.find(group);
+        if (k == known.end()) return Status::error("unknown member '" + group + "' (expected black, freeze, out_of_legal, out_of_gamut)");
+        if (!it->isObject()) return Status::error(group + " must be an object");
+        const QJsonObject members = it->toObject();
+        for (auto m = members.begin(); m != members.end(); ++m)
+            if (std::find(k->second.begin(), k->second.end(), m.key().toStdString()) == k->second.end())
+                return Status::error("unknown member '" + group + "." + m.key().toStdString() + "'");
+    }
+    constexpr double kLongest = 24 * 3600.0;
+    const QJsonObject black = root["black"].toObject(), freeze = root["freeze"].toObject(),
+                      legal = root["out_of_legal"].toObject(), gamut = root["out_of_gamut"].toObject();
+    for (const Status& s : {readMember(black, "black", "picture_ratio", 0, 1, t.blackPictureRatio),
+                            readMember(black, "black", "pixel_ratio", 0, 1, t.blackPixelRatio),
+                            readMember(black, "black", "min_duration", 0, kLongest, t.blackMinDuration),
+                            readMember(freeze, "freeze", "noise_db", -200, 0, t.freezeNoiseDb),
+                            readMember(freeze, "freeze", "min_duration", 0, kLongest, t.freezeMinDuration),
+                            readMember(legal, "out_of_legal", "share", 0, 1, t.legalShare),
+                            readMember(legal, "out_of_legal", "min_duration", 0, kLongest, t.legalMinDuration),
+                            readMember(gamut, "out_of_gamut", "share", 0, 1, t.gamutShare),
+                            readMember(gamut, "out_of_gamut", "min_duration", 0, kLongest, t.gamutMinDuration)})
+        if (!s) return s;
+    return t;
+}
+
+const std::vector<OptionDef>& qcOptionTable() {
+    static const std::vector<OptionDef> table{
+        {{"h", "help"}},  {{"out"}, true},        {{"jobs"}, true},   {{"engine"}, true},
+        {{"hwdec"}, true}, {{"thresholds"}, true}, {{"qctools"}},      {{"no-qctools"}},
+        {{"force"}},      {{"devices"}, true},    {{"shard"}, true},  {{"list-inputs"}, true}};
+    return table;
+}
+
+Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
+    auto parsed = parseOptions(args, qcOptionTable());
+    if (!parsed) return parsed.status();
+    QcOptions a;
+    a.help = parsed->isSet("h");
+    if (a.help) return a;
+    Status failed;
+    const auto option = [&](const char* name, auto&& apply) {
+        const auto v = parsed->value(name);
+        if (!v || !failed.ok()) return;
+        if (const Status s = apply(*v); !s) failed = Status::error(std::string("--") + name + " " + s.message());
+    };
+    const auto nonEmpty = [](std::string& into, const char* what) {
+        return [&into, what](const std::string& v) {
+            if (v.empty()) return Status::error(std::string("must name ") + what + ", not ''");
+            into = v;
+            return Status{};
+        };
+    };
+    option("out", nonEmpty(a.outDir, "a folder"));
+    option("list-inputs", nonEmpty(a.listDir, "a folder"));
+    option("thresholds", nonEmpty(a.thresholdsFile, "a file"));
+    option("jobs", [&](const std::string& v) {
+        auto n = parseCount(v, 64);
+        if (n) a.jobs = int(*n);
+        return n.status();
+    });
+    option("engine", [&](const std::string& v) {
+        auto e = parseChoice(v, {"auto", "cpu", "cuda"});
+        if (e) a.engine = *e;
+        return e.status();
+    });
+    option("hwdec", [&](const std::string& v) {
+        auto h = parseChoice(v, {"auto", "nvdec", "none"});
+        if (h) a.hwdec = *h;
+        return h.status();
+    });
+    option("devices", [&](const std::string& v) {
+        size_t pos = 0;
+        for (;;) {
+            const size_t comma = v.find(',', pos);
+            auto d = parseWholeNumber(v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos), 0, 255);
+            if (!d) return Status::error("must be a comma list of device numbers (0 to 255), not " + quotedValue(v));
+            if (std::find(a.devices.begin(), a.devices.end(), int(*d)) != a.devices.end())
+                return Status::error("names device " + std::to_string(*d) + " twice");
+            a.devices.push_back(int(*d));
+            if (comma == std::string::npos) break;
+            pos = comma + 1;
+        }
+        return Status{};
+    });
+    option("shard", [&](const std::string& v) {
+        const size_t slash = v.find('/');
+        const auto bad = Status::error("must be K/N with 0 <= K < N (N at most 1000000), not " + quotedValue(v));
+        if (slash == std::string::npos) return bad;
+        auto k = parseWholeNumber(v.substr(0, slash), 0, 999999);
+        auto n = parseWholeNumber(v.substr(slash + 1), 1, 1000000);
+        if (!k || !n || *k >= *n) return bad;
+        a.shardIndex = int(*k);
+        a.shardCount = int(*n);
+        return Status{};
+    });
+    if (parsed->isSet("qctools") && parsed->isSet("no-qctools")) failed = Status::error("--qctools and --no-qctools contradict each other");
+    a.qctools = !parsed->isSet("no-qctools");
+    a.force = parsed->isSet("force");
+    if (!failed) return failed;
+    a.inputs = parsed->positional();
+    for (const auto& in : a.inputs)
+        if (in.empty()) return Status::error("an INPUT is empty");
+    if (!a.listDir.empty()) {
+        if (!a.inputs.empty()) return Status::error("--list-inputs takes no INPUT: unexpected argument " + quotedValue(a.inputs.front()));
+        if (parsed->value("out")) return Status::error("--list-inputs writes nothing: --out is not for it");
+        return a;
+    }
+    if (a.inputs.empty()) return Status::error("missing INPUT");
+    if (a.outDir.empty()) return Status::error("missing --out DIR");
+    return a;
+}
+
+Result<std::vector<std::string>> listMediaFiles(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) return Status::error(dir + ": not a folder");
+    std::vector<std::string> files;
+    fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+    if (ec) return Status::error(dir + ": cannot read the folder (" + ec.message() + ")");
+    for (; it != end; it.increment(ec)) {
+        if (ec) return Status::error(dir + ": cannot read the folder (" + ec.message() + ")");
+        const std::string name = it->path().filename().string();
+        if (!name.empty() && name.front() == '.') {
+            if (it->is_directory(ec)) it.disable_recursion_pending();
+            continue;
+        }
+        std::string ext = it->path().extension().string();
+        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        if (it->is_regular_file(ec) && kMediaExtensions.count(ext)) files.push_back(it->path().string());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+Result<std::vector<std::string>> expandInputs(const std::vector<std::string>& inputs) {
+    std::vector<std::string> all;
+    for (const auto& in : inputs) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(in, ec)) {
+            auto files = listMediaFiles(in);
+            if (!files) return files.status();
+            all.insert(all.end(), files->begin(), files->end());
+        } else {
+            all.push_back(in);
+        }
+    }
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    return all;
+}
+
+std::vector<std::string> shardOf(const std::vector<std::string>& sorted, int index, int count) {
+    std::vector<std::string> out;
+    for (size_t i = size_t(index); i < sorted.size(); i += size_t(count)) out.push_back(sorted[i]);
+    return out;
+}
+
+std::string qcName(const std::string& input) {
+    std::string name = std::filesystem::path(input).filename().string();
+    if (input.find(':') != std::string::npos && !std::filesystem::exists(input)) name = input;   // pattern:bars, URLs
+    for (char& c : name)
+        if (c == '/' || c == ':' || c == '?' || c == '&' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '_';
+    if (name.empty() || name == "." || name == "..") name = "input";
+    return name;
+}
+
+}  // namespace cs

@@ -1,0 +1,58 @@
+// `cudascope qc`'s options (read by the rules of CommandOptions.h), its thresholds (defaults,
+// or a JSON file), the list of inputs (files and folders expanded, sorted) and --shard.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "CommandOptions.h"
+#include "core/Status.h"
+
+namespace cs {
+
+extern const char* const kQcUsage;
+
+// What makes an event (docs/QC.md). Durations in seconds.
+struct QcThresholds {
+    // blackdetect: a frame is black when more than pictureRatio of its pixels have luma at or
+    // below 16 + pixelRatio * 219 (limited range; pixelRatio * max for full range).
+    double blackPictureRatio = 0.98, blackPixelRatio = 0.10, blackMinDuration = 2.0;
+    // freezedetect: frames whose MAFD from the reference frame is at most noise (-60 dB).
+    double freezeNoiseDb = -60.0, freezeMinDuration = 2.0;
+    // Frames whose share of out-of-legal (BRNG) / out-of-gamut pixels is above `share`.
+    double legalShare = 0.01, legalMinDuration = 1.0;
+    double gamutShare = 0.01, gamutMinDuration = 1.0;
+    double freezeNoise() const;   // 10^(dB/20)
+};
+
+// A thresholds file: {"black": {"picture_ratio", "pixel_ratio", "min_duration"},
+// "freeze": {"noise_db", "min_duration"}, "out_of_legal": {"share", "min_duration"},
+// "out_of_gamut": {"share", "min_duration"}}, every member optional, unknown ones refused.
+Result<QcThresholds> parseQcThresholds(const std::string& jsonText);
+
+struct QcOptions {
+    bool help = false;
+    std::vector<std::string> inputs;   // as given (folders not yet expanded)
+    std::string outDir, engine = "auto", hwdec, listDir, thresholdsFile;
+    int jobs = 1;
+    std::vector<int> devices;          // CUDA devices; empty: device 0
+    int shardIndex = 0, shardCount = 1;
+    bool qctools = true, force = false;
+    QcThresholds thresholds;
+};
+
+const std::vector<OptionDef>& qcOptionTable();
+// The arguments after "qc" -> the options (the thresholds file not read yet), or the usage
+// error's sentence.
+Result<QcOptions> parseQcArgs(const std::vector<std::string>& args);
+
+// The media files under `dir` (recursively; hidden entries skipped), sorted by path.
+Result<std::vector<std::string>> listMediaFiles(const std::string& dir);
+// Inputs with each folder replaced by its media files; then sorted and made unique.
+Result<std::vector<std::string>> expandInputs(const std::vector<std::string>& inputs);
+// The inputs of shard K of N: every N-th from the K-th (K from 0), over the sorted list.
+std::vector<std::string> shardOf(const std::vector<std::string>& sorted, int index, int count);
+// The report name of an input: its file name (pattern:... and URLs made file-safe).
+std::string qcName(const std::string& input);
+
+}  // namespace cs

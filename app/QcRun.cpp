@@ -1,0 +1,317 @@
+#include "QcRun.h"
+
+extern "C" {
+#include <libavutil/frame.h>
+#include <libavutil/avutil.h>
+}
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "DecodeOptions.h"
+#include "FrameFiles.h"
+#include "HdrReport.h"
+#include "QcCsv.h"
+#include "QcEvents.h"
+#include "QcGraph.h"
+#include "QcXml.h"
+#include "ReportWriter.h"
+#include "core/Engine.h"
+#include "core/SignalStats.h"
+#include "decode/FrameInput.h"
+#include "engine/EngineChoice.h"
+#if CS_HAVE_CUDA
+#include "cuda/CudaEngine.h"
+#include "cuda/CudaSignalStats.h"
+#endif
+
+namespace cs {
+namespace {
+
+// The source's warnings that are not damage: conversions, a software fallback, a change of
+// size or format. Every other warning (decode/StreamIntegrity's evidence, frames skipped)
+// is a decode_error event.
+bool isDamage(const std::string& w) {
+    for (const char* benign : {"is converted to", "NVDEC not used", "frame size changed", "pixel format changed"})
+        if (w.find(benign) != std::string::npos) return false;
+    return true;
+}
+
+QJsonObject eventJson(const QcEvent& e) {
+    QJsonObject o{{"type", QString::fromStdString(e.type)},
+                  {"first_frame", qint64(e.firstFrame)},
+                  {"last_frame", qint64(e.lastFrame)},
+                  {"first_pts", e.firstPts},
+                  {"last_pts", e.lastPts}};
+    if (!e.message.empty()) o["message"] = QString::fromStdString(e.message);
+    return o;
+}
+
+QJsonObject thresholdsJson(const QcThresholds& t) {
+    return {{"black", QJsonObject{{"picture_ratio", t.blackPictureRatio}, {"pixel_ratio", t.blackPixelRatio},
+                                  {"min_duration", t.blackMinDuration}}},
+            {"freeze", QJsonObject{{"noise_db", t.freezeNoiseDb}, {"min_duration", t.freezeMinDuration}}},
+            {"out_of_legal", QJsonObject{{"share", t.legalShare}, {"min_duration", t.legalMinDuration}}},
+            {"out_of_gamut", QJsonObject{{"share", t.gamutShare}, {"min_duration", t.gamutMinDuration}}}};
+}
+
+std::string duration(double s) {
+    char b[32];
+    if (s >= 3600) std::snprintf(b, sizeof b, "%d:%02d:%02d", int(s / 3600), int(std::fmod(s, 3600) / 60), int(std::fmod(s, 60)));
+    else std::snprintf(b, sizeof b, "%d:%02d", int(s / 60), int(std::fmod(s, 60)));
+    return b;
+}
+
+}  // namespace
+
+std::string qcPath(const std::string& dir, const std::string& name, const char* suffix) {
+    return (std::filesystem::path(dir) / (name + suffix)).string();
+}
+
+bool qcReportComplete(const std::string& dir, const std::string& name, bool qctools) {
+    std::error_code ec;
+    const auto there = [&](const char* suffix) { return std::filesystem::is_regular_file(qcPath(dir, name, suffix), ec); };
+    return there(".qc.json") && there(".qc.csv") && there(".qc.png") && (!qctools || there(".qctools.xml.gz"));
+}
+
+QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
+    const std::string name = qcName(input);
+    if (!o.force && qcReportComplete(o.outDir, name, o.qctools))
+        return {QcOutcome::Skipped, input + ": skipped: its report is complete (" + qcPath(o.outDir, name, ".qc.json") + "; --force checks it again)"};
+    if (isLiveInput(input))
+        return {QcOutcome::Failed, input + ": a live input has no end to check to; qc reads files (cudascope export records streams)"};
+    auto choice = chooseEngine(o.engine, CudaUnavailable::Error, o.device);
+    if (!choice) return {QcOutcome::Failed, input + ": " + choice.message()};
+    Engine& engine = *choice->engine;
+    auto decoding = decodeOptions(*choice, o.hwdec);
+    if (!decoding) return {QcOutcome::Failed, decoding.message()};
+    FrameInputOptions inputOptions;
+    inputOptions.open = std::move(decoding.value());
+    inputOptions.open.cancel = o.stop;
+    inputOptions.allFrames = true;   // live: every frame is checked, not the newest
+    inputOptions.notice = o.log;
+    auto opened = openFrameInput(input, inputOptions);
+    if (!opened) return {QcOutcome::Failed, opened.message()};
+    FrameInput& source = *opened.value();
+
+    ReportWriter report;
+    QcCsvWriter csv;
+    QcXmlWriter xml;
+    if (Status st = report.open(qcPath(o.outDir, name, ".qc.json")); !st) return {QcOutcome::Failed, st.message()};
+    if (Status st = csv.open(qcPath(o.outDir, name, ".qc.csv")); !st) return {QcOutcome::Failed, st.message()};
+    if (o.qctools)
+        if (Status st = xml.open(qcPath(o.outDir, name, ".qctools.xml.gz")); !st) return {QcOutcome::Failed, st.message()};
+    if (!choice->note.empty()) report.addWarning(choice->note);
+
+    ScopeSpec spec;   // the statistics only: no counts to keep, no images
+    spec.histogram = spec.waveform = spec.parade = spec.vectorscope = false;
+    spec.stats = true;
+    spec.displayImages = spec.picture = false;
+    ScopeResults results;
+    SignalStatsMeter meter;   // host frames
+#if CS_HAVE_CUDA
+    std::unique_ptr<CudaSignalStatsMeter> gpuMeter;   // NVDEC frames
+#endif
+    SignalStats ss;
+    FreezeReference reference;
+    int64_t referenceIndex = 0;
+    bool haveReference = false;
+    double referencePts = 0;
+    QcEventFinder finder(o.thresholds);
+    QcGraph graph;
+    const double noise = o.thresholds.freezeNoise();
+    bool signalstatsOk = true;
+    int64_t frames = 0, lastIndex = 0;
+    double lastPts = 0;
+    int levels = 256;
+    std::string ended = "end_of_stream";
+    bool readFailed = false;
+    Status written;
+    const auto started = std::chrono::steady_clock::now();
+    auto lastProgress = started;
+
+    for (;;) {
+        if (o.stop && o.stop->load()) {
+            report.discard();
+            return {QcOutcome::Stopped, input + ": stopped; no report written"};
+        }
+        InputFrame in;
+        const InputResult rr = source.next(in);
+        const bool got = rr.status == InputStatus::Frame;
+        for (const auto& w : source.takeWarnings()) {
+            report.addWarning(w);
+            if (isDamage(w)) finder.decodeError(got ? in.index : lastIndex, got ? in.pts : lastPts, w);
+        }
+        if (rr.status == InputStatus::End) break;
+        if (!got) {
+            if (o.stop && o.stop->load()) continue;
+            report.addWarning(rr.message);
+            finder.decodeError(lastIndex, lastPts, rr.message);
+            ended = rr.status == InputStatus::TimedOut ? "timed_out" : "read_error";
+            readFailed = true;
+            break;
+        }
+        FrameView view = in.frame.view;
+        if (Status st = engine.process(view, spec, results); !st) {
+            report.addWarning("frame " + std::to_string(in.index) + ": " + st.message());
+            finder.decodeError(in.index, in.pts, "frame " + std::to_string(in.index) + ": " + st.message());
+            continue;
+        }
+        levels = results.levels;
+        const bool full = results.color.range == Range::Full;
+        double mafd = 1.0;
+        if (signalstatsOk) {
+            const int blackThreshold = blackThresholdFor(o.thresholds.blackPixelRatio, results.bitDepth, full);
+            Status st;
+#if CS_HAVE_CUDA
+            if (view.onDevice && choice->cuda) {   // NVDEC frames: counted on the GPU, in place
+                if (!gpuMeter) {
+                    auto made = CudaSignalStatsMeter::create(choice->cuda->device());
+                    if (!made) return {QcOutcome::Failed, input + ": " + made.message()};
+                    gpuMeter = std::move(*made);
+                }
+                st = gpuMeter->measure(view, blackThreshold, ss, mafd);
+            } else
+#endif
+            {
+                st = meter.measure(view, blackThreshold, ss);
+                if (st) mafd = reference.mafd(meter.current());
+            }
+            if (!st) {
+                signalstatsOk = false;
+                report.addWarning(input + ": " + st.message() + ": no signalstats, black or freeze detection");
+            }
+        }
+        QcEventFinder::Frame ef;
+        ef.index = in.index;
+        ef.pts = in.pts;
+        ef.outOfLegal = results.stats.outOfLegal;
+        ef.outOfGamut = results.stats.outOfGamut;
+        if (signalstatsOk) {
+            ef.blackRatio = double(ss.blackPixels) / (double(view.width) * view.height);
+            ef.frozen = haveReference && mafd <= noise;
+            if (!ef.frozen) {   // freezedetect: a frame that moved is the new reference
+#if CS_HAVE_CUDA
+                if (gpuMeter && view.onDevice) {
+                    if (Status st = gpuMeter->setReference(); !st) return {QcOutcome::Failed, input + ": " + st.message()};
+                } else
+#endif
+                    reference.set(meter.current());
+                haveReference = true;
+                referenceIndex = in.index;
+                referencePts = in.pts;
+            }
+            ef.referenceIndex = referenceIndex;
+            ef.referencePts = referencePts;
+        }
+        finder.add(ef);
+
+        QJsonObject line{{"index", qint64(in.index)}, {"pts", in.pts}, {"stats", reportStats(results)}};
+        if (results.hdr.measured) line["hdr"] = hdrFrameJson(results.hdr);   // MaxCLL/MaxFALL in the summary
+        if (signalstatsOk) {
+            line["ydif"] = ss.ydif;
+            line["ylow"] = ss.ylow;
+            line["yhigh"] = ss.yhigh;
+            line["satavg"] = ss.satavg;
+            line["satmax"] = ss.satmax;
+            line["brng"] = ss.brng;
+        }
+        if (!report.begun()) {
+            QJsonObject head = reportHead(source.info(), engine.name(), spec, results);
+            head.remove("scopes");
+            head["thresholds"] = thresholdsJson(o.thresholds);
+            written = report.begin(head);
+        }
+        if (written) written = report.addFrame(line);
+        if (written) written = csv.addFrame(line);
+        if (written && o.qctools && signalstatsOk) {
+            const AVFrame* av = in.frame.holder.get();
+            QcXmlFrame xf;
+            xf.keyFrame = av && av->key_frame;
+            xf.pictType = av ? av_get_picture_type_char(av->pict_type) : '?';
+            xf.pts = in.pts;
+            xf.width = view.width;
+            xf.height = view.height;
+            xf.pixFmt = source.info().sourcePixFmt;
+            xf.stats = &ss;
+            written = xml.addFrame(xf);
+        }
+        if (!written) return {QcOutcome::Failed, written.message()};
+        graph.add({double(results.stats.y.min), results.stats.y.avg, double(results.stats.y.max), results.stats.u.avg,
+                   results.stats.v.avg, signalstatsOk ? ss.ydif : 0.0, results.stats.outOfLegal});
+        ++frames;
+        lastIndex = in.index;
+        lastPts = in.pts;
+
+        const auto now = std::chrono::steady_clock::now();
+        if (o.log && std::chrono::duration<double>(now - lastProgress).count() >= o.progressSeconds) {
+            lastProgress = now;
+            const double secs = std::chrono::duration<double>(now - started).count(), fps = double(frames) / secs;
+            const SourceInfo info = source.info();
+            const double total = info.duration > 0 && info.frameRate > 0 ? info.duration * info.frameRate : 0;
+            char text[160];
+            if (total > double(frames))
+                std::snprintf(text, sizeof text, "%lld of ~%.0f frames (%.0f%%), %.1f fps, ETA %s", static_cast<long long>(frames),
+                              total, 100.0 * double(frames) / total, fps, duration((total - double(frames)) / std::max(fps, 1e-9)).c_str());
+            else
+                std::snprintf(text, sizeof text, "%lld frames, %.1f fps", static_cast<long long>(frames), fps);
+            o.log(input + ": " + text);
+        }
+    }
+    if (frames == 0) {
+        report.discard();
+        return {QcOutcome::Failed, readFailed ? finder.events().empty() ? input + ": cannot be read" : finder.events().back().message
+                                              : input + ": no frame could be decoded"};
+    }
+    const SourceInfo info = source.info();
+    finder.finish(info.frameRate > 0 ? 1.0 / info.frameRate : 0.0);
+    std::vector<QcEvent> events = finder.events();
+    std::stable_sort(events.begin(), events.end(), [](const QcEvent& a, const QcEvent& b) { return a.firstFrame < b.firstFrame; });
+
+    // The other files first, NAME.qc.json last: its presence says the input is complete.
+    const RgbaImage png = graph.render(events, levels, name + "  (" + std::to_string(frames) + " frames, " + info.codec + " " +
+                                                           std::to_string(info.width) + "x" + std::to_string(info.height) + ")");
+    if (Status st = writePng(qcPath(o.outDir, name, ".qc.png"), png); !st) return {QcOutcome::Failed, st.message()};
+    if (Status st = csv.finish(); !st) return {QcOutcome::Failed, st.message()};
+    if (o.qctools) {
+        if (!signalstatsOk) return {QcOutcome::Failed, input + ": no QCTools document: signalstats needs a Y'CbCr source (use --no-qctools)"};
+        if (Status st = xml.finish(); !st) return {QcOutcome::Failed, st.message()};
+    }
+    QJsonArray eventList;
+    std::map<std::string, int> counts;
+    for (const QcEvent& e : events) {
+        eventList.append(eventJson(e));
+        ++counts[e.type];
+    }
+    QJsonObject tail{{"events", eventList}};
+    if (finder.decodeErrors() > int64_t(QcEventFinder::kMaxDecodeErrorEvents))
+        tail["decode_errors_not_listed"] = qint64(finder.decodeErrors() - int64_t(QcEventFinder::kMaxDecodeErrorEvents));
+    if (Status st = report.finish(ended, tail); !st) return {QcOutcome::Failed, st.message()};
+
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::string summary = input + ": " + std::to_string(frames) + " frames";
+    char fps[256];
+    std::snprintf(fps, sizeof fps, " (%.1f fps, engine %s, decoder %s)", double(frames) / std::max(secs, 1e-9),
+                  std::string(engine.name()).c_str(), info.decoder.c_str());
+    summary += fps;
+    summary += ", " + std::to_string(events.size()) + (events.size() == 1 ? " event" : " events");
+    if (!counts.empty()) {
+        summary += " (";
+        bool first = true;
+        for (const auto& [type, n] : counts) {
+            summary += (first ? "" : ", ") + type + " " + std::to_string(n);
+            first = false;
+        }
+        summary += ")";
+    }
+    if (readFailed) summary += "; reading stopped early: " + ended;
+    return {QcOutcome::Checked, summary};
+}
+
+}  // namespace cs

@@ -1,0 +1,41 @@
+// One input of `cudascope qc`: decode it through an engine, measure every frame (the
+// engine's statistics, core/SignalStats, blackdetect's and freezedetect's tests), find
+// the events, and write NAME.qc.csv, NAME.qctools.xml.gz, NAME.qc.png and last
+// NAME.qc.json, each through an AtomicFile: a run stopped or killed leaves no report, and
+// a complete NAME.qc.json means every file of the input is there. One call per input, on
+// whichever job thread takes it; nothing is shared between calls but `log` and `stop`.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "QcOptions.h"
+
+namespace cs {
+
+struct QcRunOptions {
+    std::string outDir, engine = "auto", hwdec;
+    int device = 0;
+    bool qctools = true, force = false;
+    QcThresholds thresholds;
+    const std::atomic<bool>* stop = nullptr;             // set: stop between frames, write nothing
+    std::function<void(const std::string&)> log;         // one line to stderr (thread-safe)
+    double progressSeconds = 5.0;                        // a progress line this often
+};
+
+enum class QcOutcome { Checked, Skipped, Failed, Stopped };
+
+struct QcRunResult {
+    QcOutcome outcome = QcOutcome::Failed;
+    std::string message;   // Failed: one sentence naming the input and the reason; Checked: the summary
+};
+
+// The paths of an input's reports in `dir`.
+std::string qcPath(const std::string& dir, const std::string& name, const char* suffix);
+// True when NAME.qc.json and the other reports of the input are in `dir`.
+bool qcReportComplete(const std::string& dir, const std::string& name, bool qctools);
+
+QcRunResult runQcInput(const std::string& input, const QcRunOptions& options);
+
+}  // namespace cs
