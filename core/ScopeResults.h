@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "Color.h"
+#include "Gamut.h"
 #include "PixelFormat.h"
 #include "ScopeSpec.h"
 
@@ -45,9 +46,11 @@ struct ScopeResults {
     ParadeMode paradeMode = ParadeMode::Rgb;
     std::vector<uint32_t> vectorscope;      // levels x levels, index [cr * levels + cb]
     FrameStats stats;
+    GamutResults gamut;             // ScopeSpec::cie: chromaticity counts, share outside the target
 
     // Display images (only when ScopeSpec::displayImages).
     RgbaImage picture, preview, histogramImage, waveformImage, paradeImage, vectorscopeImage;
+    RgbaImage cieImage;             // ScopeSpec::cie (core/CieDiagram.h)
 };
 
 }  // namespace cs
