@@ -47,6 +47,11 @@ Status writeFrameFiles(const std::filesystem::path& dir, int64_t index, const Sc
         if (Status st = writePng(file("vectorscope.png"), results.vectorscopeImage); !st) return st;
         if (Status st = writeNpyUint32(file("vectorscope.npy"), results.vectorscope, {L, L}); !st) return st;
     }
+    if (spec.cie) {   // counts [v][u], v (y or v') rising from row 0 (core/Gamut.h)
+        if (Status st = writePng(file("cie.png"), results.cieImage); !st) return st;
+        if (Status st = writeNpyUint32(file("cie.npy"), results.gamut.counts, {size_t(kCieBins), size_t(kCieBins)}); !st)
+            return st;
+    }
     return {};
 }
 

@@ -109,7 +109,24 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
     // (log scale against the frame's pixel count, so one pixel still shows).
     const GamutResults& g = r.gamut;
     if (g.measured && g.counts.size() == size_t(kCieBins) * kCieBins) {
-        const double pixels = std::max(1.0, double(r.width) * double(r.height));
+        // The colour of each plot pixel depends only on the plot's size and the mode: kept
+        // per thread (images are drawn on the engine's pool) while those stay the same.
+        struct ColourCache { int w = 0, h = 0; CieMode mode = CieMode::Xy; std::vector<uint8_t> rgb; };
+        thread_local ColourCache cache;
+        if (cache.w != plotW || cache.h != plotH || cache.mode != mode || cache.rgb.empty()) {
+            cache.w = plotW; cache.h = plotH; cache.mode = mode;
+            cache.rgb.assign(size_t(plotW) * size_t(plotH) * 3, 255);
+            for (int py = 0; py < plotH; ++py)
+                for (int px = 0; px < plotW; ++px) {
+                    Chromaticity at{(px + 0.5) / plotW * axes.uExtent, (1.0 - (py + 0.5) / plotH) * axes.vExtent};
+                    if (mode == CieMode::Uv) {   // u'v' -> xy for the colour
+                        const double d = 6.0 * at.x - 16.0 * at.y + 12.0;
+                        at = {9.0 * at.x / d, 4.0 * at.y / d};
+                    }
+                    if (at.y > 1e-6) chromaticityColour(at, &cache.rgb[(size_t(py) * size_t(plotW) + size_t(px)) * 3]);
+                }
+        }
+        const double logPeak = std::log1p(std::max(1.0, double(r.width) * double(r.height) / 64.0));
         const double gain = std::clamp(double(spec.vectorscopeGain), 0.1, 100.0);
         for (int py = 0; py < plotH; ++py) {
             // Bins this display row covers (from the top: v falls).
@@ -121,14 +138,8 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
                     for (int ub = ub0; ub < std::min(kCieBins, std::max(ub1, ub0 + 1)); ++ub)
                         c += g.counts[size_t(vb) * kCieBins + size_t(ub)];
                 if (c == 0) continue;
-                const double level = std::min(1.0, 0.35 + 0.65 * gain * std::log1p(double(c)) / std::log1p(pixels / 64.0));
-                Chromaticity at{(px + 0.5) / plotW * axes.uExtent, (1.0 - (py + 0.5) / plotH) * axes.vExtent};
-                if (mode == CieMode::Uv) {   // u'v' -> xy for the colour
-                    const double d = 6.0 * at.x - 16.0 * at.y + 12.0;
-                    at = {9.0 * at.x / d, 4.0 * at.y / d};
-                }
-                uint8_t rgb[3] = {255, 255, 255};
-                if (at.y > 1e-6) chromaticityColour(at, rgb);
+                const double level = std::min(1.0, 0.35 + 0.65 * gain * std::log1p(double(c)) / logPeak);
+                const uint8_t* rgb = &cache.rgb[(size_t(py) * size_t(plotW) + size_t(px)) * 3];
                 uint8_t* d = out.at(x0 + px, y0 + py);
                 for (int i = 0; i < 3; ++i) d[i] = uint8_t(std::lround(rgb[i] * level));
             }

@@ -137,10 +137,6 @@ double gamutLinearLight(Transfer t, double e) {
     return std::pow(e, 2.4);   // BT.1886, black at 0
 }
 
-namespace {
-int32_t fixedCoefficient(double v) { return int32_t(std::lround(v * double(1 << kGamutMatrixShift))); }
-}  // namespace
-
 GamutTables makeGamutTables(Primaries source, Transfer transfer, Primaries target, CieMode mode, int levels) {
     GamutTables t;
     t.source = source;
@@ -149,24 +145,22 @@ GamutTables makeGamutTables(Primaries source, Transfer transfer, Primaries targe
     const PrimariesInfo src = primariesInfo(source);
     const Matrix3 toXyz = rgbToXyzMatrix(src);
     // Linear RGB of the source to the target's, through XYZ (no chromatic adaptation: the
-    // gamuts compared share D65, except DCI-P3's own white, which is then measured as is).
+    // gamuts compared share D65).
     const Matrix3 toTarget = multiply(inverse(rgbToXyzMatrix(primariesInfo(target))), toXyz);
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
-            t.k.toXyz[i * 3 + j] = fixedCoefficient(toXyz.m[i][j]);
-            t.k.toTarget[i * 3 + j] = fixedCoefficient(toTarget.m[i][j]);
+            t.k.toXyz[i * 3 + j] = float(toXyz.m[i][j]);
+            t.k.toTarget[i * 3 + j] = float(toTarget.m[i][j]);
         }
     const CieAxes axes = cieAxes(mode);
-    t.k.uNum = axes.uNum; t.k.uDen = axes.uDen; t.k.vNum = axes.vNum; t.k.vDen = axes.vDen;
+    t.k.uScale = float(double(axes.uNum) / double(axes.uDen));
+    t.k.vScale = float(double(axes.vNum) / double(axes.vDen));
     t.k.mode = uint8_t(mode);
     // Black has no chromaticity: it counts where the source's white (every grey) falls.
-    const uint32_t one = uint32_t(1) << kGamutLinearShift;
     t.k.whiteBin = 0;
-    t.k.whiteBin = gamutPixel(t.k, one, one, one).bin;
+    t.k.whiteBin = gamutPixel(t.k, 1.0f, 1.0f, 1.0f).bin;
     t.linear.resize(size_t(levels));
-    for (int c = 0; c < levels; ++c)
-        t.linear[size_t(c)] =
-            uint32_t(std::lround(gamutLinearLight(transfer, double(c) / double(levels - 1)) * double(one)));
+    for (int c = 0; c < levels; ++c) t.linear[size_t(c)] = float(gamutLinearLight(transfer, double(c) / double(levels - 1)));
     return t;
 }
 

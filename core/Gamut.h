@@ -57,27 +57,23 @@ Matrix3 rgbToXyzMatrix(const PrimariesInfo& p);
 Matrix3 inverse(const Matrix3& a);
 Matrix3 multiply(const Matrix3& a, const Matrix3& b);
 
-// Fixed-point scales: linear light 2^20 = the transfer's reference peak (1.0); matrix
-// coefficients 2^16.
-constexpr int kGamutLinearShift = 20;
-constexpr int kGamutMatrixShift = 16;
 // Outside the target: a component of the target's linear RGB below -tolerance x the pixel's
-// largest source component, or above 1 + tolerance, with tolerance 1/2^kGamutToleranceShift
-// (1/256). Relative below (a dark pixel's rounding never counts), absolute above.
-constexpr int kGamutToleranceShift = 8;
+// largest source component, or above 1 + tolerance, with tolerance 1/256. Relative below
+// (a dark pixel's rounding never counts), absolute above.
+constexpr float kGamutTolerance = 1.0f / 256.0f;
 
 // What gamutPixel needs besides the linear table: small, passed to kernels by value.
 struct GamutCoefficients {
-    int32_t toXyz[9];        // rows X, Y, Z, scale 2^16
-    int32_t toTarget[9];     // source linear RGB -> target linear RGB, scale 2^16
-    int64_t uNum, uDen, vNum, vDen;   // cieAxes
+    float toXyz[9];          // rows X, Y, Z
+    float toTarget[9];       // source linear RGB -> target linear RGB
+    float uScale, vScale;    // bins per unit of the coordinates (kCieBins / extent)
     int32_t whiteBin;        // where black (X+Y+Z = 0) counts: the source white's bin
     uint8_t mode;            // CieMode
 };
 
 struct GamutTables {
     GamutCoefficients k{};
-    std::vector<uint32_t> linear;   // levels: linear light of each code, scale 2^20
+    std::vector<float> linear;   // levels: linear light of each code, 0..1
     Primaries source = Primaries::Bt709, target = Primaries::Bt709;
     CieMode mode = CieMode::Xy;
 };
@@ -104,33 +100,41 @@ private:
 
 struct GamutPixel { int32_t bin; bool outside; };
 
-CS_HD int32_t cieBin(int64_t num, int64_t scaleNum, int64_t den, int64_t scaleDen) {
-    // Exact integers below 2^53 on both sides; one correctly rounded division.
-    const double q = double(num * scaleNum) / double(den * scaleDen);
-    const int32_t b = int32_t(q);
-    return b < 0 ? 0 : (b >= kCieBins ? kCieBins - 1 : b);
+// Single-precision steps, each rounded to nearest on its own: the same results on the
+// host (no contraction into FMA: core/ compiles with -ffp-contract=off) and in CUDA (the
+// _rn intrinsics are never contracted), so every engine computes the same bins.
+#if defined(__CUDA_ARCH__)
+CS_HD float gamutMul(float a, float b) { return __fmul_rn(a, b); }
+CS_HD float gamutAdd(float a, float b) { return __fadd_rn(a, b); }
+CS_HD float gamutDiv(float a, float b) { return __fdiv_rn(a, b); }
+#else
+CS_HD float gamutMul(float a, float b) { return a * b; }
+CS_HD float gamutAdd(float a, float b) { return a + b; }
+CS_HD float gamutDiv(float a, float b) { return a / b; }
+#endif
+
+CS_HD float gamutDot(const float* row, float r, float g, float b) {
+    return gamutAdd(gamutAdd(gamutMul(row[0], r), gamutMul(row[1], g)), gamutMul(row[2], b));
+}
+
+CS_HD int32_t cieBin(float num, float den, float scale) {
+    const float q = gamutMul(gamutDiv(num, den), scale);
+    return q < 0.0f ? 0 : (q >= float(kCieBins) ? kCieBins - 1 : int32_t(q));
 }
 
 // One pixel from its three linear values (GamutTables::linear of its R', G', B' codes).
-CS_HD GamutPixel gamutPixel(const GamutCoefficients& k, uint32_t lr, uint32_t lg, uint32_t lb) {
-    const int64_t r = lr, g = lg, b = lb;
-    const int64_t X = k.toXyz[0] * r + k.toXyz[1] * g + k.toXyz[2] * b;
-    const int64_t Y = k.toXyz[3] * r + k.toXyz[4] * g + k.toXyz[5] * b;
-    const int64_t Z = k.toXyz[6] * r + k.toXyz[7] * g + k.toXyz[8] * b;
-    // Chromaticity numerators over one denominator: x = X / (X+Y+Z), y = Y / (X+Y+Z);
-    // u' = 4X / (X+15Y+3Z), v' = 9Y / (X+15Y+3Z). The sums are at most ~2^38.
+CS_HD GamutPixel gamutPixel(const GamutCoefficients& k, float r, float g, float b) {
+    const float X = gamutDot(k.toXyz, r, g, b), Y = gamutDot(k.toXyz + 3, r, g, b), Z = gamutDot(k.toXyz + 6, r, g, b);
+    // x = X / (X+Y+Z), y = Y / (X+Y+Z); u' = 4X / (X+15Y+3Z), v' = 9Y / (X+15Y+3Z).
     const bool uv = k.mode == uint8_t(CieMode::Uv);
-    const int64_t den = uv ? X + 15 * Y + 3 * Z : X + Y + Z;
-    const int64_t nu = uv ? 4 * X : X, nv = uv ? 9 * Y : Y;
+    const float den = uv ? gamutAdd(gamutAdd(X, gamutMul(15.0f, Y)), gamutMul(3.0f, Z)) : gamutAdd(gamutAdd(X, Y), Z);
+    const float nu = uv ? gamutMul(4.0f, X) : X, nv = uv ? gamutMul(9.0f, Y) : Y;
     GamutPixel p;
-    p.bin = den <= 0 ? k.whiteBin : cieBin(nv, k.vNum, den, k.vDen) * kCieBins + cieBin(nu, k.uNum, den, k.uDen);
-    const int64_t tr = k.toTarget[0] * r + k.toTarget[1] * g + k.toTarget[2] * b;
-    const int64_t tg = k.toTarget[3] * r + k.toTarget[4] * g + k.toTarget[5] * b;
-    const int64_t tb = k.toTarget[6] * r + k.toTarget[7] * g + k.toTarget[8] * b;
-    const int64_t largest = r > g ? (r > b ? r : b) : (g > b ? g : b);
-    const int64_t lo = -((largest << kGamutMatrixShift) >> kGamutToleranceShift);
-    constexpr int64_t one = int64_t(1) << (kGamutLinearShift + kGamutMatrixShift);
-    constexpr int64_t hi = one + (one >> kGamutToleranceShift);
+    p.bin = den > 0.0f ? cieBin(nv, den, k.vScale) * kCieBins + cieBin(nu, den, k.uScale) : k.whiteBin;
+    const float tr = gamutDot(k.toTarget, r, g, b), tg = gamutDot(k.toTarget + 3, r, g, b),
+                tb = gamutDot(k.toTarget + 6, r, g, b);
+    const float largest = r > g ? (r > b ? r : b) : (g > b ? g : b);
+    const float lo = -gamutMul(largest, kGamutTolerance), hi = 1.0f + kGamutTolerance;
     p.outside = tr < lo || tg < lo || tb < lo || tr > hi || tg > hi || tb > hi;
     return p;
 }

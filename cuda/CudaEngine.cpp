@@ -19,8 +19,10 @@
 
 #include "CudaDeviceStream.h"
 #include "CudaHandle.h"
+#include "GamutKernels.h"
 #include "ScopePipeline.h"
 #include "core/PixelFormat.h"
+#include "core/CieDiagram.h"
 #include "core/ScopeRender.h"
 
 // From cuda_gl_interop.h, declared here so that cs_cuda (and bench/gpu, built on machines
@@ -57,6 +59,7 @@ struct CudaEngine::Impl {
     std::string deviceName;
     cuda::StreamHandle stream;   // the engine's own: every kernel and copy of a call, in order
     cuda::ScopePipeline pipeline;
+    cuda::GamutPass gamut;   // CIE counts and the share outside the gamut target, on the same stream
     std::array<cuda::PitchedBuffer, 3> planes;   // device copies of host (or misaligned device) frames
 
     // What a frame in flight holds on the host's side: its completion event, recorded on the
@@ -180,7 +183,8 @@ Status CudaEngine::Impl::run(const FrameView& f, const ScopeSpec& spec, bool wan
     cuda::PlaneSet planeSet{};
     CS_TRY(inputPlanes(f, planeSet));
     const cuda::ScopeColour colour{makeYuvToRgb(m, r, depth, 8), makeYuvToRgb(m, r, depth, depth), makeRgbToYuv(m, r, 8)};
-    return pipeline.enqueue(planeSet, colour, stream.get(), surfaces);
+    CS_TRY(pipeline.enqueue(planeSet, colour, stream.get(), surfaces));
+    return gamut.enqueue(f, planeSet, out.color, spec, stream.get());
 }
 
 // Copies the results back and waits for the frame's completion event. `images`: picture and preview too.
@@ -225,7 +229,9 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
     } else {
         out.preview = {};
     }
+    CS_TRY(gamut.download(out.gamut, s));
     CS_TRY(finish());
+    gamut.finish(out.gamut, f.width, f.height);
     // Strips into ScopeResults' rows: [channel][level][x], channel 0 the waveform, 1..3 the parade.
     auto unpackColumns = [&](std::vector<uint32_t>& dst, bool on, int firstChannel, int channels) {
         if (!on) { dst.clear(); return; }
@@ -284,8 +290,10 @@ Status CudaEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResul
         if (spec.waveform) renderWaveform(out, spec, out.waveformImage); else out.waveformImage = {};
         if (spec.parade) renderParade(out, spec, out.paradeImage); else out.paradeImage = {};
         if (spec.vectorscope) renderVectorscope(out, spec, out.vectorscopeImage); else out.vectorscopeImage = {};
+        if (spec.cie) renderCieDiagram(out, spec, out.cieImage); else out.cieImage = {};
     } else {
         out.histogramImage = out.waveformImage = out.paradeImage = out.vectorscopeImage = {};
+        out.cieImage = {};
     }
     return {};
 }

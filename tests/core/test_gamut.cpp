@@ -15,7 +15,7 @@
 namespace cs {
 namespace {
 
-constexpr uint32_t kOne = uint32_t(1) << kGamutLinearShift;
+constexpr float kOne = 1.0f;
 
 int binU(double c, CieMode m) { const CieAxes a = cieAxes(m); return int(std::floor(c * double(a.uNum) / double(a.uDen))); }
 int binV(double c, CieMode m) { const CieAxes a = cieAxes(m); return int(std::floor(c * double(a.vNum) / double(a.vDen))); }
@@ -39,27 +39,27 @@ TEST(GamutMath, Bt709MatrixIsThePublishedOne) {
 TEST(GamutMath, Bt2020ToBt709IsThePublishedConversion) {
     // ITU-R BT.2087's inverse (BT.2020 to BT.709 linear): first row 1.6605 -0.5876 -0.0728.
     const GamutTables t = makeGamutTables(Primaries::Bt2020, Transfer::Bt709, Primaries::Bt709, CieMode::Xy, 1024);
-    EXPECT_NEAR(t.k.toTarget[0] / 65536.0, 1.6605, 2e-4);
-    EXPECT_NEAR(t.k.toTarget[1] / 65536.0, -0.5876, 2e-4);
-    EXPECT_NEAR(t.k.toTarget[2] / 65536.0, -0.0728, 2e-4);
+    EXPECT_NEAR(t.k.toTarget[0], 1.6605, 2e-4);
+    EXPECT_NEAR(t.k.toTarget[1], -0.5876, 2e-4);
+    EXPECT_NEAR(t.k.toTarget[2], -0.0728, 2e-4);
 }
 
 TEST(GamutMath, LinearTablesFollowTheTransfers) {
     const GamutTables sdr = makeGamutTables(Primaries::Bt709, Transfer::Bt709, Primaries::Bt709, CieMode::Xy, 256);
     ASSERT_EQ(sdr.linear.size(), 256u);
-    EXPECT_EQ(sdr.linear[0], 0u);
-    EXPECT_EQ(sdr.linear[255], kOne);
-    EXPECT_NEAR(sdr.linear[128] / double(kOne), std::pow(128.0 / 255.0, 2.4), 1e-6);
+    EXPECT_EQ(sdr.linear[0], 0.0f);
+    EXPECT_EQ(sdr.linear[255], 1.0f);
+    EXPECT_NEAR(sdr.linear[128], std::pow(128.0 / 255.0, 2.4), 1e-6);
     // PQ: 100 cd/m2 is the signal 0.5081 (ST 2084), 1% of the 10000 cd/m2 scale.
     const GamutTables pq = makeGamutTables(Primaries::Bt2020, Transfer::Pq, Primaries::Bt709, CieMode::Xy, 1024);
-    EXPECT_NEAR(pq.linear[size_t(std::lround(0.5081 * 1023))] / double(kOne), 0.01, 0.0004);
-    EXPECT_EQ(pq.linear[1023], kOne);
+    EXPECT_NEAR(pq.linear[size_t(std::lround(0.5081 * 1023))], 0.01, 0.0004);
+    EXPECT_EQ(pq.linear[1023], 1.0f);
 }
 
 TEST(GamutMath, PrimariesLandInTheirBins) {
     for (CieMode mode : {CieMode::Xy, CieMode::Uv}) {
         const GamutTables t = makeGamutTables(Primaries::Bt709, Transfer::Bt709, Primaries::Bt709, mode, 256);
-        struct Case { uint32_t r, g, b; Chromaticity xy; };
+        struct Case { float r, g, b; Chromaticity xy; };
         const Case cases[] = {{kOne, 0, 0, {0.640, 0.330}}, {0, kOne, 0, {0.300, 0.600}}, {0, 0, kOne, {0.150, 0.060}},
                               {kOne, kOne, kOne, {0.3127, 0.3290}}, {kOne / 3, kOne / 3, kOne / 3, {0.3127, 0.3290}}};
         for (const Case& c : cases) {
@@ -87,12 +87,12 @@ TEST(GamutMath, OutsideTheTargetOnlyBeyondItsPrimaries) {
     std::mt19937 rng(17);
     std::uniform_int_distribution<int> code(0, 1023);
     for (int i = 0; i < 20000; ++i) {   // every colour of a gamut is inside itself, and P3 inside BT.2020
-        const uint32_t r = same.linear[size_t(code(rng))], g = same.linear[size_t(code(rng))], b = same.linear[size_t(code(rng))];
+        const float r = same.linear[size_t(code(rng))], g = same.linear[size_t(code(rng))], b = same.linear[size_t(code(rng))];
         ASSERT_FALSE(gamutPixel(same.k, r, g, b).outside) << r << " " << g << " " << b;
         ASSERT_FALSE(gamutPixel(into2020.k, r, g, b).outside) << r << " " << g << " " << b;
     }
     // Greys are inside whatever the primaries.
-    for (uint32_t v : {0u, 1u, kOne / 1000, kOne / 2, kOne}) EXPECT_FALSE(gamutPixel(wide.k, v, v, v).outside) << v;
+    for (float v : {0.0f, 1e-7f, 0.001f, 0.5f, 1.0f}) EXPECT_FALSE(gamutPixel(wide.k, v, v, v).outside) << v;
     // Saturated BT.2020 and P3 primaries are outside BT.709.
     EXPECT_TRUE(gamutPixel(wide.k, kOne, 0, 0).outside);
     EXPECT_TRUE(gamutPixel(wide.k, 0, kOne, 0).outside);
@@ -103,8 +103,8 @@ TEST(GamutMath, OutsideTheTargetOnlyBeyondItsPrimaries) {
     // inside BT.709's red corner is inside; one clearly beyond it is not.
     const Matrix3 to2020 = multiply(inverse(rgbToXyzMatrix(primariesInfo(Primaries::Bt2020))),
                                     rgbToXyzMatrix(primariesInfo(Primaries::Bt709)));
-    auto asLinear = [](double v) { return uint32_t(std::lround(std::max(0.0, v) * kOne)); };
-    const uint32_t r709[3] = {asLinear(to2020.m[0][0]), asLinear(to2020.m[1][0]), asLinear(to2020.m[2][0])};
+    auto asLinear = [](double v) { return float(std::max(0.0, v)); };
+    const float r709[3] = {asLinear(to2020.m[0][0]), asLinear(to2020.m[1][0]), asLinear(to2020.m[2][0])};
     EXPECT_FALSE(gamutPixel(wide.k, r709[0], r709[1], r709[2]).outside);
     EXPECT_TRUE(gamutPixel(wide.k, r709[0], r709[1] / 2, r709[2]).outside);
 }
