@@ -267,16 +267,22 @@ template <bool kGamut>
 }
 
 // Chromaticity bins and the pixels outside the target of n pixels' R'G'B' codes: the
-// arithmetic in one loop (it vectorises), the counting in another.
+// table look-ups, the arithmetic (a loop that vectorises) and the counting, each its own loop.
 [[gnu::always_inline]] inline uint32_t countGamut(const FramePlan& p, const int32_t* __restrict R,
                                                   const int32_t* __restrict G, const int32_t* __restrict B, int n,
                                                   uint32_t* __restrict bins) {
     const GamutCoefficients k = *p.gamutK;
     const float* __restrict lin = p.gamutLinear;
-    int32_t bin[kTile];
+    alignas(64) float lr[kTile], lg[kTile], lb[kTile];
+    alignas(64) int32_t bin[kTile];
+    for (int i = 0; i < n; ++i) {
+        lr[i] = lin[R[i]];
+        lg[i] = lin[G[i]];
+        lb[i] = lin[B[i]];
+    }
     uint32_t outside = 0;
     for (int i = 0; i < n; ++i) {
-        const GamutPixel g = gamutPixel(k, lin[R[i]], lin[G[i]], lin[B[i]]);
+        const GamutPixel g = gamutPixel(k, lr[i], lg[i], lb[i]);
         bin[i] = g.bin;
         outside += uint32_t(g.outside);
     }

@@ -117,9 +117,14 @@ CS_HD float gamutDot(const float* row, float r, float g, float b) {
     return gamutAdd(gamutAdd(gamutMul(row[0], r), gamutMul(row[1], g)), gamutMul(row[2], b));
 }
 
+CS_HD float gamutMax(float a, float b) { return a > b ? a : b; }
+
+// Written as selects, without branches, so that the CPU engine's loop over a row vectorises.
 CS_HD int32_t cieBin(float num, float den, float scale) {
-    const float q = gamutMul(gamutDiv(num, den), scale);
-    return q < 0.0f ? 0 : (q >= float(kCieBins) ? kCieBins - 1 : int32_t(q));
+    float q = gamutMul(gamutDiv(num, den), scale);
+    q = q < 0.0f ? 0.0f : q;
+    q = q > float(kCieBins - 1) ? float(kCieBins - 1) : q;
+    return int32_t(q);
 }
 
 // One pixel from its three linear values (GamutTables::linear of its R', G', B' codes).
@@ -127,15 +132,21 @@ CS_HD GamutPixel gamutPixel(const GamutCoefficients& k, float r, float g, float 
     const float X = gamutDot(k.toXyz, r, g, b), Y = gamutDot(k.toXyz + 3, r, g, b), Z = gamutDot(k.toXyz + 6, r, g, b);
     // x = X / (X+Y+Z), y = Y / (X+Y+Z); u' = 4X / (X+15Y+3Z), v' = 9Y / (X+15Y+3Z).
     const bool uv = k.mode == uint8_t(CieMode::Uv);
-    const float den = uv ? gamutAdd(gamutAdd(X, gamutMul(15.0f, Y)), gamutMul(3.0f, Z)) : gamutAdd(gamutAdd(X, Y), Z);
+    const float denXy = gamutAdd(gamutAdd(X, Y), Z);
+    const float denUv = gamutAdd(gamutAdd(X, gamutMul(15.0f, Y)), gamutMul(3.0f, Z));
+    const float den = uv ? denUv : denXy;
     const float nu = uv ? gamutMul(4.0f, X) : X, nv = uv ? gamutMul(9.0f, Y) : Y;
+    // Black (den 0) divides by 1 and takes the white point's bin instead.
+    const bool black = !(den > 0.0f);
+    const float safeDen = black ? 1.0f : den;
+    const int32_t bin = cieBin(nv, safeDen, k.vScale) * kCieBins + cieBin(nu, safeDen, k.uScale);
     GamutPixel p;
-    p.bin = den > 0.0f ? cieBin(nv, den, k.vScale) * kCieBins + cieBin(nu, den, k.uScale) : k.whiteBin;
+    p.bin = black ? k.whiteBin : bin;
     const float tr = gamutDot(k.toTarget, r, g, b), tg = gamutDot(k.toTarget + 3, r, g, b),
                 tb = gamutDot(k.toTarget + 6, r, g, b);
-    const float largest = r > g ? (r > b ? r : b) : (g > b ? g : b);
+    const float largest = gamutMax(gamutMax(r, g), b);
     const float lo = -gamutMul(largest, kGamutTolerance), hi = 1.0f + kGamutTolerance;
-    p.outside = tr < lo || tg < lo || tb < lo || tr > hi || tg > hi || tb > hi;
+    p.outside = (tr < lo) | (tg < lo) | (tb < lo) | (tr > hi) | (tg > hi) | (tb > hi);
     return p;
 }
 

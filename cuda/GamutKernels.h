@@ -14,6 +14,7 @@
 #include "core/Frame.h"
 #include "core/Gamut.h"
 #include "core/PixelAccess.h"
+#include "core/ScopeSpec.h"
 #include "core/Status.h"
 
 namespace cs::cuda {
