@@ -86,6 +86,8 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
         drawLine(out, ax, ay, bx, by, colour);
     };
 
+    const GamutResults& g = r.gamut;
+
     // Axes: ticks and labels every 0.1, a faint grid.
     const uint32_t grid = rgba(48, 48, 48), text = rgba(170, 170, 170);
     for (int i = 0; i * 0.1 <= axes.uExtent + 1e-9; ++i) {
@@ -105,9 +107,41 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
     drawText(out, x0 + plotW - 2 * 6 * textScale, y0 + plotH + 3 + charH, mode == CieMode::Uv ? "u'" : "x", text, textScale);
     drawText(out, 4, y0 - charH - 2, mode == CieMode::Uv ? "v'" : "y", text, textScale);
 
-    // The counts, each bin in its chromaticity's colour, brighter with more pixels
-    // (log scale against the frame's pixel count, so one pixel still shows).
-    const GamutResults& g = r.gamut;
+    // The spectral locus and the line of purples.
+    const auto& locus = spectralLocus();
+    const uint32_t locusColour = rgba(200, 200, 200);
+    for (size_t i = 1; i < locus.size(); ++i) line(locus[i - 1], locus[i], locusColour);
+    line(locus.back(), locus.front(), rgba(150, 110, 170));
+
+    // Gamut triangles: the target's brighter, each labelled at its red corner.
+    struct Triangle { Primaries p; uint32_t colour; };
+    const Triangle triangles[3] = {{Primaries::Bt709, rgba(230, 230, 120)},
+                                   {Primaries::P3D65, rgba(120, 220, 140)},
+                                   {Primaries::Bt2020, rgba(110, 180, 240)}};
+    const Primaries target = g.measured ? g.target : spec.gamutTarget;
+    for (int t = 0; t < 3; ++t) {
+        const PrimariesInfo p = primariesInfo(triangles[t].p);
+        const bool isTarget = triangles[t].p == target;
+        const uint32_t c = isTarget ? triangles[t].colour : (triangles[t].colour & 0x00ffffffu) | (150u << 24);
+        line(p.r, p.g, c); line(p.g, p.b, c); line(p.b, p.r, c);
+        if (isTarget) {   // a second pass a pixel over: thicker
+            auto shift = [](Chromaticity a) { return Chromaticity{a.x + 0.0012, a.y + 0.0012}; };
+            line(shift(p.r), shift(p.g), c); line(shift(p.g), shift(p.b), c); line(shift(p.b), shift(p.r), c);
+        }
+        const auto [lx, ly] = toPixel(p.r);
+        drawText(out, int(lx) + 4, int(ly) - charH / 2 + (t - 1) * (charH + 2) + (t == 0 ? 0 : 0), std::string(primariesLabel(triangles[t].p)).c_str(),
+                 c, textScale);
+    }
+
+    // The source's white point: a cross.
+    const Primaries source = g.measured ? g.source : effectivePrimaries(r.color, r.height);
+    const auto [wx, wy] = toPixel(primariesInfo(source).white);
+    const uint32_t white = rgba(255, 255, 255);
+    drawLine(out, wx - 9, wy, wx + 9, wy, white);
+    drawLine(out, wx, wy - 9, wx, wy + 9, white);
+
+    // The counts over the graticule, each bin in its chromaticity's colour, brighter with
+    // more pixels (log scale against the frame's pixel count, so one pixel still shows).
     if (g.measured && g.counts.size() == size_t(kCieBins) * kCieBins) {
         // The colour of each plot pixel depends only on the plot's size and the mode: kept
         // per thread (images are drawn on the engine's pool) while those stay the same.
@@ -140,44 +174,18 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
                 if (c == 0) continue;
                 const double level = std::min(1.0, 0.35 + 0.65 * gain * std::log1p(double(c)) / logPeak);
                 const uint8_t* rgb = &cache.rgb[(size_t(py) * size_t(plotW) + size_t(px)) * 3];
-                uint8_t* d = out.at(x0 + px, y0 + py);
-                for (int i = 0; i < 3; ++i) d[i] = uint8_t(std::lround(rgb[i] * level));
+                // A 5 x 5 dot: a pattern of flat colours (bars) puts each colour in one bin,
+                // which must show over the triangle's corner it lands on.
+                for (int dy = -2; dy <= 2; ++dy)
+                    for (int dx = -2; dx <= 2; ++dx) {
+                        const int X = x0 + px + dx, Y = y0 + py + dy;
+                        if (X < x0 || Y < y0 || X >= x0 + plotW || Y >= y0 + plotH) continue;
+                        uint8_t* d = out.at(X, Y);
+                        for (int i = 0; i < 3; ++i) d[i] = uint8_t(std::lround(rgb[i] * level));
+                    }
             }
         }
     }
-
-    // The spectral locus and the line of purples.
-    const auto& locus = spectralLocus();
-    const uint32_t locusColour = rgba(200, 200, 200);
-    for (size_t i = 1; i < locus.size(); ++i) line(locus[i - 1], locus[i], locusColour);
-    line(locus.back(), locus.front(), rgba(150, 110, 170));
-
-    // Gamut triangles: the target's brighter, each labelled at its red corner.
-    struct Triangle { Primaries p; uint32_t colour; };
-    const Triangle triangles[3] = {{Primaries::Bt709, rgba(230, 230, 120)},
-                                   {Primaries::P3D65, rgba(120, 220, 140)},
-                                   {Primaries::Bt2020, rgba(110, 180, 240)}};
-    const Primaries target = g.measured ? g.target : spec.gamutTarget;
-    for (int t = 0; t < 3; ++t) {
-        const PrimariesInfo p = primariesInfo(triangles[t].p);
-        const bool isTarget = triangles[t].p == target;
-        const uint32_t c = isTarget ? triangles[t].colour : (triangles[t].colour & 0x00ffffffu) | (150u << 24);
-        line(p.r, p.g, c); line(p.g, p.b, c); line(p.b, p.r, c);
-        if (isTarget) {   // a second pass a pixel over: thicker
-            auto shift = [](Chromaticity a) { return Chromaticity{a.x + 0.0012, a.y + 0.0012}; };
-            line(shift(p.r), shift(p.g), c); line(shift(p.g), shift(p.b), c); line(shift(p.b), shift(p.r), c);
-        }
-        const auto [lx, ly] = toPixel(p.r);
-        drawText(out, int(lx) + 4, int(ly) - charH / 2 + (t - 1) * (charH + 2) + (t == 0 ? 0 : 0), std::string(primariesLabel(triangles[t].p)).c_str(),
-                 c, textScale);
-    }
-
-    // The source's white point: a cross.
-    const Primaries source = g.measured ? g.source : effectivePrimaries(r.color, r.height);
-    const auto [wx, wy] = toPixel(primariesInfo(source).white);
-    const uint32_t white = rgba(255, 255, 255);
-    drawLine(out, wx - 5, wy, wx + 5, wy, white);
-    drawLine(out, wx, wy - 5, wx, wy + 5, white);
 
     // Title: the diagram, the source's gamut and the share outside the target.
     char title[128];
