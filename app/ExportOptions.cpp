@@ -18,7 +18,10 @@ const char* const kExportUsage =
     "  --engine E            auto|cpu|cuda (default auto)\n"
     "  --hwdec H             auto|nvdec|none (default auto with the CUDA engine, else none)\n"
     "  --scopes LIST         comma list of picture,histogram,waveform,parade,vectorscope,stats\n"
-    "                        (default: all of them)\n"
+    "                        (default: all of them), and cie: the CIE chromaticity scope and\n"
+    "                        the share of pixels outside --gamut-target (not in the default)\n"
+    "  --gamut-target G      cie: bt709|p3|bt2020, the gamut checked against (default bt709)\n"
+    "  --cie xy|uv           cie: CIE 1931 xy or CIE 1976 u'v' (default xy)\n"
     "  --parade rgb|ycbcr    parade components (default rgb)\n"
     "  --preview F           also write a filtered preview: blur, gaussian, edges, peaking,\n"
     "                        median, zebra, falsecolour\n"
@@ -36,13 +39,13 @@ const char* const kExportUsage =
 
 namespace {
 
-const std::vector<std::string_view> kScopeNames{"picture", "histogram", "waveform", "parade", "vectorscope", "stats"};
+const std::vector<std::string_view> kScopeNames{"picture", "histogram", "waveform", "parade", "vectorscope", "stats", "cie"};
 constexpr Size kMinScopeSize{64, 64}, kMaxScopeSize{8192, 8192};
 constexpr double kMaxLiveTimeout = 7 * 24 * 3600.0;   // a week
 
 // The names of the files an export writes per frame (see README "Export files").
 bool isExportFileName(const std::string& name) {
-    static const std::regex frameFile("[0-9]{6,}-(picture|histogram|waveform|parade|vectorscope|preview-[a-z]+)\\.(png|npy)");
+    static const std::regex frameFile("[0-9]{6,}-(picture|histogram|waveform|parade|vectorscope|cie|preview-[a-z]+)\\.(png|npy)");
     return name == "report.json" || std::regex_match(name, frameFile);
 }
 
@@ -54,7 +57,7 @@ const std::vector<OptionDef>& exportOptionTable() {
         {{"engine"}, true},     {{"hwdec"}, true},   {{"scopes"}, true},  {{"parade"}, true},
         {{"preview"}, true},    {{"matrix"}, true},  {{"range"}, true},   {{"transfer"}, true},
         {{"histogram-scale"}, true}, {{"waveform-scale"}, true}, {{"size"}, true},  {{"timeout"}, true},
-        {{"all-frames"}},       {{"no-npy"}}};
+        {{"all-frames"}},       {{"no-npy"}},        {{"gamut-target"}, true}, {{"cie"}, true}};
     return table;
 }
 
@@ -140,7 +143,19 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
         a.spec.scopeWidth = size->width;
         a.spec.scopeHeight = size->height;
         a.spec.vectorscopeSize = size->height;
+        a.spec.cieSize = size->height;
         return Status{};
+    });
+    option("gamut-target", [&](const std::string& v) {
+        auto t = gamutTargetFromName(v);
+        if (!t) return Status::error("must be bt709, p3 or bt2020, not " + quotedValue(v));
+        a.spec.gamutTarget = *t;
+        return Status{};
+    });
+    option("cie", [&](const std::string& v) {
+        auto m = parseChoice(v, {"xy", "uv"});
+        if (m) a.spec.cieMode = *m == "uv" ? CieMode::Uv : CieMode::Xy;
+        return m.status();
     });
     option("timeout", [&](const std::string& v) {
         auto t = parseSeconds(v, kMaxLiveTimeout);
@@ -162,6 +177,7 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
     a.spec.vectorscope = a.scopes.count("vectorscope") > 0;
     a.spec.stats = a.scopes.count("stats") > 0;
     a.spec.picture = a.scopes.count("picture") > 0;
+    a.spec.cie = a.scopes.count("cie") > 0;
     a.spec.displayImages = true;
     return a;
 }

@@ -29,6 +29,18 @@ QJsonArray toJson(const std::vector<uint32_t>& v) {
 QJsonObject toJson(const ChannelStats& s) { return {{"min", s.min}, {"max", s.max}, {"avg", s.avg}}; }
 QString str(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
+// A frame's gamut check: the primaries assumed for the source, the target, and the pixels
+// outside it (their count and share).
+QJsonObject reportHeadCommon(const SourceInfo& info, std::string_view engine, const ScopeSpec& spec,
+                             const ScopeResults& results);
+
+QJsonObject gamutJson(const GamutResults& g) {
+    return {{"source", str(primariesLabel(g.source))},
+            {"target", str(gamutTargetName(g.target))},
+            {"outside", qint64(g.outside)},
+            {"outside_share", g.outsideShare}};
+}
+
 QJsonObject sourceJson(const SourceInfo& info) {
     return {{"input", str(info.input)},
             {"container", str(info.container)},
@@ -43,6 +55,8 @@ QJsonObject sourceJson(const SourceInfo& info) {
             {"range", str(rangeName(info.color.range))},
             {"range_tagged", info.color.rangeTagged},
             {"transfer", str(transferName(info.color.transfer))},
+            {"primaries", str(primariesLabel(info.color.primaries))},
+            {"primaries_tagged", info.color.primaries != Primaries::Unspecified},
             {"frame_rate", info.frameRate},
             {"duration", info.duration},
             {"decoder", str(info.decoder)}};
@@ -124,6 +138,18 @@ void ReportWriter::discard() {
 }
 
 QJsonObject reportHead(const SourceInfo& info, std::string_view engine, const ScopeSpec& spec, const ScopeResults& results) {
+    QJsonObject head = reportHeadCommon(info, engine, spec, results);
+    if (spec.cie) {
+        QJsonObject scopes = head["scopes"].toObject();
+        scopes["cie"] = str(cieModeName(spec.cieMode));
+        scopes["gamut_target"] = str(gamutTargetName(spec.gamutTarget));
+        head["scopes"] = scopes;
+    }
+    return head;
+}
+
+namespace {
+QJsonObject reportHeadCommon(const SourceInfo& info, std::string_view engine, const ScopeSpec& spec, const ScopeResults& results) {
     return {{"source", sourceJson(info)},
             {"engine", str(engine)},
             {"scopes", QJsonObject{{"parade", spec.paradeMode == ParadeMode::Rgb ? "rgb" : "ycbcr"},
@@ -139,6 +165,7 @@ QJsonObject reportStats(const ScopeResults& results) {
                        {"out_of_legal", results.stats.outOfLegal},
                        {"out_of_gamut", results.stats.outOfGamut}};
 }
+}  // namespace
 
 QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const ScopeResults& results,
                         const QJsonObject& extra) {
@@ -146,6 +173,7 @@ QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const 
     for (auto it = extra.begin(); it != extra.end(); ++it) entry[it.key()] = it.value();
     if (spec.stats) entry["stats"] = reportStats(results);
     if (results.hdr.measured) entry["hdr"] = hdrFrameJson(results.hdr);
+    if (spec.cie && results.gamut.measured) entry["gamut"] = gamutJson(results.gamut);
     if (spec.histogram)
         entry["histogram"] = QJsonObject{{"y", toJson(results.histY)}, {"r", toJson(results.histR)},
                                          {"g", toJson(results.histG)}, {"b", toJson(results.histB)}};

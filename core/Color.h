@@ -22,6 +22,8 @@ namespace cs {
 enum class Matrix : uint8_t { Bt601, Bt709, Bt2020Ncl };
 enum class Range : uint8_t { Limited, Full };
 enum class Transfer : uint8_t { Unspecified, Bt709, Srgb, Pq, Hlg, Linear };
+// Colour primaries (H.273): the gamut scope's source (core/Gamut.h).
+enum class Primaries : uint8_t { Unspecified, Bt709, Bt2020, P3D65, DciP3, Bt601_625, Bt601_525 };
 
 struct ColorInfo {
     Matrix matrix = Matrix::Bt709;
@@ -29,6 +31,7 @@ struct ColorInfo {
     Transfer transfer = Transfer::Bt709;
     bool matrixTagged = false;   // false: matrix guessed from the frame size
     bool rangeTagged = false;    // false: range assumed (limited for Y'CbCr, full for RGB)
+    Primaries primaries = Primaries::Unspecified;   // the tag (Unspecified: none)
 };
 
 // What the user forces over the stream's tags.

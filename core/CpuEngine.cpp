@@ -22,6 +22,8 @@
 
 #include "Engine.h"
 #include "Filters.h"
+#include "CieDiagram.h"
+#include "Gamut.h"
 #include "Hdr.h"
 #include "PixelAccess.h"
 #include "ScopeRender.h"
@@ -60,6 +62,8 @@ struct SlotCounts {
     std::vector<uint8_t> vectorscopeRows;    // Cr rows this slot touched (to merge and clear only those)
     std::vector<uint16_t> columns;           // tile counters: 4 planes (Y, parade 0..2) x levels x kTile
     std::vector<uint32_t> hdrCodes;          // pixels by the code of max(R', G', B') (core/Hdr.h), when measured
+    std::vector<uint32_t> cie;               // chromaticity bins (core/Gamut.h), when measured
+    uint64_t gamutOutside = 0;               // pixels outside the gamut target
     int32_t minU = 0, maxU = 0, minV = 0, maxV = 0;
     uint64_t sumU = 0, sumV = 0, countC = 0;
     uint64_t outOfLegal = 0, outOfGamut = 0;
@@ -67,6 +71,7 @@ struct SlotCounts {
     void reset(int levels, bool privateVectorscope, bool hdr) {
         histY.assign(size_t(levels), 0);
         hdrCodes.assign(hdr ? size_t(levels) : 0, 0);
+        gamutOutside = 0;
         histRgb.assign(size_t(3) * kHistCopies * 256, 0);
         const size_t vs = privateVectorscope ? size_t(levels) * size_t(levels) : 0;
         if (vectorscope.size() != vs) {   // kept zeroed between frames by the merge
@@ -113,6 +118,9 @@ struct FramePlan {
     uint32_t* vectorscopeOut = nullptr;
     uint8_t* picture = nullptr;
     uint16_t* luma = nullptr;
+    // Gamut (core/Gamut.h): R'G'B' at native depth through these tables, when measured.
+    const GamutCoefficients* gamutK = nullptr;
+    const float* gamutLinear = nullptr;
 };
 
 class CpuEngine final : public Engine {
@@ -126,6 +134,7 @@ private:
     std::vector<SlotCounts> slots_;
     LumaPlane luma_;
     RgbaImage hiddenPicture_;   // the preview's input when the picture itself is not shown
+    GamutTableCache gamutTables_;
 };
 
 // A 16-bit little-endian word (host byte order independent, as loadSample).
@@ -261,6 +270,30 @@ template <bool kGamut>
     return outside;
 }
 
+// Chromaticity bins and the pixels outside the target of n pixels' R'G'B' codes: the
+// table look-ups, the arithmetic (a loop that vectorises) and the counting, each its own loop.
+[[gnu::always_inline]] inline uint32_t countGamut(const FramePlan& p, const int32_t* __restrict R,
+                                                  const int32_t* __restrict G, const int32_t* __restrict B, int n,
+                                                  uint32_t* __restrict bins) {
+    const GamutCoefficients k = *p.gamutK;
+    const float* __restrict lin = p.gamutLinear;
+    alignas(64) float lr[kTile], lg[kTile], lb[kTile];
+    alignas(64) int32_t bin[kTile];
+    for (int i = 0; i < n; ++i) {
+        lr[i] = lin[R[i]];
+        lg[i] = lin[G[i]];
+        lb[i] = lin[B[i]];
+    }
+    uint32_t outside = 0;
+    for (int i = 0; i < n; ++i) {
+        const GamutPixel g = gamutPixel(k, lr[i], lg[i], lb[i]);
+        bin[i] = g.bin;
+        outside += uint32_t(g.outside);
+    }
+    for (int i = 0; i < n; ++i) ++bins[bin[i]];
+    return outside;
+}
+
 inline void countColumns(uint16_t* counters, const int32_t* level, int n) {
     for (int i = 0; i < n; ++i) ++counters[size_t(level[i]) * kTile + size_t(i)];
 }
@@ -325,6 +358,7 @@ CS_TILE_CLONES void processTile(const FramePlan& p, SlotCounts& slot, bool direc
             uint32_t* codes = slot.hdrCodes.data();
             for (int i = 0; i < n; ++i) ++codes[std::max(std::max(rn[i], gn[i]), bn[i])];
         }
+        if (p.gamutK) slot.gamutOutside += countGamut(p, rn, gn, bn, n, slot.cie.data());
         // Column counters.
         if (p.yColumns) countColumns(yCols, t.y, n);
         if (p.paradeRgb) {
@@ -470,6 +504,14 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     // HDR light levels: R'G'B' at native depth (at 8 bits the 8-bit conversion is it).
     p.hdr = spec.hdr && isHdr(out.color.transfer);
     if (p.hdr && !info.isRgb) (depth == 8 ? p.rgb8 : p.rgbNative) = true;
+    // Chromaticity: R'G'B' at native depth (at 8 bits the 8-bit conversion is it).
+    if (spec.cie) {
+        const GamutTables& gt = gamutTables_.get(effectivePrimaries(out.color, H), out.color.transfer, spec.gamutTarget,
+                                                 spec.cieMode, L);
+        p.gamutK = &gt.k;
+        p.gamutLinear = gt.linear.data();
+        if (!info.isRgb) (depth == 8 ? p.rgb8 : p.rgbNative) = true;
+    }
 
     // Results. Waveform and parade are written whole by the tiles: sized, not cleared.
     if (spec.waveform) out.waveform.resize(size_t(L) * size_t(W)); else out.waveform.clear();
@@ -503,7 +545,10 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     }
 
     slots_.resize(size_t(std::max(slots, 1)));
-    for (int s = 0; s < slots; ++s) slots_[size_t(s)].reset(L, spec.vectorscope && !directVectorscope, p.hdr);
+    for (int s = 0; s < slots; ++s) {
+        slots_[size_t(s)].reset(L, spec.vectorscope && !directVectorscope, p.hdr);
+        slots_[size_t(s)].cie.assign(spec.cie ? size_t(kCieBins) * kCieBins : 0, 0);
+    }
     std::atomic<int> nextTile{0};
     pool_.parallelFor(
         slots,
@@ -568,6 +613,20 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
         finishHdrStats(out.hdr);
     }
 
+    out.gamut.measured = spec.cie;
+    if (spec.cie) {
+        GamutResults& g = out.gamut;
+        g.source = effectivePrimaries(out.color, H);
+        g.target = spec.gamutTarget;
+        g.mode = spec.cieMode;
+        sumSlots(g.counts, &SlotCounts::cie, size_t(kCieBins) * kCieBins);
+        g.outside = 0;
+        for (int s = 0; s < slots; ++s) g.outside += slots_[size_t(s)].gamutOutside;
+        g.outsideShare = double(g.outside) / (double(W) * double(H));
+    } else {
+        out.gamut = {};
+    }
+
     out.stats = {};
     if (spec.stats) {
         // Luma statistics from the luma histogram: every pixel's Y, exactly.
@@ -604,18 +663,20 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
         // The four scope images are independent: draw them side by side on the pool, the
         // costliest first (threads take the next one as they come free).
         pool_.parallelFor(
-            4,
+            5,
             [&](int, int b, int e) {
                 for (int i = b; i < e; ++i) {
                     if (i == 0) { if (spec.parade) renderParade(out, spec, out.paradeImage); else out.paradeImage = {}; }
                     if (i == 1) { if (spec.waveform) renderWaveform(out, spec, out.waveformImage); else out.waveformImage = {}; }
                     if (i == 2) { if (spec.histogram) renderHistogram(out, spec, out.histogramImage); else out.histogramImage = {}; }
                     if (i == 3) { if (spec.vectorscope) renderVectorscope(out, spec, out.vectorscopeImage); else out.vectorscopeImage = {}; }
+                    if (i == 4) { if (spec.cie) renderCieDiagram(out, spec, out.cieImage); else out.cieImage = {}; }
                 }
             },
-            4);
+            5);
     } else {
         out.histogramImage = out.waveformImage = out.paradeImage = out.vectorscopeImage = {};
+        out.cieImage = {};
     }
     return {};
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "Color.h"
+#include "Gamut.h"
 #include "Hdr.h"
 #include "PixelFormat.h"
 #include "ScopeSpec.h"
@@ -47,9 +48,11 @@ struct ScopeResults {
     std::vector<uint32_t> vectorscope;      // levels x levels, index [cr * levels + cb]
     FrameStats stats;
     HdrStats hdr;                   // PQ and HLG frames (ScopeSpec::hdr): light levels, core/Hdr.h
+    GamutResults gamut;             // ScopeSpec::cie: chromaticity counts, share outside the target
 
     // Display images (only when ScopeSpec::displayImages).
     RgbaImage picture, preview, histogramImage, waveformImage, paradeImage, vectorscopeImage;
+    RgbaImage cieImage;             // ScopeSpec::cie (core/CieDiagram.h)
 };
 
 }  // namespace cs

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "Color.h"
+#include "Gamut.h"
 
 namespace cs {
 
@@ -46,6 +47,10 @@ struct ScopeSpec {
     // GPU). Histograms and statistics are always filled.
     bool counts = true;
     bool hdr = true;                // HDR light levels (core/Hdr.h), for PQ and HLG frames only
+    // CIE chromaticity counts and the share of pixels outside gamutTarget (core/Gamut.h).
+    bool cie = false;
+    CieMode cieMode = CieMode::Xy;
+    Primaries gamutTarget = Primaries::Bt709;
 
     // What to draw (display images, RGBA, graticule included).
     bool displayImages = true;
@@ -63,6 +68,7 @@ struct ScopeSpec {
     int scopeWidth = 1024;          // display image size of the waveform/parade/histogram
     int scopeHeight = 540;
     int vectorscopeSize = 540;      // square
+    int cieSize = 540;              // the CIE diagram, square
 
     ColorOverride colorOverride;    // over the stream's matrix/range tags
     // Every field: results computed with an equal spec are the same (ui/ reuses them so).

@@ -20,10 +20,12 @@
 
 #include "CudaDeviceStream.h"
 #include "CudaHandle.h"
+#include "GamutKernels.h"
 #include "ScopeImages.h"
 #include "ScopePipeline.h"
 #include "HdrKernels.h"
 #include "core/PixelFormat.h"
+#include "core/CieDiagram.h"
 #include "core/ScopeRender.h"
 #include "core/ThreadPool.h"
 
@@ -118,6 +120,7 @@ struct CudaEngine::Impl {
     cuda::StreamHandle stream;   // the engine's own: every kernel and copy of a call, in order
     cuda::ScopePipeline pipeline;
     cuda::HdrPass hdr;   // HDR light levels (PQ, HLG frames), after the scope pass on the same stream
+    cuda::GamutPass gamut;   // CIE counts and the share outside the gamut target, on the same stream
     std::array<cuda::PitchedBuffer, 3> planes;   // device copies of host (or misaligned device) frames
 
     // What a frame in flight holds on the host's side: its completion event, recorded on the
@@ -250,7 +253,8 @@ Status CudaEngine::Impl::run(const FrameView& f, const ScopeSpec& spec, bool wan
     CS_TRY(inputPlanes(f, planeSet));
     const cuda::ScopeColour colour{makeYuvToRgb(m, r, depth, 8), makeYuvToRgb(m, r, depth, depth), makeRgbToYuv(m, r, 8)};
     CS_TRY(pipeline.enqueue(planeSet, colour, stream.get(), surfaces));
-    return hdr.enqueue(f, planeSet, out.color, spec.hdr, stream.get());
+    CS_TRY(hdr.enqueue(f, planeSet, out.color, spec.hdr, stream.get()));
+    return gamut.enqueue(f, planeSet, out.color, spec, stream.get());
 }
 
 // Copies the results back and waits for the frame's completion event: every piece into one
@@ -302,6 +306,7 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
         CS_CUDA_CHECK(cudaMemcpy2DAsync(pinned + previewAt, W * 4, pipeline.preview(), pipeline.previewPitch(), W * 4, H,
                                         cudaMemcpyDeviceToHost, s));
     CS_TRY(hdr.download(out.hdr, s));
+    CS_TRY(gamut.download(out.gamut, s));
     CS_TRY(finish());
 
     auto hostHist = [&](std::vector<uint32_t>& dst, size_t offset, size_t n) {
@@ -346,6 +351,7 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
     }
     parallelCopies(pool, pieces);
     hdr.finish(out.hdr);
+    gamut.finish(out.gamut, f.width, f.height);
 
     out.stats = {};
     if (spec.stats) {
@@ -424,6 +430,8 @@ Status CudaEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResul
     image(ScopeImageKind::Waveform, out.waveformImage, renderWaveform);
     image(ScopeImageKind::Parade, out.paradeImage, renderParade);
     image(ScopeImageKind::Vectorscope, out.vectorscopeImage, renderVectorscope);
+    // The CIE diagram from its counts (512 x 512, always copied back with spec.cie).
+    if (spec.displayImages && spec.cie) renderCieDiagram(out, spec, out.cieImage); else out.cieImage = {};
     return {};
 }
 

@@ -85,6 +85,19 @@ std::string pixelFormatName(AVPixelFormat f) {
     return name ? name : "none";
 }
 
+Primaries primariesFromTag(AVColorPrimaries p) {
+    switch (p) {
+        case AVCOL_PRI_BT709: return Primaries::Bt709;
+        case AVCOL_PRI_BT2020: return Primaries::Bt2020;
+        case AVCOL_PRI_SMPTE432: return Primaries::P3D65;
+        case AVCOL_PRI_SMPTE431: return Primaries::DciP3;
+        case AVCOL_PRI_BT470BG: return Primaries::Bt601_625;
+        case AVCOL_PRI_SMPTE170M:
+        case AVCOL_PRI_SMPTE240M: return Primaries::Bt601_525;
+        default: return Primaries::Unspecified;
+    }
+}
+
 ColorInfo colorInfoFromTags(AVColorSpace space, AVColorRange range, AVColorTransferCharacteristic transfer,
                             int width, int height, bool formatImpliesFullRange) {
     ColorInfo c;

@@ -56,6 +56,10 @@ inline AVColorTransferCharacteristic transferTag(const AVColorTransferCharacteri
     return colorTag(t, AVCOL_TRC_NB, AVCOL_TRC_UNSPECIFIED);
 }
 
+inline AVColorPrimaries primariesTag(const AVColorPrimaries& t) { return colorTag(t, AVCOL_PRI_NB, AVCOL_PRI_UNSPECIFIED); }
+// The gamut scope's primaries of a tag (Unspecified for the ones it does not know).
+Primaries primariesFromTag(AVColorPrimaries p);
+
 ColorInfo colorInfoFromTags(AVColorSpace space, AVColorRange range, AVColorTransferCharacteristic transfer,
                             int width, int height, bool formatImpliesFullRange);
 

@@ -231,6 +231,9 @@ void FileSource::finishDelivery(VideoFrame& out, std::shared_ptr<AVFrame> holder
                                        range != AVCOL_RANGE_UNSPECIFIED ? range : ff::colorRangeTag(par->color_range),
                                        transfer != AVCOL_TRC_UNSPECIFIED ? transfer : ff::transferTag(par->color_trc),
                                        f.width, f.height, impliesFullRange);
+    const AVColorPrimaries primaries = ff::primariesTag(f.color_primaries);
+    view.color.primaries =
+        ff::primariesFromTag(primaries != AVCOL_PRI_UNSPECIFIED ? primaries : ff::primariesTag(par->color_primaries));
     view.pts = pts;
     view.onDevice = onDevice;
 

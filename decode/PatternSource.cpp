@@ -258,7 +258,7 @@ public:
         info_.width = spec_.width;
         info_.height = spec_.height;
         info_.format = format_;
-        info_.color = ColorInfo{Matrix::Bt709, Range::Limited, Transfer::Bt709, true, true};
+        info_.color = ColorInfo{Matrix::Bt709, Range::Limited, Transfer::Bt709, true, true, Primaries::Bt709};
         info_.frameRate = kFrameRate;
         info_.duration = double(kFrameCount) / kFrameRate;
         info_.frameCount = kFrameCount;

@@ -161,6 +161,14 @@ std::vector<Scenario> scenarios(const Options& o) {
     s = ScopeSpec{};
     s.preview = PreviewFilter::None;
     list.push_back({"everything + images", s, {waveform, parade, histogram, vectorscope, signalstats, picture}});
+    s = nothing();
+    s.cie = true;
+    s.displayImages = o.scopeImages;
+    list.push_back({"cie + gamut", s, {"ciescope"}});
+    s = ScopeSpec{};
+    s.preview = PreviewFilter::None;
+    s.cie = true;
+    list.push_back({"everything + cie + images", s, {waveform, parade, histogram, vectorscope, signalstats, picture, "ciescope"}});
     return list;
 }
 
@@ -205,6 +213,7 @@ std::string countsProblem(const ScopeSpec& spec, const ScopeResults& r, const Fr
     if (spec.waveform && sum(r.waveform) != pixels) return "waveform sums to " + std::to_string(sum(r.waveform));
     if (spec.parade && sum(r.parade) != 3 * pixels) return "parade sums to " + std::to_string(sum(r.parade));
     if (spec.vectorscope && sum(r.vectorscope) != pixels) return "vectorscope sums to " + std::to_string(sum(r.vectorscope));
+    if (spec.cie && sum(r.gamut.counts) != pixels) return "cie counts sum to " + std::to_string(sum(r.gamut.counts));
     return {};
 }
 

@@ -117,12 +117,17 @@ inline void expectSameResults(const ScopeResults& g, const ScopeResults& c, cons
     EXPECT_TRUE(sameCounts(g.parade, c.parade, "parade"));
     EXPECT_TRUE(sameCounts(g.vectorscope, c.vectorscope, "vectorscope"));
     expectSameStats(g.stats, c.stats, where);
+    EXPECT_EQ(g.gamut.measured, c.gamut.measured);
+    EXPECT_TRUE(sameCounts(g.gamut.counts, c.gamut.counts, "cie counts"));
+    EXPECT_EQ(g.gamut.outside, c.gamut.outside);
+    EXPECT_EQ(g.gamut.source, c.gamut.source);
     EXPECT_TRUE(imagesClose(g.picture, c.picture, tolerance, "picture"));
     EXPECT_TRUE(imagesClose(g.preview, c.preview, tolerance, "preview"));
     EXPECT_TRUE(imagesClose(g.histogramImage, c.histogramImage, 0, "histogramImage"));
     EXPECT_TRUE(imagesClose(g.waveformImage, c.waveformImage, 0, "waveformImage"));
     EXPECT_TRUE(imagesClose(g.paradeImage, c.paradeImage, 0, "paradeImage"));
     EXPECT_TRUE(imagesClose(g.vectorscopeImage, c.vectorscopeImage, 0, "vectorscopeImage"));
+    EXPECT_TRUE(imagesClose(g.cieImage, c.cieImage, 0, "cieImage"));
 }
 
 }  // namespace cs::test

@@ -1,0 +1,201 @@
+#include "CieDiagram.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "ScopeRender.h"
+
+namespace cs {
+
+const std::vector<Chromaticity>& spectralLocus() {
+    // CIE 1931 2-degree observer, chromaticity of the monochromatic stimuli (nm: x, y):
+    // every 10 nm at the ends, every 5 nm from 470 to 600 where the locus turns.
+    static const std::vector<Chromaticity> locus{
+        {0.1741, 0.0050}, {0.1738, 0.0049}, {0.1733, 0.0048}, {0.1726, 0.0048}, {0.1714, 0.0051},   // 380..420
+        {0.1689, 0.0069}, {0.1644, 0.0109}, {0.1566, 0.0177}, {0.1440, 0.0297},                     // 430..460
+        {0.1241, 0.0578}, {0.1096, 0.0868}, {0.0913, 0.1327}, {0.0687, 0.2007}, {0.0454, 0.2950},   // 470..490
+        {0.0235, 0.4127}, {0.0082, 0.5384}, {0.0039, 0.6548}, {0.0139, 0.7502}, {0.0389, 0.8120},   // 495..515
+        {0.0743, 0.8338}, {0.1142, 0.8262}, {0.1547, 0.8059}, {0.1929, 0.7816}, {0.2296, 0.7543},   // 520..540
+        {0.2658, 0.7243}, {0.3016, 0.6923}, {0.3373, 0.6589}, {0.3731, 0.6245}, {0.4087, 0.5896},   // 545..565
+        {0.4441, 0.5547}, {0.4788, 0.5202}, {0.5125, 0.4866}, {0.5448, 0.4544}, {0.5752, 0.4242},   // 570..590
+        {0.6029, 0.3965}, {0.6270, 0.3725}, {0.6658, 0.3340}, {0.6915, 0.3083}, {0.7079, 0.2920},   // 595..630
+        {0.7190, 0.2809}, {0.7260, 0.2740}, {0.7300, 0.2700}, {0.7320, 0.2680}, {0.7334, 0.2666},   // 640..680
+        {0.7344, 0.2656}, {0.7347, 0.2653}};                                                        // 690, 700
+    return locus;
+}
+
+namespace {
+
+constexpr uint32_t rgba(int r, int g, int b, int a = 255) {
+    return uint32_t(r) | uint32_t(g) << 8 | uint32_t(b) << 16 | uint32_t(a) << 24;
+}
+
+// A display colour for a chromaticity: its BT.709 RGB at full brightness, clipped into
+// gamut, sRGB-encoded (only a hint of the hue: most of the diagram is outside any display).
+void chromaticityColour(Chromaticity c, uint8_t rgb[3]) {
+    static const Matrix3 fromXyz = inverse(rgbToXyzMatrix(primariesInfo(Primaries::Bt709)));
+    const double X = c.x / c.y, Y = 1.0, Z = (1.0 - c.x - c.y) / c.y;
+    double v[3];
+    for (int i = 0; i < 3; ++i) v[i] = fromXyz.m[i][0] * X + fromXyz.m[i][1] * Y + fromXyz.m[i][2] * Z;
+    const double lo = std::min({v[0], v[1], v[2], 0.0});
+    for (double& e : v) e -= lo;   // desaturate into gamut
+    const double hi = std::max({v[0], v[1], v[2], 1e-9});
+    for (int i = 0; i < 3; ++i) {
+        const double e = v[i] / hi;
+        const double s = e <= 0.0031308 ? 12.92 * e : 1.055 * std::pow(e, 1.0 / 2.4) - 0.055;
+        rgb[i] = uint8_t(std::lround(std::clamp(s, 0.0, 1.0) * 255.0));
+    }
+}
+
+void fill(RgbaImage& img, uint32_t colour) {
+    for (size_t i = 0; i < img.pixels.size(); i += 4) {
+        img.pixels[i] = uint8_t(colour);
+        img.pixels[i + 1] = uint8_t(colour >> 8);
+        img.pixels[i + 2] = uint8_t(colour >> 16);
+        img.pixels[i + 3] = 255;
+    }
+}
+
+}  // namespace
+
+void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) {
+    const int size = std::clamp(spec.cieSize, 64, 8192);
+    if (out.width != size || out.height != size || out.pixels.size() != size_t(size) * size_t(size) * 4)
+        out.resize(size, size);
+    fill(out, rgba(16, 16, 16));
+    const CieMode mode = r.gamut.measured ? r.gamut.mode : spec.cieMode;
+    const CieAxes axes = cieAxes(mode);
+    const int textScale = size >= 900 ? 2 : 1;
+    const int charH = 8 * textScale;
+    // The plot: a margin for the axis labels on the left and at the bottom, with the
+    // coordinate area's own aspect ratio.
+    const int left = 6 * 5 * textScale, bottom = 2 * charH + 4, top = charH + 8, right = 8;
+    const int availW = size - left - right, availH = size - top - bottom;
+    const double aspect = axes.uExtent / axes.vExtent;
+    const int plotW = std::max(1, std::min(availW, int(availH * aspect)));
+    const int plotH = std::max(1, std::min(availH, int(availW / aspect)));
+    const int x0 = left, y0 = top + (availH - plotH);
+    auto toPixel = [&](Chromaticity c) {
+        const Chromaticity p = mode == CieMode::Uv ? xyToUv(c) : c;
+        return std::pair<double, double>{x0 + p.x / axes.uExtent * (plotW - 1), y0 + (1.0 - p.y / axes.vExtent) * (plotH - 1)};
+    };
+    auto line = [&](Chromaticity a, Chromaticity b, uint32_t colour) {
+        const auto [ax, ay] = toPixel(a);
+        const auto [bx, by] = toPixel(b);
+        drawLine(out, ax, ay, bx, by, colour);
+    };
+
+    const GamutResults& g = r.gamut;
+
+    // Axes: ticks and labels every 0.1, a faint grid.
+    const uint32_t grid = rgba(48, 48, 48), text = rgba(170, 170, 170);
+    for (int i = 0; i * 0.1 <= axes.uExtent + 1e-9; ++i) {
+        const double x = x0 + i * 0.1 / axes.uExtent * (plotW - 1);
+        drawLine(out, x, y0, x, y0 + plotH - 1, grid);
+        char label[8];
+        std::snprintf(label, sizeof label, "%.1f", i * 0.1);
+        drawText(out, int(x) - 3 * 5 * textScale / 2, y0 + plotH + 3, label, text, textScale);
+    }
+    for (int i = 0; i * 0.1 <= axes.vExtent + 1e-9; ++i) {
+        const double y = y0 + (1.0 - i * 0.1 / axes.vExtent) * (plotH - 1);
+        drawLine(out, x0, y, x0 + plotW - 1, y, grid);
+        char label[8];
+        std::snprintf(label, sizeof label, "%.1f", i * 0.1);
+        drawText(out, 4, int(y) - charH / 2, label, text, textScale);
+    }
+    drawText(out, x0 + plotW - 2 * 6 * textScale, y0 + plotH + 3 + charH, mode == CieMode::Uv ? "u'" : "x", text, textScale);
+    drawText(out, 4, y0 - charH - 2, mode == CieMode::Uv ? "v'" : "y", text, textScale);
+
+    // The spectral locus and the line of purples.
+    const auto& locus = spectralLocus();
+    const uint32_t locusColour = rgba(200, 200, 200);
+    for (size_t i = 1; i < locus.size(); ++i) line(locus[i - 1], locus[i], locusColour);
+    line(locus.back(), locus.front(), rgba(150, 110, 170));
+
+    // Gamut triangles: the target's brighter, each labelled at its red corner.
+    struct Triangle { Primaries p; uint32_t colour; };
+    const Triangle triangles[3] = {{Primaries::Bt709, rgba(230, 230, 120)},
+                                   {Primaries::P3D65, rgba(120, 220, 140)},
+                                   {Primaries::Bt2020, rgba(110, 180, 240)}};
+    const Primaries target = g.measured ? g.target : spec.gamutTarget;
+    for (int t = 0; t < 3; ++t) {
+        const PrimariesInfo p = primariesInfo(triangles[t].p);
+        const bool isTarget = triangles[t].p == target;
+        const uint32_t c = isTarget ? triangles[t].colour : (triangles[t].colour & 0x00ffffffu) | (150u << 24);
+        line(p.r, p.g, c); line(p.g, p.b, c); line(p.b, p.r, c);
+        if (isTarget) {   // a second pass a pixel over: thicker
+            auto shift = [](Chromaticity a) { return Chromaticity{a.x + 0.0012, a.y + 0.0012}; };
+            line(shift(p.r), shift(p.g), c); line(shift(p.g), shift(p.b), c); line(shift(p.b), shift(p.r), c);
+        }
+        const auto [lx, ly] = toPixel(p.r);
+        drawText(out, int(lx) + 4, int(ly) - charH / 2 + (t - 1) * (charH + 2) + (t == 0 ? 0 : 0), std::string(primariesLabel(triangles[t].p)).c_str(),
+                 c, textScale);
+    }
+
+    // The source's white point: a cross.
+    const Primaries source = g.measured ? g.source : effectivePrimaries(r.color, r.height);
+    const auto [wx, wy] = toPixel(primariesInfo(source).white);
+    const uint32_t white = rgba(255, 255, 255);
+    drawLine(out, wx - 9, wy, wx + 9, wy, white);
+    drawLine(out, wx, wy - 9, wx, wy + 9, white);
+
+    // The counts over the graticule, each bin in its chromaticity's colour, brighter with
+    // more pixels (log scale against the frame's pixel count, so one pixel still shows).
+    if (g.measured && g.counts.size() == size_t(kCieBins) * kCieBins) {
+        // The colour of each plot pixel depends only on the plot's size and the mode: kept
+        // per thread (images are drawn on the engine's pool) while those stay the same.
+        struct ColourCache { int w = 0, h = 0; CieMode mode = CieMode::Xy; std::vector<uint8_t> rgb; };
+        thread_local ColourCache cache;
+        if (cache.w != plotW || cache.h != plotH || cache.mode != mode || cache.rgb.empty()) {
+            cache.w = plotW; cache.h = plotH; cache.mode = mode;
+            cache.rgb.assign(size_t(plotW) * size_t(plotH) * 3, 255);
+            for (int py = 0; py < plotH; ++py)
+                for (int px = 0; px < plotW; ++px) {
+                    Chromaticity at{(px + 0.5) / plotW * axes.uExtent, (1.0 - (py + 0.5) / plotH) * axes.vExtent};
+                    if (mode == CieMode::Uv) {   // u'v' -> xy for the colour
+                        const double d = 6.0 * at.x - 16.0 * at.y + 12.0;
+                        at = {9.0 * at.x / d, 4.0 * at.y / d};
+                    }
+                    if (at.y > 1e-6) chromaticityColour(at, &cache.rgb[(size_t(py) * size_t(plotW) + size_t(px)) * 3]);
+                }
+        }
+        const double logPeak = std::log1p(std::max(1.0, double(r.width) * double(r.height) / 64.0));
+        const double gain = std::clamp(double(spec.vectorscopeGain), 0.1, 100.0);
+        for (int py = 0; py < plotH; ++py) {
+            // Bins this display row covers (from the top: v falls).
+            const int vb0 = int((1.0 - double(py + 1) / plotH) * kCieBins), vb1 = int((1.0 - double(py) / plotH) * kCieBins);
+            for (int px = 0; px < plotW; ++px) {
+                const int ub0 = int(double(px) / plotW * kCieBins), ub1 = int(double(px + 1) / plotW * kCieBins);
+                uint64_t c = 0;
+                for (int vb = std::max(0, vb0); vb < std::min(kCieBins, std::max(vb1, vb0 + 1)); ++vb)
+                    for (int ub = ub0; ub < std::min(kCieBins, std::max(ub1, ub0 + 1)); ++ub)
+                        c += g.counts[size_t(vb) * kCieBins + size_t(ub)];
+                if (c == 0) continue;
+                const double level = std::min(1.0, 0.35 + 0.65 * gain * std::log1p(double(c)) / logPeak);
+                const uint8_t* rgb = &cache.rgb[(size_t(py) * size_t(plotW) + size_t(px)) * 3];
+                // A 5 x 5 dot: a pattern of flat colours (bars) puts each colour in one bin,
+                // which must show over the triangle's corner it lands on.
+                for (int dy = -2; dy <= 2; ++dy)
+                    for (int dx = -2; dx <= 2; ++dx) {
+                        const int X = x0 + px + dx, Y = y0 + py + dy;
+                        if (X < x0 || Y < y0 || X >= x0 + plotW || Y >= y0 + plotH) continue;
+                        uint8_t* d = out.at(X, Y);
+                        for (int i = 0; i < 3; ++i) d[i] = uint8_t(std::lround(rgb[i] * level));
+                    }
+            }
+        }
+    }
+
+    // Title: the diagram, the source's gamut and the share outside the target.
+    char title[128];
+    if (g.measured)
+        std::snprintf(title, sizeof title, "%s  %s source  outside %s: %.2f%%", mode == CieMode::Uv ? "CIE 1976 u'v'" : "CIE 1931 xy",
+                      std::string(primariesLabel(g.source)).c_str(), std::string(primariesLabel(g.target)).c_str(),
+                      g.outsideShare * 100.0);
+    else
+        std::snprintf(title, sizeof title, "%s", mode == CieMode::Uv ? "CIE 1976 u'v'" : "CIE 1931 xy");
+    drawText(out, 4, 3, title, text, textScale);
+}
+
+}  // namespace cs

@@ -1,0 +1,121 @@
+// The gamut counts (core/Gamut.h). A block takes rows (grid-stride), its threads
+// consecutive pixels of a row, read through core/PixelAccess.h (the reference readers,
+// every layout). The code-value table sits in shared memory. Counting: the 512 x 512 bins
+// do not fit a block's shared memory, so threads of a warp that share a bin (flat areas,
+// the common case) add once through their leader (__match_any_sync) into the global
+// counts; the pixels outside the target are summed per block and added once.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "CudaCheck.h"
+#include "GamutKernels.h"
+
+namespace cs::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kMaxLevels = 1024;   // depths up to 10 bits (core/PixelFormat.h)
+constexpr int kMaxBlocks = 1024;
+
+__global__ void __launch_bounds__(kThreads) gamutKernel(PixelSource src, int width, int height, YuvToRgb toRgb, int levels,
+                                                        GamutCoefficients k, const float* d_linear, uint32_t* d_counts,
+                                                        unsigned long long* d_outside) {
+    __shared__ float linear[kMaxLevels];
+    __shared__ unsigned int blockOutside;
+    for (int i = int(threadIdx.x); i < levels; i += kThreads) linear[i] = d_linear[i];
+    if (threadIdx.x == 0) blockOutside = 0;
+    __syncthreads();
+    const int32_t mask = levels - 1, mid = levels >> 1;
+    const unsigned lane = threadIdx.x & 31u;
+    unsigned int outside = 0;
+    for (int y = int(blockIdx.x); y < height; y += int(gridDim.x)) {
+        // Every lane of a warp runs the same number of iterations (width rounded up), so
+        // the warp's vote sees all 32 lanes; lanes past the row's end vote with bin -1.
+        for (int x0 = 0; x0 < width; x0 += kThreads) {
+            const int x = x0 + int(threadIdx.x);
+            int32_t bin = -1;
+            if (x < width) {
+                Rgb c;
+                if (src.isRgb) {
+                    c = readRgb(src, x, y);
+                } else {
+                    const YuvSample s = readYuv(src, x, y, mid);
+                    c = yuvToRgb(toRgb, s.y & mask, s.cb & mask, s.cr & mask);
+                }
+                const GamutPixel p = gamutPixel(k, linear[c.r], linear[c.g], linear[c.b]);
+                bin = p.bin;
+                outside += p.outside ? 1u : 0u;
+            }
+            const unsigned same = __match_any_sync(0xffffffffu, bin);
+            if (bin >= 0 && (__ffs(same) - 1) == int(lane)) atomicAdd(&d_counts[bin], uint32_t(__popc(same)));
+        }
+    }
+    for (int offset = 16; offset > 0; offset >>= 1) outside += __shfl_down_sync(0xffffffffu, outside, offset);
+    if (lane == 0 && outside) atomicAdd(&blockOutside, outside);
+    __syncthreads();
+    if (threadIdx.x == 0 && blockOutside) atomicAdd(d_outside, (unsigned long long)blockOutside);
+}
+
+}  // namespace
+
+cudaError_t gamutCounts(const PixelSource& src, int width, int height, const YuvToRgb& toRgbNative, int levels,
+                        const GamutCoefficients& k, const float* d_linear, uint32_t* d_counts,
+                        unsigned long long* d_outside, cudaStream_t stream) {
+    if (levels < 2 || levels > kMaxLevels || width <= 0 || height <= 0) return cudaErrorInvalidValue;
+    if (cudaError_t e = cudaMemsetAsync(d_counts, 0, size_t(kCieBins) * kCieBins * sizeof(uint32_t), stream); e != cudaSuccess)
+        return e;
+    if (cudaError_t e = cudaMemsetAsync(d_outside, 0, sizeof(unsigned long long), stream); e != cudaSuccess) return e;
+    const int blocks = std::min(height, kMaxBlocks);
+    gamutKernel<<<dim3(unsigned(blocks)), kThreads, 0, stream>>>(src, width, height, toRgbNative, levels, k, d_linear,
+                                                                 d_counts, d_outside);
+    return cudaGetLastError();
+}
+
+Status GamutPass::enqueue(const FrameView& f, const PlaneSet& planes, const ColorInfo& color, const ScopeSpec& spec,
+                          cudaStream_t stream) {
+    queued_ = spec.cie;
+    if (!queued_) return {};
+    const int depth = formatInfo(f.format).bitDepth, levels = 1 << depth;
+    current_ = &tables_.get(effectivePrimaries(color, f.height), color.transfer, spec.gamutTarget, spec.cieMode, levels);
+    CS_TRY(counts_.reserve(size_t(kCieBins) * kCieBins * sizeof(uint32_t)));
+    CS_TRY(outside_.reserve(sizeof(unsigned long long)));
+    CS_TRY(linear_.reserve(size_t(levels) * sizeof(float)));
+    // The code-value table (at most 4 KB) goes up with every frame, ordered on the stream.
+    CS_CUDA_CHECK(cudaMemcpyAsync(linear_.get<float>(), current_->linear.data(), size_t(levels) * sizeof(float),
+                                  cudaMemcpyHostToDevice, stream));
+    FrameView device = f;
+    for (int i = 0; i < 3; ++i) {
+        device.data[size_t(i)] = planes.data[i];
+        device.pitch[size_t(i)] = std::ptrdiff_t(planes.pitch[i]);
+    }
+    CS_CUDA_CHECK(gamutCounts(makePixelSource(device), f.width, f.height, makeYuvToRgb(color.matrix, color.range, depth, depth),
+                              levels, current_->k, linear_.get<float>(), counts_.get<uint32_t>(),
+                              outside_.get<unsigned long long>(), stream));
+    return {};
+}
+
+Status GamutPass::download(GamutResults& out, cudaStream_t stream) {
+    if (!queued_) {
+        out = {};
+        return {};
+    }
+    out.counts.resize(size_t(kCieBins) * kCieBins);
+    CS_CUDA_CHECK(cudaMemcpyAsync(out.counts.data(), counts_.get<uint32_t>(), out.counts.size() * sizeof(uint32_t),
+                                  cudaMemcpyDeviceToHost, stream));
+    CS_CUDA_CHECK(cudaMemcpyAsync(&outsideHost_, outside_.get<unsigned long long>(), sizeof outsideHost_,
+                                  cudaMemcpyDeviceToHost, stream));
+    return {};
+}
+
+void GamutPass::finish(GamutResults& out, int width, int height) const {
+    if (!queued_) return;
+    out.measured = true;
+    out.source = current_->source;
+    out.target = current_->target;
+    out.mode = current_->mode;
+    out.outside = outsideHost_;
+    out.outsideShare = double(outsideHost_) / (double(width) * double(height));
+}
+
+}  // namespace cs::cuda

@@ -1,0 +1,77 @@
+// The CUDA engine's gamut counts against the CPU engine's: every pixel format, random and
+// flat content, each target gamut, xy and u'v', the transfers and primaries the tables
+// change with. Counts, pixels outside and the diagram must be identical.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <random>
+#include <string>
+
+#include "CudaTestUtil.h"
+#include "EngineFixture.h"
+
+namespace cs {
+namespace {
+
+using test::cpuEngine;
+using test::cudaEngine;
+
+ScopeSpec cieSpec(Primaries target, CieMode mode, bool images) {
+    ScopeSpec s;
+    s.histogram = s.waveform = s.parade = s.vectorscope = s.stats = false;
+    s.picture = false;
+    s.displayImages = images;
+    s.cie = true;
+    s.gamutTarget = target;
+    s.cieMode = mode;
+    s.cieSize = 300;
+    return s;
+}
+
+void compare(const Frame& f, const ScopeSpec& spec, const std::string& where) {
+    CudaEngine* cuda = cudaEngine();
+    ASSERT_NE(cuda, nullptr);
+    ScopeResults gpu, cpu;
+    const Status gs = cuda->process(f.view(), spec, gpu);
+    ASSERT_TRUE(gs.ok()) << where << ": " << gs.message();
+    ASSERT_TRUE(cpuEngine().process(f.view(), spec, cpu).ok()) << where;
+    test::expectSameResults(gpu, cpu, where);
+    ASSERT_TRUE(gpu.gamut.measured) << where;
+    EXPECT_EQ(std::accumulate(gpu.gamut.counts.begin(), gpu.gamut.counts.end(), uint64_t(0)),
+              uint64_t(f.width()) * uint64_t(f.height()))
+        << where;
+    EXPECT_DOUBLE_EQ(gpu.gamut.outsideShare, cpu.gamut.outsideShare) << where;
+}
+
+TEST(CudaGamut, EveryFormatSameAsCpu) {
+    std::mt19937 rng(17);
+    const std::pair<int, int> sizes[] = {{1, 1}, {37, 23}, {1920, 1080}};
+    for (PixelFormat format : test::allFormats())
+        for (auto [w, h] : sizes)
+            for (int content = 0; content < 2; ++content) {
+                Frame f(format, w, h, ColorInfo{Matrix::Bt2020Ncl, Range::Limited, Transfer::Bt709, true, true, Primaries::Bt2020});
+                if (content == 0) test::fillRandom(f, rng); else test::fillRuns(f, rng);
+                const std::string where = std::string(formatInfo(format).name) + " " + std::to_string(w) + "x" +
+                                          std::to_string(h) + (content ? " runs" : " random");
+                compare(f, cieSpec(Primaries::Bt709, CieMode::Xy, w < 100), where + " xy / bt709");
+            }
+}
+
+TEST(CudaGamut, TargetsModesTransfersAndPrimaries) {
+    std::mt19937 rng(3);
+    for (PixelFormat format : {PixelFormat::Yuv420p, PixelFormat::Yuv420p10, PixelFormat::P010})
+        for (Transfer t : {Transfer::Bt709, Transfer::Pq, Transfer::Hlg, Transfer::Srgb})
+            for (Primaries source : {Primaries::Bt709, Primaries::P3D65, Primaries::Bt2020, Primaries::Unspecified})
+                for (Primaries target : {Primaries::Bt709, Primaries::P3D65, Primaries::Bt2020})
+                    for (CieMode mode : {CieMode::Xy, CieMode::Uv}) {
+                        Frame f(format, 258, 131, ColorInfo{Matrix::Bt709, Range::Limited, t, true, true, source});
+                        test::fillRandom(f, rng);
+                        compare(f, cieSpec(target, mode, false),
+                                std::string(formatInfo(format).name) + " " + std::string(transferName(t)) + " " +
+                                    std::string(primariesLabel(source)) + " -> " + std::string(gamutTargetName(target)) +
+                                    " " + std::string(cieModeName(mode)));
+                    }
+}
+
+}  // namespace
+}  // namespace cs
