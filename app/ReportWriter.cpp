@@ -159,13 +159,14 @@ QJsonObject reportHeadCommon(const SourceInfo& info, std::string_view engine, co
                                    {"transfer", str(transferName(results.color.transfer))}}}};
 }
 
+}  // namespace
+
 QJsonObject reportStats(const ScopeResults& results) {
     return QJsonObject{{"y", toJson(results.stats.y)}, {"u", toJson(results.stats.u)},
                        {"v", toJson(results.stats.v)},
                        {"out_of_legal", results.stats.outOfLegal},
                        {"out_of_gamut", results.stats.outOfGamut}};
 }
-}  // namespace
 
 QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const ScopeResults& results,
                         const QJsonObject& extra) {
