@@ -8,6 +8,7 @@
 
 #include "core/Engine.h"
 #include "core/ScopeRender.h"
+#include "core/SignalStats.h"
 #include "decode/LiveReader.h"
 #include "engine/EngineChoice.h"
 #include "ui/SourceReader.h"
@@ -24,6 +25,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr size_t kQueueFrames = 3, kQueueDeviceFrames = 4;   // read ahead per file (NVDEC: surfaces held)
 constexpr size_t kCanvasQueue = 4;   // drawn frames waiting for their refresh
+// Files: a frame is drawn this long before it is due (the refresh shows it at its due time
+// plus the presentation delay, ui/WallPacing.h), so a worker's frame has that much more time.
+constexpr auto kLookahead = std::chrono::milliseconds(8);
 constexpr auto kStateRefresh = std::chrono::milliseconds(200);   // live: the label's latency and state
 constexpr double kMaxBehindSeconds = 0.25;   // files: a frame this late restarts the clock
 constexpr int kBorder = 3;
@@ -90,7 +94,7 @@ struct WallTile::Worker {
     SourceInfo info;
     bool haveInfo = false;
 
-    Frame reduced, previous;
+    Frame reduced, previous;   // previous: freezedetect's reference frame (the last not frozen)
     bool havePrevious = false;
     ScopeResults small, full;
     AlarmTracker tracker;
@@ -413,11 +417,14 @@ void WallTile::run() {
         w.origin = origin;
 
         AlarmMeasure m;
-        m.blackShare = shareAtOrBelow(measured->histY,
-                                      blackLumaThreshold(options_.rules.black.pixelThreshold, measured->color.range, measured->bitDepth));
+        m.blackShare = shareAtOrBelow(measured->histY, blackThresholdFor(options_.rules.black.pixelThreshold, measured->bitDepth,
+                                                                          measured->color.range == Range::Full));
+        // freezedetect's reference: the last frame that was not frozen (a slow drift adds up).
         if (w.havePrevious) m.mafd = lumaMafd(w.reduced.view(), w.previous.view());
-        std::swap(w.reduced, w.previous);
-        w.havePrevious = true;
+        if (!m.mafd || !frameIsFrozen(*m.mafd, options_.rules.freeze.noise)) {
+            std::swap(w.reduced, w.previous);
+            w.havePrevious = true;
+        }
         m.outOfLegal = measured->stats.outOfLegal;
         m.outOfGamut = measured->stats.outOfGamut;
         w.tracker.frame(w.seconds(Clock::now()), m, w.events);
@@ -482,7 +489,8 @@ void WallTile::run() {
                     w.reader->setLoop(true);
                     w.state = "playing";
                 }
-                // Take the latest frame that is due; frames due before it are skipped (counted).
+                // Take the latest frame that is due (or within kLookahead of it); frames due before
+                // it are skipped (counted).
                 std::optional<SourceReader::Item> take;
                 Clock::time_point due{};
                 for (;;) {
@@ -515,8 +523,8 @@ void WallTile::run() {
                     }
                     const Clock::time_point itemDue =
                         w.anchorWall + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(pts - w.anchorPts));
-                    if (itemDue > now) {
-                        deadline = std::min(deadline, itemDue);
+                    if (itemDue > now + kLookahead) {
+                        deadline = std::min(deadline, itemDue - kLookahead);
                         break;
                     }
                     if (take) {
