@@ -1,5 +1,5 @@
-// The GL side of the wall: every tile's newest canvas (ui/WallTile.h) uploaded when it changed
-// and drawn in one pass into the bound framebuffer: one texture and one quad per tile, the
+// The GL side of the wall: every tile's canvas (ui/WallTile.h) uploaded when it changed and
+// drawn in one pass into the bound framebuffer: one texture and one quad per tile, the
 // selected tile outlined. Used by the wall's view (ui/WallView.h) on the GUI thread and by
 // playback_bench --wall --no-window on its refresh thread, with the GL context current.
 // Each refresh takes, per tile, the canvas due for it (WallTile::takeCanvas, ui/WallPacing.h:
@@ -26,7 +26,7 @@ class WallTile;
 
 struct TileDisplayStats {
     int64_t presented = 0;        // new frames shown
-    int64_t unshown = 0;          // frames the tile drew that were replaced before a refresh showed them
+    int64_t unshown = 0;          // frames the tile drew that no refresh showed (passed over, or out of a full queue)
     double lastLatencyMs = 0.0, maxLatencyMs = 0.0, sumLatencyMs = 0.0;
     double meanLatencyMs() const { return presented ? sumLatencyMs / double(presented) : 0.0; }
 };
