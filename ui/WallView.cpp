@@ -2,6 +2,7 @@
 #include "WallView.h"
 
 #include <QMouseEvent>
+#include <QScreen>
 #include <QTimer>
 
 #include <algorithm>
@@ -71,6 +72,10 @@ void WallView::releaseGl() { renderer_.release(); }
 
 void WallView::paintView(int w, int h) {
     const auto begin = std::chrono::steady_clock::now();
+    // The presentation delay follows the display's refresh (60 Hz where the screen does not say).
+    if (const QScreen* sc = screen(); sc && sc->refreshRate() >= 20.0)
+        renderer_.setRefreshPeriod(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(1.0 / sc->refreshRate())));
     renderer_.draw(tiles_, grid_, w, h, selected_);
     // Frames drawn for a later refresh: paint again when the first comes due (a timer, not a
     // repaint loop, so a display without vsync does not spin).
