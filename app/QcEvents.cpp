@@ -38,7 +38,7 @@ QcEventFinder::QcEventFinder(const QcThresholds& t)
       gamut_("out_of_gamut", t.gamutMinDuration) {}
 
 void QcEventFinder::add(const Frame& f) {
-    black_.frame(f.index, f.pts, f.blackRatio >= t_.blackPictureRatio, events_);
+    black_.frame(f.index, f.pts, pictureIsBlack(f.blackRatio, t_.blackPictureRatio), events_);
     // A frozen frame belongs to a run that starts at the reference frame it repeats.
     freeze_.frameStartingAt(f.index, f.pts, f.referenceIndex, f.referencePts, f.frozen, events_);
     legal_.frame(f.index, f.pts, f.outOfLegal > t_.legalShare, events_);

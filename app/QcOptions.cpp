@@ -53,7 +53,7 @@ Status readMember(const QJsonObject& o, const char* group, const char* key, doub
 
 }  // namespace
 
-double QcThresholds::freezeNoise() const { return std::pow(10.0, freezeNoiseDb / 20.0); }
+double QcThresholds::freezeNoise() const { return freezeNoiseFromDb(freezeNoiseDb); }
 
 Result<QcThresholds> parseQcThresholds(const std::string& jsonText) {
     QJsonParseError error;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "CommandOptions.h"
+#include "core/DetectRules.h"
 #include "core/Status.h"
 
 namespace cs {
@@ -16,9 +17,9 @@ extern const char* const kQcUsage;
 struct QcThresholds {
     // blackdetect: a frame is black when more than pictureRatio of its pixels have luma at or
     // below 16 + pixelRatio * 219 (limited range; pixelRatio * max for full range).
-    double blackPictureRatio = 0.98, blackPixelRatio = 0.10, blackMinDuration = 2.0;
+    double blackPictureRatio = kBlackPictureRatio, blackPixelRatio = kBlackPixelRatio, blackMinDuration = kBlackMinDuration;
     // freezedetect: frames whose MAFD from the reference frame is at most noise (-60 dB).
-    double freezeNoiseDb = -60.0, freezeMinDuration = 2.0;
+    double freezeNoiseDb = kFreezeNoiseDb, freezeMinDuration = kFreezeMinDuration;
     // Frames whose share of out-of-legal (BRNG) / out-of-gamut pixels is above `share`.
     double legalShare = 0.01, legalMinDuration = 1.0;
     double gamutShare = 0.01, gamutMinDuration = 1.0;

@@ -195,7 +195,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         ef.outOfGamut = results.stats.outOfGamut;
         if (signalstatsOk) {
             ef.blackRatio = double(ss.blackPixels) / (double(view.width) * view.height);
-            ef.frozen = haveReference && mafd <= noise;
+            ef.frozen = haveReference && frameIsFrozen(mafd, noise);
             if (!ef.frozen) {   // freezedetect: a frame that moved is the new reference
 #if CS_HAVE_CUDA
                 if (gpuMeter && view.onDevice) {

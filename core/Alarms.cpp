@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "PixelFormat.h"
+#include "SignalStats.h"
 
 namespace cs {
 
@@ -18,14 +19,6 @@ std::string_view alarmName(AlarmKind kind) {
         case AlarmKind::Signal: return "signal";
     }
     return "alarm";
-}
-
-int32_t blackLumaThreshold(double pixelThreshold, Range range, int bitDepth) {
-    // vf_blackdetect.c: full range pix_th * 255, else 16 + pix_th * (235 - 16), at 8 bits,
-    // times 2^(depth - 8).
-    const double scale = double(1 << (bitDepth - 8));
-    const double at8 = range == Range::Full ? pixelThreshold * 255.0 : 16.0 + pixelThreshold * (235.0 - 16.0);
-    return int32_t(at8 * scale);
 }
 
 double shareAtOrBelow(const std::vector<uint32_t>& histY, int32_t threshold) {
@@ -56,8 +49,7 @@ std::optional<double> lumaMafd(const FrameView& a, const FrameView& b) {
             }
         }
     }
-    const double full = double((1 << info.bitDepth) - 1);
-    return double(sum) / (double(a.width) * double(a.height) * full);
+    return freezeMafd(sum, uint64_t(a.width) * uint64_t(a.height), info.bitDepth);
 }
 
 namespace {
@@ -84,12 +76,12 @@ void AlarmTracker::apply(AlarmKind kind, bool holds, double duration, double t, 
 }
 
 void AlarmTracker::frame(double t, const AlarmMeasure& m, std::vector<AlarmEvent>& events) {
-    apply(AlarmKind::Black, m.blackShare >= rules_.black.pictureRatio, rules_.black.duration, t,
+    apply(AlarmKind::Black, pictureIsBlack(m.blackShare, rules_.black.pictureRatio), rules_.black.duration, t,
           percent(m.blackShare, "of pixels black"), events);
     if (m.mafd) {
         char text[64];
         std::snprintf(text, sizeof text, "MAFD %.5f", *m.mafd);
-        apply(AlarmKind::Frozen, *m.mafd < rules_.freeze.noise, rules_.freeze.duration, t, text, events);
+        apply(AlarmKind::Frozen, frameIsFrozen(*m.mafd, rules_.freeze.noise), rules_.freeze.duration, t, text, events);
     }
     apply(AlarmKind::OutOfLegal, m.outOfLegal > rules_.legal.share, rules_.legal.duration, t,
           percent(m.outOfLegal, "out of legal"), events);

@@ -1,14 +1,16 @@
 // Alarm rules for a picture stream watched frame by frame (the wall's tiles): black, frozen,
 // out of legal range, out of gamut, and a lost signal. The black and frozen rules are FFmpeg's
-// blackdetect and freezedetect, with their defaults, so that what the wall flags and what a
-// file run through those filters reports agree:
-//   black  (blackdetect): a pixel is black when its luma is at or below pixel_black_th = 10%
-//          of the range above black (limited: 16 + 0.10 x 219 codes at 8 bits; full: 0.10 x
-//          255), scaled to the bit depth; a picture is black when at least
+// blackdetect and freezedetect, with their defaults and decisions taken from core/DetectRules.h
+// (the ones `cudascope qc` uses), so that what the wall flags, what qc reports and what a file
+// run through those filters reports agree:
+//   black  (blackdetect): a pixel is black when its luma is at or below blackThresholdFor
+//          (core/SignalStats.h: limited 16 + 0.10 x 219 codes at 8 bits, scaled to the depth;
+//          full 0.10 x (2^depth - 1)); a picture is black when at least
 //          picture_black_ratio_th = 98% of its pixels are; the alarm holds once pictures have
 //          been black for d = 2 s, from the first black one until one that is not.
-//   frozen (freezedetect): the mean absolute difference of the luma samples from the previous
-//          frame's, over full scale (MAFD), below noise = 0.001 (-60 dB) for d = 2 s.
+//   frozen (freezedetect): the mean absolute difference of the luma samples from the
+//          reference frame's (the last frame that was not frozen: the caller keeps it), over
+//          2^depth (MAFD, freezeMafd), at most noise = -60 dB (0.001) for d = 2 s.
 //          freezedetect averages every plane; the luma alone is used here (a change of colour
 //          alone, with every luma sample still, is not seen).
 //   out of legal / out of gamut: FrameStats::outOfLegal / outOfGamut (signalstats' BRNG and
@@ -25,19 +27,20 @@
 #include <string_view>
 #include <vector>
 
+#include "DetectRules.h"
 #include "Frame.h"
 #include "ScopeResults.h"
 
 namespace cs {
 
 struct BlackRule {
-    double pixelThreshold = 0.10;   // blackdetect pixel_black_th (pix_th)
-    double pictureRatio = 0.98;     // blackdetect picture_black_ratio_th (pic_th)
-    double duration = 2.0;          // blackdetect black_min_duration (d), seconds
+    double pixelThreshold = kBlackPixelRatio;   // blackdetect pixel_black_th (pix_th)
+    double pictureRatio = kBlackPictureRatio;   // blackdetect picture_black_ratio_th (pic_th)
+    double duration = kBlackMinDuration;        // blackdetect black_min_duration (d), seconds
 };
 struct FreezeRule {
-    double noise = 0.001;           // freezedetect noise (n), -60 dB
-    double duration = 2.0;          // freezedetect duration (d), seconds
+    double noise = freezeNoiseFromDb(kFreezeNoiseDb);   // freezedetect noise (n), -60 dB
+    double duration = kFreezeMinDuration;               // freezedetect duration (d), seconds
 };
 struct ShareRule {
     double share = 0.01;            // of the picture's pixels
@@ -55,19 +58,17 @@ constexpr int kAlarmKinds = 5;
 // "black", "frozen", "out of legal", "out of gamut", "signal"
 std::string_view alarmName(AlarmKind kind);
 
-// The highest luma code counted as black (blackdetect's pixel_black_th_i) at `bitDepth`.
-int32_t blackLumaThreshold(double pixelThreshold, Range range, int bitDepth);
 // The share of pixels at or below `threshold` in a luma histogram (0 for an empty one).
 double shareAtOrBelow(const std::vector<uint32_t>& histY, int32_t threshold);
 // freezedetect's MAFD on the luma planes of two host frames of the same format and size: the
-// mean absolute difference of their samples over the full scale (2^depth - 1). Nullopt when
+// mean absolute difference of their samples over 2^depth (freezeMafd). Nullopt when
 // they cannot be compared (sizes, formats, device memory, RGB layouts).
 std::optional<double> lumaMafd(const FrameView& a, const FrameView& b);
 
 // One frame's measurements.
 struct AlarmMeasure {
     double blackShare = 0.0;            // pixels at or below the black threshold
-    std::optional<double> mafd;         // against the previous frame; nullopt: no previous frame
+    std::optional<double> mafd;         // against the reference frame; nullopt: no reference yet
     double outOfLegal = 0.0;
     double outOfGamut = 0.0;
 };

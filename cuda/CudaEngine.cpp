@@ -24,6 +24,8 @@
 #include "ScopeImages.h"
 #include "ScopePipeline.h"
 #include "HdrKernels.h"
+#include "ReduceKernel.h"
+#include "core/FrameReduce.h"
 #include "core/PixelFormat.h"
 #include "core/CieDiagram.h"
 #include "core/ScopeRender.h"
@@ -122,6 +124,7 @@ struct CudaEngine::Impl {
     cuda::HdrPass hdr;   // HDR light levels (PQ, HLG frames), after the scope pass on the same stream
     cuda::GamutPass gamut;   // CIE counts and the share outside the gamut target, on the same stream
     std::array<cuda::PitchedBuffer, 3> planes;   // device copies of host (or misaligned device) frames
+    cuda::PitchedBuffer reduced;                 // downscaleToHost's planes, one above the other
 
     // What a frame in flight holds on the host's side: its completion event, recorded on the
     // engine's stream after the frame's last copy back (the host waits on it, and on nothing
@@ -559,6 +562,42 @@ Result<Frame> CudaEngine::copyRegion(const FrameView& f, int x, int y, int width
     }
     CS_TRY(impl_->finish());
     return region;
+}
+
+Status CudaEngine::downscaleToHost(const FrameView& f, int width, int height, Frame& out) {
+    CS_TRY(validateFrame(f));
+    if (width <= 0 || height <= 0)
+        return Status::error("cannot reduce frame " + frameName(f) + " to " + std::to_string(width) + "x" + std::to_string(height));
+    if (!f.onDevice) {
+        reduceFrame(f, width, height, out);
+        return {};
+    }
+    const PixelFormatInfo& info = formatInfo(f.format);
+    const PixelFormat format = reducedFormat(f.format);
+    const bool wide = format == PixelFormat::Yuv444p10;
+    const int planeCount = info.isRgb ? 1 : 3;
+    const size_t rowBytes = size_t(width) * (info.isRgb ? 3 : wide ? 2 : 1);
+    CS_CUDA_CHECK(cudaSetDevice(impl_->device));
+    CS_TRY(impl_->reduced.reserve(rowBytes, size_t(height) * size_t(planeCount)));
+    CS_TRY(impl_->slot.staging.reserve(rowBytes * size_t(height) * size_t(planeCount)));
+    CS_TRY(impl_->orderAfter(f));
+    cudaStream_t s = impl_->stream.get();
+    const size_t pitch = impl_->reduced.pitch(), planeBytes = pitch * size_t(height);
+    uint8_t* const d = impl_->reduced.get();
+    const ReducedRow d_out{d, info.isRgb ? nullptr : d + planeBytes, info.isRgb ? nullptr : d + 2 * planeBytes};
+    CS_CUDA_CHECK(cuda::reduceFrameOnDevice(makePixelSource(f), f.width, f.height, int32_t(1) << (info.bitDepth - 1), info.isRgb,
+                                            wide, d_out, pitch, width, height, s));
+    uint8_t* const staging = impl_->slot.staging.get();
+    CS_CUDA_CHECK(cudaMemcpy2DAsync(staging, rowBytes, d, pitch, rowBytes, size_t(height) * size_t(planeCount),
+                                    cudaMemcpyDeviceToHost, s));
+    CS_TRY(impl_->finish());
+    if (out.format() != format || out.width() != width || out.height() != height) out = Frame(format, width, height);
+    out.color() = f.color;
+    out.pts = f.pts;
+    for (int p = 0; p < planeCount; ++p)
+        for (int y = 0; y < height; ++y)
+            std::memcpy(out.plane(p) + y * out.pitch(p), staging + (size_t(p) * size_t(height) + size_t(y)) * rowBytes, rowBytes);
+    return {};
 }
 
 void CudaEngine::releaseGl() {

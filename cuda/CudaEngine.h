@@ -69,6 +69,13 @@ public:
     // region inside the frame.
     Result<Frame> copyRegion(const FrameView& frame, int x, int y, int width, int height);
 
+    // The frame reduced to width x height by core/FrameReduce.h's rule into `out` (reallocated
+    // only when its format or size differ), equal to reduceFrame's to the code value: a wall
+    // tile's picture. A frame in GPU memory is reduced by a kernel on the engine's stream
+    // (after its ready event) and comes back through pinned memory with one event
+    // synchronisation; a host frame is reduced on the host.
+    Status downscaleToHost(const FrameView& frame, int width, int height, Frame& out);
+
     // A stream for one source's NVDEC decoding on this engine's device, with ready events for
     // its frames (core/DeviceStream.h; hand it to decode/ in OpenOptions::deviceStream). Each
     // source decodes on its own, so nothing here waits for another source's read-ahead.

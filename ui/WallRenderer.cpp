@@ -1,6 +1,7 @@
 // The wall's one drawing pass (ui/WallRenderer.h).
 #include "WallRenderer.h"
 
+#include <algorithm>
 #include <set>
 
 #include "ui/WallTile.h"
@@ -18,11 +19,12 @@ void WallRenderer::release() {
     lines_.release();
 }
 
-int WallRenderer::draw(const std::vector<WallTile*>& tiles, const WallGrid& grid, int width, int height, int selected) {
+int WallRenderer::draw(const std::vector<WallTile*>& tiles, const WallGrid& grid, int width, int height, int selected,
+                       std::chrono::steady_clock::time_point refresh) {
     gl::ImageRenderer::clear(width, height, 0.05f);
     std::set<int> present;
     int changed = 0;
-    const auto now = std::chrono::steady_clock::now();
+    nextDue_.reset();
     for (size_t i = 0; i < tiles.size(); ++i) {
         WallTile& tile = *tiles[i];
         present.insert(tile.serial());
@@ -32,15 +34,16 @@ int WallRenderer::draw(const std::vector<WallTile*>& tiles, const WallGrid& grid
             st.width = r.width, st.height = r.height;
             tile.setCanvasSize(r.width, r.height);
         }
-        const std::shared_ptr<const TileCanvas> canvas = tile.canvas();
+        const CanvasTake take = tile.takeCanvas(refresh, period_);
+        st.stats.unshown += take.unshown;
+        if (const auto due = tile.firstQueuedDue()) nextDue_ = std::min(nextDue_.value_or(*due + period_), *due + period_);
+        const std::shared_ptr<const TileCanvas>& canvas = take.canvas;
         if (canvas && canvas->serial != st.serial) {
             st.serial = canvas->serial;
             if (st.texture.upload(canvas->image)) ++changed;
             if (canvas->newFrame) {
                 ++st.stats.presented;
-                st.stats.unshown += std::max<int64_t>(0, canvas->frames - st.framesAtLast - 1);
-                st.framesAtLast = canvas->frames;
-                const double ms = std::chrono::duration<double, std::milli>(now - canvas->origin).count();
+                const double ms = std::chrono::duration<double, std::milli>(refresh - canvas->origin).count();
                 st.stats.lastLatencyMs = ms;
                 st.stats.maxLatencyMs = std::max(st.stats.maxLatencyMs, ms);
                 st.stats.sumLatencyMs += ms;

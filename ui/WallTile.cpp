@@ -7,12 +7,13 @@
 #include <optional>
 
 #include "core/Engine.h"
-#include "core/PixelAccess.h"
 #include "core/ScopeRender.h"
+#include "core/SignalStats.h"
 #include "decode/LiveReader.h"
 #include "engine/EngineChoice.h"
 #include "ui/SourceReader.h"
 #include "ui/Timecode.h"
+#include "ui/WallPacing.h"
 #if CS_HAVE_CUDA
 #include "cuda/CudaEngine.h"
 #endif
@@ -23,6 +24,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr size_t kQueueFrames = 3, kQueueDeviceFrames = 4;   // read ahead per file (NVDEC: surfaces held)
+constexpr size_t kCanvasQueue = 4;   // drawn frames waiting for their refresh
+// Files: a frame is drawn this long before it is due (the refresh shows it at its due time
+// plus the presentation delay, ui/WallPacing.h), so a worker's frame has that much more time.
+constexpr auto kLookahead = std::chrono::milliseconds(8);
 constexpr auto kStateRefresh = std::chrono::milliseconds(200);   // live: the label's latency and state
 constexpr double kMaxBehindSeconds = 0.25;   // files: a frame this late restarts the clock
 constexpr int kBorder = 3;
@@ -79,43 +84,6 @@ std::string shortName(const std::string& input) {
 
 }  // namespace
 
-void reduceFrame(const FrameView& frame, int width, int height, Frame& out) {
-    const PixelFormatInfo& info = formatInfo(frame.format);
-    const PixelFormat format =
-        info.isRgb ? PixelFormat::Rgb24 : (info.bitDepth > 8 ? PixelFormat::Yuv444p10 : PixelFormat::Yuv444p);
-    if (out.format() != format || out.width() != width || out.height() != height) out = Frame(format, width, height);
-    out.color() = frame.color;
-    out.pts = frame.pts;
-    const PixelSource src = makePixelSource(frame);
-    const int32_t mid = 1 << (info.bitDepth - 1);
-    for (int y = 0; y < height; ++y) {
-        const int sy = int((int64_t(y) * 2 + 1) * frame.height / (int64_t(height) * 2));
-        if (info.isRgb) {
-            uint8_t* row = out.plane(0) + y * out.pitch(0);
-            for (int x = 0; x < width; ++x) {
-                const int sx = int((int64_t(x) * 2 + 1) * frame.width / (int64_t(width) * 2));
-                const Rgb c = readRgb(src, sx, sy);
-                row[3 * x] = uint8_t(c.r), row[3 * x + 1] = uint8_t(c.g), row[3 * x + 2] = uint8_t(c.b);
-            }
-            continue;
-        }
-        uint8_t* rows[3] = {out.plane(0) + y * out.pitch(0), out.plane(1) + y * out.pitch(1), out.plane(2) + y * out.pitch(2)};
-        for (int x = 0; x < width; ++x) {
-            const int sx = int((int64_t(x) * 2 + 1) * frame.width / (int64_t(width) * 2));
-            const YuvSample s = readYuv(src, sx, sy, mid);
-            const int32_t v[3] = {s.y, s.cb, s.cr};
-            for (int c = 0; c < 3; ++c) {
-                if (format == PixelFormat::Yuv444p) {
-                    rows[c][x] = uint8_t(v[c]);
-                } else {
-                    rows[c][2 * x] = uint8_t(v[c] & 255);
-                    rows[c][2 * x + 1] = uint8_t(v[c] >> 8);
-                }
-            }
-        }
-    }
-}
-
 // Everything the worker thread owns.
 struct WallTile::Worker {
     std::unique_ptr<Engine> cpu = makeCpuEngine(1);
@@ -126,7 +94,7 @@ struct WallTile::Worker {
     SourceInfo info;
     bool haveInfo = false;
 
-    Frame reduced, previous;
+    Frame reduced, previous;   // previous: freezedetect's reference frame (the last not frozen)
     bool havePrevious = false;
     ScopeResults small, full;
     AlarmTracker tracker;
@@ -154,6 +122,7 @@ struct WallTile::Worker {
 
 WallTile::WallTile(std::string input, Options options, std::function<void()> wake)
     : input_(std::move(input)), options_(std::move(options)), wake_(std::move(wake)), serial_(nextSerial++),
+      live_(isLiveInput(input_)),
       thread_([this] { run(); }) {}
 
 WallTile::~WallTile() {
@@ -191,6 +160,30 @@ void WallTile::setScopes(const WallScopes& scopes) {
 std::shared_ptr<const TileCanvas> WallTile::canvas() const {
     const std::lock_guard lock(mutex_);
     return canvas_;
+}
+
+CanvasTake WallTile::takeCanvas(std::chrono::steady_clock::time_point refresh, std::chrono::steady_clock::duration delay) {
+    CanvasTake take;
+    Clock::time_point due[kCanvasQueue];
+    const std::lock_guard lock(mutex_);
+    take.unshown = std::exchange(overflow_, 0);
+    for (size_t i = 0; i < queue_.size(); ++i) due[i] = queue_[i]->origin;
+    const CanvasPick pick = pickDueCanvas(std::span(due, queue_.size()), refresh, delay, live_);
+    if (pick.index >= 0) {
+        take.unshown += pick.dropped;
+        take.canvas = queue_[size_t(pick.index)];
+        queue_.erase(queue_.begin(), queue_.begin() + pick.index + 1);
+    } else if (queue_.empty() && labelCanvas_ && labelCanvas_->serial > shownSerial_) {
+        take.canvas = labelCanvas_;
+    }
+    if (take.canvas) shownSerial_ = take.canvas->serial;
+    return take;
+}
+
+std::optional<std::chrono::steady_clock::time_point> WallTile::firstQueuedDue() const {
+    const std::lock_guard lock(mutex_);
+    if (queue_.empty()) return std::nullopt;
+    return queue_.front()->origin;
 }
 
 std::vector<WallAlarmRecord> WallTile::takeAlarms() {
@@ -323,6 +316,15 @@ void WallTile::run() {
             const std::lock_guard lock(mutex_);
             canvas->serial = canvas_ ? canvas_->serial + 1 : 1;
             old = std::exchange(canvas_, std::move(canvas));
+            if (newFrame) {
+                if (queue_.size() == kCanvasQueue) {
+                    queue_.pop_front();
+                    ++overflow_;
+                }
+                queue_.push_back(canvas_);
+            } else {
+                labelCanvas_ = canvas_;
+            }
             status_ = w.state;
             activeAlarms_ = alarms;
             decoder_ = w.info.decoder;
@@ -368,23 +370,12 @@ void WallTile::run() {
         const int rw = std::max(2, int(view.width * scale) & ~1), rh = std::max(2, int(view.height * scale) & ~1);
 
         Status status;
-        FrameView hostView = view;
-        Frame copied;
+        if (!view.onDevice) reduceFrame(view, rw, rh, w.reduced);
+        else status = Status::error(input_ + ": an NVDEC frame without the CUDA engine");
 #if CS_HAVE_CUDA
-        if (view.onDevice && w.cuda) {
-            auto region = w.choice.cuda->copyRegion(view, 0, 0, view.width, view.height);
-            if (!region) status = region.status();
-            else {
-                copied = std::move(*region);
-                hostView = copied.view();
-                hostView.pts = view.pts;
-                hostView.color = view.color;
-            }
-        }
+        if (view.onDevice && w.cuda) status = w.choice.cuda->downscaleToHost(view, rw, rh, w.reduced);
 #endif
-        if (status && hostView.onDevice) status = Status::error(input_ + ": an NVDEC frame without the CUDA engine");
         if (status) {
-            reduceFrame(hostView, rw, rh, w.reduced);
             ScopeSpec spec;
             spec.histogram = true;
             spec.waveform = (scopes & 1) != 0;
@@ -426,11 +417,14 @@ void WallTile::run() {
         w.origin = origin;
 
         AlarmMeasure m;
-        m.blackShare = shareAtOrBelow(measured->histY,
-                                      blackLumaThreshold(options_.rules.black.pixelThreshold, measured->color.range, measured->bitDepth));
+        m.blackShare = shareAtOrBelow(measured->histY, blackThresholdFor(options_.rules.black.pixelThreshold, measured->bitDepth,
+                                                                          measured->color.range == Range::Full));
+        // freezedetect's reference: the last frame that was not frozen (a slow drift adds up).
         if (w.havePrevious) m.mafd = lumaMafd(w.reduced.view(), w.previous.view());
-        std::swap(w.reduced, w.previous);
-        w.havePrevious = true;
+        if (!m.mafd || !frameIsFrozen(*m.mafd, options_.rules.freeze.noise)) {
+            std::swap(w.reduced, w.previous);
+            w.havePrevious = true;
+        }
         m.outOfLegal = measured->stats.outOfLegal;
         m.outOfGamut = measured->stats.outOfGamut;
         w.tracker.frame(w.seconds(Clock::now()), m, w.events);
@@ -495,7 +489,8 @@ void WallTile::run() {
                     w.reader->setLoop(true);
                     w.state = "playing";
                 }
-                // Take the latest frame that is due; frames due before it are skipped (counted).
+                // Take the latest frame that is due (or within kLookahead of it); frames due before
+                // it are skipped (counted).
                 std::optional<SourceReader::Item> take;
                 Clock::time_point due{};
                 for (;;) {
@@ -528,8 +523,8 @@ void WallTile::run() {
                     }
                     const Clock::time_point itemDue =
                         w.anchorWall + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(pts - w.anchorPts));
-                    if (itemDue > now) {
-                        deadline = std::min(deadline, itemDue);
+                    if (itemDue > now + kLookahead) {
+                        deadline = std::min(deadline, itemDue - kLookahead);
                         break;
                     }
                     if (take) {

@@ -10,12 +10,14 @@
 // where a device runs it) the tile has a CudaEngine of its own, so its own CUDA stream on the
 // shared primary context, and its own decode stream for NVDEC: the full-size frame's
 // statistics and luma histogram (the alarms) come from it, read in place after the frame's
-// ready event; an NVDEC frame is copied to the host (CudaEngine::copyRegion) for the reduction.
+// ready event; an NVDEC frame is reduced on the GPU (CudaEngine::downscaleToHost, the same
+// rule as core/FrameReduce.h's reduceFrame on the host), so only the tile's picture comes back.
 //
 // Threading: the worker thread owns the reader, the engines, the alarm tracker and the frames
 // (it holds at most the frame in hand: NVDEC surfaces per source are the reader's queue, 4,
-// plus that one). mutex_ guards the published canvas, the alarm records, the status text
-// and the counters below it; the GUI thread takes them under it briefly (a pointer swap), never
+// plus that one). mutex_ guards the canvases (the queue of drawn frames, ui/WallPacing.h, the
+// newest canvas and the newest label-only canvas), the alarm records, the status text and the
+// counters below it; the GUI thread takes them under it briefly (pointer swaps), never
 // waiting on the worker's work. The canvas size and the scopes are set by the GUI thread and
 // read by the worker at its next frame. `wake` is called on the worker thread (without a lock)
 // after each publication: post a queued call, nothing more.
@@ -24,14 +26,17 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/Alarms.h"
+#include "core/FrameReduce.h"
 #include "core/ScopeResults.h"
 #include "decode/Source.h"
 #include "ui/WallFile.h"
@@ -44,7 +49,14 @@ struct TileCanvas {
     uint64_t serial = 0;                                // 1, 2, 3... per publication
     bool newFrame = false;                              // a new frame (not only a label or state change)
     int64_t frames = 0;                                 // frames the tile had drawn, this one included
-    std::chrono::steady_clock::time_point origin;       // when the frame arrived (live) or was due (files)
+    std::chrono::steady_clock::time_point origin;       // when the frame arrived (live) or was due (files):
+                                                        // the time the refresh paces it by
+};
+
+// What a refresh takes from a tile (WallTile::takeCanvas).
+struct CanvasTake {
+    std::shared_ptr<const TileCanvas> canvas;   // null: keep showing the current one
+    int64_t unshown = 0;   // frames drawn that no refresh will show (passed over, or pushed out of a full queue)
 };
 
 // An alarm that began or ended on a tile, for the wall's log.
@@ -87,8 +99,14 @@ public:
     void setCanvasSize(int width, int height);
     void setScopes(const WallScopes& scopes);
 
-    // The newest canvas (null before the first).
+    // The newest canvas (null before the first): snapshots and tests.
     std::shared_ptr<const TileCanvas> canvas() const;
+    // The refresh at `refresh`: the canvas due for it (ui/WallPacing.h: files paced by their due
+    // times, `delay` about one refresh period; live newest-wins), else a newer label-only canvas
+    // when no frame is queued, else nothing. Counts the frames it passed over.
+    CanvasTake takeCanvas(std::chrono::steady_clock::time_point refresh, std::chrono::steady_clock::duration delay);
+    // The due time of the first frame drawn and not yet taken by a refresh, if any.
+    std::optional<std::chrono::steady_clock::time_point> firstQueuedDue() const;
     std::vector<WallAlarmRecord> takeAlarms();
     TileCounters counters() const;
     // "opening", "playing", "connecting", "reconnecting (attempt 2)", "ended", or the error.
@@ -108,6 +126,7 @@ private:
     const Options options_;
     const std::function<void()> wake_;
     const int serial_;
+    const bool live_;   // a live input: newest-wins presentation
 
     std::atomic<int> canvasWidth_{320}, canvasHeight_{180};
     std::atomic<uint8_t> scopes_{3};   // bit 0 waveform, 1 vectorscope, 2 histogram
@@ -116,7 +135,11 @@ private:
     std::condition_variable cv_;
     bool stop_ = false;          // guarded by mutex_
     bool woken_ = false;         // guarded by mutex_: the reader posted something
-    std::shared_ptr<TileCanvas> canvas_;   // guarded by mutex_
+    std::shared_ptr<TileCanvas> canvas_;   // guarded by mutex_: the newest published canvas
+    std::deque<std::shared_ptr<const TileCanvas>> queue_;   // guarded by mutex_: frames drawn, not yet taken
+    std::shared_ptr<const TileCanvas> labelCanvas_;          // guarded by mutex_: the newest label-only canvas
+    uint64_t shownSerial_ = 0;                               // guarded by mutex_: the serial takeCanvas last gave
+    int64_t overflow_ = 0;                                   // guarded by mutex_: frames pushed out of a full queue
     std::vector<WallAlarmRecord> alarms_;  // guarded by mutex_
     TileCounters counters_;                // guarded by mutex_
     std::string status_ = "opening";       // guarded by mutex_
@@ -126,10 +149,5 @@ private:
 
     std::thread thread_;   // last: starts after every field above is constructed
 };
-
-// Reduces a frame in host memory to w x h by nearest sampling into `out` (Y'CbCr 4:4:4 at the
-// frame's depth, or RGB24 for R'G'B' frames), tags kept: the tile's picture and small scopes
-// are counted on it.
-void reduceFrame(const FrameView& frame, int width, int height, Frame& out);
 
 }  // namespace cs

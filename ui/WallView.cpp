@@ -2,6 +2,8 @@
 #include "WallView.h"
 
 #include <QMouseEvent>
+#include <QScreen>
+#include <QTimer>
 
 #include <algorithm>
 #include <chrono>
@@ -12,6 +14,10 @@ namespace cs {
 
 WallView::WallView(QWidget* parent) : GlView(parent, true) {
     hook_->view = this;
+    paceTimer_ = new QTimer(this);
+    paceTimer_->setSingleShot(true);
+    paceTimer_->setTimerType(Qt::PreciseTimer);
+    connect(paceTimer_, &QTimer::timeout, this, [this] { update(); });
     setMinimumSize(320, 180);
 }
 
@@ -66,7 +72,17 @@ void WallView::releaseGl() { renderer_.release(); }
 
 void WallView::paintView(int w, int h) {
     const auto begin = std::chrono::steady_clock::now();
+    // The presentation delay follows the display's refresh (60 Hz where the screen does not say).
+    if (const QScreen* sc = screen(); sc && sc->refreshRate() >= 20.0)
+        renderer_.setRefreshPeriod(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(1.0 / sc->refreshRate())));
     renderer_.draw(tiles_, grid_, w, h, selected_);
+    // Frames drawn for a later refresh: paint again when the first comes due (a timer, not a
+    // repaint loop, so a display without vsync does not spin).
+    if (const auto due = renderer_.nextDue(); due && !paceTimer_->isActive()) {
+        const auto wait = std::chrono::ceil<std::chrono::milliseconds>(*due - std::chrono::steady_clock::now());
+        paceTimer_->start(int(std::clamp<int64_t>(wait.count(), 1, 1000)));
+    }
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
     if (paintMs_.size() < 600) paintMs_.push_back(ms);
     else paintMs_[paintNext_] = ms;

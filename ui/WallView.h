@@ -11,6 +11,8 @@
 #include "ui/GlView.h"
 #include "ui/WallRenderer.h"
 
+class QTimer;
+
 namespace cs {
 
 class WallView : public GlView {
@@ -65,6 +67,7 @@ private:
     std::vector<double> paintMs_;   // ring of the last 600
     size_t paintNext_ = 0;
     int64_t paints_ = 0;
+    QTimer* paceTimer_ = nullptr;   // a paint when the next queued frame comes due
 };
 
 }  // namespace cs

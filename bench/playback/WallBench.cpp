@@ -105,7 +105,7 @@ void printTable(const WallBenchOptions& o, const std::vector<WallTile*>& tiles, 
     if (o.noWindow) std::printf(", %lld refreshes later than their slot", static_cast<long long>(lateRefreshes));
     std::printf("\nGL: %s\n", gl::versionString().c_str());
     std::printf("(latency max is over the whole run, warm-up included; dropped: late = came due while the tile's worker"
-                " was busy or the decoder was behind, live = replaced in a live mailbox, unshown = drawn by the tile but replaced before a refresh)\n");
+                " was busy or the decoder was behind, live = replaced in a live mailbox, unshown = drawn by the tile, due at a refresh and never shown)\n");
 }
 
 void snapshot(const std::vector<WallTile*>& tiles, const WallGrid& grid, int w, int h, const std::string& path) {
@@ -171,6 +171,7 @@ int runHeadless(const WallBenchOptions& o, int argc, char** argv) {
     // The refresh loop: one pass over every tile per refresh slot, as a display's vsync paces it.
     const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / o.refreshHz));
     Clock::time_point slot = Clock::now();
+    renderer.setRefreshPeriod(period);
     std::vector<double> refreshMs, issueMs;   // with glFinish; up to the last GL call (the CPU's share)
     int64_t late = 0;
     bool measuring = false;
@@ -183,7 +184,7 @@ int runHeadless(const WallBenchOptions& o, int argc, char** argv) {
             slot = now;
         }
         const auto begin = Clock::now();
-        if ((s = target.bind(o.width, o.height))) renderer.draw(tiles, grid, o.width, o.height, -1);
+        if ((s = target.bind(o.width, o.height))) renderer.draw(tiles, grid, o.width, o.height, -1, slot);
         gl::OffscreenTarget::unbind();
         const auto issued = Clock::now();
         gl::OffscreenTarget::finish();

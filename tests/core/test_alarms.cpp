@@ -1,15 +1,34 @@
-// core/Alarms: blackdetect's threshold and ratio, freezedetect's MAFD, the duration rule.
+// core/Alarms: blackdetect's and freezedetect's defaults and decisions (core/DetectRules.h), the
+// MAFD, the duration rule.
 #include <gtest/gtest.h>
 
 #include "core/Alarms.h"
+#include "core/SignalStats.h"
 
 using namespace cs;
 
+TEST(Alarms, RulesAreQcsAndFFmpegsDefaults) {
+    const AlarmRules r;
+    EXPECT_EQ(r.black.pixelThreshold, 0.10);
+    EXPECT_EQ(r.black.pictureRatio, 0.98);
+    EXPECT_EQ(r.black.duration, 2.0);
+    EXPECT_NEAR(r.freeze.noise, 0.001, 1e-15);
+    EXPECT_EQ(r.freeze.duration, 2.0);
+    // The boundaries: blackdetect's ratio is reached at equality, freezedetect's noise too.
+    EXPECT_TRUE(pictureIsBlack(0.98, 0.98));
+    EXPECT_FALSE(pictureIsBlack(0.9799, 0.98));
+    EXPECT_TRUE(frameIsFrozen(0.001, 0.001));
+    EXPECT_FALSE(frameIsFrozen(0.0011, 0.001));
+}
+
 TEST(Alarms, BlackThresholdIsBlackdetects) {
-    // vf_blackdetect: limited 16 + 0.1 * 219 = 37.9 -> 37 at 8 bits; x4 at 10 bits; full 25.
-    EXPECT_EQ(blackLumaThreshold(0.10, Range::Limited, 8), 37);
-    EXPECT_EQ(blackLumaThreshold(0.10, Range::Limited, 10), 151);
-    EXPECT_EQ(blackLumaThreshold(0.10, Range::Full, 8), 25);
+    // vf_blackdetect: limited 16 + 0.1 * 219 = 37.9 -> 37 at 8 bits, (64 + 87.6) -> 151 at 10;
+    // full 0.1 * 255 = 25.5 -> 25, 0.1 * 1023 = 102.3 -> 102.
+    EXPECT_EQ(blackThresholdFor(0.10, 8, false), 37);
+    EXPECT_EQ(blackThresholdFor(0.10, 10, false), 151);
+    EXPECT_EQ(blackThresholdFor(0.10, 8, true), 25);
+    EXPECT_EQ(blackThresholdFor(0.10, 10, true), 102);
+    EXPECT_EQ(blackThresholdFor(0.50, 10, true), 511);   // 511.5: over 2^depth - 1, not 255 x 4 (510)
 }
 
 TEST(Alarms, ShareAtOrBelowCountsTheThresholdBin) {
@@ -26,12 +45,12 @@ TEST(Alarms, MafdOfLumaOverFullScale) {
     a.fill(100, 128, 128);
     b.fill(100, 128, 128);
     EXPECT_DOUBLE_EQ(*lumaMafd(a.view(), b.view()), 0.0);
-    b.setPixel(3, 2, 151, 128, 128);   // one sample 51 codes away: 51 / 255 / 128 pixels
-    EXPECT_NEAR(*lumaMafd(a.view(), b.view()), 51.0 / 255.0 / 128.0, 1e-12);
+    b.setPixel(3, 2, 151, 128, 128);   // one sample 51 codes away: 51 / 256 / 128 pixels (freezedetect: over 2^depth)
+    EXPECT_NEAR(*lumaMafd(a.view(), b.view()), 51.0 / 256.0 / 128.0, 1e-12);
     Frame c(PixelFormat::Yuv420p10, 16, 8), d(PixelFormat::Yuv420p10, 16, 8);
     c.fill(64, 512, 512);
     d.fill(1023, 512, 512);
-    EXPECT_NEAR(*lumaMafd(c.view(), d.view()), (1023.0 - 64.0) / 1023.0, 1e-12);
+    EXPECT_NEAR(*lumaMafd(c.view(), d.view()), (1023.0 - 64.0) / 1024.0, 1e-12);
     EXPECT_FALSE(lumaMafd(a.view(), c.view()));   // formats differ
 }
 

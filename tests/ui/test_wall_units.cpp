@@ -1,11 +1,15 @@
-// The wall's pieces that need no display: the grid for n tiles, wall files, the reduction of a
-// frame to a tile.
+// The wall's pieces that need no display: the grid for n tiles, wall files, the presentation rule
+// (the reduction of a frame to a tile: tests/core/test_frame_reduce.cpp).
 #include <gtest/gtest.h>
 
 #include <QTemporaryDir>
 
+#include <chrono>
+#include <vector>
+
 #include "core/PixelAccess.h"
 #include "ui/WallFile.h"
+#include "ui/WallPacing.h"
 #include "ui/WallTile.h"
 
 using namespace cs;
@@ -65,20 +69,86 @@ TEST(WallFile, BadFilesNameTheFileAndTheReason) {
     EXPECT_EQ(loadWall("/nonexistent/x.wall").message(), "/nonexistent/x.wall: No such file or directory");
 }
 
-TEST(WallTile, ReduceFrameSamplesNearest) {
-    Frame f(PixelFormat::Yuv420p10, 64, 32);
-    for (int y = 0; y < 32; ++y)
-        for (int x = 0; x < 64; ++x) f.setPixel(x, y, 64 + x * 10 + y, 512 + (x / 2), 400);
-    Frame out;
-    reduceFrame(f.view(), 16, 8, out);
-    ASSERT_EQ(out.format(), PixelFormat::Yuv444p10);
-    const PixelSource s = makePixelSource(out.view());
-    for (int y = 0; y < 8; ++y)
-        for (int x = 0; x < 16; ++x) {
-            const int sx = x * 4 + 2, sy = y * 4 + 2;   // the centre of each 4 x 4 block
-            const YuvSample v = readYuv(s, x, y, 512);
-            EXPECT_EQ(v.y, 64 + sx * 10 + sy);
-            EXPECT_EQ(v.cb, 512 + sx / 2);
-            EXPECT_EQ(v.cr, 400);
-        }
+namespace {
+
+using PaceClock = std::chrono::steady_clock;
+
+// A synthetic 60 Hz display showing a tile's queue: canvases published by a worker with jitter,
+// each refresh taking what pickDueCanvas picks. Returns the due times shown, in order, and the
+// canvases dropped.
+struct PacingRun {
+    std::vector<PaceClock::time_point> shown;
+    int dropped = 0;
+};
+
+PacingRun runPacing(const std::vector<std::pair<PaceClock::time_point, PaceClock::time_point>>& published,   // due, published
+                    const std::vector<PaceClock::time_point>& refreshes, PaceClock::duration delay, bool live) {
+    PacingRun run;
+    std::vector<PaceClock::time_point> queue;
+    size_t next = 0;
+    for (const PaceClock::time_point r : refreshes) {
+        while (next < published.size() && published[next].second <= r) queue.push_back(published[next++].first);
+        const CanvasPick pick = pickDueCanvas(queue, r, delay, live);
+        if (pick.index < 0) continue;
+        run.dropped += pick.dropped;
+        run.shown.push_back(queue[size_t(pick.index)]);
+        queue.erase(queue.begin(), queue.begin() + pick.index + 1);
+    }
+    return run;
+}
+
+}  // namespace
+
+TEST(WallPacing, SixtyOnSixtyShowsEveryFrameDespiteJitter) {
+    const PaceClock::time_point t0{};
+    const auto period = std::chrono::microseconds(16667);
+    std::vector<std::pair<PaceClock::time_point, PaceClock::time_point>> published;
+    std::vector<PaceClock::time_point> refreshes;
+    for (int i = 0; i < 120; ++i) {
+        const auto due = t0 + i * period;
+        // The worker publishes 1-15 ms after the due time: every third frame late, the next early,
+        // so two canvases often land within one refresh interval.
+        const auto work = std::chrono::milliseconds(i % 3 == 0 ? 15 : i % 3 == 1 ? 1 : 6);
+        published.push_back({due, due + work});
+        refreshes.push_back(t0 + i * period + std::chrono::microseconds(8000));   // refreshes halfway between
+    }
+    for (int i = 120; i < 124; ++i) refreshes.push_back(t0 + i * period + std::chrono::microseconds(8000));
+    const PacingRun paced = runPacing(published, refreshes, period, false);
+    EXPECT_EQ(paced.dropped, 0);
+    ASSERT_EQ(paced.shown.size(), 120u);
+    for (int i = 0; i < 120; ++i) EXPECT_EQ(paced.shown[size_t(i)], t0 + i * period) << i;
+
+    // Newest-wins on the same publications loses frames: what the pacing is for.
+    const PacingRun newest = runPacing(published, refreshes, period, true);
+    EXPECT_GT(newest.dropped, 20);
+    EXPECT_EQ(newest.shown.size() + size_t(newest.dropped), 120u);
+}
+
+TEST(WallPacing, PicksTheLatestDueAtOrBeforeTheTarget) {
+    const PaceClock::time_point t0{};
+    const auto ms = [&](int v) { return t0 + std::chrono::milliseconds(v); };
+    const std::vector<PaceClock::time_point> due = {ms(0), ms(17), ms(33), ms(50)};
+    const auto delay = std::chrono::milliseconds(17);
+    // Nothing due yet: keep the current picture.
+    CanvasPick p = pickDueCanvas(due, ms(16), delay, false);
+    EXPECT_EQ(p.index, -1);
+    EXPECT_EQ(p.dropped, 0);
+    // Exactly due (the target is inclusive).
+    p = pickDueCanvas(due, ms(17), delay, false);
+    EXPECT_EQ(p.index, 0);
+    EXPECT_EQ(p.dropped, 0);
+    // A refresh that came late by two periods: the two before the due one are dropped.
+    p = pickDueCanvas(due, ms(51), delay, false);
+    EXPECT_EQ(p.index, 2);
+    EXPECT_EQ(p.dropped, 2);
+    // A clock that restarted (a loop): a later canvas stamped earlier is still the one picked.
+    const std::vector<PaceClock::time_point> restarted = {ms(40), ms(5)};
+    p = pickDueCanvas(restarted, ms(30), delay, false);
+    EXPECT_EQ(p.index, 1);
+    EXPECT_EQ(p.dropped, 1);
+    // Live: the newest, whatever the times.
+    p = pickDueCanvas(due, ms(0), delay, true);
+    EXPECT_EQ(p.index, 3);
+    EXPECT_EQ(p.dropped, 3);
+    EXPECT_EQ(pickDueCanvas({}, ms(100), delay, true).index, -1);
 }
