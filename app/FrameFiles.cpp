@@ -59,6 +59,10 @@ std::vector<FrameFile> frameFiles(const std::filesystem::path& dir, int64_t inde
         image("vectorscope.png", results.vectorscopeImage);
         counts("vectorscope.npy", results.vectorscope, {L, L});
     }
+    if (spec.cie) {   // counts [v][u], v (y or v') rising from row 0 (core/Gamut.h)
+        image("cie.png", results.cieImage);
+        counts("cie.npy", results.gamut.counts, {size_t(kCieBins), size_t(kCieBins)});
+    }
     return files;
 }
 
@@ -68,11 +72,6 @@ Status writeFrameFiles(const std::filesystem::path& dir, int64_t index, const Sc
         if (f.image)
             if (Status st = encodePng(f.path, *f.image, png); !st) return st;
         if (Status st = writeFrameFile(f, png); !st) return st;
-    }
-    if (spec.cie) {   // counts [v][u], v (y or v') rising from row 0 (core/Gamut.h)
-        if (Status st = writePng(file("cie.png"), results.cieImage); !st) return st;
-        if (Status st = writeNpyUint32(file("cie.npy"), results.gamut.counts, {size_t(kCieBins), size_t(kCieBins)}); !st)
-            return st;
     }
     return {};
 }
