@@ -388,6 +388,7 @@ Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textur
     RgbaImage& cieImage = panelImages_[size_t(Plane::Cie)];
     cieImage = {};
     if (panelVisible(Plane::Cie) && results_.gamut.measured) renderCieDiagram(results_, spec_, cieImage);
+    drawnHere_[size_t(Plane::Cie)] = true;   // shownImage(Cie) is this one
     if (Status c = textures.upload(Plane::Cie, cieImage); !c && s) s = c;
     textures.touch();
     gl::flush();
