@@ -99,6 +99,7 @@ int runQc(int argc, char** argv) {
         o.qctools = a.qctools;
         o.force = a.force;
         o.thresholds = a.thresholds;
+        o.gamutTarget = a.gamutTarget;
         o.stop = StopSignals::flag();
         o.log = log;
         for (size_t i; (i = next.fetch_add(1)) < inputs.size();) {

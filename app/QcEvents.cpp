@@ -35,7 +35,8 @@ QcEventFinder::QcEventFinder(const QcThresholds& t)
       black_("black", t.blackMinDuration),
       freeze_("freeze", t.freezeMinDuration),
       legal_("out_of_legal", t.legalMinDuration),
-      gamut_("out_of_gamut", t.gamutMinDuration) {}
+      gamut_("out_of_gamut", t.gamutMinDuration),
+      target_("out_of_target_gamut", t.targetGamutMinDuration) {}
 
 void QcEventFinder::add(const Frame& f) {
     black_.frame(f.index, f.pts, pictureIsBlack(f.blackRatio, t_.blackPictureRatio), events_);
@@ -43,6 +44,7 @@ void QcEventFinder::add(const Frame& f) {
     freeze_.frameStartingAt(f.index, f.pts, f.referenceIndex, f.referencePts, f.frozen, events_);
     legal_.frame(f.index, f.pts, f.outOfLegal > t_.legalShare, events_);
     gamut_.frame(f.index, f.pts, f.outOfGamut > t_.gamutShare, events_);
+    target_.frame(f.index, f.pts, f.outsideTarget > t_.targetGamutShare, events_);
 }
 
 void QcEventFinder::decodeError(int64_t index, double pts, const std::string& warning) {
@@ -55,6 +57,7 @@ void QcEventFinder::finish(double frameDuration) {
     freeze_.finish(frameDuration, events_);
     legal_.finish(frameDuration, events_);
     gamut_.finish(frameDuration, events_);
+    target_.finish(frameDuration, events_);
 }
 
 }  // namespace cs

@@ -1,6 +1,6 @@
 // `cudascope qc`'s events: runs of frames found as they stream by (nothing kept per frame).
 // black and freeze as FFmpeg's blackdetect and freezedetect decide them, out_of_legal and
-// out_of_gamut as runs above a share, decode_error for each integrity warning. A run's
+// out_of_gamut and out_of_target_gamut as runs above a share, decode_error for each integrity warning. A run's
 // duration is the time from its first frame to the frame that ends it (at the end of the
 // input: to the last frame's pts plus one frame), and it is an event when that duration is
 // at least the minimum (docs/QC.md).
@@ -14,7 +14,7 @@
 namespace cs {
 
 struct QcEvent {
-    std::string type;   // black, freeze, out_of_legal, out_of_gamut, decode_error
+    std::string type;   // black, freeze, out_of_legal, out_of_gamut, out_of_target_gamut, decode_error
     int64_t firstFrame = 0, lastFrame = 0;
     double firstPts = 0, lastPts = 0;
     std::string message;   // decode_error: the integrity warning
@@ -53,6 +53,7 @@ public:
         int64_t referenceIndex = 0;
         double referencePts = 0;
         double outOfLegal = 0, outOfGamut = 0;
+        double outsideTarget = 0;       // share of pixels outside the gamut target
     };
     void add(const Frame& f);
     void decodeError(int64_t index, double pts, const std::string& warning);
@@ -63,7 +64,7 @@ public:
 
 private:
     QcThresholds t_;
-    RunDetector black_, freeze_, legal_, gamut_;
+    RunDetector black_, freeze_, legal_, gamut_, target_;
     std::vector<QcEvent> events_;
     int64_t decodeErrors_ = 0;
 };

@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 
+#include "core/Gamut.h"
 #include "core/Parse.h"
 
 namespace cs {
@@ -27,6 +28,7 @@ const char* const kQcUsage =
     "  --hwdec H             auto|nvdec|none (default auto with the CUDA engine, else none)\n"
     "  --devices LIST        CUDA devices to spread the jobs over, e.g. 0,1,2,3 (default 0)\n"
     "  --thresholds FILE     event thresholds and minimum durations as JSON (docs/QC.md)\n"
+    "  --gamut-target G      bt709|p3|bt2020: each frame's share of pixels outside it (default bt709)\n"
     "  --qctools             write NAME.qctools.xml.gz (the default); --no-qctools: do not\n"
     "  --force               check inputs again whose report is complete (default: skipped)\n"
     "  --shard K/N           only the K-th (from 0) of N slices of the sorted inputs\n"
@@ -66,11 +68,12 @@ Result<QcThresholds> parseQcThresholds(const std::string& jsonText) {
     const std::map<std::string, std::vector<std::string>> known{{"black", {"picture_ratio", "pixel_ratio", "min_duration"}},
                                                                 {"freeze", {"noise_db", "min_duration"}},
                                                                 {"out_of_legal", {"share", "min_duration"}},
-                                                                {"out_of_gamut", {"share", "min_duration"}}};
+                                                                {"out_of_gamut", {"share", "min_duration"}},
+                                                                {"out_of_target_gamut", {"share", "min_duration"}}};
     for (auto it = root.begin(); it != root.end(); ++it) {
         const std::string group = it.key().toStdString();
         const auto k = known.find(group);
-        if (k == known.end()) return Status::error("unknown member '" + group + "' (expected black, freeze, out_of_legal, out_of_gamut)");
+        if (k == known.end()) return Status::error("unknown member '" + group + "' (expected black, freeze, out_of_legal, out_of_gamut, out_of_target_gamut)");
         if (!it->isObject()) return Status::error(group + " must be an object");
         const QJsonObject members = it->toObject();
         for (auto m = members.begin(); m != members.end(); ++m)
@@ -79,7 +82,8 @@ Result<QcThresholds> parseQcThresholds(const std::string& jsonText) {
     }
     constexpr double kLongest = 24 * 3600.0;
     const QJsonObject black = root["black"].toObject(), freeze = root["freeze"].toObject(),
-                      legal = root["out_of_legal"].toObject(), gamut = root["out_of_gamut"].toObject();
+                      legal = root["out_of_legal"].toObject(), gamut = root["out_of_gamut"].toObject(),
+                      target = root["out_of_target_gamut"].toObject();
     for (const Status& s : {readMember(black, "black", "picture_ratio", 0, 1, t.blackPictureRatio),
                             readMember(black, "black", "pixel_ratio", 0, 1, t.blackPixelRatio),
                             readMember(black, "black", "min_duration", 0, kLongest, t.blackMinDuration),
@@ -88,7 +92,9 @@ Result<QcThresholds> parseQcThresholds(const std::string& jsonText) {
                             readMember(legal, "out_of_legal", "share", 0, 1, t.legalShare),
                             readMember(legal, "out_of_legal", "min_duration", 0, kLongest, t.legalMinDuration),
                             readMember(gamut, "out_of_gamut", "share", 0, 1, t.gamutShare),
-                            readMember(gamut, "out_of_gamut", "min_duration", 0, kLongest, t.gamutMinDuration)})
+                            readMember(gamut, "out_of_gamut", "min_duration", 0, kLongest, t.gamutMinDuration),
+                            readMember(target, "out_of_target_gamut", "share", 0, 1, t.targetGamutShare),
+                            readMember(target, "out_of_target_gamut", "min_duration", 0, kLongest, t.targetGamutMinDuration)})
         if (!s) return s;
     return t;
 }
@@ -97,7 +103,8 @@ const std::vector<OptionDef>& qcOptionTable() {
     static const std::vector<OptionDef> table{
         {{"h", "help"}},  {{"out"}, true},        {{"jobs"}, true},   {{"engine"}, true},
         {{"hwdec"}, true}, {{"thresholds"}, true}, {{"qctools"}},      {{"no-qctools"}},
-        {{"force"}},      {{"devices"}, true},    {{"shard"}, true},  {{"list-inputs"}, true}};
+        {{"force"}},      {{"devices"}, true},    {{"shard"}, true},  {{"list-inputs"}, true},
+        {{"gamut-target"}, true}};
     return table;
 }
 
@@ -150,6 +157,12 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
             if (comma == std::string::npos) break;
             pos = comma + 1;
         }
+        return Status{};
+    });
+    option("gamut-target", [&](const std::string& v) {
+        const auto t = gamutTargetFromName(v);
+        if (!t) return Status::error("must be bt709, p3 or bt2020, not " + quotedValue(v));
+        a.gamutTarget = *t;
         return Status{};
     });
     option("shard", [&](const std::string& v) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "CommandOptions.h"
+#include "core/Color.h"
 #include "core/DetectRules.h"
 #include "core/Status.h"
 
@@ -23,12 +24,15 @@ struct QcThresholds {
     // Frames whose share of out-of-legal (BRNG) / out-of-gamut pixels is above `share`.
     double legalShare = 0.01, legalMinDuration = 1.0;
     double gamutShare = 0.01, gamutMinDuration = 1.0;
+    // Frames whose share of pixels outside the --gamut-target (core/Gamut.h's rule) is above `share`.
+    double targetGamutShare = 0.01, targetGamutMinDuration = 1.0;
     double freezeNoise() const;   // 10^(dB/20)
 };
 
 // A thresholds file: {"black": {"picture_ratio", "pixel_ratio", "min_duration"},
 // "freeze": {"noise_db", "min_duration"}, "out_of_legal": {"share", "min_duration"},
-// "out_of_gamut": {"share", "min_duration"}}, every member optional, unknown ones refused.
+// "out_of_gamut": {"share", "min_duration"}, "out_of_target_gamut": {"share", "min_duration"}},
+// every member optional, unknown ones refused.
 Result<QcThresholds> parseQcThresholds(const std::string& jsonText);
 
 struct QcOptions {
@@ -40,6 +44,7 @@ struct QcOptions {
     int shardIndex = 0, shardCount = 1;
     bool qctools = true, force = false;
     QcThresholds thresholds;
+    Primaries gamutTarget = Primaries::Bt709;   // --gamut-target: each frame's share outside it
 };
 
 const std::vector<OptionDef>& qcOptionTable();

@@ -58,7 +58,8 @@ QJsonObject thresholdsJson(const QcThresholds& t) {
                                   {"min_duration", t.blackMinDuration}}},
             {"freeze", QJsonObject{{"noise_db", t.freezeNoiseDb}, {"min_duration", t.freezeMinDuration}}},
             {"out_of_legal", QJsonObject{{"share", t.legalShare}, {"min_duration", t.legalMinDuration}}},
-            {"out_of_gamut", QJsonObject{{"share", t.gamutShare}, {"min_duration", t.gamutMinDuration}}}};
+            {"out_of_gamut", QJsonObject{{"share", t.gamutShare}, {"min_duration", t.gamutMinDuration}}},
+            {"out_of_target_gamut", QJsonObject{{"share", t.targetGamutShare}, {"min_duration", t.targetGamutMinDuration}}}};
 }
 
 std::string duration(double s) {
@@ -113,6 +114,8 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     spec.histogram = spec.waveform = spec.parade = spec.vectorscope = false;
     spec.stats = true;
     spec.displayImages = spec.picture = false;
+    spec.cie = true;   // the share outside the gamut target (the chromaticity counts are not kept)
+    spec.gamutTarget = o.gamutTarget;
     ScopeResults results;
     SignalStatsMeter meter;   // host frames
 #if CS_HAVE_CUDA
@@ -193,6 +196,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         ef.pts = in.pts;
         ef.outOfLegal = results.stats.outOfLegal;
         ef.outOfGamut = results.stats.outOfGamut;
+        ef.outsideTarget = results.gamut.outsideShare;
         if (signalstatsOk) {
             ef.blackRatio = double(ss.blackPixels) / (double(view.width) * view.height);
             ef.frozen = haveReference && frameIsFrozen(mafd, noise);
@@ -214,6 +218,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
 
         QJsonObject line{{"index", qint64(in.index)}, {"pts", in.pts}, {"stats", reportStats(results)}};
         if (results.hdr.measured) line["hdr"] = hdrFrameJson(results.hdr);   // MaxCLL/MaxFALL in the summary
+        if (results.gamut.measured) line["gamut"] = gamutJson(results.gamut);
         if (signalstatsOk) {
             line["ydif"] = ss.ydif;
             line["ylow"] = ss.ylow;

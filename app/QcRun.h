@@ -19,6 +19,7 @@ struct QcRunOptions {
     int device = 0;
     bool qctools = true, force = false;
     QcThresholds thresholds;
+    Primaries gamutTarget = Primaries::Bt709;            // each frame's share of pixels outside it
     const std::atomic<bool>* stop = nullptr;             // set: stop between frames, write nothing
     std::function<void(const std::string&)> log;         // one line to stderr (thread-safe)
     double progressSeconds = 5.0;                        // a progress line this often

@@ -29,17 +29,9 @@ QJsonArray toJson(const std::vector<uint32_t>& v) {
 QJsonObject toJson(const ChannelStats& s) { return {{"min", s.min}, {"max", s.max}, {"avg", s.avg}}; }
 QString str(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
-// A frame's gamut check: the primaries assumed for the source, the target, and the pixels
-// outside it (their count and share).
 QJsonObject reportHeadCommon(const SourceInfo& info, std::string_view engine, const ScopeSpec& spec,
                              const ScopeResults& results);
 
-QJsonObject gamutJson(const GamutResults& g) {
-    return {{"source", str(primariesLabel(g.source))},
-            {"target", str(gamutTargetName(g.target))},
-            {"outside", qint64(g.outside)},
-            {"outside_share", g.outsideShare}};
-}
 
 QJsonObject sourceJson(const SourceInfo& info) {
     return {{"input", str(info.input)},
@@ -158,7 +150,6 @@ QJsonObject reportHeadCommon(const SourceInfo& info, std::string_view engine, co
                                    {"range", str(rangeName(results.color.range))},
                                    {"transfer", str(transferName(results.color.transfer))}}}};
 }
-
 }  // namespace
 
 QJsonObject reportStats(const ScopeResults& results) {
@@ -192,6 +183,13 @@ QJsonObject reportLiveTail(const InputSummary& summary) {
     return {{"frames_arrived", qint64(summary.framesArrived)},
             {"dropped_frames", qint64(summary.droppedFrames)},
             {"restarts", restarts}};
+}
+
+QJsonObject gamutJson(const GamutResults& g) {
+    return {{"source", str(primariesLabel(g.source))},
+            {"target", str(gamutTargetName(g.target))},
+            {"outside", qint64(g.outside)},
+            {"outside_share", g.outsideShare}};
 }
 
 }  // namespace cs

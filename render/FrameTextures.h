@@ -18,7 +18,7 @@
 
 namespace cs::gl {
 
-enum class Plane : uint8_t { Picture, Preview, Histogram, Waveform, Parade, Vectorscope, Count };
+enum class Plane : uint8_t { Picture, Preview, Histogram, Waveform, Parade, Vectorscope, Cie, Count };
 constexpr int kPlaneCount = int(Plane::Count);
 
 class FrameTextures {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/CieDiagram.h"
 #include "core/Filters.h"
 #include "decode/Source.h"
 #include "core/ScopeRender.h"
@@ -73,12 +74,13 @@ void renderPanelImages(const ScopeSettings& settings, bool engineDrewImages, con
     auto differs = [&](Plane p) {
         return clampSize(panels[size_t(p)][0]) != spec.scopeWidth || clampSize(panels[size_t(p)][1]) != spec.scopeHeight;
     };
-    std::array<Plane, 4> jobs{};
+    std::array<Plane, 5> jobs{};
     int count = 0;
-    for (Plane p : {Plane::Parade, Plane::Waveform, Plane::Vectorscope, Plane::Histogram}) {   // costliest first
+    for (Plane p : {Plane::Parade, Plane::Waveform, Plane::Vectorscope, Plane::Cie, Plane::Histogram}) {   // costliest first
         drawnHere[size_t(p)] = false;
         const bool counted = (p == Plane::Histogram && spec.histogram) || (p == Plane::Waveform && spec.waveform) ||
-                             (p == Plane::Parade && spec.parade) || (p == Plane::Vectorscope && spec.vectorscope);
+                             (p == Plane::Parade && spec.parade) || (p == Plane::Vectorscope && spec.vectorscope) ||
+                             (p == Plane::Cie && spec.cie && panels[size_t(p)][0] > 0 && panels[size_t(p)][1] > 0);
         if (!counted) continue;
         const bool own = !engineDrewImages || (p == Plane::Parade && differs(p)) ||
                          (p == Plane::Histogram && (settings.histogramChannels != HistogramChannels::LumaAndRgb || differs(p)));
@@ -99,6 +101,7 @@ void renderPanelImages(const ScopeSettings& settings, bool engineDrewImages, con
                     case Plane::Waveform: renderWaveform(results, s, image); break;
                     case Plane::Parade: renderParade(results, s, image); break;
                     case Plane::Vectorscope: renderVectorscope(results, s, image); break;
+                    case Plane::Cie: renderCieDiagram(results, s, image); break;
                     default: break;
                 }
                 drawnHere[size_t(p)] = true;
@@ -148,6 +151,8 @@ void EngineHost::prepareSpec() {
     spec_.waveform = panelVisible(Plane::Waveform);
     spec_.parade = panelVisible(Plane::Parade);
     spec_.vectorscope = panelVisible(Plane::Vectorscope);
+    // The chromaticity counts cost a pass over the frame: only for the CIE panel or the gamut check.
+    spec_.cie = panelVisible(Plane::Cie) || gamutCheck;
     spec_.displayImages = true;
     spec_.picture = true;
     // When the engine draws the images (frames not shown from their planes), the waveform-style
@@ -162,6 +167,10 @@ void EngineHost::prepareSpec() {
     if (panelVisible(Plane::Vectorscope)) {
         const auto& v = panels_[size_t(Plane::Vectorscope)];
         spec_.vectorscopeSize = clampSize(std::min(v[0], v[1]));
+    }
+    if (panelVisible(Plane::Cie)) {
+        const auto& c = panels_[size_t(Plane::Cie)];
+        spec_.cieSize = clampSize(std::min(c[0], c[1]));
     }
 }
 
@@ -257,6 +266,7 @@ const RgbaImage& EngineHost::shownImage(gl::Plane plane) const {
         case Plane::Waveform: return results_.waveformImage;
         case Plane::Parade: return results_.paradeImage;
         case Plane::Vectorscope: return results_.vectorscopeImage;
+        case Plane::Cie: return results_.cieImage;
         case Plane::Preview: return results_.preview;
         default: return results_.picture;
     }
@@ -288,6 +298,8 @@ Status EngineHost::uploadTo(gl::FrameTextures& textures) {
         up(Plane::Preview, results_.preview);
     }
     for (Plane p : {Plane::Histogram, Plane::Waveform, Plane::Parade, Plane::Vectorscope}) up(p, shownImage(p));
+    if (panelVisible(Plane::Cie)) up(Plane::Cie, shownImage(Plane::Cie));
+    else up(Plane::Cie, {});
     // The scope views read these textures from their own contexts.
     gl::flush();
     return s;
@@ -372,6 +384,12 @@ Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textur
         renderHistogram(histogramOnly(results_, histogramChannels), s, histogramImage);
     }
     Status s = textures.upload(Plane::Histogram, histogramImage);
+    // So is the CIE diagram, from the 512 x 512 chromaticity counts the engine copied back.
+    RgbaImage& cieImage = panelImages_[size_t(Plane::Cie)];
+    cieImage = {};
+    if (panelVisible(Plane::Cie) && results_.gamut.measured) renderCieDiagram(results_, spec_, cieImage);
+    drawnHere_[size_t(Plane::Cie)] = true;   // shownImage(Cie) is this one
+    if (Status c = textures.upload(Plane::Cie, cieImage); !c && s) s = c;
     textures.touch();
     gl::flush();
     return s;

@@ -79,6 +79,9 @@ public:
     ScopeSpec& spec() { return spec_; }
     const ScopeSpec& spec() const { return spec_; }
     HistogramChannels histogramChannels = HistogramChannels::LumaAndRgb;
+    // The gamut check (the share outside spec().gamutTarget in the status bar) wants the
+    // chromaticity counts even while the CIE panel is hidden.
+    bool gamutCheck = false;
 
     // What the panels show and at which size (device pixels; 0 x 0 = hidden).
     void setPanel(gl::Plane plane, int width, int height);

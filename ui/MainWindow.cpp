@@ -55,7 +55,7 @@ namespace {
 
 using gl::Plane;
 
-constexpr Plane kPanels[] = {Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram, Plane::Preview};
+constexpr Plane kPanels[] = {Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram, Plane::Preview, Plane::Cie};
 constexpr int kStateVersion = 1;
 
 QString panelTitle(Plane p) {
@@ -65,6 +65,7 @@ QString panelTitle(Plane p) {
         case Plane::Vectorscope: return QObject::tr("Vectorscope");
         case Plane::Histogram: return QObject::tr("Histogram");
         case Plane::Preview: return QObject::tr("Preview");
+        case Plane::Cie: return QObject::tr("CIE Chromaticity");
         default: return {};
     }
 }
@@ -76,6 +77,7 @@ QString panelKey(Plane p) {
         case Plane::Vectorscope: return QStringLiteral("vectorscope");
         case Plane::Histogram: return QStringLiteral("histogram");
         case Plane::Preview: return QStringLiteral("preview");
+        case Plane::Cie: return QStringLiteral("cie");
         default: return QStringLiteral("picture");
     }
 }
@@ -246,6 +248,9 @@ void MainWindow::buildDocks() {
     resizeDocks({docks_[size_t(Plane::Preview)], docks_[size_t(Plane::Vectorscope)], docks_[size_t(Plane::Histogram)]},
                 {260, 460, 280}, Qt::Vertical);
     resizeDocks({docks_[size_t(Plane::Waveform)]}, {360}, Qt::Vertical);
+    // The CIE diagram shares the vectorscope's place as a tab: counted only while its tab is shown.
+    tabifyDockWidget(docks_[size_t(Plane::Vectorscope)], docks_[size_t(Plane::Cie)]);
+    docks_[size_t(Plane::Vectorscope)]->raise();
 }
 
 void MainWindow::buildMenusAndToolbar() {
@@ -330,6 +335,15 @@ void MainWindow::buildMenusAndToolbar() {
     view->addAction(tr("Show All Panels"), this, &MainWindow::showAllPanels);
     view->addAction(tr("Reset Layout"), this, &MainWindow::resetLayout);
     view->addSeparator();
+    gamutCheckAction_ = view->addAction(tr("Gamut Check"));
+    gamutCheckAction_->setObjectName(QStringLiteral("gamutCheck"));
+    gamutCheckAction_->setCheckable(true);
+    gamutCheckAction_->setChecked(engine_.gamutCheck);
+    gamutCheckAction_->setToolTip(tr("Shows the share of pixels outside the CIE panel's target gamut in the status bar"));
+    connect(gamutCheckAction_, &QAction::toggled, this, [this](bool on) {
+        engine_.gamutCheck = on;
+        scheduleReprocess();
+    });
     previewInViewerAction_ = view->addAction(tr("Preview in Viewer"));
     previewInViewerAction_->setCheckable(true);
     previewInViewerAction_->setChecked(previewInViewer_);
@@ -431,6 +445,7 @@ void MainWindow::loadSettings() {
     engine_.histogramChannels = c.histogramChannels;
     previewFilter_ = c.preview;
     previewInViewer_ = c.previewInViewer;
+    engine_.gamutCheck = c.gamutCheck;
     player_->setLoop(c.loop);
     playOnOpen_ = c.playOnOpen;
     hwdec_ = c.nvdec ? HwDecode::Auto : HwDecode::None;
@@ -444,6 +459,7 @@ void MainWindow::saveSettings() {
     c.histogramChannels = engine_.histogramChannels;
     c.preview = previewFilter_;
     c.previewInViewer = previewInViewer_;
+    c.gamutCheck = engine_.gamutCheck;
     c.loop = player_->loops();
     c.playOnOpen = playOnOpen_;
     c.nvdec = hwdec_ != HwDecode::None;
@@ -645,7 +661,7 @@ void MainWindow::refreshOverlays() {
         falseColourLegend_->setText(falseColourLegendText(r.color.transfer));
         falseColourLegend_->setToolTip(falseColourLegendToolTip(r.color.transfer));
     }
-    for (Plane p : {Plane::Histogram, Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Preview}) {
+    for (Plane p : {Plane::Histogram, Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Preview, Plane::Cie}) {
         ScopeView* v = views_[size_t(p)];
         if (!v) continue;
         const ScopePlacement placement = engine_.placement(p, viewer_->textures());

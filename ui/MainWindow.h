@@ -140,6 +140,7 @@ private:
     QComboBox* transferCombo_ = nullptr;   // transfer override (ui/TransferOverride.h)
     QLabel* falseColourLegend_ = nullptr;  // the preview's false colour bands, for the frame's transfer
     int legendTransfer_ = -1;              // the transfer falseColourLegend_ shows
+    QAction* gamutCheckAction_ = nullptr;   // View > Gamut Check (EngineHost::gamutCheck)
     QAction* previewInViewerAction_ = nullptr;
 
     PreviewFilter previewFilter_ = PreviewFilter::FocusPeaking;

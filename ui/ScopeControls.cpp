@@ -143,6 +143,29 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(gainFor(&spec.vectorscopeGain));
             break;
         }
+        case Plane::Cie: {
+            auto* mode = makeCombo(box, {{tr("CIE 1931 xy"), int(CieMode::Xy)}, {tr("CIE 1976 u'v'"), int(CieMode::Uv)}},
+                                   int(spec.cieMode));
+            mode->setObjectName(QStringLiteral("cieMode"));
+            connect(mode, &QComboBox::activated, this, [this, mode, changed] {
+                engine_.spec().cieMode = CieMode(mode->currentData().toInt());
+                changed();
+            });
+            auto* target = makeCombo(box, {{tr("BT.709"), int(Primaries::Bt709)}, {tr("P3-D65"), int(Primaries::P3D65)},
+                                           {tr("BT.2020"), int(Primaries::Bt2020)}},
+                                     int(spec.gamutTarget));
+            target->setObjectName(QStringLiteral("gamutTarget"));
+            target->setToolTip(tr("Target gamut: drawn brighter; the gamut check counts the pixels outside it"));
+            connect(target, &QComboBox::activated, this, [this, target, changed] {
+                engine_.spec().gamutTarget = Primaries(target->currentData().toInt());
+                changed();
+            });
+            row->addWidget(mode);
+            row->addWidget(new QLabel(tr("Target"), box));
+            row->addWidget(target);
+            row->addStretch(1);
+            break;
+        }
         case Plane::Preview: {
             auto* filter = new QComboBox(box);
             filter->setObjectName(QStringLiteral("previewFilter"));

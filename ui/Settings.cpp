@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "core/Color.h"
+#include "core/Gamut.h"
 
 namespace cs::settings {
 namespace {
@@ -43,6 +44,10 @@ void load(Choices& c) {
         f && *f != PreviewFilter::None)
         c.preview = *f;
     c.previewInViewer = s.value(QStringLiteral("scopes/previewInViewer"), c.previewInViewer).toBool();
+    if (auto m = cieModeFromName(s.value(QStringLiteral("scopes/cieMode"), QString()).toString().toStdString())) spec.cieMode = *m;
+    if (auto t = gamutTargetFromName(s.value(QStringLiteral("scopes/gamutTarget"), QString()).toString().toStdString()))
+        spec.gamutTarget = *t;
+    c.gamutCheck = s.value(QStringLiteral("scopes/gamutCheck"), c.gamutCheck).toBool();
     FilterParams& fp = spec.filter;
     fp.peakingThreshold = std::clamp(s.value(QStringLiteral("filters/peakingThreshold"), fp.peakingThreshold).toFloat(), 0.01f, 1.0f);
     fp.zebraIre = std::clamp(s.value(QStringLiteral("filters/zebraIre"), fp.zebraIre).toFloat(), 0.0f, 109.0f);
@@ -71,6 +76,9 @@ void save(const Choices& c) {
     s.setValue(QStringLiteral("scopes/vectorscopeGain"), spec.vectorscopeGain);
     s.setValue(QStringLiteral("scopes/preview"), latin1(previewName(c.preview)));
     s.setValue(QStringLiteral("scopes/previewInViewer"), c.previewInViewer);
+    s.setValue(QStringLiteral("scopes/cieMode"), latin1(cieModeName(spec.cieMode)));
+    s.setValue(QStringLiteral("scopes/gamutTarget"), latin1(gamutTargetName(spec.gamutTarget)));
+    s.setValue(QStringLiteral("scopes/gamutCheck"), c.gamutCheck);
     s.setValue(QStringLiteral("filters/peakingThreshold"), spec.filter.peakingThreshold);
     s.setValue(QStringLiteral("filters/zebraIre"), spec.filter.zebraIre);
     s.setValue(QStringLiteral("filters/blurRadius"), spec.filter.blurRadius);

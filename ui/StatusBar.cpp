@@ -10,6 +10,7 @@
 #include "EngineHost.h"
 #include "Player.h"
 #include "TransferOverride.h"
+#include "core/Gamut.h"
 #include "decode/PatternSource.h"
 
 namespace cs {
@@ -33,8 +34,10 @@ StatusBar::StatusBar(const EngineHost& engine, const Player& player, QWidget* pa
     fps_ = label(tr("Frames shown per second"));
     dropped_ = label(tr("Frames dropped (late) since the source opened"));
     time_ = label(tr("Engine time per frame (picture, preview and scopes)"));
+    gamut_ = label(tr("Pixels outside the target gamut (CIE panel's target; View > Gamut Check)"));
+    gamut_->setObjectName(QStringLiteral("gamutReadout"));
     addWidget(picker_, 1);
-    for (QLabel* l : {source_, size_, format_, decoder_, engineName_, fps_, dropped_, time_}) addPermanentWidget(l);
+    for (QLabel* l : {source_, size_, format_, gamut_, decoder_, engineName_, fps_, dropped_, time_}) addPermanentWidget(l);
     engineName_->setText(tr("engine %1").arg(QString::fromUtf8(engine_.name().data(), qsizetype(engine_.name().size()))));
 }
 
@@ -60,6 +63,16 @@ void StatusBar::refresh() {
                              .arg(sv(matrixName(c.matrix)), sv(rangeName(c.range))) +
                          transferStatusText(c.transfer, engine_.hasResults() ? &r.hdr : nullptr));
         decoder_->setText(QString::fromStdString(info.decoder));
+    }
+    const GamutResults& g = engine_.results().gamut;
+    if (player_.hasSource() && engine_.hasResults() && g.measured) {
+        const std::string_view target = primariesLabel(g.target);
+        gamut_->setText(tr("outside %1 %2%").arg(QString::fromLatin1(target.data(), qsizetype(target.size())))
+                            .arg(g.outsideShare * 100.0, 0, 'f', 1));
+        gamut_->show();
+    } else {
+        gamut_->clear();
+        gamut_->hide();
     }
     fps_->setText(tr("%1 fps").arg(player_.presentedFps(), 0, 'f', 1));
     dropped_->setText(tr("dropped %1").arg(player_.droppedFrames()));

@@ -232,6 +232,46 @@ TEST_F(GpuView, EngineWritesTheFrameTexturesUnderCoresGraticule) {
     textures.release();
 }
 
+TEST_F(GpuView, CiePanelFromTheCudaEnginesCounts) {
+    // The CIE panel through the window's CUDA path (processToGl): the chromaticity counts come
+    // back with the frame's results and the window draws core's diagram from them into the
+    // panel's texture, as from the CPU engine's. A BT.2020 frame, left half its green primary.
+    if (!skipWhy().empty()) GTEST_SKIP() << skipWhy();
+    EngineHost host("cuda");
+    ASSERT_TRUE(host.usesCuda()) << host.note();
+    ColorInfo wide;
+    wide.matrix = Matrix::Bt2020Ncl;
+    wide.range = Range::Limited;
+    wide.primaries = Primaries::Bt2020;
+    wide.matrixTagged = wide.rangeTagged = true;
+    Frame frame(PixelFormat::Yuv420p10, 640, 360, wide);
+    for (int y = 0; y < 360; ++y)
+        for (int x = 0; x < 640; ++x) {
+            if (x < 320) frame.setPixel(x, y, 658, 189, 100);
+            else frame.setPixel(x, y, 502, 512, 512);
+        }
+    host.setPanel(gl::Plane::Cie, 420, 400);
+    gl::FrameTextures textures;
+    Status s = host.process(frame.view(), &textures);
+    ASSERT_TRUE(s) << s.message();
+    ASSERT_TRUE(host.spec().cie);
+    EXPECT_EQ(host.spec().cieSize, 400);
+    EXPECT_TRUE(textures.filled(gl::Plane::Cie));
+    auto cpu = makeCpuEngine(2);
+    ScopeSpec spec = host.spec();
+    ScopeResults ref;
+    ASSERT_TRUE(cpu->process(frame.view(), spec, ref));
+    ASSERT_TRUE(host.results().gamut.measured);
+    EXPECT_EQ(host.results().gamut.counts, ref.gamut.counts);
+    EXPECT_EQ(host.results().gamut.outside, ref.gamut.outside);
+    EXPECT_EQ(ref.gamut.outside, uint64_t(320 * 360));
+    const RgbaImage shown = readTexture(textures.texture(gl::Plane::Cie));
+    ASSERT_EQ(shown.width, 400);
+    EXPECT_EQ(maxDifference(shown, ref.cieImage), 0);
+    host.releaseGl();
+    textures.release();
+}
+
 TEST_F(GpuView, PickerReadsDeviceFramesAsHostFrames) {
     if (!skipWhy().empty()) GTEST_SKIP() << skipWhy();
     EngineHost host("cuda");
