@@ -645,17 +645,22 @@ private slots:
         QVERIFY(player().hasFrame());
         cs::PictureView* viewer = window_->viewer();
         // The middle of the 75% white bar (x 240..446, top 7/12 of the picture): Y'CbCr 180 128 128.
-        double vx = 0, vy = 0;
-        viewer->layout().toView(343, 300, vx, vy);
+        // Its widget position is taken from the viewer's layout at each try, and hovered again
+        // until the readout shows it: on a loaded machine the docks may still be settling, and a
+        // position taken before the layout's last change lands elsewhere.
         const double dpr = viewer->devicePixelRatioF();
-        const QPoint at(int(vx / dpr), int(vy / dpr));
+        QPoint at;
+        auto hoverWhiteBar = [&] {
+            double vx = 0, vy = 0;
+            viewer->layout().toView(343, 300, vx, vy);
+            at = QPoint(int(vx / dpr), int(vy / dpr));
+            QTest::mouseMove(viewer, at);
+            return window_->pickerText().contains(QStringLiteral("Y'CbCr 180 128 128"));
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(hoverWhiteBar(), qPrintable(window_->pickerText()), kWaitMs);
         // The frame pixel under that widget position (a fitted picture is smaller than the frame).
         const auto under = viewer->layout().frameAt(at.x() * dpr, at.y() * dpr);
         QVERIFY(under && std::abs(under->x - 343) <= 2 && std::abs(under->y - 300) <= 2);
-        // Hovered again until the readout shows it: on a loaded machine the docks may still be
-        // settling, and a move made before the layout's last change lands elsewhere.
-        QTRY_VERIFY_WITH_TIMEOUT((QTest::mouseMove(viewer, at), window_->pickerText().contains(QStringLiteral("Y'CbCr 180 128 128"))),
-                                 kWaitMs);
         QVERIFY2(window_->pickerText().contains(QStringLiteral("R'G'B' 191 191 191")), qPrintable(window_->pickerText()));
         QVERIFY2(window_->pickerText().contains(QStringLiteral("x %1  y %2").arg(under->x).arg(under->y)), qPrintable(window_->pickerText()));
         // Click pins it: the readout stays after the pointer leaves.
