@@ -110,7 +110,7 @@ Result<std::string> parseEngineChoice(const std::string& v) { return parseChoice
 Result<std::string> parseHwdecChoice(const std::string& v) { return parseChoice(v, {"auto", "nvdec", "none"}); }
 
 Result<PreviewFilter> parsePreviewChoice(const std::string& v, bool allowNone) {
-    static const std::vector<std::string_view> names{"blur", "gaussian", "edges", "peaking", "median", "zebra", "falsecolour"};
+    static const std::vector<std::string_view> names{"blur", "gaussian", "edges", "peaking", "median", "zebra", "falsecolour", "gamut"};
     const auto p = previewFromName(v);
     if (!p || (!allowNone && *p == PreviewFilter::None)) return Status::error("must be " + joinNames(names) + ", not " + quotedValue(v));
     return *p;

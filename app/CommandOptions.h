@@ -67,7 +67,7 @@ private:
 
 // The values the commands share, each with its one usage sentence:
 // --engine auto|cpu|cuda; --hwdec auto|nvdec|none; --preview's filter names (blur, gaussian,
-// edges, peaking, median, zebra, falsecolour; "none" as well where allowNone).
+// edges, peaking, median, zebra, falsecolour, gamut; "none" as well where allowNone).
 Result<std::string> parseEngineChoice(const std::string& v);
 Result<std::string> parseHwdecChoice(const std::string& v);
 Result<PreviewFilter> parsePreviewChoice(const std::string& v, bool allowNone);

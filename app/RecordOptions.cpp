@@ -16,7 +16,7 @@ const char* const kRecordUsage =
     "  --layout L            picture|preview|scopes|composite (default picture)\n"
     "  --size WxH            the recording's size, even, 64x64 to 8192x8192 (default: the source's size\n"
     "                        for picture and preview, 1920x1080 for scopes and composite)\n"
-    "  --preview F           the preview's filter: blur, gaussian, edges, peaking, median, zebra, falsecolour\n"
+    "  --preview F           the preview's filter: blur, gaussian, edges, peaking, median, zebra, falsecolour, gamut\n"
     "                        (default peaking for --layout preview)\n"
     "  --codec C             h264|hevc (default h264): NVENC where the GPU has it, else libx264/libx265\n"
     "  --bitrate B           bits per second, e.g. 8000000 (default: constant quality)\n"

@@ -121,6 +121,7 @@ struct FramePlan {
     // Gamut (core/Gamut.h): R'G'B' at native depth through these tables, when measured.
     const GamutCoefficients* gamutK = nullptr;
     const float* gamutLinear = nullptr;
+    uint8_t* gamutMask = nullptr;   // per pixel, 1 where outside the target (the gamut preview)
 };
 
 class CpuEngine final : public Engine {
@@ -133,6 +134,7 @@ private:
     ThreadPool pool_;
     std::vector<SlotCounts> slots_;
     LumaPlane luma_;
+    std::vector<uint8_t> gamutMask_;   // the gamut preview's outside flags, one per pixel
     RgbaImage hiddenPicture_;   // the preview's input when the picture itself is not shown
     GamutTableCache gamutTables_;
 };
@@ -274,7 +276,7 @@ template <bool kGamut>
 // table look-ups, the arithmetic (a loop that vectorises) and the counting, each its own loop.
 [[gnu::always_inline]] inline uint32_t countGamut(const FramePlan& p, const int32_t* __restrict R,
                                                   const int32_t* __restrict G, const int32_t* __restrict B, int n,
-                                                  uint32_t* __restrict bins) {
+                                                  uint32_t* __restrict bins, uint8_t* __restrict mask) {
     const GamutCoefficients k = *p.gamutK;
     const float* __restrict lin = p.gamutLinear;
     alignas(64) float lr[kTile], lg[kTile], lb[kTile];
@@ -289,6 +291,10 @@ template <bool kGamut>
         const GamutPixel g = gamutPixel(k, lr[i], lg[i], lb[i]);
         bin[i] = g.bin;
         outside += uint32_t(g.outside);
+    }
+    if (mask) {
+        const GamutCoefficients km = k;
+        for (int i = 0; i < n; ++i) mask[i] = uint8_t(gamutPixel(km, lr[i], lg[i], lb[i]).outside);
     }
     for (int i = 0; i < n; ++i) ++bins[bin[i]];
     return outside;
@@ -358,7 +364,8 @@ CS_TILE_CLONES void processTile(const FramePlan& p, SlotCounts& slot, bool direc
             uint32_t* codes = slot.hdrCodes.data();
             for (int i = 0; i < n; ++i) ++codes[std::max(std::max(rn[i], gn[i]), bn[i])];
         }
-        if (p.gamutK) slot.gamutOutside += countGamut(p, rn, gn, bn, n, slot.cie.data());
+        if (p.gamutK) slot.gamutOutside += countGamut(p, rn, gn, bn, n, slot.cie.data(),
+                                                     p.gamutMask ? p.gamutMask + size_t(y) * size_t(W) + size_t(x0) : nullptr);
         // Column counters.
         if (p.yColumns) countColumns(yCols, t.y, n);
         if (p.paradeRgb) {
@@ -505,7 +512,9 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     p.hdr = spec.hdr && isHdr(out.color.transfer);
     if (p.hdr && !info.isRgb) (depth == 8 ? p.rgb8 : p.rgbNative) = true;
     // Chromaticity: R'G'B' at native depth (at 8 bits the 8-bit conversion is it).
-    if (spec.cie) {
+    // The gamut preview implies the tables: its mask is written by the counting pass.
+    const bool cie = spec.cie || spec.preview == PreviewFilter::Gamut;
+    if (cie) {
         const GamutTables& gt = gamutTables_.get(effectivePrimaries(out.color, H), out.color.transfer, spec.gamutTarget,
                                                  spec.cieMode, L);
         p.gamutK = &gt.k;
@@ -537,6 +546,12 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     }
     if (!showPicture) out.picture = {};
     if (!wantPicture) hiddenPicture_ = {};
+    if (spec.preview == PreviewFilter::Gamut) {
+        gamutMask_.resize(size_t(W) * size_t(H));
+        p.gamutMask = gamutMask_.data();
+    } else {
+        gamutMask_ = {};
+    }
     if (wantLuma) {
         luma_.width = W; luma_.height = H; luma_.bitDepth = depth; luma_.range = r;
         luma_.transfer = out.color.transfer;
@@ -547,7 +562,7 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     slots_.resize(size_t(std::max(slots, 1)));
     for (int s = 0; s < slots; ++s) {
         slots_[size_t(s)].reset(L, spec.vectorscope && !directVectorscope, p.hdr);
-        slots_[size_t(s)].cie.assign(spec.cie ? size_t(kCieBins) * kCieBins : 0, 0);
+        slots_[size_t(s)].cie.assign(cie ? size_t(kCieBins) * kCieBins : 0, 0);
     }
     std::atomic<int> nextTile{0};
     pool_.parallelFor(
@@ -657,7 +672,8 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     }
 
     // Display images.
-    if (spec.preview != PreviewFilter::None) applyPreview(picture, luma_, spec, out.preview, &pool_);
+    if (spec.preview == PreviewFilter::Gamut) gamutHighlight(picture, gamutMask_.data(), kGamutWarningColour, out.preview, &pool_);
+    else if (spec.preview != PreviewFilter::None) applyPreview(picture, luma_, spec, out.preview, &pool_);
     else out.preview = {};
     if (spec.displayImages) {
         // The four scope images are independent: draw them side by side on the pool, the

@@ -634,6 +634,24 @@ void falseColour(const LumaPlane& luma, RgbaImage& out, ThreadPool* pool) {
 
 // ---- Dispatch -------------------------------------------------------------------------------
 
+void gamutHighlight(const RgbaImage& picture, const uint8_t* outside, uint32_t colour, RgbaImage& out, ThreadPool* pool) {
+    const int W = picture.width, H = picture.height;
+    out.resize(W, H);
+    forRows(pool, H, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            const size_t row = size_t(y) * size_t(W);
+            const uint8_t* src = picture.pixels.data() + row * 4;
+            uint8_t* dst = out.pixels.data() + row * 4;
+            for (int x = 0; x < W; ++x) {
+                uint32_t v;
+                std::memcpy(&v, src + size_t(x) * 4, 4);
+                if (outside[row + size_t(x)]) v = colour;
+                std::memcpy(dst + size_t(x) * 4, &v, 4);
+            }
+        }
+    });
+}
+
 void applyPreview(const RgbaImage& picture, const LumaPlane& luma, const ScopeSpec& spec, RgbaImage& out,
                   ThreadPool* pool) {
     const FilterParams& f = spec.filter;
@@ -646,6 +664,7 @@ void applyPreview(const RgbaImage& picture, const LumaPlane& luma, const ScopeSp
         case PreviewFilter::Median3: median3x3(picture, out, pool); return;
         case PreviewFilter::Zebra: zebra(picture, luma, f.zebraIre, f.zebraLowIre, out, pool); return;
         case PreviewFilter::FalseColour: falseColour(luma, out, pool); return;
+        case PreviewFilter::Gamut: break;   // needs the engine's outside mask: gamutHighlight
     }
     out.resize(0, 0);
 }

@@ -5,7 +5,7 @@
 
 namespace cs {
 namespace {
-constexpr std::array<std::pair<PreviewFilter, std::string_view>, 8> kPreviewNames{{
+constexpr std::array<std::pair<PreviewFilter, std::string_view>, 9> kPreviewNames{{
     {PreviewFilter::None, "none"},
     {PreviewFilter::BoxBlur, "blur"},
     {PreviewFilter::Gaussian, "gaussian"},
@@ -14,6 +14,7 @@ constexpr std::array<std::pair<PreviewFilter, std::string_view>, 8> kPreviewName
     {PreviewFilter::Median3, "median"},
     {PreviewFilter::Zebra, "zebra"},
     {PreviewFilter::FalseColour, "falsecolour"},
+    {PreviewFilter::Gamut, "gamut"},
 }};
 }  // namespace
 
@@ -31,7 +32,7 @@ std::optional<PreviewFilter> previewFromName(std::string_view s) {
 
 bool previewNeedsPicture(PreviewFilter f) {
     return f == PreviewFilter::BoxBlur || f == PreviewFilter::Gaussian || f == PreviewFilter::Median3 ||
-           f == PreviewFilter::FocusPeaking || f == PreviewFilter::Zebra;
+           f == PreviewFilter::FocusPeaking || f == PreviewFilter::Zebra || f == PreviewFilter::Gamut;
 }
 bool previewNeedsLuma(PreviewFilter f) {
     return f == PreviewFilter::Edges || f == PreviewFilter::FocusPeaking || f == PreviewFilter::Zebra ||

@@ -14,12 +14,12 @@ namespace cs {
 enum class ParadeMode : uint8_t { Rgb, Ycbcr };
 enum class HistogramScale : uint8_t { Linear, Log };
 enum class WaveformScale : uint8_t { Ire, CodeValue };   // graticule labels
-enum class PreviewFilter : uint8_t { None, BoxBlur, Gaussian, Edges, FocusPeaking, Median3, Zebra, FalseColour };
+enum class PreviewFilter : uint8_t { None, BoxBlur, Gaussian, Edges, FocusPeaking, Median3, Zebra, FalseColour, Gamut };
 
-std::string_view previewName(PreviewFilter f);                    // "none", "blur", "gaussian", "edges", "peaking", "median", "zebra", "falsecolour"
+std::string_view previewName(PreviewFilter f);                    // "none", "blur", "gaussian", "edges", "peaking", "median", "zebra", "falsecolour", "gamut"
 std::optional<PreviewFilter> previewFromName(std::string_view s);
 // What a preview filter reads, in every engine: the RGBA picture (blur, Gaussian, median,
-// focus peaking, zebra) and the luma plane at native depth (edges, focus peaking, zebra,
+// focus peaking, zebra, gamut: painted where outside ScopeSpec::gamutTarget) and the luma plane at native depth (edges, focus peaking, zebra,
 // false colour).
 bool previewNeedsPicture(PreviewFilter f);
 bool previewNeedsLuma(PreviewFilter f);

@@ -30,6 +30,7 @@ QString previewTitle(PreviewFilter f) {
         case PreviewFilter::Median3: return QObject::tr("Median 3x3");
         case PreviewFilter::Zebra: return QObject::tr("Zebra");
         case PreviewFilter::FalseColour: return QObject::tr("False colour");
+        case PreviewFilter::Gamut: return QObject::tr("Gamut (outside target)");
     }
     return {};
 }
@@ -171,7 +172,8 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             filter->setObjectName(QStringLiteral("previewFilter"));
             filter->setFocusPolicy(Qt::NoFocus);
             for (PreviewFilter f : {PreviewFilter::FocusPeaking, PreviewFilter::Zebra, PreviewFilter::FalseColour,
-                                    PreviewFilter::Edges, PreviewFilter::BoxBlur, PreviewFilter::Gaussian, PreviewFilter::Median3})
+                                    PreviewFilter::Edges, PreviewFilter::BoxBlur, PreviewFilter::Gaussian, PreviewFilter::Median3,
+                                    PreviewFilter::Gamut})
                 filter->addItem(previewTitle(f), int(f));
             filter->setCurrentIndex(std::max(0, filter->findData(int(previewFilter_))));
             auto* param = new QDoubleSpinBox(box);

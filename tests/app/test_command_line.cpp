@@ -179,6 +179,21 @@ TEST(CommandLine, EveryDocumentedExportOptionIsAccepted) {
     EXPECT_EQ(word(20), 64u);
 }
 
+// --preview gamut: the picture with the pixels outside --gamut-target painted, as a PNG of the
+// picture's size.
+TEST(CommandLine, ExportWritesTheGamutPreview) {
+    QTemporaryDir dir;
+    const auto r = cudascope({"export", "pattern:bars:64x48", "--out", dir.path(), "--max-frames", "1", "--engine", "cpu",
+                              "--hwdec", "none", "--preview", "gamut", "--gamut-target", "bt2020"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto report = readJson(dir.path().toStdString() + "/report.json");
+    EXPECT_EQ(report["scopes"].toObject()["preview"].toString(), "gamut");
+    const std::string png = readFile(dir.path().toStdString() + "/000000-preview-gamut.png");
+    ASSERT_GE(png.size(), 24u);
+    EXPECT_EQ(uint8_t(png[19]), 64u);   // IHDR width, big-endian at 16
+    EXPECT_EQ(uint8_t(png[23]), 48u);   // IHDR height at 20
+}
+
 TEST(CommandLine, EveryBenchOptionIsAccepted) {
     const auto r = cudascope({"bench", "pattern:bars:64x48", "--engine", "cpu", "--frames", "2", "--hwdec", "none",
                               "--threads", "1"});

@@ -9,6 +9,7 @@
 
 #include "core/CieDiagram.h"
 #include "core/Engine.h"
+#include "core/Filters.h"
 #include "core/Frame.h"
 #include "core/Gamut.h"
 
@@ -166,6 +167,42 @@ TEST(GamutEngine, CountsSumToPixelsAndMatchThePixelRule) {
         EXPECT_EQ(r.gamut.outside, outside);
         EXPECT_GT(outside, 0u);
         EXPECT_DOUBLE_EQ(r.gamut.outsideShare, double(outside) / (333.0 * 77.0));
+    }
+}
+
+// The gamut preview: a frame half BT.2020 green, half grey. Against BT.709 exactly the green
+// half is painted and the grey half is the picture; against BT.2020 nothing is painted.
+TEST(GamutEngine, PreviewPaintsExactlyThePixelsOutsideTheTarget) {
+    const int w = 70, h = 9;
+    Frame f(PixelFormat::Yuv444p, w, h, ColorInfo{Matrix::Bt2020Ncl, Range::Limited, Transfer::Bt709, true, true});
+    const FrameView v = f.view();
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const bool green = x < w / 2;   // BT.2020 green: Y' 0.678, Cb -0.360, Cr -0.460
+            f.plane(0)[y * v.pitch[0] + x] = uint8_t(green ? 164 : 126);
+            f.plane(1)[y * v.pitch[1] + x] = uint8_t(green ? 47 : 128);
+            f.plane(2)[y * v.pitch[2] + x] = uint8_t(green ? 25 : 128);
+        }
+    for (Primaries target : {Primaries::Bt709, Primaries::Bt2020}) {
+        auto engine = makeCpuEngine(2);
+        ScopeSpec spec;
+        spec.histogram = spec.waveform = spec.parade = spec.vectorscope = spec.stats = false;
+        spec.preview = PreviewFilter::Gamut;
+        spec.gamutTarget = target;
+        ScopeResults r;
+        ASSERT_TRUE(engine->process(f.view(), spec, r));
+        ASSERT_EQ(r.picture.width, w);
+        ASSERT_EQ(r.preview.width, w);
+        ASSERT_EQ(r.preview.height, h);
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                const size_t i = (size_t(y) * size_t(w) + size_t(x)) * 4;
+                const bool painted = target == Primaries::Bt709 && x < w / 2;
+                for (int c = 0; c < 4; ++c) {
+                    const uint8_t want = painted ? uint8_t(kGamutWarningColour >> (8 * c)) : r.picture.pixels[i + size_t(c)];
+                    ASSERT_EQ(r.preview.pixels[i + size_t(c)], want) << x << "," << y << " c" << c << " target " << int(target);
+                }
+            }
     }
 }
 
