@@ -1,5 +1,6 @@
 #include "ReportWriter.h"
 
+#include "core/ReferenceLines.h"
 #include "decode/FrameInput.h"
 
 #include <QByteArray>
@@ -120,7 +121,14 @@ QJsonObject reportHead(const SourceInfo& info, std::string_view engine, const Sc
             {"scopes", QJsonObject{{"parade", spec.paradeMode == ParadeMode::Rgb ? "rgb" : "ycbcr"},
                                    {"preview", str(previewName(spec.preview))},
                                    {"matrix", str(matrixName(results.color.matrix))},
-                                   {"range", str(rangeName(results.color.range))}}}};
+                                   {"range", str(rangeName(results.color.range))},
+                                   {"waveform_mode", spec.waveformMode == WaveformMode::Luma         ? "luma"
+                                                     : spec.waveformMode == WaveformMode::RgbOverlay ? "rgb"
+                                                                                                     : "yrgb"},
+                                   {"trace_colour", spec.traceColour == TraceColour::Channel ? "channel"
+                                                    : spec.traceColour == TraceColour::Green ? "green"
+                                                                                             : "white"},
+                                   {"reference_lines", str(referenceLinesText(spec.referenceLines))}}}};
 }
 
 QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const ScopeResults& results,

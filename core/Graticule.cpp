@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "BitmapFont.h"
+#include "ScopeStyle.h"
 
 namespace cs {
 
@@ -227,8 +228,8 @@ PlotRect waveformPanelRect(const PlotRect& plot, int panel, int panels, int text
     r.left = plot.left + panel * (panelWidth + gap);
     r.width = panelWidth;
     if (headroom && plot.height > 2) {
-        const double span = double(plot.height - 1);
-        const int above = int(std::lround(span * 20.0 / 255.0)), below = int(std::lround(span * 16.0 / 255.0));
+        int above = 0, below = 0;
+        panelHeadroom(plot.height, above, below);
         r.top = plot.top + above;
         r.height = plot.height - above - below;
     }

@@ -306,10 +306,7 @@ private:
 
 // ---- Trace brightness (core/ScopeStyle.h) ----------------------------------------------
 
-double sanitiseGain(float gain) {
-    if (!std::isfinite(gain)) return 1.0;
-    return std::clamp(double(gain), 0.0, 1000.0);
-}
+double sanitiseGain(float gain) { return traceGain(gain); }
 
 // Memoised per-count values. A pixel's value is f(n, key): its count n and a key that few
 // pixels differ in (the denominator of its count density). Keys are small integers given
@@ -527,6 +524,58 @@ void drawLine(RgbaImage& img, double x0, double y0, double x1, double y1, uint32
 
 // ---- Scopes ------------------------------------------------------------------------------
 
+namespace {
+constexpr TraceChannel kRgbChannels[3] = {TraceChannel::Red, TraceChannel::Green, TraceChannel::Blue};
+constexpr TraceChannel kYcbcrChannels[3] = {TraceChannel::LumaPanel, TraceChannel::Cb, TraceChannel::Cr};
+}  // namespace
+
+void drawLevelGraticules(RgbaImage& out, const ScopeResults& r, const ScopeSpec& spec, bool parade) {
+    if (out.empty()) return;
+    const int depth = std::clamp(r.bitDepth, 8, 16);
+    const PlotRect plot = waveformPlotRect(out.width, out.height);
+    const int textScale = graticuleTextScale(out.width, out.height);
+    LabelLayout placed;
+    if (parade) {
+        static constexpr const char* kRgbNames[3] = {"R", "G", "B"};
+        static constexpr const char* kYcbcrNames[3] = {"Y", "Cb", "Cr"};
+        const bool rgb = r.paradeMode == ParadeMode::Rgb;
+        // R'G'B' is full range whatever the stream's Y'CbCr range is.
+        const Graticule g = levelGraticule(depth, r.color.range, rgb ? Range::Full : r.color.range, spec);
+        for (int c = 0; c < 3; ++c) {
+            const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
+            if (panel.empty()) continue;
+            drawGraticule(out, panel, g, textScale, c == 0, placed);
+            // Names in the channel's own hue whatever the trace colour, so panels stay told apart.
+            drawPanelName(out, plot, panel, textScale, rgb ? kRgbNames[c] : kYcbcrNames[c],
+                          traceHue(TraceColour::Channel, rgb ? kRgbChannels[c] : kYcbcrChannels[c]));
+        }
+        return;
+    }
+    switch (spec.waveformMode) {
+        case WaveformMode::Luma:
+            drawGraticule(out, plot, levelGraticule(depth, r.color.range, r.color.range, spec), textScale, true, placed);
+            break;
+        case WaveformMode::RgbOverlay: {
+            const PlotRect panel = waveformPanelRect(plot, 0, 1, textScale, true);
+            drawGraticule(out, panel, levelGraticule(depth, r.color.range, Range::Full, spec), textScale, true, placed);
+            drawPanelName(out, plot, panel, textScale, "RGB", traceHue(TraceColour::White, TraceChannel::Luma));
+            break;
+        }
+        case WaveformMode::Yrgb: {
+            static constexpr const char* kNames[4] = {"Y", "R", "G", "B"};
+            for (int c = 0; c < 4; ++c) {
+                const PlotRect panel = waveformPanelRect(plot, c, 4, textScale, c > 0);
+                if (panel.empty()) continue;
+                drawGraticule(out, panel, levelGraticule(depth, r.color.range, c == 0 ? r.color.range : Range::Full, spec),
+                              textScale, c == 0, placed);
+                drawPanelName(out, plot, panel, textScale, kNames[c],
+                              traceHue(TraceColour::Channel, c == 0 ? TraceChannel::LumaPanel : kRgbChannels[c - 1]));
+            }
+            break;
+        }
+    }
+}
+
 void renderWaveform(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) {
     sizeImage(out, spec.scopeWidth, spec.scopeHeight);
     if (out.empty()) return;
@@ -538,13 +587,10 @@ void renderWaveform(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out
     const bool haveLuma = shape.valid && r.waveform.size() == panelCounts;
     // R'G'B' counts: the parade's, when it was counted in R'G'B' (ScopeSpec's countedSpec).
     const bool haveRgb = shape.valid && r.paradeMode == ParadeMode::Rgb && r.parade.size() == 3 * panelCounts;
-    const TraceChannel rgbChannels[3] = {TraceChannel::Red, TraceChannel::Green, TraceChannel::Blue};
-    LabelLayout placed;
     switch (spec.waveformMode) {
         case WaveformMode::Luma:
             if (haveLuma)
                 drawWaveTrace(out, plot, r.waveform.data(), shape.levels, r.width, gain, traceHue(spec.traceColour, TraceChannel::Luma));
-            drawGraticule(out, plot, levelGraticule(shape.depth, r.color.range, r.color.range, spec), textScale, true, placed);
             break;
         case WaveformMode::RgbOverlay: {
             // One plot with the parade's headroom (R'G'B' is full range), the three traces added.
@@ -552,27 +598,21 @@ void renderWaveform(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out
             if (haveRgb && !panel.empty())
                 for (int c = 0; c < 3; ++c)
                     drawWaveTrace(out, panel, r.parade.data() + size_t(c) * panelCounts, shape.levels, r.width, gain,
-                                  traceHue(spec.traceColour, rgbChannels[c]), true);
-            drawGraticule(out, panel, levelGraticule(shape.depth, r.color.range, Range::Full, spec), textScale, true, placed);
-            drawPanelName(out, plot, panel, textScale, "RGB", traceHue(TraceColour::White, TraceChannel::Luma));
+                                  traceHue(spec.traceColour, kRgbChannels[c]), true);
             break;
         }
-        case WaveformMode::Yrgb: {
-            static constexpr const char* kNames[4] = {"Y", "R", "G", "B"};
+        case WaveformMode::Yrgb:
             for (int c = 0; c < 4; ++c) {
                 const PlotRect panel = waveformPanelRect(plot, c, 4, textScale, c > 0);
                 if (panel.empty()) continue;
-                const TraceHue hue = traceHue(spec.traceColour, c == 0 ? TraceChannel::LumaPanel : rgbChannels[c - 1]);
+                const TraceHue hue = traceHue(spec.traceColour, c == 0 ? TraceChannel::LumaPanel : kRgbChannels[c - 1]);
                 if (c == 0 && haveLuma) drawWaveTrace(out, panel, r.waveform.data(), shape.levels, r.width, gain, hue);
                 if (c > 0 && haveRgb)
                     drawWaveTrace(out, panel, r.parade.data() + size_t(c - 1) * panelCounts, shape.levels, r.width, gain, hue);
-                drawGraticule(out, panel, levelGraticule(shape.depth, r.color.range, c == 0 ? r.color.range : Range::Full, spec),
-                              textScale, c == 0, placed);
-                drawPanelName(out, plot, panel, textScale, kNames[c], hue);
             }
             break;
-        }
     }
+    drawLevelGraticules(out, r, spec, false);
 }
 
 void renderParade(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) {
@@ -584,25 +624,13 @@ void renderParade(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) 
     const bool rgb = r.paradeMode == ParadeMode::Rgb;
     const size_t panelCounts = size_t(shape.levels) * size_t(std::max(r.width, 0));
     const bool haveCounts = shape.valid && r.parade.size() == 3 * panelCounts;
-    static constexpr const char* kRgbNames[3] = {"R", "G", "B"};
-    static constexpr const char* kYcbcrNames[3] = {"Y", "Cb", "Cr"};
-    static constexpr TraceChannel kRgbChannels[3] = {TraceChannel::Red, TraceChannel::Green, TraceChannel::Blue};
-    static constexpr TraceChannel kYcbcrChannels[3] = {TraceChannel::LumaPanel, TraceChannel::Cb, TraceChannel::Cr};
-    // R'G'B' is full range whatever the stream's Y'CbCr range is.
-    const Graticule g = levelGraticule(shape.depth, r.color.range, rgb ? Range::Full : r.color.range, spec);
-    LabelLayout placed;
-    for (int c = 0; c < 3; ++c) {
+    for (int c = 0; c < 3 && haveCounts; ++c) {
         const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
         if (panel.empty()) continue;
-        const TraceHue hue = traceHue(spec.traceColour, rgb ? kRgbChannels[c] : kYcbcrChannels[c]);
-        if (haveCounts)
-            drawWaveTrace(out, panel, r.parade.data() + size_t(c) * panelCounts, shape.levels, r.width,
-                          sanitiseGain(spec.waveformGain), hue);
-        drawGraticule(out, panel, g, textScale, c == 0, placed);
-        // Names in the channel's own hue whatever the trace colour, so panels stay told apart.
-        drawPanelName(out, plot, panel, textScale, rgb ? kRgbNames[c] : kYcbcrNames[c],
-                      traceHue(TraceColour::Channel, rgb ? kRgbChannels[c] : kYcbcrChannels[c]));
+        drawWaveTrace(out, panel, r.parade.data() + size_t(c) * panelCounts, shape.levels, r.width, sanitiseGain(spec.waveformGain),
+                      traceHue(spec.traceColour, rgb ? kRgbChannels[c] : kYcbcrChannels[c]));
     }
+    drawLevelGraticules(out, r, spec, true);
 }
 
 void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) {

@@ -42,6 +42,24 @@ struct ReferenceLines {
     bool operator==(const ReferenceLines&) const = default;
 };
 
+// A trace's gain as the renderers use it: finite, 0 to 1000 (1 otherwise).
+CS_HD double traceGain(float gain) {
+    if (!(gain - gain == 0.0f)) return 1.0;   // NaN or infinite
+    const double g = double(gain);
+    return g < 0.0 ? 0.0 : (g > 1000.0 ? 1000.0 : g);
+}
+
+// The rows an R'G'B' panel leaves above and below its codes in a plot `plotHeight` rows tall
+// (Graticule.h's paradePanelRect with headroom): code 0 where the luma waveform's 16/255
+// is, the top code where its 235/255 is.
+CS_HD void panelHeadroom(int plotHeight, int& above, int& below) {
+    above = below = 0;
+    if (plotHeight <= 2) return;
+    const double span = double(plotHeight - 1);
+    above = int(lround(span * 20.0 / 255.0));
+    below = int(lround(span * 16.0 / 255.0));
+}
+
 // The hue of a trace channel, before brightness.
 enum class TraceChannel : uint8_t { Luma, LumaPanel, Red, Green, Blue, Cb, Cr };
 struct TraceHue { float r, g, b; };

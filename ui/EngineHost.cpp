@@ -300,7 +300,7 @@ bool EngineHost::isTrace(gl::Plane plane) const {
 ScopePlacement EngineHost::placement(gl::Plane plane, const gl::FrameTextures& textures) const {
     if (isTrace(plane)) {
         const auto& image = traceImages_[size_t(plane)];
-        return tracePlacement(plane, image[0], image[1], spec_.paradeMode);
+        return tracePlacement(plane, image[0], image[1], spec_.paradeMode, spec_.waveformMode);
     }
     return ScopePlacement::whole(textures.imageWidth(plane), textures.imageHeight(plane));
 }
@@ -353,7 +353,7 @@ Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textur
         if (p == Plane::Vectorscope) w = h = spec_.vectorscopeSize;
         traceImages_[size_t(p)] = {w, h};
         int tw = 0, th = 0;
-        traceTextureSize(p, w, h, tw, th, spec_.paradeMode);
+        traceTextureSize(p, w, h, tw, th, spec_.paradeMode, spec_.waveformMode);
         if (Status s = target(p, tw, th, *t); !s) return s;
     }
     imagesOnGpu_ = true;
