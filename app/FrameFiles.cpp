@@ -10,6 +10,7 @@
 
 #include "AtomicFile.h"
 #include "Npy.h"
+#include "core/PreviewLegend.h"
 
 namespace cs {
 
@@ -30,9 +31,16 @@ Status writeFrameFiles(const std::filesystem::path& dir, int64_t index, const Sc
     const size_t L = size_t(results.levels), W = size_t(results.width);
     if (spec.picture)
         if (Status st = writePng(file("picture.png"), results.picture); !st) return st;
-    if (spec.preview != PreviewFilter::None)
-        if (Status st = writePng(file("preview-" + std::string(previewName(spec.preview)) + ".png"), results.preview); !st)
-            return st;
+    if (spec.preview != PreviewFilter::None) {
+        // Zebra and false colour carry their legend (core/PreviewLegend.h).
+        RgbaImage withLegend;
+        if (previewHasLegend(spec.preview)) {
+            withLegend = results.preview;
+            drawPreviewLegend(withLegend, spec.preview, spec.filter);
+        }
+        const RgbaImage& preview = previewHasLegend(spec.preview) ? withLegend : results.preview;
+        if (Status st = writePng(file("preview-" + std::string(previewName(spec.preview)) + ".png"), preview); !st) return st;
+    }
     if (spec.histogram)
         if (Status st = writePng(file("histogram.png"), results.histogramImage); !st) return st;
     if (spec.waveform) {

@@ -7,6 +7,7 @@
 
 #include "core/Filters.h"
 #include "decode/Source.h"
+#include "core/PreviewLegend.h"
 #include "core/ScopeRender.h"
 #include "render/GlObjects.h"
 #include "render/GraticuleOverlay.h"
@@ -307,6 +308,12 @@ ScopePlacement EngineHost::placement(gl::Plane plane, const gl::FrameTextures& t
 
 RgbaImage EngineHost::overlayFor(gl::Plane plane) const {
     RgbaImage overlay;
+    if (plane == gl::Plane::Preview) {   // zebra's and false colour's legend over the preview
+        if (!hasResults_ || !previewHasLegend(spec_.preview) || results_.width <= 0 || results_.height <= 0) return overlay;
+        overlay.resize(results_.width, results_.height);
+        drawPreviewLegend(overlay, spec_.preview, spec_.filter);
+        return overlay;
+    }
     if (!isTrace(plane) || !hasResults_) return overlay;
     const auto& image = traceImages_[size_t(plane)];
     renderGraticuleOverlay(plane, results_, spec_, image[0], image[1], overlay);

@@ -42,6 +42,7 @@
 #include "PixelProbe.h"
 #include "ScopeExport.h"
 #include "ScopeView.h"
+#include "core/ReferenceLines.h"
 #include "Settings.h"
 #include "SourceDialog.h"
 #include "StatusBar.h"
@@ -617,7 +618,10 @@ void MainWindow::refreshOverlays() {
                                 .arg(placement.imageWidth).arg(placement.imageHeight).arg(r.bitDepth).arg(int(r.color.matrix))
                                 .arg(int(r.color.range)).arg(int(spec.waveformScale)).arg(int(spec.histogramScale))
                                 .arg(int(r.paradeMode)).arg(spec.vectorscopeZoom).arg(int(spec.vectorscopeTargets75))
-                                .arg(int(spec.skinToneLine));
+                                .arg(int(spec.skinToneLine)) +
+                            QStringLiteral(" wm%1 ref%2 pv%3 z%4/%5").arg(int(spec.waveformMode))
+                                .arg(QString::fromStdString(referenceLinesText(spec.referenceLines))).arg(int(spec.preview))
+                                .arg(double(spec.filter.zebraIre)).arg(double(spec.filter.zebraLowIre));
         v->setPlacement(placement);
         if (key == overlayKeys_[size_t(p)]) continue;
         overlayKeys_[size_t(p)] = key;

@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "core/Graticule.h"
+#include "core/PeakingColour.h"
+#include "core/PreviewLegend.h"
 #include "core/ReferenceLines.h"
 #include "core/ScopeRender.h"
 #include "core/ScopeStyle.h"
@@ -305,6 +307,61 @@ TEST(VectorscopeColours, GreenAndWhiteModes) {
     spec.traceColour = TraceColour::White;
     renderVectorscope(r, spec, img);
     EXPECT_EQ(px(img, x, y).r, px(img, x, y).b);
+}
+
+TEST(PreviewLegend, FalseColourListsEveryBandInItsColour) {
+    const auto entries = previewLegendEntries(PreviewFilter::FalseColour, FilterParams{});
+    ASSERT_EQ(entries.size(), 10u);
+    EXPECT_EQ(entries.front().label, "<0");
+    EXPECT_EQ(entries[8].label, "95-100");
+    EXPECT_EQ(entries.back().label, ">100 IRE");
+    EXPECT_EQ(entries[4].rgba & 0xffffffu, 40u | (190u << 8) | (60u << 16));   // middle grey's green
+    // Drawn at the bottom-left: the middle-grey swatch's green appears there, the top stays.
+    RgbaImage img;
+    img.resize(1280, 720);
+    for (size_t i = 0; i < img.pixels.size(); i += 4) img.pixels[i + 3] = 255;
+    const RgbaImage before = img;
+    drawPreviewLegend(img, PreviewFilter::FalseColour, FilterParams{});
+    int green = 0;
+    for (int y = 600; y < 720; ++y)
+        for (int x = 0; x < 1280; ++x) green += img.at(x, y)[0] == 40 && img.at(x, y)[1] == 190 && img.at(x, y)[2] == 60;
+    EXPECT_GE(green, 16 * 16);   // one swatch of 8 x 2 text pixels square
+    EXPECT_TRUE(std::equal(img.pixels.begin(), img.pixels.begin() + 1280 * 4 * 500, before.pixels.begin()));
+    // No legend for other previews.
+    RgbaImage other = before;
+    drawPreviewLegend(other, PreviewFilter::Edges, FilterParams{});
+    EXPECT_EQ(other.pixels, before.pixels);
+}
+
+TEST(PreviewLegend, ZebraNamesItsLevels) {
+    FilterParams p;
+    p.zebraIre = 90.0f;
+    auto e = previewLegendEntries(PreviewFilter::Zebra, p);
+    ASSERT_EQ(e.size(), 1u);
+    EXPECT_EQ(e[0].label, "zebra >=90 IRE");
+    p.zebraLowIre = 70.0f;
+    e = previewLegendEntries(PreviewFilter::Zebra, p);
+    ASSERT_EQ(e.size(), 2u);
+    EXPECT_EQ(e[1].label, "70-90 IRE");
+    // Into a transparent overlay: premultiplied, so the untouched pixels stay transparent.
+    RgbaImage overlay;
+    overlay.resize(320, 180);
+    drawPreviewLegend(overlay, PreviewFilter::Zebra, p);
+    int opaque = 0;
+    for (size_t i = 3; i < overlay.pixels.size(); i += 4) opaque += overlay.pixels[i] != 0;
+    EXPECT_GT(opaque, 100);
+    EXPECT_EQ(overlay.at(300, 10)[3], 0);
+    for (size_t i = 0; i < overlay.pixels.size(); i += 4)
+        for (int c = 0; c < 3; ++c) ASSERT_LE(overlay.pixels[i + size_t(c)], overlay.pixels[i + 3]);
+}
+
+TEST(PeakingColourText, NamesAndHex) {
+    EXPECT_EQ(*parsePeakingColour("red"), 0xff2020ffu);
+    EXPECT_EQ(*parsePeakingColour("00ff80"), 0xff80ff00u);
+    EXPECT_EQ(*parsePeakingColour("00FF80"), 0xff80ff00u);
+    EXPECT_EQ(peakingColourText(0xff20ff20u), "green");
+    EXPECT_EQ(peakingColourText(0xff80ff00u), "00ff80");
+    for (const char* bad : {"", "Red", "#00ff80", "00ff8", "00ff800", "gg0000", " red"}) EXPECT_FALSE(parsePeakingColour(bad)) << bad;
 }
 
 }  // namespace
