@@ -13,10 +13,12 @@ namespace {
 constexpr const char* kSyntax =
     "must be a comma list of levels (5%, 16:8, 64:10 or a code value at the source's depth) or none";
 
-// Digits with at most one '.', at least one digit before it: "16", "2.5".
+// Digits with at most one '.', digits before it and one or two after: "16", "2.5", "2.25".
 bool parseDecimal(std::string_view t, double& out) {
     if (t.empty() || t.size() > 12) return false;
     int dots = 0, digits = 0;
+    const size_t dot = t.find('.');
+    if (dot != std::string_view::npos && t.size() - dot - 1 > 2) return false;   // two decimals at most
     for (size_t i = 0; i < t.size(); ++i) {
         if (t[i] == '.') {
             if (++dots > 1 || i == 0 || i + 1 == t.size()) return false;

@@ -6,7 +6,7 @@
 //   16:8         an 8-bit code value (scaled to the source's depth: 64 at 10 bits), 0 to 255
 //   64:10        a 10-bit code value (scaled to the source's depth: 16 at 8 bits), 0 to 1023
 //   502          a code value at the source's depth, 0 to 65535
-// Numbers are digits with at most one decimal point ("2.5%"); no signs or spaces.
+// Numbers are digits with a decimal point and at most two decimals ("2.5%"); no signs or spaces.
 #pragma once
 #include <string>
 #include <string_view>

@@ -15,16 +15,24 @@
 //   max the largest bin of Y (for Y) or of R, G, B (for those). Y lit alone is grey (150),
 //   R, G, B lit are full red, green, blue over it.
 // - waveform: column tx covers frame columns [tx*W/texW, (tx+1)*W/texW) (core's area
-//   mapping); code c at y = c / (L - 1); n = count * L / (H * columns * codes in the box)
-//   is 1 for counts spread evenly over all levels; brightness v = min(1, sqrt(gain * n / 8)).
+//   mapping); code c at y = c / (L - 1); the density v = count / (H * columns * codes in
+//   the box / L) is 1 for counts spread evenly over all levels; brightness and colour by
+//   core/ScopeStyle.h (traceBrightness, traceHue, traceShade), the mode's panels as
+//   core/ScopeRender lays them out (RGB overlay: one panel with headroom, channels added;
+//   YRGB: four quarters, the R'G'B' ones with headroom rows at the bottom left black).
 // - parade: three panels side by side (texW split in thirds), each a waveform of its
-//   component; RGB mode red, green, blue; Y'CbCr mode white, blue-ish, red-ish.
+//   component, in its channel's hue (or the trace colour).
 // - vectorscope: Cb right, Cr up, at core's vectorscopePoint (the mid code at the centre,
-//   zoom scaling around it); n = count * L^2 / (W * H * bins in the box);
-//   v = min(1, sqrt(sqrt(gain * n) / 8)).
-// Texels are opaque (A = 255). All arithmetic is double with correctly rounded operations
-// (the kernels are compiled without FMA contraction), so host and device agree exactly,
-// except log1p (histogram log scale), whose last bit may differ between libraries.
+//   zoom scaling around it); v = count * L^2 / (16 W H cells in the box) times
+//   vectorscopeDepthGain; hue by position (vectorscopeHue) or the trace colour; each texel
+//   the brightest cell within the splat disc (vectorscopeSplatRadius).
+// So the texels inside the plot are the very pixels core/ScopeRender draws under its
+// graticule (tests/cuda/test_trace_style.cpp checks it on the host).
+// Texels are opaque (A = 255). All arithmetic is double or float with correctly rounded
+// operations (the kernels are compiled without FMA contraction), so host and device agree
+// exactly, except log1p (the trace brightness curve, the histogram's log scale), whose last
+// bit may differ between libraries: a texel's byte then changes only where the value lies
+// within that bit of a rounding boundary of the float and then of the byte.
 #pragma once
 #include <cmath>
 #include <cstdint>

@@ -74,7 +74,7 @@ TEST(ReferenceLinesText, ParsesLevelsAndRoundTrips) {
 
 TEST(ReferenceLinesText, RefusesBadText) {
     for (const char* bad : {"", ",", "5%,", "-5%", "5 %", "110%", "256:8", "1024:10", "70000", "1e3", "5%,5%", "abc",
-                            "1.2.3", ".5%", "5.%", "1,2,3,4,5,6,7,8,9", "16:9"}) {
+                            "1.2.3", ".5%", "5.%", "2.125%", "1,2,3,4,5,6,7,8,9", "16:9"}) {
         const auto r = parseReferenceLines(bad);
         EXPECT_FALSE(r) << bad;
         if (!r) {
