@@ -6,6 +6,8 @@
 
 #include "Commands.h"
 #include "core/Parse.h"
+#include "core/PeakingColour.h"
+#include "core/ReferenceLines.h"
 
 namespace cs {
 
@@ -31,6 +33,16 @@ const char* const kExportUsage =
     "  --transfer T          override the stream's transfer: sdr|pq|hlg (HDR light levels for pq, hlg)\n"
     "  --histogram-scale S   linear|log (default linear)\n"
     "  --waveform-scale S    ire|code (default ire)\n"
+    "  --waveform-mode M     luma|rgb|yrgb: luma, R'G'B' overlaid, or Y R G B panels (default luma;\n"
+    "                        rgb and yrgb read the R'G'B' parade's counts: not with --parade ycbcr)\n"
+    "  --reference-lines L   lines over the waveform and parade: a comma list of 5% (IRE),\n"
+    "                        16:8 (8-bit code), 64:10 (10-bit code), 502 (code at the source's depth),\n"
+    "                        at most 8, or none (default none)\n"
+    "  --trace-colour C      channel|green|white (default channel: luma green, R'G'B' in their\n"
+    "                        colours, the vectorscope by hue)\n"
+    "  --vectorscope-zoom Z  1|2 (default 1)\n"
+    "  --peaking-colour C    focus peaking's colour: red, green, blue, yellow, cyan, magenta, white\n"
+    "                        or RRGGBB in hex (default red)\n"
     "  --size WxH            waveform/parade/histogram image size, 64x64 to 8192x8192 (default 1024x540)\n"
     "  --timeout SECONDS     live: give up (exit 1, report kept) after this long without a picture,\n"
     "                        whether the stream never came or did not come back (default 30)\n"
@@ -58,7 +70,9 @@ const std::vector<OptionDef>& exportOptionTable() {
         {{"engine"}, true},     {{"hwdec"}, true},   {{"scopes"}, true},  {{"parade"}, true},
         {{"preview"}, true},    {{"matrix"}, true},  {{"range"}, true},   {{"transfer"}, true},
         {{"histogram-scale"}, true}, {{"waveform-scale"}, true}, {{"size"}, true},  {{"timeout"}, true},
-        {{"all-frames"}},       {{"no-npy"}},        {{"gamut-target"}, true}, {{"cie"}, true}};
+        {{"all-frames"}},       {{"no-npy"}},        {{"gamut-target"}, true}, {{"cie"}, true},
+        {{"waveform-mode"}, true}, {{"reference-lines"}, true}, {{"trace-colour"}, true}, {{"vectorscope-zoom"}, true},
+        {{"peaking-colour"}, true}};
     return table;
 }
 
@@ -138,6 +152,31 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
         if (s) a.spec.waveformScale = *s == "ire" ? WaveformScale::Ire : WaveformScale::CodeValue;
         return s.status();
     });
+    option("waveform-mode", [&](const std::string& v) {
+        auto m = parseChoice(v, {"luma", "rgb", "yrgb"});
+        if (m) a.spec.waveformMode = *m == "luma" ? WaveformMode::Luma : (*m == "rgb" ? WaveformMode::RgbOverlay : WaveformMode::Yrgb);
+        return m.status();
+    });
+    option("reference-lines", [&](const std::string& v) {
+        auto lines = parseReferenceLines(v);
+        if (lines) a.spec.referenceLines = *lines;
+        return lines.status();
+    });
+    option("trace-colour", [&](const std::string& v) {
+        auto c = parseChoice(v, {"channel", "green", "white"});
+        if (c) a.spec.traceColour = *c == "channel" ? TraceColour::Channel : (*c == "green" ? TraceColour::Green : TraceColour::White);
+        return c.status();
+    });
+    option("vectorscope-zoom", [&](const std::string& v) {
+        auto z = parseChoice(v, {"1", "2"});
+        if (z) a.spec.vectorscopeZoom = *z == "2" ? 2 : 1;
+        return z.status();
+    });
+    option("peaking-colour", [&](const std::string& v) {
+        auto c = parsePeakingColour(v);
+        if (c) a.spec.filter.peakingColour = *c;
+        return c.status();
+    });
     option("size", [&](const std::string& v) {
         auto size = parseSize(v, kMinScopeSize, kMaxScopeSize);
         if (!size) return size.status();
@@ -166,6 +205,9 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
     a.allFrames = parsed->isSet("all-frames");
     a.spec.counts = !parsed->isSet("no-npy");   // the CUDA engine copies the large counts back only for .npy
     if (!option.failure()) return option.failure();
+    if (a.spec.waveformMode != WaveformMode::Luma && a.spec.paradeMode == ParadeMode::Ycbcr)
+        return Status::error(std::string("--waveform-mode ") + (a.spec.waveformMode == WaveformMode::Yrgb ? "yrgb" : "rgb") +
+                             " draws the R'G'B' parade's counts: it cannot go with --parade ycbcr");
 
     auto input = requiredInput(*parsed);
     if (!input) return input.status();

@@ -9,6 +9,7 @@
 #include "AtomicFile.h"
 #include "Npy.h"
 #include "core/Gamut.h"
+#include "core/PreviewLegend.h"
 
 namespace cs {
 
@@ -41,12 +42,22 @@ std::vector<FrameFile> frameFiles(const std::filesystem::path& dir, int64_t inde
     auto path = [&](std::string_view name) { return (dir / (prefix + std::string(name))).string(); };
     const size_t L = size_t(results.levels), W = size_t(results.width);
     std::vector<FrameFile> files;
-    auto image = [&](std::string_view name, const RgbaImage& img) { files.push_back(FrameFile{path(name), &img, nullptr, {}}); };
+    auto image = [&](std::string_view name, const RgbaImage& img) { files.push_back(FrameFile{path(name), &img, nullptr, {}, {}}); };
     auto counts = [&](std::string_view name, const std::vector<uint32_t>& c, std::vector<size_t> shape) {
-        if (spec.counts) files.push_back(FrameFile{path(name), nullptr, &c, std::move(shape)});
+        if (spec.counts) files.push_back(FrameFile{path(name), nullptr, &c, std::move(shape), {}});
     };
     if (spec.picture) image("picture.png", results.picture);
-    if (spec.preview != PreviewFilter::None) image("preview-" + std::string(previewName(spec.preview)) + ".png", results.preview);
+    if (spec.preview != PreviewFilter::None) {
+        const std::string name = "preview-" + std::string(previewName(spec.preview)) + ".png";
+        if (previewHasLegend(spec.preview)) {
+            // Zebra and false colour carry their legend (core/PreviewLegend.h).
+            auto withLegend = std::make_shared<RgbaImage>(results.preview);
+            drawPreviewLegend(*withLegend, spec.preview, spec.filter, results.color.transfer);
+            files.push_back(FrameFile{path(name), withLegend.get(), nullptr, {}, withLegend});
+        } else {
+            image(name, results.preview);
+        }
+    }
     if (spec.histogram) image("histogram.png", results.histogramImage);
     if (spec.waveform) {
         image("waveform.png", results.waveformImage);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct FrameFile {
     const RgbaImage* image = nullptr;
     const std::vector<uint32_t>* counts = nullptr;
     std::vector<size_t> shape;
+    std::shared_ptr<const RgbaImage> owned;  // an image made for this file (a preview with its legend); `image` points at it
 };
 // The frame's files, named "NNNNNN-<what>" in `dir` (NNNNNN the frame's index), in the order
 // they are written; they point into `results`.

@@ -1,5 +1,6 @@
 #include "ReportWriter.h"
 
+#include "core/ReferenceLines.h"
 #include "decode/FrameInput.h"
 
 #include <QByteArray>
@@ -148,7 +149,14 @@ QJsonObject reportHeadCommon(const SourceInfo& info, std::string_view engine, co
                                    {"preview", str(previewName(spec.preview))},
                                    {"matrix", str(matrixName(results.color.matrix))},
                                    {"range", str(rangeName(results.color.range))},
-                                   {"transfer", str(transferName(results.color.transfer))}}}};
+                                   {"transfer", str(transferName(results.color.transfer))},
+                                   {"waveform_mode", spec.waveformMode == WaveformMode::Luma         ? "luma"
+                                                     : spec.waveformMode == WaveformMode::RgbOverlay ? "rgb"
+                                                                                                     : "yrgb"},
+                                   {"trace_colour", spec.traceColour == TraceColour::Channel ? "channel"
+                                                    : spec.traceColour == TraceColour::Green ? "green"
+                                                                                             : "white"},
+                                   {"reference_lines", str(referenceLinesText(spec.referenceLines))}}}};
 }
 }  // namespace
 

@@ -463,6 +463,7 @@ CS_TILE_CLONES void processTile(const FramePlan& p, SlotCounts& slot, bool direc
 }
 
 Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResults& out) {
+    if (countsDiffer(spec)) return process(f, countedSpec(spec), out);   // RGB overlay / YRGB: the R'G'B' parade's counts
     if (f.onDevice) return Status::error("the CPU engine cannot read a frame held in GPU memory");
     if (f.format >= PixelFormat::Count) return Status::error("unsupported pixel format");
     if (!f.valid())

@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "BitmapFont.h"
+#include "ScopeStyle.h"
 
 namespace cs {
 
@@ -56,6 +57,7 @@ uint32_t graticuleRgba(Emphasis e) {
         case Emphasis::Limit: return rgba(255, 185, 60, 200);
         case Emphasis::Target: return rgba(235, 205, 150, 200);
         case Emphasis::Skin: return rgba(240, 170, 120, 170);
+        case Emphasis::Reference: return rgba(80, 220, 255, 190);
     }
     return rgba(150, 150, 150, 90);
 }
@@ -67,6 +69,7 @@ uint32_t graticuleLabelRgba(Emphasis e) {
         case Emphasis::Limit: return rgba(255, 195, 80, 255);
         case Emphasis::Target: return rgba(240, 215, 165, 240);
         case Emphasis::Skin: return rgba(245, 180, 135, 240);
+        case Emphasis::Reference: return rgba(110, 230, 255, 250);
     }
     return rgba(170, 170, 170, 230);
 }
@@ -107,6 +110,7 @@ Graticule vectorscopeGraticule(Matrix matrix, Range range, int bitDepth, int zoo
     const int depth = clampDepth(bitDepth);
     const int z = zoom >= 2 ? 2 : 1;
     constexpr double kCentre = 0.5, kRadius = 0.5;
+    constexpr double kEdgeMarker = 0.45;   // offset from the centre of the markers of cropped targets
     constexpr double kPi = std::numbers::pi;
     Graticule g;
     g.circles.push_back({kCentre, kCentre, kRadius, Emphasis::Major});
@@ -133,6 +137,20 @@ Graticule vectorscopeGraticule(Matrix matrix, Range range, int bitDepth, int zoo
         const PlotPoint p75 = vectorscopePoint(part.cb, part.cr, depth, z);
         if (inside(p100)) g.boxes.push_back({p100.x, p100.y, 0.014, 0.014, Emphasis::Major});
         if (targets75 && inside(p75)) g.boxes.push_back({p75.x, p75.y, 0.02, 0.02, Emphasis::Target});
+        const PlotPoint shown = targets75 ? p75 : p100;   // the innermost target drawn
+        if (!inside(p100) && !inside(shown)) {
+            // Beyond the (zoomed) square: a marker where the target's direction leaves the
+            // plot, an arrow outwards and the colour's name, so the targets stay in view.
+            const double dx = shown.x - kCentre, dy = shown.y - kCentre;
+            const double t = kEdgeMarker / std::max(std::abs(dx), std::abs(dy));
+            const double mx = kCentre + dx * t, my = kCentre + dy * t, len = std::hypot(dx, dy);
+            if (!(len > 0.0)) continue;
+            const double ux = dx / len, uy = dy / len;
+            g.boxes.push_back({mx, my, 0.008, 0.008, Emphasis::Target});
+            g.lines.push_back({mx + ux * 0.012, my + uy * 0.012, mx + ux * 0.035, my + uy * 0.035, Emphasis::Target});
+            g.labels.push_back({mx - ux * 0.04, my - uy * 0.04, bar.name, HAlign::Center, VAlign::Middle, Emphasis::Target});
+            continue;
+        }
         // One label per colour, just outside its outermost visible target.
         const PlotPoint anchor = inside(p100) ? p100 : p75;
         if (!inside(anchor) || (!inside(p100) && !targets75)) continue;
@@ -197,16 +215,21 @@ PlotRect waveformPlotRect(int imageWidth, int imageHeight) {
 }
 
 PlotRect paradePanelRect(const PlotRect& plot, int panel, int textScale, bool headroom) {
-    panel = std::clamp(panel, 0, 2);
-    int gap = 8 * std::max(textScale, 1);
-    if (2 * gap > plot.width / 10) gap = plot.width / 30;   // narrow images: gaps give way to panels
-    const int panelWidth = std::max(0, (plot.width - 2 * gap) / 3);
+    return waveformPanelRect(plot, panel, 3, textScale, headroom);
+}
+
+PlotRect waveformPanelRect(const PlotRect& plot, int panel, int panels, int textScale, bool headroom) {
+    panels = std::max(panels, 1);
+    panel = std::clamp(panel, 0, panels - 1);
+    int gap = panels > 1 ? 8 * std::max(textScale, 1) : 0;
+    if ((panels - 1) * gap > plot.width / 10) gap = plot.width / (15 * (panels - 1));   // narrow images: gaps give way to panels
+    const int panelWidth = std::max(0, (plot.width - (panels - 1) * gap) / panels);
     PlotRect r = plot;
     r.left = plot.left + panel * (panelWidth + gap);
     r.width = panelWidth;
     if (headroom && plot.height > 2) {
-        const double span = double(plot.height - 1);
-        const int above = int(std::lround(span * 20.0 / 255.0)), below = int(std::lround(span * 16.0 / 255.0));
+        int above = 0, below = 0;
+        panelHeadroom(plot.height, above, below);
         r.top = plot.top + above;
         r.height = plot.height - above - below;
     }

@@ -32,6 +32,7 @@ enum class Emphasis : uint8_t {
     Limit,    // legal limits (0/100 IRE, codes 16/235): bright amber
     Target,   // 75% colour-bar target boxes
     Skin,     // the skin-tone (flesh) line
+    Reference,   // the user's reference lines (core/ReferenceLines.h): cyan
 };
 // RGBA (bytes R,G,B,A little-endian, as FilterParams::peakingColour), alpha < 255:
 // drawn semi-transparent over the trace.
@@ -85,8 +86,9 @@ Graticule waveformGraticule(int bitDepth, Range range, WaveformScale scale);
 // Vectorscope: outer circle (radius 0.5) with ticks every 10 degrees, Cb/Cr axes, 100%
 // colour-bar targets (R, MG, B, CY, G, YL) always and 75% ones when `targets75`, each a
 // small box, one label per colour; the skin-tone line (centre to circle) when `skinLine`.
-// zoom 2 scales the targets around the centre; targets whose centre falls outside the
-// plot square are left out (a 2x scope crops the saturated targets), and a "2x" label
+// zoom 2 scales the targets around the centre; a colour whose targets fall outside the
+// plot square is marked on the square's edge instead (a small box at 0.45 from the centre
+// along the target's direction, an arrow outwards, its name inside), and a "2x" label
 // marks the zoom. 100% green and magenta sit just outside the circle, inside the square:
 // their Cb and Cr are both near the ends of the code range.
 Graticule vectorscopeGraticule(Matrix matrix, Range range, int bitDepth, int zoom, bool targets75, bool skinLine);
@@ -131,6 +133,9 @@ PlotRect waveformPlotRect(int imageWidth, int imageHeight);
 // the top code where its 235/255 does, so 0% and 100% line up with the waveform's 0 and 100
 // IRE, off the plot's edges, with room above and below for over- and undershoots of filters.
 PlotRect paradePanelRect(const PlotRect& plot, int panel, int textScale, bool headroom = false);
+// Panel `panel` of `panels` equal panels with gaps between (the parade is 3 of them; the
+// YRGB waveform 4; one panel is the whole plot, with the headroom when asked).
+PlotRect waveformPanelRect(const PlotRect& plot, int panel, int panels, int textScale, bool headroom);
 // The top row of a parade panel's channel name (R, G, B; Y, Cb, Cr): in the room above the
 // panel where it has some (outside the trace), else just inside the panel's top.
 int paradeNameTop(const PlotRect& plot, const PlotRect& panel, int textScale);

@@ -20,6 +20,8 @@
 #include "BitmapFont.h"
 #include "Frame.h"
 #include "HdrGraticule.h"
+#include "ReferenceLines.h"
+#include "ScopeStyle.h"
 
 namespace cs {
 
@@ -303,28 +305,9 @@ private:
     std::vector<uint32_t> scan_, scan4_;
 };
 
-// ---- Trace brightness ------------------------------------------------------------------
+// ---- Trace brightness (core/ScopeStyle.h) ----------------------------------------------
 
-// Brightness of a display pixel from its count density `v` (1 = the density of counts
-// spread evenly over the whole scale). Log-like: a lone count stays visible at the
-// floor, dense areas approach full brightness only near `saturation` times the mean.
-float traceBrightness(double v, double gain, double saturation) {
-    constexpr double kFloor = 0.22;
-    if (!(v > 0.0)) return 0.0f;
-    const double t = std::log1p(gain * v) / std::log1p(saturation);
-    return float(std::min(1.0, kFloor + (1.0 - kFloor) * t));
-}
-
-double sanitiseGain(float gain) {
-    if (!std::isfinite(gain)) return 1.0;
-    return std::clamp(double(gain), 0.0, 1000.0);
-}
-
-// Trace colour: the channel's hue, washing towards white where the trace is dense.
-Rgbf traceColour(Rgbf hue, float b) {
-    const float w = b * b * 0.6f;
-    return {b * (hue.r + (1.0f - hue.r) * w), b * (hue.g + (1.0f - hue.g) * w), b * (hue.b + (1.0f - hue.b) * w)};
-}
+double sanitiseGain(float gain) { return traceGain(gain); }
 
 // Memoised per-count values. A pixel's value is f(n, key): its count n and a key that few
 // pixels differ in (the denominator of its count density). Keys are small integers given
@@ -371,8 +354,9 @@ std::vector<T> distinctValues(const std::vector<T>& v, std::vector<int>& index) 
 }
 
 // One waveform-style trace (levels x columns counts) into a plot rectangle.
+// `additive`: each pixel adds its shade to what is there (the RGB overlay's channels).
 void drawWaveTrace(RgbaImage& img, const PlotRect& plot, const uint32_t* counts, int levels, int columns, double gain,
-                   Rgbf hue) {
+                   TraceHue hue, bool additive = false) {
     if (plot.empty() || counts == nullptr || levels <= 0 || columns <= 0) return;
     const int pw = plot.width;
     const std::vector<Span> cols = areaSpans(columns, pw);
@@ -404,7 +388,7 @@ void drawWaveTrace(RgbaImage& img, const PlotRect& plot, const uint32_t* counts,
         for (uint64_t t : totals)
             for (size_t k = 0; k < spans.size(); ++k) maxCounts.push_back(t);   // n never exceeds the column's total
     CountMemo shades(memo ? int(maxCounts.size()) : 0, maxCounts);
-    constexpr double kSaturation = 100.0;
+    constexpr double kSaturation = kWaveformSaturation;
     std::vector<uint64_t> rowCounts(static_cast<size_t>(pw));
     for (int e = 0; e < plot.height; ++e) {
         const Span s = rows[size_t(e)];
@@ -423,9 +407,16 @@ void drawWaveTrace(RgbaImage& img, const PlotRect& plot, const uint32_t* counts,
             const int key = memo ? totalIndex[size_t(d)] * int(spans.size()) + spanKey : -1;
             const uint32_t rgba = shades.get(key, n, [&] {
                 const double v = double(n) / (double(columnTotal[size_t(d)]) * share);
-                return opaqueRgba(traceColour(hue, traceBrightness(v, gain, kSaturation)));
+                const float b = traceBrightness(v, gain, kSaturation);
+                return additive ? traceShadeUnwashed(hue, b) : traceShade(hue, b);
             });
-            storeRgba(img, plot.left + d, y, rgba);
+            if (additive) {
+                uint32_t old;
+                std::memcpy(&old, img.at(plot.left + d, y), 4);
+                storeRgba(img, plot.left + d, y, traceAdd(old, rgba));
+            } else {
+                storeRgba(img, plot.left + d, y, rgba);
+            }
         }
     }
 }
@@ -442,11 +433,24 @@ ResultsShape shapeOf(const ScopeResults& r) {
     return s;
 }
 
-constexpr Rgbf kLumaHue{0.55f, 1.0f, 0.62f};
-constexpr Rgbf kRedHue{1.0f, 0.22f, 0.18f};
-constexpr Rgbf kGreenHue{0.25f, 1.0f, 0.3f};
-constexpr Rgbf kBlueHue{0.3f, 0.5f, 1.0f};
-constexpr Rgbf kWhiteHue{0.9f, 0.9f, 0.9f};
+uint32_t hueRgba(TraceHue h) { return uint32_t(toByte(h.r)) | uint32_t(toByte(h.g)) << 8 | uint32_t(toByte(h.b)) << 16 | 0xff000000u; }
+
+// A panel's channel name in its trace hue, with a shadow, above the panel (paradeNameTop).
+void drawPanelName(RgbaImage& out, const PlotRect& plot, const PlotRect& panel, int textScale, const char* name, TraceHue h) {
+    if (font::textWidth(name, textScale) + 8 * textScale >= panel.width) return;
+    const int top = paradeNameTop(plot, panel, textScale);
+    drawText(out, panel.left + 4 * textScale + textScale, top + textScale, name, 0xb0000000u, textScale);
+    drawText(out, panel.left + 4 * textScale, top, name, hueRgba(h), textScale);
+}
+
+// The waveform-style graticule of a panel with the user's reference lines: nits for a PQ or
+// HLG source (core/HdrGraticule.h) except on the Cb and Cr panels (`ycbcrParade`).
+Graticule levelGraticule(int depth, Range sourceRange, Range scaleRange, const ScopeSpec& spec, Transfer transfer,
+                         bool ycbcrParade = false) {
+    Graticule g = waveformGraticuleFor(depth, scaleRange, spec.waveformScale, transfer, ycbcrParade);
+    addReferenceLines(g, spec.referenceLines, depth, sourceRange, scaleRange);
+    return g;
+}
 
 }  // namespace
 
@@ -523,16 +527,95 @@ void drawLine(RgbaImage& img, double x0, double y0, double x1, double y1, uint32
 
 // ---- Scopes ------------------------------------------------------------------------------
 
+namespace {
+constexpr TraceChannel kRgbChannels[3] = {TraceChannel::Red, TraceChannel::Green, TraceChannel::Blue};
+constexpr TraceChannel kYcbcrChannels[3] = {TraceChannel::LumaPanel, TraceChannel::Cb, TraceChannel::Cr};
+}  // namespace
+
+void drawLevelGraticules(RgbaImage& out, const ScopeResults& r, const ScopeSpec& spec, bool parade) {
+    if (out.empty()) return;
+    const int depth = std::clamp(r.bitDepth, 8, 16);
+    const PlotRect plot = waveformPlotRect(out.width, out.height);
+    const int textScale = graticuleTextScale(out.width, out.height);
+    LabelLayout placed;
+    if (parade) {
+        static constexpr const char* kRgbNames[3] = {"R", "G", "B"};
+        static constexpr const char* kYcbcrNames[3] = {"Y", "Cb", "Cr"};
+        const bool rgb = r.paradeMode == ParadeMode::Rgb;
+        // R'G'B' is full range whatever the stream's Y'CbCr range is.
+        const Graticule g = levelGraticule(depth, r.color.range, rgb ? Range::Full : r.color.range, spec, r.color.transfer, !rgb);
+        for (int c = 0; c < 3; ++c) {
+            const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
+            if (panel.empty()) continue;
+            drawGraticule(out, panel, g, textScale, c == 0, placed);
+            // Names in the channel's own hue whatever the trace colour, so panels stay told apart.
+            drawPanelName(out, plot, panel, textScale, rgb ? kRgbNames[c] : kYcbcrNames[c],
+                          traceHue(TraceColour::Channel, rgb ? kRgbChannels[c] : kYcbcrChannels[c]));
+        }
+        return;
+    }
+    switch (spec.waveformMode) {
+        case WaveformMode::Luma:
+            drawGraticule(out, plot, levelGraticule(depth, r.color.range, r.color.range, spec, r.color.transfer), textScale, true, placed);
+            break;
+        case WaveformMode::RgbOverlay: {
+            const PlotRect panel = waveformPanelRect(plot, 0, 1, textScale, true);
+            drawGraticule(out, panel, levelGraticule(depth, r.color.range, Range::Full, spec, r.color.transfer), textScale, true, placed);
+            drawPanelName(out, plot, panel, textScale, "RGB", traceHue(TraceColour::White, TraceChannel::Luma));
+            break;
+        }
+        case WaveformMode::Yrgb: {
+            static constexpr const char* kNames[4] = {"Y", "R", "G", "B"};
+            for (int c = 0; c < 4; ++c) {
+                const PlotRect panel = waveformPanelRect(plot, c, 4, textScale, c > 0);
+                if (panel.empty()) continue;
+                drawGraticule(out, panel, levelGraticule(depth, r.color.range, c == 0 ? r.color.range : Range::Full, spec, r.color.transfer),
+                              textScale, c == 0, placed);
+                drawPanelName(out, plot, panel, textScale, kNames[c],
+                              traceHue(TraceColour::Channel, c == 0 ? TraceChannel::LumaPanel : kRgbChannels[c - 1]));
+            }
+            break;
+        }
+    }
+}
+
 void renderWaveform(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) {
     sizeImage(out, spec.scopeWidth, spec.scopeHeight);
     if (out.empty()) return;
     const ResultsShape shape = shapeOf(r);
     const PlotRect plot = waveformPlotRect(out.width, out.height);
     const int textScale = graticuleTextScale(out.width, out.height);
-    if (shape.valid && r.waveform.size() == size_t(shape.levels) * size_t(r.width))
-        drawWaveTrace(out, plot, r.waveform.data(), shape.levels, r.width, sanitiseGain(spec.waveformGain), kLumaHue);
-    LabelLayout placed;
-    drawGraticule(out, plot, waveformGraticuleFor(shape.depth, r.color.range, spec.waveformScale, r.color.transfer), textScale, true, placed);
+    const double gain = sanitiseGain(spec.waveformGain);
+    const size_t panelCounts = size_t(shape.levels) * size_t(std::max(r.width, 0));
+    const bool haveLuma = shape.valid && r.waveform.size() == panelCounts;
+    // R'G'B' counts: the parade's, when it was counted in R'G'B' (ScopeSpec's countedSpec).
+    const bool haveRgb = shape.valid && r.paradeMode == ParadeMode::Rgb && r.parade.size() == 3 * panelCounts;
+    switch (spec.waveformMode) {
+        case WaveformMode::Luma:
+            if (haveLuma)
+                drawWaveTrace(out, plot, r.waveform.data(), shape.levels, r.width, gain, traceHue(spec.traceColour, TraceChannel::Luma));
+            break;
+        case WaveformMode::RgbOverlay: {
+            // One plot with the parade's headroom (R'G'B' is full range), the three traces added.
+            const PlotRect panel = waveformPanelRect(plot, 0, 1, textScale, true);
+            if (haveRgb && !panel.empty())
+                for (int c = 0; c < 3; ++c)
+                    drawWaveTrace(out, panel, r.parade.data() + size_t(c) * panelCounts, shape.levels, r.width, gain,
+                                  traceHue(spec.traceColour, kRgbChannels[c]), true);
+            break;
+        }
+        case WaveformMode::Yrgb:
+            for (int c = 0; c < 4; ++c) {
+                const PlotRect panel = waveformPanelRect(plot, c, 4, textScale, c > 0);
+                if (panel.empty()) continue;
+                const TraceHue hue = traceHue(spec.traceColour, c == 0 ? TraceChannel::LumaPanel : kRgbChannels[c - 1]);
+                if (c == 0 && haveLuma) drawWaveTrace(out, panel, r.waveform.data(), shape.levels, r.width, gain, hue);
+                if (c > 0 && haveRgb)
+                    drawWaveTrace(out, panel, r.parade.data() + size_t(c - 1) * panelCounts, shape.levels, r.width, gain, hue);
+            }
+            break;
+    }
+    drawLevelGraticules(out, r, spec, false);
 }
 
 void renderParade(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) {
@@ -544,28 +627,13 @@ void renderParade(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) 
     const bool rgb = r.paradeMode == ParadeMode::Rgb;
     const size_t panelCounts = size_t(shape.levels) * size_t(std::max(r.width, 0));
     const bool haveCounts = shape.valid && r.parade.size() == 3 * panelCounts;
-    static constexpr const char* kRgbNames[3] = {"R", "G", "B"};
-    static constexpr const char* kYcbcrNames[3] = {"Y", "Cb", "Cr"};
-    const Rgbf hues[3] = {rgb ? kRedHue : kWhiteHue, rgb ? kGreenHue : kBlueHue, rgb ? kBlueHue : kRedHue};
-    // R'G'B' is full range whatever the stream's Y'CbCr range is.
-    const Graticule g = waveformGraticuleFor(shape.depth, rgb ? Range::Full : r.color.range, spec.waveformScale, r.color.transfer, !rgb);
-    LabelLayout placed;
-    for (int c = 0; c < 3; ++c) {
+    for (int c = 0; c < 3 && haveCounts; ++c) {
         const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
         if (panel.empty()) continue;
-        if (haveCounts)
-            drawWaveTrace(out, panel, r.parade.data() + size_t(c) * panelCounts, shape.levels, r.width,
-                          sanitiseGain(spec.waveformGain), hues[c]);
-        drawGraticule(out, panel, g, textScale, c == 0, placed);
-        const Rgbf h = hues[c];
-        const uint32_t nameColour = uint32_t(toByte(h.r)) | uint32_t(toByte(h.g)) << 8 | uint32_t(toByte(h.b)) << 16 | 0xff000000u;
-        const char* name = rgb ? kRgbNames[c] : kYcbcrNames[c];
-        if (font::textWidth(name, textScale) + 8 * textScale < panel.width) {
-            const int top = paradeNameTop(plot, panel, textScale);
-            drawText(out, panel.left + 4 * textScale + textScale, top + textScale, name, 0xb0000000u, textScale);
-            drawText(out, panel.left + 4 * textScale, top, name, nameColour, textScale);
-        }
+        drawWaveTrace(out, panel, r.parade.data() + size_t(c) * panelCounts, shape.levels, r.width, sanitiseGain(spec.waveformGain),
+                      traceHue(spec.traceColour, rgb ? kRgbChannels[c] : kYcbcrChannels[c]));
     }
+    drawLevelGraticules(out, r, spec, true);
 }
 
 void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) {
@@ -605,9 +673,9 @@ void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& 
         const double gain = sanitiseGain(spec.vectorscopeGain);
         const LumaWeights w = lumaWeights(r.color.matrix);
         const double cScale = r.color.range == Range::Limited ? 224.0 * double(1 << (shape.depth - 8)) : double(levels - 1);
-        // Density against counts spread over a disc of 1/16 of the plane: chroma clusters
-        // near the centre, so this keeps typical pictures in the middle of the curve.
-        constexpr double kSaturation = 400.0;
+        // Density against counts spread over a disc of 1/16 of the plane (ScopeStyle.h),
+        // lifted for deep sources by vectorscopeDepthGain.
+        const double depthGain = vectorscopeDepthGain(levels);
         // Brightness depends on the count and the cell's size in codes (its Cb span times
         // its Cr span): memoised per pair. The hue depends on the position only: its
         // column and row parts are computed once per column and row.
@@ -618,60 +686,76 @@ void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& 
         const bool memo = cbLengths.size() * crLengths.size() <= 4096;
         CountMemo brightness(memo ? int(cbLengths.size() * crLengths.size()) : 0,
                              std::vector<uint64_t>(memo ? cbLengths.size() * crLengths.size() : 0, total));
-        std::vector<double> columnU(spans.size()), columnB(spans.size());
-        for (size_t d = 0; d < spans.size(); ++d) {
-            columnU[d] = ((spans[d].lo + spans[d].hi) / 2.0 - mid) / cScale;
-            columnB[d] = 0.5 + 2.0 * (1.0 - w.kb) * columnU[d];
-        }
+        std::vector<double> columnU(spans.size());
+        for (size_t d = 0; d < spans.size(); ++d) columnU[d] = ((spans[d].lo + spans[d].hi) / 2.0 - mid) / cScale;
+        // Each plot pixel's brightness and shade, then the splat (ScopeStyle.h): every pixel
+        // shows the brightest within the splat's disc, the first such in row order.
+        const int pw = plot.width, ph = plot.height;
+        std::vector<float> bright(size_t(pw) * size_t(ph), 0.0f);
+        std::vector<uint32_t> shade(size_t(pw) * size_t(ph), 0);
+        const bool byHue = spec.traceColour == TraceColour::Channel;
+        const TraceHue flatHue = traceHue(spec.traceColour, TraceChannel::Luma);
         std::vector<uint64_t> rowCounts(static_cast<size_t>(plot.width));
-        for (int e = 0; e < plot.height && total > 0; ++e) {
+        for (int e = 0; e < ph && total > 0; ++e) {
             const Span crs = rowSpans[size_t(e)];
             if (crs.hi < crs.lo) continue;
-            const int y = plot.top + e;
             std::fill(rowCounts.begin(), rowCounts.end(), 0);
             for (int cr = crs.lo; cr <= crs.hi; ++cr) {
                 const uint32_t* a = perCr.data() + size_t(cr) * size_t(plot.width);
                 for (int d = 0; d < plot.width; ++d) rowCounts[size_t(d)] += a[d];
             }
             const double vv = ((crs.lo + crs.hi) / 2.0 - mid) / cScale;
-            const double rr = 0.5 + 2.0 * (1.0 - w.kr) * vv;
             const int rowKey = crKey[size_t(e)] * int(cbLengths.size());
-            for (int d = 0; d < plot.width; ++d) {
+            for (int d = 0; d < pw; ++d) {
                 const Span cbs = spans[size_t(d)];
                 if (cbs.hi < cbs.lo) continue;
                 const uint64_t n = rowCounts[size_t(d)];
                 if (n == 0) continue;
                 const uint32_t bBits = brightness.get(memo ? rowKey + cbKey[size_t(d)] : -1, n, [&] {
                     const double cells = double(crs.hi - crs.lo + 1) * double(cbs.hi - cbs.lo + 1);
-                    const double v = double(n) / double(total) / (cells / (double(levels) * levels / 16.0));
-                    const float bf = traceBrightness(v, gain, kSaturation);
+                    const double v = double(n) / double(total) / (cells / (double(levels) * levels / 16.0)) * depthGain;
+                    const float bf = traceBrightness(v, gain, kVectorscopeSaturation);
                     uint32_t bits;
                     std::memcpy(&bits, &bf, 4);
                     return bits;
                 });
                 float b;
                 std::memcpy(&b, &bBits, 4);
-                // Hue of the position: R'G'B' of a mid grey pushed by this Cb/Cr, at full
-                // brightness, washed towards white near the centre where the hue is weak.
-                const double u = columnU[size_t(d)], bb = columnB[size_t(d)];
-                const double gg = (0.5 - w.kr * rr - w.kb * bb) / w.kg;
-                const double lo = std::min({rr, gg, bb}), hi = std::max({rr, gg, bb});
-                // hypot(u, vv) / 0.12 >= 1 wherever either part is clearly beyond 0.12.
-                const double sat =
-                    std::max(std::abs(u), std::abs(vv)) > 0.1201 ? 1.0 : std::min(1.0, std::hypot(u, vv) / 0.12);
-                Rgbf hue{1.0f, 1.0f, 1.0f};
-                if (hi - lo > 1e-9) {
-                    // (ch - lo) / (hi - lo) is exactly 0 for the lowest channel and exactly 1
-                    // for the highest: only the middle one needs the division.
-                    auto channel = [&](double ch) {
-                        const double q = ch == lo ? 0.0 : ch == hi ? 1.0 : (ch - lo) / (hi - lo);
-                        return float(1.0 - sat * 0.75 * (1.0 - q));
-                    };
-                    hue = {channel(rr), channel(gg), channel(bb)};
-                }
-                storeRgba(out, plot.left + d, y, opaqueRgba(traceColour(hue, b)));
+                const TraceHue hue = byHue ? vectorscopeHue(columnU[size_t(d)], vv, w.kr, w.kb) : flatHue;
+                const size_t i = size_t(e) * size_t(pw) + size_t(d);
+                bright[i] = b;
+                shade[i] = traceShade(hue, b);
             }
         }
+        // Scattered from the lit pixels in row order, a target taking a source only when it
+        // is strictly brighter: the same choice as gathering over the disc in row order.
+        const int radius = vectorscopeSplatRadius(pw);
+        std::vector<float> best(size_t(pw) * size_t(ph), 0.0f);
+        std::vector<uint32_t> colour(size_t(pw) * size_t(ph), 0);
+        for (int e = 0; e < ph && total > 0; ++e)
+            for (int d = 0; d < pw; ++d) {
+                const size_t i = size_t(e) * size_t(pw) + size_t(d);
+                const float b = bright[i];
+                if (!(b > 0.0f)) continue;
+                for (int dy = -radius; dy <= radius; ++dy) {
+                    const int y = e + dy;
+                    if (y < 0 || y >= ph) continue;
+                    for (int dx = -radius; dx <= radius; ++dx) {
+                        const int x = d + dx;
+                        if (x < 0 || x >= pw || !inSplat(dx, dy, radius)) continue;
+                        const size_t t = size_t(y) * size_t(pw) + size_t(x);
+                        if (b > best[t]) {
+                            best[t] = b;
+                            colour[t] = shade[i];
+                        }
+                    }
+                }
+            }
+        for (int e = 0; e < ph && total > 0; ++e)
+            for (int d = 0; d < pw; ++d) {
+                const size_t t = size_t(e) * size_t(pw) + size_t(d);
+                if (best[t] > 0.0f) storeRgba(out, plot.left + d, plot.top + e, colour[t]);
+            }
     }
     LabelLayout placed;
     drawGraticule(out, plot,

@@ -16,6 +16,11 @@ void renderWaveform(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out
 void renderParade(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out);
 void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out);
 
+// The waveform's (in its WaveformMode) or the parade's graticules, reference lines and
+// panel names, as renderWaveform / renderParade draw them over the traces; into a
+// transparent image, the GL views' overlay for traces drawn elsewhere.
+void drawLevelGraticules(RgbaImage& out, const ScopeResults& r, const ScopeSpec& spec, bool parade);
+
 // Label rectangles already drawn, so that the labels of several graticules drawn into one
 // image (the parade's panels) never overlap.
 struct LabelLayout {

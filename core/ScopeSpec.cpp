@@ -39,4 +39,16 @@ bool previewNeedsLuma(PreviewFilter f) {
            f == PreviewFilter::FalseColour;
 }
 
+ScopeSpec countedSpec(const ScopeSpec& spec) {
+    ScopeSpec s = spec;
+    if (s.waveform && s.waveformMode != WaveformMode::Luma) {
+        s.parade = true;
+        s.paradeMode = ParadeMode::Rgb;
+    }
+    return s;
+}
+bool countsDiffer(const ScopeSpec& spec) {
+    return spec.waveform && spec.waveformMode != WaveformMode::Luma && !(spec.parade && spec.paradeMode == ParadeMode::Rgb);
+}
+
 }  // namespace cs

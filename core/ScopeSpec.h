@@ -8,6 +8,7 @@
 
 #include "Color.h"
 #include "Gamut.h"
+#include "ScopeStyle.h"
 
 namespace cs {
 
@@ -65,6 +66,9 @@ struct ScopeSpec {
     float histogramGain = 1.0f;
     float waveformGain = 1.0f;
     float vectorscopeGain = 1.0f;
+    WaveformMode waveformMode = WaveformMode::Luma;   // RgbOverlay, Yrgb: drawn from the parade's R'G'B' counts
+    TraceColour traceColour = TraceColour::Channel;  // every trace, both engines (core/ScopeStyle.h)
+    ReferenceLines referenceLines;  // over the waveform and parade (core/ReferenceLines.h)
     int scopeWidth = 1024;          // display image size of the waveform/parade/histogram
     int scopeHeight = 540;
     int vectorscopeSize = 540;      // square
@@ -74,5 +78,10 @@ struct ScopeSpec {
     // Every field: results computed with an equal spec are the same (ui/ reuses them so).
     bool operator==(const ScopeSpec&) const = default;
 };
+
+// What the engines count for `spec`: the spec itself, except that a waveform in RgbOverlay
+// or Yrgb mode needs the R'G'B' parade's counts, so the parade is counted in R'G'B'.
+ScopeSpec countedSpec(const ScopeSpec& spec);
+bool countsDiffer(const ScopeSpec& spec);   // countedSpec(spec) != spec
 
 }  // namespace cs

@@ -255,6 +255,13 @@ Status CudaEngine::Impl::run(const FrameView& f, const ScopeSpec& spec, bool wan
     cuda::PlaneSet planeSet{};
     CS_TRY(inputPlanes(f, planeSet));
     const cuda::ScopeColour colour{makeYuvToRgb(m, r, depth, 8), makeYuvToRgb(m, r, depth, depth), makeRgbToYuv(m, r, 8)};
+    cuda::SurfaceTargets withColour;   // the traces' hues follow the matrix and range in use
+    if (surfaces) {
+        withColour = *surfaces;
+        withColour.matrix = m;
+        withColour.range = r;
+        surfaces = &withColour;
+    }
     CS_TRY(pipeline.enqueue(planeSet, colour, stream.get(), surfaces));
     CS_TRY(hdr.enqueue(f, planeSet, out.color, spec.hdr, stream.get()));
     return gamut.enqueue(f, planeSet, out.color, spec, stream.get());
@@ -409,6 +416,7 @@ int CudaEngine::device() const { return impl_->device; }
 std::string CudaEngine::deviceName() const { return impl_->deviceName; }
 
 Status CudaEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResults& out) {
+    if (countsDiffer(spec)) return process(f, countedSpec(spec), out);   // RGB overlay / YRGB: the R'G'B' parade's counts
     CS_TRY(validateFrame(f));
     CS_CUDA_CHECK(cudaSetDevice(impl_->device));
     const bool wantPicture = spec.displayImages && spec.picture;
@@ -460,6 +468,7 @@ Status CudaEngine::processToGl(const FrameView& f, const ScopeSpec& spec, ScopeR
     effective.parade = spec.parade || t.parade.name;
     effective.vectorscope = spec.vectorscope || t.vectorscope.name;
     if (!t.preview.name) effective.preview = PreviewFilter::None;
+    effective = countedSpec(effective);   // RGB overlay / YRGB: the R'G'B' parade's counts
 
     // Register new or changed textures: a new name, size or generation (storage specified
     // again, even under the same name and size) gets a new registration.

@@ -10,12 +10,15 @@
 //   display row e the codes landing on it (TraceAxis Down); n = the counts in that box, the
 //   column's total is its frame columns times the frame height (every pixel counted once);
 //   brightness log-like in n / (total * share of the scale), coloured by the channel's hue.
+// - waveform modes: luma; R'G'B' added in one panel; Y R G B panels (R'G'B' from the
+//   parade's counts). Brightness, colour and wash: core/ScopeStyle.h's functions themselves.
 // - vectorscope: Cb right, Cr up (TraceAxis ScopeUp/ScopeDown); brightness from the box's
-//   share of all pixels against a disc of 1/16 of the plane; hue from the box's position.
+//   share of all pixels against a disc of 1/16 of the plane (times the depth's gain); hue
+//   from the box's position (or the trace colour); each pixel the brightest dot of its splat.
 // - histogram: per display column the sums of the bins landing on it, bars up to a top
 //   (linear or log against the largest column), luma grey, R, G, B adding light, outlines.
 // The kernels' file is compiled without FMA contraction so that float and double operations
-// round as the host's. log1p (and hypot) come from the device's library: their last bit may
+// round as the host's. log1p comes from the device's library: their last bit may
 // differ from glibc's, which moves a byte only when a value lies within that bit of a rounding
 // boundary (docs/CUDA.md).
 #pragma once
@@ -24,6 +27,7 @@
 
 #include "ScopeTrace.h"
 #include "core/Color.h"
+#include "core/ScopeStyle.h"
 
 namespace cs::cuda {
 
@@ -50,20 +54,6 @@ CS_HD uint32_t shadeByte(float v) {   // core's toByte: clamp to 0..1, times 255
 }
 CS_HD uint32_t shadeOpaque(ShadeRgb c) { return shadeByte(c.r) | shadeByte(c.g) << 8 | shadeByte(c.b) << 16 | 0xff000000u; }
 
-// core's traceBrightness, with log1p(saturation) given (computed once, on the host).
-CS_HD float shadeBrightness(double v, double gain, double logSaturation) {
-    constexpr double kFloor = 0.22;
-    if (!(v > 0.0)) return 0.0f;
-    const double t = log1p(gain * v) / logSaturation;
-    const double b = kFloor + (1.0 - kFloor) * t;
-    return float(b < 1.0 ? b : 1.0);
-}
-// core's traceColour: the hue, washing towards white where the trace is dense.
-CS_HD ShadeRgb shadeTrace(ShadeRgb hue, float b) {
-    const float w = b * b * 0.6f;
-    return {b * (hue.r + (1.0f - hue.r) * w), b * (hue.g + (1.0f - hue.g) * w), b * (hue.b + (1.0f - hue.b) * w)};
-}
-
 // core's blendPixel on one opaque pixel (alpha stays 255): source-over at coverage 1.
 CS_HD uint32_t shadeBlend(uint32_t pixel, uint32_t rgba) {
     const float a = 1.0f * float(rgba >> 24) / 255.0f;
@@ -80,15 +70,16 @@ CS_HD uint32_t shadeBlend(uint32_t pixel, uint32_t rgba) {
 
 struct WaveShade {
     int frameWidth = 0, frameHeight = 0, levels = 256;
-    double gain = 1.0, logSaturation = 0.0;   // log1p(100)
+    double gain = 1.0, logSaturation = 0.0;   // log1p(kWaveformSaturation)
 };
 
-// Pixel (x, y) of the plot `plot` showing channel `channel` of `cols` with hue `hue`.
+// The brightness of pixel (x, y) of the plot `plot` showing channel `channel` of `cols`
+// (0: no counts there).
 template <class Columns>
-CS_HD uint32_t waveShadePixel(const Columns& cols, int channel, const WaveShade& s, ShadeRgb hue, const ShadePlot& plot, int x, int y) {
+CS_HD float waveBrightness(const Columns& cols, int channel, const WaveShade& s, const ShadePlot& plot, int x, int y) {
     const int d = x - plot.left, e = y - plot.top;
     int l0 = 0, l1 = -1;
-    if (!TraceAxis(TraceAxisKind::Down, s.levels, plot.height).span(e, l0, l1)) return kShadeBlack;
+    if (!TraceAxis(TraceAxisKind::Down, s.levels, plot.height).span(e, l0, l1)) return 0.0f;
     int x0 = 0, x1 = 0;
     traceSpan(d, plot.width, s.frameWidth, x0, x1);
     unsigned long long n = 0;
@@ -97,11 +88,49 @@ CS_HD uint32_t waveShadePixel(const Columns& cols, int channel, const WaveShade&
         for (int c = x0; c < x1; ++c) acc += cols(channel, l, c);
         n += acc;
     }
-    if (n == 0) return kShadeBlack;
+    if (n == 0) return 0.0f;
     const double total = double((unsigned long long)s.frameHeight * (unsigned long long)(x1 - x0));
     const double share = double(l1 - l0 + 1) / double(s.levels);
     const double v = double(n) / (total * share);
-    return shadeOpaque(shadeTrace(hue, shadeBrightness(v, s.gain, s.logSaturation)));
+    return traceBrightnessLog(v, s.gain, s.logSaturation);
+}
+
+// Pixel (x, y) of one trace in hue `hue` (core/ScopeStyle.h's traceShade).
+template <class Columns>
+CS_HD uint32_t waveShadePixel(const Columns& cols, int channel, const WaveShade& s, TraceHue hue, const ShadePlot& plot, int x, int y) {
+    const float b = waveBrightness(cols, channel, s, plot, x, y);
+    return b > 0.0f ? traceShade(hue, b) : kShadeBlack;
+}
+
+// Pixel (x, y) of the waveform image in `mode`, its panels as cuda/ScopeOverlay's scopeLayout
+// places them (Luma, RgbOverlay: panels[0]; Yrgb: four). hues: [0] luma, [1..3] R', G', B'.
+// `luma`: the luma counts (channel lumaChannel); `rgb`: the R'G'B' parade's (channels
+// rgbChannel .. rgbChannel + 2).
+template <class Luma, class Rgb>
+CS_HD uint32_t waveformModePixel(WaveformMode mode, const ShadePlot* panels, const TraceHue* hues, const Luma& luma, int lumaChannel,
+                                 const Rgb& rgb, int rgbChannel, const WaveShade& s, int x, int y) {
+    switch (mode) {
+        case WaveformMode::Luma:
+            if (panels[0].contains(x, y)) return waveShadePixel(luma, lumaChannel, s, hues[0], panels[0], x, y);
+            return kShadeBlack;
+        case WaveformMode::RgbOverlay: {
+            // The three channels added unwashed, in core's order (R', G', B').
+            uint32_t px = kShadeBlack;
+            if (!panels[0].contains(x, y)) return px;
+            for (int c = 0; c < 3; ++c) {
+                const float b = waveBrightness(rgb, rgbChannel + c, s, panels[0], x, y);
+                if (b > 0.0f) px = traceAdd(px, traceShadeUnwashed(hues[1 + c], b));
+            }
+            return px;
+        }
+        case WaveformMode::Yrgb:
+            for (int c = 0; c < 4; ++c)
+                if (panels[c].contains(x, y))
+                    return c == 0 ? waveShadePixel(luma, lumaChannel, s, hues[0], panels[0], x, y)
+                                  : waveShadePixel(rgb, rgbChannel + c - 1, s, hues[c], panels[c], x, y);
+            return kShadeBlack;
+    }
+    return kShadeBlack;
 }
 
 // ---- Vectorscope -----------------------------------------------------------------------
@@ -109,52 +138,56 @@ CS_HD uint32_t waveShadePixel(const Columns& cols, int channel, const WaveShade&
 struct VectorShade {
     int levels = 256, zoom = 1;
     unsigned long long total = 0;             // every count: the frame's pixels
-    double gain = 1.0, logSaturation = 0.0;   // log1p(400)
-    double kr = 0.2126, kg = 0.7152, kb = 0.0722;
+    double gain = 1.0, logSaturation = 0.0;   // log1p(kVectorscopeSaturation)
+    double depthGain = 1.0;                   // vectorscopeDepthGain(levels)
+    double kr = 0.2126, kb = 0.0722;
     double chromaScale = 224.0;               // codes from the centre to +-0.5 of chroma
+    bool byHue = true;                        // TraceColour::Channel: the hue of the position
+    TraceHue flatHue{0.55f, 1.0f, 0.62f};     // otherwise this one
 };
 
+// The brightness and shade of plot pixel (x, y) before the splat (false: no counts there).
 // counts: levels x levels, [cr * levels + cb].
-CS_HD uint32_t vectorShadePixel(const uint32_t* counts, const VectorShade& s, const ShadePlot& plot, int x, int y) {
+CS_HD bool vectorDot(const uint32_t* counts, const VectorShade& s, const ShadePlot& plot, int x, int y, float& bright, uint32_t& shade) {
     const int d = x - plot.left, e = y - plot.top;
     int cb0 = 0, cb1 = -1, cr0 = 0, cr1 = -1;
     if (!TraceAxis(TraceAxisKind::ScopeUp, s.levels, plot.width, s.zoom).span(d, cb0, cb1) ||
         !TraceAxis(TraceAxisKind::ScopeDown, s.levels, plot.width, s.zoom).span(e, cr0, cr1) || s.total == 0)
-        return kShadeBlack;
+        return false;
     unsigned long long n = 0;
     for (int cr = cr0; cr <= cr1; ++cr) {
         uint32_t acc = 0;   // core gathers a Cr row's Cb span in 32 bits
         for (int cb = cb0; cb <= cb1; ++cb) acc += counts[(long long)cr * s.levels + cb];
         n += acc;
     }
-    if (n == 0) return kShadeBlack;
+    if (n == 0) return false;
     const double levels = double(s.levels), mid = s.levels / 2.0;
     const double cells = double(cr1 - cr0 + 1) * double(cb1 - cb0 + 1);
-    const double v = double(n) / double(s.total) / (cells / (levels * s.levels / 16.0));
-    const float b = shadeBrightness(v, s.gain, s.logSaturation);
-    const double u = ((cb0 + cb1) / 2.0 - mid) / s.chromaScale, bb = 0.5 + 2.0 * (1.0 - s.kb) * u;
-    const double vv = ((cr0 + cr1) / 2.0 - mid) / s.chromaScale, rr = 0.5 + 2.0 * (1.0 - s.kr) * vv;
-    const double gg = (0.5 - s.kr * rr - s.kb * bb) / s.kg;
-    double lo = rr, hi = rr;
-    if (gg < lo) lo = gg;
-    if (bb < lo) lo = bb;
-    if (hi < gg) hi = gg;
-    if (hi < bb) hi = bb;
-    const double au = u < 0.0 ? -u : u, av = vv < 0.0 ? -vv : vv;
-    double sat = 1.0;
-    if (!((au < av ? av : au) > 0.1201)) {
-        const double h = hypot(u, vv) / 0.12;
-        sat = h < 1.0 ? h : 1.0;
-    }
-    ShadeRgb hue{1.0f, 1.0f, 1.0f};
-    if (hi - lo > 1e-9) {
-        auto channel = [&](double ch) {
-            const double q = ch == lo ? 0.0 : ch == hi ? 1.0 : (ch - lo) / (hi - lo);
-            return float(1.0 - sat * 0.75 * (1.0 - q));
-        };
-        hue = {channel(rr), channel(gg), channel(bb)};
-    }
-    return shadeOpaque(shadeTrace(hue, b));
+    const double v = double(n) / double(s.total) / (cells / (levels * s.levels / 16.0)) * s.depthGain;
+    bright = traceBrightnessLog(v, s.gain, s.logSaturation);
+    const TraceHue hue = s.byHue ? vectorscopeHue(((cb0 + cb1) / 2.0 - mid) / s.chromaScale, ((cr0 + cr1) / 2.0 - mid) / s.chromaScale, s.kr, s.kb)
+                                 : s.flatHue;
+    shade = traceShade(hue, bright);
+    return bright > 0.0f;
+}
+
+// Pixel (x, y) of the vectorscope plot: the brightest dot within the splat's disc
+// (core/ScopeStyle.h), the first such in row order, as core scatters them.
+CS_HD uint32_t vectorShadePixel(const uint32_t* counts, const VectorShade& s, const ShadePlot& plot, int x, int y) {
+    const int radius = vectorscopeSplatRadius(plot.width);
+    float best = 0.0f;
+    uint32_t colour = kShadeBlack;
+    for (int sy = y - radius; sy <= y + radius; ++sy)
+        for (int sx = x - radius; sx <= x + radius; ++sx) {
+            if (!plot.contains(sx, sy) || !inSplat(sx - x, sy - y, radius)) continue;
+            float b = 0.0f;
+            uint32_t shade = 0;
+            if (vectorDot(counts, s, plot, sx, sy, b, shade) && b > best) {
+                best = b;
+                colour = shade;
+            }
+        }
+    return colour;
 }
 
 // ---- Histogram -------------------------------------------------------------------------

@@ -30,7 +30,8 @@ __global__ void waveformImageKernel(ScopeImageJob j) {
     const StripColumns cols{j.d_columns, j.levels};
     uint32_t px = kShadeBlack;
     if (j.kind == ScopeImageKind::Waveform) {
-        if (j.layout.plot.contains(x, y)) px = waveShadePixel(cols, 0, j.wave, j.hues[0], j.layout.plot, x, y);
+        // Luma is channel 0 of the strips, the R'G'B' parade's channels 1..3.
+        px = waveformModePixel(j.layout.waveformMode, j.layout.panels, j.hues, cols, 0, cols, 1, j.wave, x, y);
     } else {
         for (int c = 0; c < 3; ++c)
             if (j.layout.panels[c].contains(x, y)) {

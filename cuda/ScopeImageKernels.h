@@ -17,7 +17,7 @@ struct ScopeImageJob {
     size_t pitch = 0;
     const int32_t* d_overlayIndex = nullptr;   // ScopeOverlay::index and ::tables on the device
     const uint8_t* d_overlayTables = nullptr;
-    ShadeRgb hues[3]{};
+    TraceHue hues[4]{};
     WaveShade wave;
     VectorShade vector;
     const uint16_t* d_columns = nullptr;       // waveform and parade counts (ColumnCounts.h)

@@ -85,7 +85,7 @@ Status ScopeImages::enqueue(const ScopePipeline& pipeline, const ScopeSpec& spec
             j.d_overlayIndex = o.index.get<int32_t>();
             j.d_overlayTables = o.tables.get();
         }
-        traceHues(k, meta.paradeMode, j.hues);
+        traceHues(k, spec, meta.paradeMode, j.hues);
         j.wave = waveShade(meta, spec);
         j.vector = vectorShade(meta, spec);
         j.d_columns = pipeline.columns();

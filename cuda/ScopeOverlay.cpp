@@ -7,7 +7,6 @@
 #include <cstring>
 #include <mutex>
 
-#include "core/BitmapFont.h"
 #include "core/Frame.h"
 #include "core/Graticule.h"
 #include "core/HdrGraticule.h"
@@ -26,17 +25,8 @@ void imageSize(int w, int h, int& outW, int& outH) {
     outH = std::min(h, kMaxDimension);
 }
 
-// core/ScopeRender's trace hues.
-constexpr ShadeRgb kLumaHue{0.55f, 1.0f, 0.62f};
-constexpr ShadeRgb kRedHue{1.0f, 0.22f, 0.18f};
-constexpr ShadeRgb kGreenHue{0.25f, 1.0f, 0.3f};
-constexpr ShadeRgb kBlueHue{0.3f, 0.5f, 1.0f};
-constexpr ShadeRgb kWhiteHue{0.9f, 0.9f, 0.9f};
-
-double sanitiseGain(float gain) {
-    if (!std::isfinite(gain)) return 1.0;
-    return std::clamp(double(gain), 0.0, 1000.0);
-}
+constexpr TraceChannel kRgbChannels[3] = {TraceChannel::Red, TraceChannel::Green, TraceChannel::Blue};
+constexpr TraceChannel kYcbcrChannels[3] = {TraceChannel::LumaPanel, TraceChannel::Cb, TraceChannel::Cr};
 
 void fillUniform(RgbaImage& img, uint8_t v) {
     const uint32_t px = uint32_t(v) | uint32_t(v) << 8 | uint32_t(v) << 16 | 0xff000000u;
@@ -54,7 +44,21 @@ ScopeLayout scopeLayout(ScopeImageKind kind, const ScopeSpec& spec, ParadeMode p
     if (l.empty()) return l;
     switch (kind) {
         case ScopeImageKind::Histogram: l.plot = shadePlot(histogramPlotRect(l.width, l.height)); break;
-        case ScopeImageKind::Waveform: l.plot = shadePlot(waveformPlotRect(l.width, l.height)); break;
+        case ScopeImageKind::Waveform: {
+            // renderWaveform's panels for the mode.
+            const PlotRect plot = waveformPlotRect(l.width, l.height);
+            const int textScale = graticuleTextScale(l.width, l.height);
+            l.plot = shadePlot(plot);
+            l.waveformMode = spec.waveformMode;
+            switch (spec.waveformMode) {
+                case WaveformMode::Luma: l.panels[0] = l.plot; break;
+                case WaveformMode::RgbOverlay: l.panels[0] = shadePlot(waveformPanelRect(plot, 0, 1, textScale, true)); break;
+                case WaveformMode::Yrgb:
+                    for (int c = 0; c < 4; ++c) l.panels[c] = shadePlot(waveformPanelRect(plot, c, 4, textScale, c > 0));
+                    break;
+            }
+            break;
+        }
         case ScopeImageKind::Parade: {
             const PlotRect plot = waveformPlotRect(l.width, l.height);
             l.plot = shadePlot(plot);
@@ -80,7 +84,11 @@ OverlayKey overlayKey(ScopeImageKind kind, const ScopeSpec& spec, const ScopeRes
     k.paradeMode = kind == ScopeImageKind::Parade ? r.paradeMode : ParadeMode::Rgb;
     if (kind != ScopeImageKind::Vectorscope) k.transfer = r.color.transfer;
     if (kind == ScopeImageKind::Histogram) k.histogramScale = spec.histogramScale;
-    if (kind == ScopeImageKind::Waveform || kind == ScopeImageKind::Parade) k.waveformScale = spec.waveformScale;
+    if (kind == ScopeImageKind::Waveform || kind == ScopeImageKind::Parade) {
+        k.waveformScale = spec.waveformScale;
+        k.referenceLines = spec.referenceLines;
+    }
+    if (kind == ScopeImageKind::Waveform) k.waveformMode = spec.waveformMode;
     if (kind == ScopeImageKind::Vectorscope) {
         k.zoom = spec.vectorscopeZoom >= 2 ? 2 : 1;
         k.targets75 = spec.vectorscopeTargets75;
@@ -93,39 +101,27 @@ void drawOverlay(const OverlayKey& key, RgbaImage& img) {
     if (img.empty()) return;
     const int textScale = graticuleTextScale(img.width, img.height);
     LabelLayout placed;
+    // What core's drawLevelGraticules reads of the results and the spec.
+    ScopeResults levels;
+    levels.bitDepth = key.bitDepth;
+    levels.color.matrix = key.matrix;
+    levels.color.range = key.range;
+    levels.color.transfer = key.transfer;
+    levels.paradeMode = key.paradeMode;
+    ScopeSpec levelSpec;
+    levelSpec.waveformScale = key.waveformScale;
+    levelSpec.waveformMode = key.waveformMode;
+    levelSpec.referenceLines = key.referenceLines;
     switch (key.kind) {
         case ScopeImageKind::Histogram:
             drawGraticule(img, histogramPlotRect(img.width, img.height), histogramGraticuleFor(key.bitDepth, key.range, key.histogramScale, key.transfer),
                           textScale, true, placed);
             return;
         case ScopeImageKind::Waveform:
-            drawGraticule(img, waveformPlotRect(img.width, img.height), waveformGraticuleFor(key.bitDepth, key.range, key.waveformScale, key.transfer),
-                          textScale, true, placed);
+        case ScopeImageKind::Parade:
+            // renderWaveform's and renderParade's graticules, reference lines and panel names.
+            drawLevelGraticules(img, levels, levelSpec, key.kind == ScopeImageKind::Parade);
             return;
-        case ScopeImageKind::Parade: {
-            // renderParade's panels: the graticule (labels on the first), then the channel's name.
-            const PlotRect plot = waveformPlotRect(img.width, img.height);
-            const bool rgb = key.paradeMode == ParadeMode::Rgb;
-            static constexpr const char* kRgbNames[3] = {"R", "G", "B"};
-            static constexpr const char* kYcbcrNames[3] = {"Y", "Cb", "Cr"};
-            ShadeRgb hues[3];
-            traceHues(ScopeImageKind::Parade, key.paradeMode, hues);
-            const Graticule g = waveformGraticuleFor(key.bitDepth, rgb ? Range::Full : key.range, key.waveformScale, key.transfer, !rgb);
-            for (int c = 0; c < 3; ++c) {
-                const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
-                if (panel.empty()) continue;
-                drawGraticule(img, panel, g, textScale, c == 0, placed);
-                const ShadeRgb h = hues[c];
-                const uint32_t nameColour = shadeByte(h.r) | shadeByte(h.g) << 8 | shadeByte(h.b) << 16 | 0xff000000u;
-                const char* name = rgb ? kRgbNames[c] : kYcbcrNames[c];
-                if (font::textWidth(name, textScale) + 8 * textScale < panel.width) {
-                    const int top = paradeNameTop(plot, panel, textScale);
-                    drawText(img, panel.left + 4 * textScale + textScale, top + textScale, name, 0xb0000000u, textScale);
-                    drawText(img, panel.left + 4 * textScale, top, name, nameColour, textScale);
-                }
-            }
-            return;
-        }
         case ScopeImageKind::Vectorscope:
             drawGraticule(img, vectorscopePlotRect(img.width),
                           vectorscopeGraticule(key.matrix, key.range, key.bitDepth, key.zoom, key.targets75, key.skinToneLine), textScale,
@@ -195,26 +191,26 @@ void applyOverlay(const ScopeOverlay& overlay, RgbaImage& img) {
     }
 }
 
-void traceHues(ScopeImageKind kind, ParadeMode mode, ShadeRgb hues[3]) {
-    if (kind != ScopeImageKind::Parade) {
-        hues[0] = hues[1] = hues[2] = kLumaHue;
+void traceHues(ScopeImageKind kind, const ScopeSpec& spec, ParadeMode mode, TraceHue hues[4]) {
+    if (kind == ScopeImageKind::Parade) {
+        const bool rgb = mode == ParadeMode::Rgb;
+        for (int c = 0; c < 3; ++c) hues[c] = traceHue(spec.traceColour, rgb ? kRgbChannels[c] : kYcbcrChannels[c]);
+        hues[3] = hues[2];
         return;
     }
-    const bool rgb = mode == ParadeMode::Rgb;
-    hues[0] = rgb ? kRedHue : kWhiteHue;
-    hues[1] = rgb ? kGreenHue : kBlueHue;
-    hues[2] = rgb ? kBlueHue : kRedHue;
+    hues[0] = traceHue(spec.traceColour, spec.waveformMode == WaveformMode::Yrgb ? TraceChannel::LumaPanel : TraceChannel::Luma);
+    for (int c = 0; c < 3; ++c) hues[1 + c] = traceHue(spec.traceColour, kRgbChannels[c]);
 }
 
-double histogramGain(const ScopeSpec& spec) { return sanitiseGain(spec.histogramGain); }
+double histogramGain(const ScopeSpec& spec) { return traceGain(spec.histogramGain); }
 
 WaveShade waveShade(const ScopeResults& r, const ScopeSpec& spec) {
     WaveShade s;
     s.frameWidth = r.width;
     s.frameHeight = r.height;
     s.levels = r.levels;
-    s.gain = sanitiseGain(spec.waveformGain);
-    s.logSaturation = std::log1p(100.0);
+    s.gain = traceGain(spec.waveformGain);
+    s.logSaturation = std::log1p(kWaveformSaturation);
     return s;
 }
 
@@ -223,10 +219,14 @@ VectorShade vectorShade(const ScopeResults& r, const ScopeSpec& spec) {
     s.levels = r.levels;
     s.zoom = spec.vectorscopeZoom >= 2 ? 2 : 1;
     s.total = (unsigned long long)std::max(r.width, 0) * (unsigned long long)std::max(r.height, 0);
-    s.gain = sanitiseGain(spec.vectorscopeGain);
-    s.logSaturation = std::log1p(400.0);
+    s.gain = traceGain(spec.vectorscopeGain);
+    s.logSaturation = std::log1p(kVectorscopeSaturation);
+    s.depthGain = vectorscopeDepthGain(r.levels);
     const LumaWeights w = lumaWeights(r.color.matrix);
-    s.kr = w.kr; s.kg = w.kg; s.kb = w.kb;
+    s.kr = w.kr;
+    s.kb = w.kb;
+    s.byHue = spec.traceColour == TraceColour::Channel;
+    s.flatHue = traceHue(spec.traceColour, TraceChannel::Luma);
     const int depth = std::clamp(r.bitDepth, 8, 16);
     s.chromaScale = r.color.range == Range::Limited ? 224.0 * double(1 << (depth - 8)) : double(r.levels - 1);
     return s;
@@ -236,8 +236,8 @@ void referenceScopeImage(ScopeImageKind kind, const ScopeResults& r, const Scope
     const ScopeLayout l = scopeLayout(kind, spec, r.paradeMode);
     if (l.empty()) { out.resize(0, 0); return; }
     out.resize(l.width, l.height);
-    ShadeRgb hues[3];
-    traceHues(kind, r.paradeMode, hues);
+    TraceHue hues[4];
+    traceHues(kind, spec, r.paradeMode, hues);
     const WaveShade wave = waveShade(r, spec);
     const VectorShade vec = vectorShade(r, spec);
     std::vector<int> tops;
@@ -269,7 +269,7 @@ void referenceScopeImage(ScopeImageKind kind, const ScopeResults& r, const Scope
                     if (l.plot.contains(x, y)) v = histShadePixel(tops.data(), l.plot, x, y);
                     break;
                 case ScopeImageKind::Waveform:
-                    if (l.plot.contains(x, y)) v = waveShadePixel(wf, 0, wave, hues[0], l.plot, x, y);
+                    v = waveformModePixel(l.waveformMode, l.panels, hues, wf, 0, pa, 0, wave, x, y);
                     break;
                 case ScopeImageKind::Parade:
                     for (int c = 0; c < 3; ++c)

@@ -25,11 +25,13 @@ namespace cs::cuda {
 enum class ScopeImageKind { Histogram, Waveform, Parade, Vectorscope };
 
 // Where a scope image's trace goes: the image's size (0 x 0: no image) and its plot rectangle
-// (the parade: three panels), as core/ScopeRender lays them out.
+// and panels, as core/ScopeRender lays them out (the parade: three panels; the waveform: its
+// mode's, ScopeImage.h's waveformModePixel).
 struct ScopeLayout {
     int width = 0, height = 0;
+    WaveformMode waveformMode = WaveformMode::Luma;
     ShadePlot plot;
-    ShadePlot panels[3];
+    ShadePlot panels[4];
     bool empty() const { return width <= 0 || height <= 0; }
 };
 ScopeLayout scopeLayout(ScopeImageKind kind, const ScopeSpec& spec, ParadeMode paradeMode);
@@ -43,6 +45,8 @@ struct OverlayKey {
     ParadeMode paradeMode = ParadeMode::Rgb;
     HistogramScale histogramScale = HistogramScale::Linear;
     WaveformScale waveformScale = WaveformScale::Ire;
+    WaveformMode waveformMode = WaveformMode::Luma;   // the waveform's panels and names
+    ReferenceLines referenceLines;                    // over the waveform and parade
     Transfer transfer = Transfer::Unspecified;   // PQ and HLG: nits scales (core/HdrGraticule.h)
     int zoom = 1;
     bool targets75 = true, skinToneLine = true;
@@ -75,8 +79,9 @@ void referenceScopeImage(ScopeImageKind kind, const ScopeResults& r, const Scope
 // The parameters ScopeImage.h's functions take for `r` and `spec`.
 WaveShade waveShade(const ScopeResults& r, const ScopeSpec& spec);
 VectorShade vectorShade(const ScopeResults& r, const ScopeSpec& spec);
-// The hues of the waveform (panel 0) or of the parade's three panels.
-void traceHues(ScopeImageKind kind, ParadeMode mode, ShadeRgb hues[3]);
+// The trace hues (core/ScopeStyle.h's traceHue for spec.traceColour): the waveform's luma
+// ([0]) and R', G', B' ([1..3]), or the parade's three panels ([0..2]).
+void traceHues(ScopeImageKind kind, const ScopeSpec& spec, ParadeMode mode, TraceHue hues[4]);
 double histogramGain(const ScopeSpec& spec);
 
 }  // namespace cs::cuda

@@ -122,6 +122,7 @@ Status ScopePipeline::enqueue(const PlaneSet& planes, const ScopeColour& colour,
     src.d_histY = o.d_histY; src.d_histRgb = o.d_histRgb; src.d_vectorscope = o.d_vectorscope;
     src.d_columns = o.d_columns;
     src.width = width_; src.height = height_; src.levels = levels_;
+    setTraceColourSpace(src, surfaces->matrix, surfaces->range, formatInfo(format_).bitDepth);
     const TraceKind kinds[4] = {TraceKind::Histogram, TraceKind::Waveform, TraceKind::Parade, TraceKind::Vectorscope};
     const uint32_t needed[4] = {kScopeHistogram, kScopeWaveform, kScopeParade, kScopeVectorscope};
     for (size_t i = 0; i < 4; ++i) {

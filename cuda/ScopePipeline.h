@@ -29,6 +29,8 @@ struct SurfaceTargets {
     cudaSurfaceObject_t picture = 0, preview = 0;
     std::array<cudaSurfaceObject_t, 4> traces{};      // histogram, waveform, parade, vectorscope
     std::array<int, 4> traceWidth{}, traceHeight{};
+    Matrix matrix = Matrix::Bt709;   // the stream's, for the vectorscope trace's hues
+    Range range = Range::Limited;
 };
 
 class ScopePipeline {

@@ -15,22 +15,31 @@
 //   max the largest bin of Y (for Y) or of R, G, B (for those). Y lit alone is grey (150),
 //   R, G, B lit are full red, green, blue over it.
 // - waveform: column tx covers frame columns [tx*W/texW, (tx+1)*W/texW) (core's area
-//   mapping); code c at y = c / (L - 1); n = count * L / (H * columns * codes in the box)
-//   is 1 for counts spread evenly over all levels; brightness v = min(1, sqrt(gain * n / 8)).
+//   mapping); code c at y = c / (L - 1); the density v = count / (H * columns * codes in
+//   the box / L) is 1 for counts spread evenly over all levels; brightness and colour by
+//   core/ScopeStyle.h (traceBrightness, traceHue, traceShade), the mode's panels as
+//   core/ScopeRender lays them out (RGB overlay: one panel with headroom, channels added;
+//   YRGB: four quarters, the R'G'B' ones with headroom rows at the bottom left black).
 // - parade: three panels side by side (texW split in thirds), each a waveform of its
-//   component; RGB mode red, green, blue; Y'CbCr mode white, blue-ish, red-ish.
+//   component, in its channel's hue (or the trace colour).
 // - vectorscope: Cb right, Cr up, at core's vectorscopePoint (the mid code at the centre,
-//   zoom scaling around it); n = count * L^2 / (W * H * bins in the box);
-//   v = min(1, sqrt(sqrt(gain * n) / 8)).
-// Texels are opaque (A = 255). All arithmetic is double with correctly rounded operations
-// (the kernels are compiled without FMA contraction), so host and device agree exactly,
-// except log1p (histogram log scale), whose last bit may differ between libraries.
+//   zoom scaling around it); v = count * L^2 / (16 W H cells in the box) times
+//   vectorscopeDepthGain; hue by position (vectorscopeHue) or the trace colour; each texel
+//   the brightest cell within the splat disc (vectorscopeSplatRadius).
+// So the texels inside the plot are the very pixels core/ScopeRender draws under its
+// graticule (tests/cuda/test_trace_style.cpp checks it on the host).
+// Texels are opaque (A = 255). All arithmetic is double or float with correctly rounded
+// operations (the kernels are compiled without FMA contraction), so host and device agree
+// exactly, except log1p (the trace brightness curve, the histogram's log scale), whose last
+// bit may differ between libraries: a texel's byte then changes only where the value lies
+// within that bit of a rounding boundary of the float and then of the byte.
 #pragma once
 #include <cmath>
 #include <cstdint>
 
 #include "ColumnCounts.h"
 #include "core/Color.h"
+#include "core/ScopeStyle.h"
 
 namespace cs::cuda {
 
@@ -164,72 +173,157 @@ struct StripColumns {
 };
 
 // Brightness of a waveform box: channel `channel`'s columns [x0, x1) of a frame of `height`
-// rows, the codes texel row ty (from the top) shows.
+// rows, the codes texel row ty (from the top, of texH) shows; core/ScopeRender's density
+// (the box's count over the column's total times the share of the scale the row shows)
+// through core/ScopeStyle.h's curve. 0: no count.
 template <class Columns>
-CS_HD uint32_t waveformLevel(const Columns& cols, int channel, int height, int levels, float gain, int x0, int x1, int ty, int texH) {
+CS_HD float waveformBrightness(const Columns& cols, int channel, int height, int levels, double gain, int x0, int x1, int ty, int texH) {
     int l0 = 0, l1 = -1;
     TraceAxis(TraceAxisKind::Down, levels, texH).span(ty, l0, l1);
     unsigned long long sum = 0;
     for (int l = l0; l <= l1; ++l)
         for (int x = x0; x < x1; ++x) sum += cols(channel, l, x);
-    if (sum == 0) return 0;
-    const double n = double(sum) * double(levels) / (double(height) * double(x1 - x0) * double(l1 - l0 + 1));
-    double v = sqrt(double(gain) * n / 8.0);
-    return traceCode(v > 1.0 ? 1.0 : v);
+    if (sum == 0) return 0.0f;
+    const double share = double(l1 - l0 + 1) / double(levels);
+    const double v = double(sum) / (double((unsigned long long)height * (unsigned long long)(x1 - x0)) * share);
+    return traceBrightness(v, gain, kWaveformSaturation);
 }
 
-// waveform: channel `channel` of `cols` (a frame `width` wide).
+CS_HD uint32_t traceBlack() { return traceRgba(0, 0, 0); }
+CS_HD TraceChannel rgbChannel(int c) { return c == 0 ? TraceChannel::Red : (c == 1 ? TraceChannel::Green : TraceChannel::Blue); }
+
+// waveform in its mode; `cols` channel 0 is luma, 1..3 the R'G'B' parade.
+//  Luma: the plot; RgbOverlay: one panel (the plot with headroom), R', G', B' added;
+//  Yrgb: four quarters of the texture, Y' over all texH rows, R', G', B' over their top
+//  texH - headroom rows (core/ScopeStyle.h's panelHeadroom), black below.
 template <class Columns>
-CS_HD uint32_t waveformTexel(const Columns& cols, int channel, int width, int height, int levels, float gain, int tx, int ty, int texW,
-                             int texH) {
+CS_HD uint32_t waveformTexel(const Columns& cols, WaveformMode mode, TraceColour colour, int width, int height, int levels, double gain,
+                             int tx, int ty, int texW, int texH) {
     int x0, x1;
-    traceSpan(tx, texW, width, x0, x1);
-    const uint32_t v = waveformLevel(cols, channel, height, levels, gain, x0, x1, ty, texH);
-    return traceRgba(v, v, v);
-}
-// A row-major waveform (levels x width).
-template <typename Count>
-CS_HD uint32_t waveformTexel(const Count* counts, int width, int height, int levels, float gain, int tx, int ty, int texW, int texH) {
-    return waveformTexel(RowMajorColumns<Count>{counts, width, levels}, 0, width, height, levels, gain, tx, ty, texW, texH);
+    switch (mode) {
+        case WaveformMode::Luma: {
+            traceSpan(tx, texW, width, x0, x1);
+            const float b = waveformBrightness(cols, 0, height, levels, gain, x0, x1, ty, texH);
+            return b > 0.0f ? traceShade(traceHue(colour, TraceChannel::Luma), b) : traceBlack();
+        }
+        case WaveformMode::RgbOverlay: {
+            traceSpan(tx, texW, width, x0, x1);
+            uint32_t acc = traceBlack();
+            for (int c = 0; c < 3; ++c) {
+                const float b = waveformBrightness(cols, 1 + c, height, levels, gain, x0, x1, ty, texH);
+                if (b > 0.0f) acc = traceAdd(acc, traceShadeUnwashed(traceHue(colour, rgbChannel(c)), b));
+            }
+            return acc;
+        }
+        case WaveformMode::Yrgb: {
+            int panel = int((long long)tx * 4 / texW);
+            if (panel > 3) panel = 3;
+            const int p0 = int((long long)panel * texW / 4), p1 = int((long long)(panel + 1) * texW / 4);
+            traceSpan(tx - p0, p1 - p0 > 0 ? p1 - p0 : 1, width, x0, x1);
+            int rows = texH;
+            if (panel > 0) {
+                int above = 0, below = 0;
+                panelHeadroom(texH, above, below);
+                rows = texH - above - below;
+            }
+            if (ty >= rows || rows <= 0) return traceBlack();
+            const float b = waveformBrightness(cols, panel, height, levels, gain, x0, x1, ty, rows);
+            const TraceHue hue = traceHue(colour, panel == 0 ? TraceChannel::LumaPanel : rgbChannel(panel - 1));
+            return b > 0.0f ? traceShade(hue, b) : traceBlack();
+        }
+    }
+    return traceBlack();
 }
 
-// parade: channels first, first + 1, first + 2 of `cols`; rgbMode picks the panel tints.
+// A row-major luma waveform (levels x width) beside a row-major parade (3 x levels x width):
+// channel 0 the waveform, 1..3 the parade (either may be null when its mode does not read it).
+struct LumaParadeColumns {
+    const uint32_t* waveform;
+    const uint32_t* parade;
+    int width, levels;
+    CS_HD uint32_t operator()(int channel, int level, int x) const {
+        if (channel == 0) return waveform ? waveform[(long long)level * width + x] : 0u;
+        return parade ? parade[((long long)(channel - 1) * levels + level) * width + x] : 0u;
+    }
+};
+
+// parade: channels first, first + 1, first + 2 of `cols`; rgbMode picks the panel hues.
 template <class Columns>
-CS_HD uint32_t paradeTexel(const Columns& cols, int first, int width, int height, int levels, bool rgbMode, float gain, int tx, int ty,
-                           int texW, int texH) {
+CS_HD uint32_t paradeTexel(const Columns& cols, int first, int width, int height, int levels, bool rgbMode, TraceColour colour, double gain,
+                           int tx, int ty, int texW, int texH) {
     int panel = int((long long)tx * 3 / texW);
     if (panel > 2) panel = 2;
     const int p0 = int((long long)panel * texW / 3), p1 = int((long long)(panel + 1) * texW / 3);
     const int pw = p1 - p0 > 0 ? p1 - p0 : 1;
     int x0, x1;
     traceSpan(tx - p0, pw, width, x0, x1);
-    const uint32_t v = waveformLevel(cols, first + panel, height, levels, gain, x0, x1, ty, texH);
-    if (rgbMode) return panel == 0 ? traceRgba(v, 0, 0) : (panel == 1 ? traceRgba(0, v, 0) : traceRgba(0, 0, v));
-    return panel == 0 ? traceRgba(v, v, v) : (panel == 1 ? traceRgba(v / 2, v / 2, v) : traceRgba(v, v / 2, v / 2));
+    const float b = waveformBrightness(cols, first + panel, height, levels, gain, x0, x1, ty, texH);
+    if (!(b > 0.0f)) return traceBlack();
+    const TraceChannel ch = rgbMode ? rgbChannel(panel)
+                                    : (panel == 0 ? TraceChannel::LumaPanel : (panel == 1 ? TraceChannel::Cb : TraceChannel::Cr));
+    return traceShade(traceHue(colour, ch), b);
 }
 // A row-major parade (3 x levels x width).
 template <typename Count>
-CS_HD uint32_t paradeTexel(const Count* parade, int width, int height, int levels, bool rgbMode, float gain, int tx, int ty, int texW,
-                           int texH) {
-    return paradeTexel(RowMajorColumns<Count>{parade, width, levels}, 0, width, height, levels, rgbMode, gain, tx, ty, texW, texH);
+CS_HD uint32_t paradeTexel(const Count* parade, int width, int height, int levels, bool rgbMode, TraceColour colour, double gain, int tx,
+                           int ty, int texW, int texH) {
+    return paradeTexel(RowMajorColumns<Count>{parade, width, levels}, 0, width, height, levels, rgbMode, colour, gain, tx, ty, texW,
+                       texH);
 }
 
-// vectorscope: levels x levels, [cr * levels + cb].
-CS_HD uint32_t vectorscopeTexel(const uint32_t* counts, int width, int height, int levels, int zoom, float gain, int tx, int ty, int texW,
-                                int texH) {
+// The vectorscope's colour inputs: the matrix's luma weights and the chroma scale (limited:
+// 224 * 2^(depth - 8); full: levels - 1), as core/ScopeRender takes them from the results.
+struct VectorscopeStyle {
+    TraceColour colour;
+    double kr, kb, chromaScale;
+};
+
+// One vectorscope texel before the splat: its brightness (0: no count) and shade.
+CS_HD float vectorscopeCell(const uint32_t* counts, int width, int height, int levels, int zoom, double gain, const VectorscopeStyle& style,
+                            int tx, int ty, int texW, int texH, uint32_t& shade) {
     int cb0 = 0, cb1 = -1, cr0 = 0, cr1 = -1;
     if (!TraceAxis(TraceAxisKind::ScopeUp, levels, texW, zoom).span(tx, cb0, cb1) ||
         !TraceAxis(TraceAxisKind::ScopeDown, levels, texH, zoom).span(ty, cr0, cr1))
-        return traceRgba(0, 0, 0);
+        return 0.0f;
     unsigned long long sum = 0;
     for (int cr = cr0; cr <= cr1; ++cr)
         for (int cb = cb0; cb <= cb1; ++cb) sum += counts[(long long)cr * levels + cb];
-    if (sum == 0) return traceRgba(0, 0, 0);
-    const double n =
-        double(sum) * double(levels) * double(levels) / (double(width) * double(height) * double(cb1 - cb0 + 1) * double(cr1 - cr0 + 1));
-    double v = sqrt(sqrt(double(gain) * n) / 8.0);
-    const uint32_t c = traceCode(v > 1.0 ? 1.0 : v);
-    return traceRgba(c, c, c);
+    if (sum == 0) return 0.0f;
+    const double total = double((unsigned long long)width * (unsigned long long)height);
+    const double cells = double(cr1 - cr0 + 1) * double(cb1 - cb0 + 1);
+    const double v = double(sum) / total / (cells / (double(levels) * levels / 16.0)) * vectorscopeDepthGain(levels);
+    const float b = traceBrightness(v, gain, kVectorscopeSaturation);
+    const double mid = levels / 2.0;
+    const TraceHue hue = style.colour == TraceColour::Channel
+                             ? vectorscopeHue((double(cb0 + cb1) / 2.0 - mid) / style.chromaScale,
+                                              (double(cr0 + cr1) / 2.0 - mid) / style.chromaScale, style.kr, style.kb)
+                             : traceHue(style.colour, TraceChannel::Luma);
+    shade = traceShade(hue, b);
+    return b;
+}
+
+// vectorscope: levels x levels, [cr * levels + cb]; each texel the brightest cell within the
+// splat's disc (core/ScopeStyle.h), the first such in row order.
+CS_HD uint32_t vectorscopeTexel(const uint32_t* counts, int width, int height, int levels, int zoom, double gain,
+                                const VectorscopeStyle& style, int tx, int ty, int texW, int texH) {
+    const int radius = vectorscopeSplatRadius(texW);
+    float best = 0.0f;
+    uint32_t colour = traceBlack();
+    for (int dy = -radius; dy <= radius; ++dy) {
+        const int y = ty + dy;
+        if (y < 0 || y >= texH) continue;
+        for (int dx = -radius; dx <= radius; ++dx) {
+            const int x = tx + dx;
+            if (x < 0 || x >= texW || !inSplat(dx, dy, radius)) continue;
+            uint32_t shade = 0;
+            const float b = vectorscopeCell(counts, width, height, levels, zoom, gain, style, x, y, texW, texH, shade);
+            if (b > best) {
+                best = b;
+                colour = shade;
+            }
+        }
+    }
+    return colour;
 }
 
 }  // namespace cs::cuda

@@ -18,7 +18,12 @@ struct TraceSources {
     const uint16_t* d_columns = nullptr;    // waveform and parade counts (ColumnCounts.h)
     const uint32_t* d_vectorscope = nullptr;
     int width = 0, height = 0, levels = 256;
+    // The vectorscope's hue by position (ScopeTrace.h's VectorscopeStyle, colour from the spec).
+    double kr = 0.2126, kb = 0.0722, chromaScale = 224.0;
 };
+
+// TraceSources' matrix weights and chroma scale for a stream's matrix, range and depth.
+void setTraceColourSpace(TraceSources& s, Matrix matrix, Range range, int bitDepth);
 
 enum class TraceKind { Histogram, Waveform, Parade, Vectorscope };
 

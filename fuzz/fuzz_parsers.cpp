@@ -1,6 +1,7 @@
 // fuzz_parsers: what users type, through every parser that reads it.
 //   - the input as one string: core/Parse (whole numbers, counts, sizes, frame rates,
-//     choices, lists, quoting), the colour and preview names, pattern specs
+//     choices, lists, quoting), the colour and preview names, reference lines and peaking
+//     colours, pattern specs
 //     (decode/PatternSource; a small pattern's first frame is drawn and measured), live
 //     inputs (decode/LiveInput: the string as given and after the prefixes of a camera
 //     and of the network schemes, so mutations land in the options);
@@ -23,6 +24,8 @@
 #include "core/Color.h"
 #include "core/Engine.h"
 #include "core/Parse.h"
+#include "core/PeakingColour.h"
+#include "core/ReferenceLines.h"
 #include "core/ScopeSpec.h"
 #include "decode/LiveInput.h"
 #include "decode/PatternSource.h"
@@ -94,6 +97,18 @@ void coreParsers(const std::string& s) {
     if (const auto t = cs::transferFromName(s)) (void)cs::transferName(*t);
     if (const auto p = cs::previewFromName(s); p && cs::previewFromName(cs::previewName(*p)) != p)
         broken("preview name does not read back", s);
+    if (auto lines = cs::parseReferenceLines(s)) {
+        if (lines->count < 0 || lines->count > cs::ReferenceLines::kMax) broken("reference line count", s);
+        auto again = cs::parseReferenceLines(cs::referenceLinesText(*lines));
+        if (!again || again->count != lines->count) broken("reference lines do not read back", s);
+    } else {
+        oneLine(lines.message());
+    }
+    if (auto colour = cs::parsePeakingColour(s)) {
+        if (cs::parsePeakingColour(cs::peakingColourText(*colour)).value() != *colour) broken("peaking colour does not read back", s);
+    } else {
+        oneLine(colour.message());
+    }
 }
 
 cs::Engine& engine() {

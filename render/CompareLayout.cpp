@@ -59,7 +59,9 @@ CompareGeometry compareGeometry(CompareMode mode, const PictureLayout& layout, i
             PictureLayout la = layout, lb = layout;
             la.setViewSize(int(left.w), viewHeight);
             la.setFrameSize(aWidth, aHeight);
-            lb.setViewSize(int(right.w), viewHeight);
+            // Both laid out in `half` columns (an odd view's last column stays empty), so equal
+            // pictures show at equal sizes.
+            lb.setViewSize(int(half), viewHeight);
             lb.setFrameSize(bWidth, bHeight);
             g.divider = half;
             g.a = {la.rect(), left};

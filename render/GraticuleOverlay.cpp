@@ -12,26 +12,6 @@
 #include "core/ScopeRender.h"
 
 namespace cs {
-namespace {
-
-// The parade's channel names, in the trace hues of core's renderer.
-void drawParadeNames(RgbaImage& img, const PlotRect& plot, bool rgb, int textScale) {
-    static constexpr const char* kRgb[3] = {"R", "G", "B"};
-    static constexpr const char* kYcc[3] = {"Y", "Cb", "Cr"};
-    static constexpr uint32_t kRgbColours[3] = {0xff2e38ffu, 0xff4dff40u, 0xffff804du};
-    static constexpr uint32_t kYccColours[3] = {0xffe6e6e6u, 0xffff804du, 0xff2e38ffu};
-    for (int c = 0; c < 3; ++c) {
-        const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
-        const char* name = rgb ? kRgb[c] : kYcc[c];
-        if (panel.empty() || font::textWidth(name, textScale) + 8 * textScale >= panel.width) continue;
-        const int top = paradeNameTop(plot, panel, textScale);
-        drawText(img, panel.left + 5 * textScale, top + textScale, name, 0xb0000000u, textScale);
-        drawText(img, panel.left + 4 * textScale, top, name, rgb ? kRgbColours[c] : kYccColours[c], textScale);
-    }
-}
-
-}  // namespace
-
 void renderGraticuleOverlay(gl::Plane plane, const ScopeResults& r, const ScopeSpec& spec, int width, int height,
                             RgbaImage& out) {
     out = {};
@@ -41,20 +21,10 @@ void renderGraticuleOverlay(gl::Plane plane, const ScopeResults& r, const ScopeS
     LabelLayout placed;
     switch (plane) {
         case gl::Plane::Waveform:
+        case gl::Plane::Parade:
             out.resize(width, height);
-            drawGraticule(out, waveformPlotRect(width, height), waveformGraticuleFor(depth, r.color.range, spec.waveformScale, r.color.transfer),
-                          textScale, true, placed);
+            drawLevelGraticules(out, r, spec, plane == gl::Plane::Parade);
             break;
-        case gl::Plane::Parade: {
-            out.resize(width, height);
-            const bool rgb = r.paradeMode == ParadeMode::Rgb;
-            const PlotRect plot = waveformPlotRect(width, height);
-            // R'G'B' is full range whatever the stream's Y'CbCr range is.
-            const Graticule g = waveformGraticuleFor(depth, rgb ? Range::Full : r.color.range, spec.waveformScale, r.color.transfer, !rgb);
-            for (int c = 0; c < 3; ++c) drawGraticule(out, paradePanelRect(plot, c, textScale, rgb), g, textScale, c == 0, placed);
-            drawParadeNames(out, plot, rgb, textScale);
-            break;
-        }
         case gl::Plane::Vectorscope:
             out.resize(width, height);
             drawGraticule(out, vectorscopePlotRect(width),
@@ -71,7 +41,8 @@ void renderGraticuleOverlay(gl::Plane plane, const ScopeResults& r, const ScopeS
     }
 }
 
-void traceTextureSize(gl::Plane plane, int width, int height, int& textureWidth, int& textureHeight, ParadeMode mode) {
+void traceTextureSize(gl::Plane plane, int width, int height, int& textureWidth, int& textureHeight, ParadeMode mode,
+                      WaveformMode waveformMode) {
     textureWidth = width;
     textureHeight = height;
     switch (plane) {
@@ -82,9 +53,15 @@ void traceTextureSize(gl::Plane plane, int width, int height, int& textureWidth,
             break;
         }
         case gl::Plane::Waveform: {
+            // Luma: the plot. RGB overlay: its one panel with headroom. YRGB: four panels of
+            // the plot's height side by side; the R'G'B' ones use their top rows (ScopeTrace.h).
             const PlotRect p = waveformPlotRect(width, height);
-            textureWidth = p.width;
-            textureHeight = p.height;
+            const int s = graticuleTextScale(width, height);
+            const PlotRect panel = waveformMode == WaveformMode::RgbOverlay ? waveformPanelRect(p, 0, 1, s, true)
+                                 : waveformMode == WaveformMode::Yrgb      ? waveformPanelRect(p, 0, 4, s, false)
+                                                                           : p;
+            textureWidth = waveformMode == WaveformMode::Yrgb ? 4 * panel.width : panel.width;
+            textureHeight = panel.height;
             break;
         }
         case gl::Plane::Parade: {
@@ -106,11 +83,26 @@ void traceTextureSize(gl::Plane plane, int width, int height, int& textureWidth,
     textureHeight = std::max(textureHeight, 1);
 }
 
-ScopePlacement tracePlacement(gl::Plane plane, int width, int height, ParadeMode mode) {
+ScopePlacement tracePlacement(gl::Plane plane, int width, int height, ParadeMode mode, WaveformMode waveformMode) {
     auto rect = [](const PlotRect& p) { return RectF{double(p.left), double(p.top), double(p.width), double(p.height)}; };
     switch (plane) {
         case gl::Plane::Histogram: return {width, height, {{RectF{0, 0, 1, 1}, rect(histogramPlotRect(width, height))}}};
-        case gl::Plane::Waveform: return {width, height, {{RectF{0, 0, 1, 1}, rect(waveformPlotRect(width, height))}}};
+        case gl::Plane::Waveform: {
+            const PlotRect plot = waveformPlotRect(width, height);
+            const int s = graticuleTextScale(width, height);
+            if (waveformMode == WaveformMode::RgbOverlay)
+                return {width, height, {{RectF{0, 0, 1, 1}, rect(waveformPanelRect(plot, 0, 1, s, true))}}};
+            if (waveformMode == WaveformMode::Luma) return {width, height, {{RectF{0, 0, 1, 1}, rect(plot)}}};
+            // YRGB: a quarter of the texture per panel; the R'G'B' panels' traces fill the top
+            // rows of their quarter, as many as the panel has.
+            ScopePlacement placement{width, height, {}};
+            for (int c = 0; c < 4; ++c) {
+                const PlotRect panel = waveformPanelRect(plot, c, 4, s, c > 0);
+                const double rows = plot.height > 0 ? double(panel.height) / double(plot.height) : 1.0;
+                placement.pieces.push_back({RectF{c / 4.0, 0, 1 / 4.0, rows}, rect(panel)});
+            }
+            return placement;
+        }
         case gl::Plane::Parade: {
             // The engine splits its texture in thirds; each third goes to its panel.
             ScopePlacement s{width, height, {}};

@@ -23,8 +23,11 @@ void renderGraticuleOverlay(gl::Plane plane, const ScopeResults& r, const ScopeS
 // panels, a third of the texture each). Histogram, Waveform, Parade, Vectorscope; other
 // planes: the whole image. `mode`: the parade's (R'G'B' panels keep head- and footroom,
 // see paradePanelRect).
-ScopePlacement tracePlacement(gl::Plane plane, int width, int height, ParadeMode mode = ParadeMode::Ycbcr);
+// `waveformMode`: the waveform's (RGB overlay: one panel with headroom; YRGB: four panels, a
+// quarter of the texture each).
+ScopePlacement tracePlacement(gl::Plane plane, int width, int height, ParadeMode mode = ParadeMode::Ycbcr,
+                              WaveformMode waveformMode = WaveformMode::Luma);
 void traceTextureSize(gl::Plane plane, int width, int height, int& textureWidth, int& textureHeight,
-                      ParadeMode mode = ParadeMode::Ycbcr);
+                      ParadeMode mode = ParadeMode::Ycbcr, WaveformMode waveformMode = WaveformMode::Luma);
 
 }  // namespace cs

@@ -8,6 +8,7 @@
 #include "core/CieDiagram.h"
 #include "core/Filters.h"
 #include "decode/Source.h"
+#include "core/PreviewLegend.h"
 #include "core/ScopeRender.h"
 #include "render/GlObjects.h"
 #include "render/GraticuleOverlay.h"
@@ -312,13 +313,19 @@ bool EngineHost::isTrace(gl::Plane plane) const {
 ScopePlacement EngineHost::placement(gl::Plane plane, const gl::FrameTextures& textures) const {
     if (isTrace(plane)) {
         const auto& image = traceImages_[size_t(plane)];
-        return tracePlacement(plane, image[0], image[1], spec_.paradeMode);
+        return tracePlacement(plane, image[0], image[1], spec_.paradeMode, spec_.waveformMode);
     }
     return ScopePlacement::whole(textures.imageWidth(plane), textures.imageHeight(plane));
 }
 
 RgbaImage EngineHost::overlayFor(gl::Plane plane) const {
     RgbaImage overlay;
+    if (plane == gl::Plane::Preview) {   // zebra's and false colour's legend over the preview
+        if (!hasResults_ || !previewHasLegend(spec_.preview) || results_.width <= 0 || results_.height <= 0) return overlay;
+        overlay.resize(results_.width, results_.height);
+        drawPreviewLegend(overlay, spec_.preview, spec_.filter, results_.color.transfer);
+        return overlay;
+    }
     if (!isTrace(plane) || !hasResults_) return overlay;
     const auto& image = traceImages_[size_t(plane)];
     renderGraticuleOverlay(plane, results_, spec_, image[0], image[1], overlay);
@@ -365,7 +372,7 @@ Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textur
         if (p == Plane::Vectorscope) w = h = spec_.vectorscopeSize;
         traceImages_[size_t(p)] = {w, h};
         int tw = 0, th = 0;
-        traceTextureSize(p, w, h, tw, th, spec_.paradeMode);
+        traceTextureSize(p, w, h, tw, th, spec_.paradeMode, spec_.waveformMode);
         if (Status s = target(p, tw, th, *t); !s) return s;
     }
     imagesOnGpu_ = true;

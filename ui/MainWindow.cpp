@@ -43,6 +43,7 @@
 #include "PixelProbe.h"
 #include "ScopeExport.h"
 #include "ScopeView.h"
+#include "core/ReferenceLines.h"
 #include "Settings.h"
 #include "SourceDialog.h"
 #include "StatusBar.h"
@@ -671,7 +672,10 @@ void MainWindow::refreshOverlays() {
                                 .arg(int(r.color.range)).arg(int(spec.waveformScale)).arg(int(spec.histogramScale))
                                 .arg(int(r.paradeMode)).arg(spec.vectorscopeZoom).arg(int(spec.vectorscopeTargets75))
                                 .arg(int(spec.skinToneLine)) +
-                            QStringLiteral(" x%1").arg(int(r.color.transfer));
+                            QStringLiteral(" x%1").arg(int(r.color.transfer)) +
+                            QStringLiteral(" wm%1 ref%2 pv%3 z%4/%5").arg(int(spec.waveformMode))
+                                .arg(QString::fromStdString(referenceLinesText(spec.referenceLines))).arg(int(spec.preview))
+                                .arg(double(spec.filter.zebraIre)).arg(double(spec.filter.zebraLowIre));
         v->setPlacement(placement);
         if (key == overlayKeys_[size_t(p)]) continue;
         overlayKeys_[size_t(p)] = key;

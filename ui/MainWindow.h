@@ -104,6 +104,9 @@ private:
     bool currentFrameProcessed() const;
     void scheduleReprocess();
     void syncPanel(gl::Plane plane);
+    QComboBox* traceColourCombo(QWidget* parent);   // ui/ScopeControls.cpp
+    QComboBox* referenceCombo(QWidget* parent);
+    void syncParadeMode();
     void refreshOverlays();
     void updatePicker();
     void showError(const QString& text);

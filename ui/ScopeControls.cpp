@@ -5,7 +5,10 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
+#include <QIcon>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPixmap>
 #include <QSignalBlocker>
 
 #include <algorithm>
@@ -14,6 +17,8 @@
 
 #include "GainControl.h"
 #include "MainWindow.h"
+#include "core/PeakingColour.h"
+#include "core/ReferenceLines.h"
 
 namespace cs {
 namespace {
@@ -98,21 +103,37 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(gainFor(&spec.histogramGain));
             break;
         }
-        case Plane::Waveform:
-            row->addWidget(new QLabel(tr("Luma"), box));
+        case Plane::Waveform: {
+            auto* mode = makeCombo(box, {{tr("Luma"), int(WaveformMode::Luma)}, {tr("RGB overlay"), int(WaveformMode::RgbOverlay)},
+                                         {tr("YRGB"), int(WaveformMode::Yrgb)}},
+                                   int(spec.waveformMode));
+            mode->setObjectName(QStringLiteral("waveformMode"));
+            mode->setToolTip(tr("Luma; R'G'B' overlaid in one plot; or Y', R', G', B' side by side "
+                                "(the last two read the R'G'B' parade's counts)"));
+            connect(mode, &QComboBox::activated, this, [this, mode, changed] {
+                engine_.spec().waveformMode = WaveformMode(mode->currentData().toInt());
+                syncParadeMode();
+                changed();
+            });
+            row->addWidget(mode);
             row->addWidget(scaleCombo());
+            row->addWidget(referenceCombo(box));
+            row->addWidget(traceColourCombo(box));
             row->addStretch(1);
             row->addWidget(gainFor(&spec.waveformGain));
             break;
+        }
         case Plane::Parade: {
             auto* mode = makeCombo(box, {{tr("R'G'B'"), int(ParadeMode::Rgb)}, {tr("Y'CbCr"), int(ParadeMode::Ycbcr)}},
                                    int(spec.paradeMode));
+            mode->setObjectName(QStringLiteral("paradeMode"));
             connect(mode, &QComboBox::activated, this, [this, mode, changed] {
                 engine_.spec().paradeMode = ParadeMode(mode->currentData().toInt());
                 changed();
             });
             row->addWidget(mode);
             row->addWidget(scaleCombo());
+            row->addWidget(referenceCombo(box));
             row->addStretch(1);
             row->addWidget(gainFor(&spec.waveformGain));
             break;
@@ -140,6 +161,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(zoom);
             row->addWidget(targets);
             row->addWidget(skin);
+            row->addWidget(traceColourCombo(box));
             row->addStretch(1);
             row->addWidget(gainFor(&spec.vectorscopeGain));
             break;
@@ -184,18 +206,33 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             falseColourLegend_ = new QLabel(box);
             falseColourLegend_->setObjectName(QStringLiteral("falseColourLegend"));
             falseColourLegend_->setTextFormat(Qt::RichText);
+            auto* peakColour = new QComboBox(box);
+            peakColour->setObjectName(QStringLiteral("peakingColour"));
+            peakColour->setFocusPolicy(Qt::NoFocus);
+            peakColour->setToolTip(tr("Focus peaking colour"));
+            for (const NamedColour& c : peakingColours()) {
+                QPixmap swatch(12, 12);
+                swatch.fill(QColor(int(c.rgba & 0xffu), int((c.rgba >> 8) & 0xffu), int((c.rgba >> 16) & 0xffu)));
+                peakColour->addItem(QIcon(swatch), tr(c.name), QVariant::fromValue(uint(c.rgba)));
+            }
+            peakColour->setCurrentIndex(std::max(0, peakColour->findText(QString::fromStdString(peakingColourText(spec.filter.peakingColour)))));
+            connect(peakColour, &QComboBox::activated, this, [this, peakColour, changed] {
+                engine_.spec().filter.peakingColour = uint32_t(peakColour->currentData().toUInt());
+                changed();
+            });
             auto* inViewer = new QCheckBox(tr("In viewer"), box);
             inViewer->setObjectName(QStringLiteral("previewInViewer"));
             inViewer->setFocusPolicy(Qt::NoFocus);
             inViewer->setToolTip(tr("Show the preview in the main viewer instead of the picture"));
             inViewer->setChecked(previewInViewer_);
             // One parameter per filter, shown with its own label and range.
-            auto showParam = [this, param, paramLabel] {
+            auto showParam = [this, param, paramLabel, peakColour] {
                 FilterParams& fp = engine_.spec().filter;
                 const QSignalBlocker block(param);
                 falseColourLegend_->setVisible(previewFilter_ == PreviewFilter::FalseColour);
                 param->setVisible(true);
                 paramLabel->setVisible(true);
+                peakColour->setVisible(previewFilter_ == PreviewFilter::FocusPeaking);
                 switch (previewFilter_) {
                     case PreviewFilter::FocusPeaking:
                         paramLabel->setText(tr("Threshold"));
@@ -243,13 +280,80 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(paramLabel);
             row->addWidget(param);
             row->addWidget(falseColourLegend_);
+            row->addWidget(peakColour);
             row->addStretch(1);
             row->addWidget(inViewer);
             break;
         }
         default: break;
     }
+    syncParadeMode();
     return box;
+}
+
+// The trace colour (every scope, both engines): one setting, its combos on several panels kept in step.
+QComboBox* MainWindow::traceColourCombo(QWidget* parent) {
+    auto* c = makeCombo(parent, {{tr("Colour"), int(TraceColour::Channel)}, {tr("Green"), int(TraceColour::Green)},
+                                 {tr("White"), int(TraceColour::White)}},
+                        int(engine_.spec().traceColour));
+    c->setObjectName(QStringLiteral("traceColour"));
+    c->setToolTip(tr("Trace colour: each channel in its colour (the vectorscope by hue), green or white"));
+    connect(c, &QComboBox::activated, this, [this, c] {
+        engine_.spec().traceColour = TraceColour(c->currentData().toInt());
+        for (auto* other : findChildren<QComboBox*>(QStringLiteral("traceColour"))) {
+            const QSignalBlocker block(other);
+            other->setCurrentIndex(other->findData(int(engine_.spec().traceColour)));
+        }
+        scheduleReprocess();
+    });
+    return c;
+}
+
+// Reference lines over the waveform and parade: presets, or any list typed in (the syntax of
+// core/ReferenceLines.h, as export's --reference-lines); a bad list is refused with a message.
+QComboBox* MainWindow::referenceCombo(QWidget* parent) {
+    auto* c = new QComboBox(parent);
+    c->setObjectName(QStringLiteral("referenceLines"));
+    c->setEditable(true);
+    c->setInsertPolicy(QComboBox::NoInsert);
+    c->setFocusPolicy(Qt::ClickFocus);
+    c->setMinimumContentsLength(10);
+    c->setToolTip(tr("Reference lines: none, 5%,95% (IRE), 16:8,235:8 (8-bit codes), 64:10,940:10 (10-bit codes), "
+                     "or a comma list of such levels (a plain number is a code at the source's depth)"));
+    for (const char* preset : {"none", "5%,95%", "16:8,235:8", "64:10,940:10"}) c->addItem(QString::fromLatin1(preset));
+    c->setCurrentText(QString::fromStdString(referenceLinesText(engine_.spec().referenceLines)));
+    auto apply = [this, c] {
+        auto lines = parseReferenceLines(c->currentText().trimmed().toStdString());
+        if (!lines) {
+            showError(tr("Reference lines %1").arg(QString::fromStdString(lines.status().message())));
+            c->setCurrentText(QString::fromStdString(referenceLinesText(engine_.spec().referenceLines)));
+            return;
+        }
+        engine_.spec().referenceLines = *lines;
+        const QString text = QString::fromStdString(referenceLinesText(*lines));
+        for (auto* other : findChildren<QComboBox*>(QStringLiteral("referenceLines"))) {
+            const QSignalBlocker block(other);
+            other->setCurrentText(text);
+        }
+        scheduleReprocess();
+    };
+    connect(c, &QComboBox::activated, this, apply);
+    connect(c->lineEdit(), &QLineEdit::editingFinished, this, apply);
+    return c;
+}
+
+// RGB overlay and YRGB read the R'G'B' parade's counts: while one is shown the parade is
+// R'G'B' and its mode cannot be changed.
+void MainWindow::syncParadeMode() {
+    ScopeSpec& spec = engine_.spec();
+    const bool locked = spec.waveformMode != WaveformMode::Luma;
+    if (locked) spec.paradeMode = ParadeMode::Rgb;
+    for (auto* c : findChildren<QComboBox*>(QStringLiteral("paradeMode"))) {
+        const QSignalBlocker block(c);
+        c->setCurrentIndex(c->findData(int(spec.paradeMode)));
+        c->setEnabled(!locked);
+        c->setToolTip(locked ? tr("R'G'B' while the waveform shows RGB overlay or YRGB (they read these counts)") : QString());
+    }
 }
 
 }  // namespace cs

@@ -11,6 +11,8 @@
 
 #include "core/Color.h"
 #include "core/Gamut.h"
+#include "core/PeakingColour.h"
+#include "core/ReferenceLines.h"
 
 namespace cs::settings {
 namespace {
@@ -40,6 +42,13 @@ void load(Choices& c) {
     spec.histogramGain = gain("scopes/histogramGain", spec.histogramGain);
     spec.waveformGain = gain("scopes/waveformGain", spec.waveformGain);
     spec.vectorscopeGain = gain("scopes/vectorscopeGain", spec.vectorscopeGain);
+    spec.waveformMode = WaveformMode(std::clamp(s.value(QStringLiteral("scopes/waveformMode"), int(spec.waveformMode)).toInt(), 0, 2));
+    if (spec.waveformMode != WaveformMode::Luma) spec.paradeMode = ParadeMode::Rgb;   // they read its R'G'B' counts
+    spec.traceColour = TraceColour(std::clamp(s.value(QStringLiteral("scopes/traceColour"), int(spec.traceColour)).toInt(), 0, 2));
+    if (auto lines = parseReferenceLines(s.value(QStringLiteral("scopes/referenceLines"), QStringLiteral("none")).toString().toStdString()))
+        spec.referenceLines = *lines;
+    if (auto colour = parsePeakingColour(s.value(QStringLiteral("filters/peakingColour"), QString()).toString().toStdString()))
+        spec.filter.peakingColour = *colour;
     if (auto f = previewFromName(s.value(QStringLiteral("scopes/preview"), QString()).toString().toStdString());
         f && *f != PreviewFilter::None)
         c.preview = *f;
@@ -74,6 +83,10 @@ void save(const Choices& c) {
     s.setValue(QStringLiteral("scopes/histogramGain"), spec.histogramGain);
     s.setValue(QStringLiteral("scopes/waveformGain"), spec.waveformGain);
     s.setValue(QStringLiteral("scopes/vectorscopeGain"), spec.vectorscopeGain);
+    s.setValue(QStringLiteral("scopes/waveformMode"), int(spec.waveformMode));
+    s.setValue(QStringLiteral("scopes/traceColour"), int(spec.traceColour));
+    s.setValue(QStringLiteral("scopes/referenceLines"), QString::fromStdString(referenceLinesText(spec.referenceLines)));
+    s.setValue(QStringLiteral("filters/peakingColour"), QString::fromStdString(peakingColourText(spec.filter.peakingColour)));
     s.setValue(QStringLiteral("scopes/preview"), latin1(previewName(c.preview)));
     s.setValue(QStringLiteral("scopes/previewInViewer"), c.previewInViewer);
     s.setValue(QStringLiteral("scopes/cieMode"), latin1(cieModeName(spec.cieMode)));

@@ -187,7 +187,22 @@ TEST(VectorscopeGraticule, ZoomScalesAroundTheCentreAndCrops) {
     const Graticule g2 = vectorscopeGraticule(Matrix::Bt709, Range::Limited, 8, 2, true, true);
     // Every bar target of BT.709 lies beyond radius 0.25 at zoom 1, so at 2x all are cropped.
     for (const GraticuleBox& b : g1.boxes) EXPECT_GT(std::hypot(b.cx - 0.5, b.cy - 0.5), 0.25);
-    EXPECT_TRUE(g2.boxes.empty());
+    // At 2x every colour is marked on the plot's edge instead: a small box 0.45 from the
+    // centre (the larger of |dx|, |dy|) in its target's direction, and its name.
+    ASSERT_EQ(g2.boxes.size(), 6u);
+    for (const GraticuleBox& b : g2.boxes) {
+        EXPECT_NEAR(std::max(std::abs(b.cx - 0.5), std::abs(b.cy - 0.5)), 0.45, 1e-12);
+        EXPECT_EQ(b.emphasis, Emphasis::Target);
+    }
+    for (const char* name : {"R", "MG", "B", "CY", "G", "YL"}) EXPECT_NE(findLabel(g2, name), nullptr) << name;
+    // Red's marker points the way of its 75% target: Cr up, Cb left of the centre.
+    const ChromaCodes red = chromaCodes(Matrix::Bt709, Range::Limited, 8, 0.75, 0, 0);
+    const PlotPoint pr = vectorscopePoint(red.cb, red.cr, 8, 2);
+    const double angle = std::atan2(pr.y - 0.5, pr.x - 0.5);
+    const bool found = std::any_of(g2.boxes.begin(), g2.boxes.end(), [&](const GraticuleBox& b) {
+        return std::abs(std::atan2(b.cy - 0.5, b.cx - 0.5) - angle) < 1e-9;
+    });
+    EXPECT_TRUE(found);
     EXPECT_NE(findLabel(g2, "2x"), nullptr);
     EXPECT_EQ(findLabel(g1, "2x"), nullptr);
     // The skin line still runs from the centre to the edge.

@@ -17,6 +17,7 @@
 #include "CudaTestUtil.h"
 #include "EngineFixture.h"
 #include "core/Filters.h"
+#include "core/ReferenceLines.h"
 #include "cuda/FilterKernels.h"
 #include "cuda/ScopeKernels.h"
 
@@ -170,6 +171,30 @@ TEST(CudaEngine, SubsetsOfScopes) {
             if (variant == 12) s.waveform = true;
             if (variant >= 9 && variant != 12) s.picture = false;
             compareEngines(frame.view(), s, label(frame, "subset " + std::to_string(variant)));
+        }
+    }
+}
+
+// RGB overlay and YRGB waveforms, whatever the parade is set to: both engines count the
+// R'G'B' parade (countedSpec) and draw the same images, in every trace colour, with
+// reference lines, the vectorscope at 1x and 2x.
+TEST(CudaEngine, WaveformModesAndTraceColours) {
+    std::mt19937 rng(17);
+    for (PixelFormat f : {PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv422p10, PixelFormat::Rgba}) {
+        Frame frame(f, 301, 77);
+        test::fillRandom(frame, rng);
+        for (int variant = 0; variant < 6; ++variant) {
+            ScopeSpec s;
+            s.waveformMode = variant % 2 ? WaveformMode::Yrgb : WaveformMode::RgbOverlay;
+            s.traceColour = TraceColour(variant % 3);
+            s.parade = variant < 3;
+            s.paradeMode = ParadeMode::Ycbcr;
+            s.vectorscopeZoom = 1 + variant % 2;
+            s.referenceLines = *parseReferenceLines("5%,95%,16:8,940:10");
+            ScopeResults gpu;
+            compareEngines(frame.view(), frame.view(), s, label(frame, "waveform mode " + std::to_string(variant)), &gpu);
+            EXPECT_EQ(gpu.paradeMode, ParadeMode::Rgb);
+            EXPECT_FALSE(gpu.parade.empty());
         }
     }
 }
@@ -554,7 +579,7 @@ TEST(CudaEngine, HeadlessImagesWithoutCounts) {
 }
 
 // The overlay tables follow the spec and the frame: sizes, parade mode, scales, zoom, gains,
-// depth and colour change from call to call, and every image stays the CPU engine's.
+// waveform mode, trace colour, reference lines, depth and colour change from call to call, and every image stays the CPU engine's.
 TEST(CudaEngine, ScopeImagesFollowChangingSpecs) {
     std::mt19937 rng(29);
     ColorInfo bt2020Full;
@@ -578,6 +603,9 @@ TEST(CudaEngine, ScopeImagesFollowChangingSpecs) {
         s.histogramGain = variant == 7 ? 3.0f : 1.0f;
         s.histogram = variant != 3;
         s.parade = variant != 4;
+        s.waveformMode = WaveformMode(variant % 3);   // the waveform's panels and overlay change too
+        s.traceColour = TraceColour((variant / 2) % 3);
+        if (variant & 1) s.referenceLines = *parseReferenceLines(variant & 2 ? "5%,95%" : "16:8,940:10");
         const Frame& frame = variant % 2 ? ten : eight;
         compareEngines(frame.view(), s, label(frame, "spec variant " + std::to_string(variant)));
     }

@@ -194,6 +194,30 @@ TEST_F(CudaInterop, TexturesMatchHostResults) {
     checkFrame(frame.view(), ScopeSpec{}, picture, preview, histogram, waveform2, parade, vectorscope2, "yuv420p10 resized traces");
 }
 
+// The waveform's modes, the trace colours and the vectorscope's splat on the device: every
+// texture as the host reference draws it (ScopeTrace.h, itself checked against the CPU
+// engine's images by cuda_host_tests' TraceStyle), 8 and 10 bits, 1x and 2x.
+TEST_F(CudaInterop, WaveformModesAndTraceColoursMatchHostResults) {
+    std::mt19937 rng(31);
+    const int w = 322, h = 181;
+    Texture picture(w, h), preview(w, h), histogram(256, 100), waveform(700, 300), parade(900, 256), vectorscope(540, 540);
+    for (PixelFormat f : {PixelFormat::Nv12, PixelFormat::P010}) {
+        Frame frame(f, w, h);
+        test::fillRuns(frame, rng);
+        for (WaveformMode mode : {WaveformMode::RgbOverlay, WaveformMode::Yrgb})
+            for (TraceColour colour : {TraceColour::Channel, TraceColour::Green, TraceColour::White}) {
+                ScopeSpec spec;
+                spec.waveformMode = mode;
+                spec.traceColour = colour;
+                spec.paradeMode = ParadeMode::Ycbcr;   // counted in R'G'B' all the same (countedSpec)
+                spec.vectorscopeZoom = colour == TraceColour::Green ? 2 : 1;
+                checkFrame(frame.view(), spec, picture, preview, histogram, waveform, parade, vectorscope,
+                           std::string(formatInfo(f).name) + " mode " + std::to_string(int(mode)) + " colour " +
+                               std::to_string(int(colour)));
+            }
+    }
+}
+
 // A texture whose storage is specified again at the same size, under the same name: the
 // engine registers the new storage (its generation is new), so the frame lands in what GL
 // now reads, not in the storage it replaced (which still holds the old frame, or nothing).

@@ -11,6 +11,7 @@
 
 #include "CudaTestUtil.h"
 #include "core/Engine.h"
+#include "core/ReferenceLines.h"
 #include "core/ThreadPool.h"
 #include "cuda/ScopeOverlay.h"
 
@@ -103,6 +104,37 @@ TEST(ScopeImageModel, EqualsCoreAtDefaultSize) {
     ScopeSpec s;
     s.picture = false;
     expectModelEqualsCore(frame.view(), s, "640x360 10-bit, default images");
+}
+
+// The waveform modes (luma, R'G'B' overlaid, Y R G B panels), every trace colour, reference
+// lines over the waveform and parade, and a PQ source's nits scales with them.
+TEST(ScopeImageModel, EqualsCoreInEveryWaveformModeAndTraceColour) {
+    const Result<ReferenceLines> lines = parseReferenceLines("5%,16:8,940:10");
+    ASSERT_TRUE(lines.ok());
+    int seed = 21;
+    for (PixelFormat format : {PixelFormat::Yuv420p, PixelFormat::Yuv444p10})
+        for (WaveformMode mode : {WaveformMode::Luma, WaveformMode::RgbOverlay, WaveformMode::Yrgb})
+            for (TraceColour colour : {TraceColour::Channel, TraceColour::Green, TraceColour::White}) {
+                ColorInfo color;
+                if (format == PixelFormat::Yuv444p10 && colour == TraceColour::Green) {
+                    color.matrix = Matrix::Bt2020Ncl;
+                    color.transfer = Transfer::Pq;
+                }
+                const Frame frame = randomFrame(format, 83, 47, color, uint32_t(seed++));
+                ScopeSpec s;
+                s.scopeWidth = colour == TraceColour::White ? 333 : 260;
+                s.scopeHeight = 150;
+                s.vectorscopeSize = colour == TraceColour::White ? 320 : 181;   // splat radius 2, then 1
+                s.waveformMode = mode;
+                s.traceColour = colour;
+                s.referenceLines = lines.value();
+                s.vectorscopeZoom = colour == TraceColour::Green ? 2 : 1;
+                s.waveformGain = colour == TraceColour::White ? 2.0f : 1.0f;
+                s.picture = false;
+                expectModelEqualsCore(frame.view(), s,
+                                      std::string(formatInfo(format).name) + " mode " + std::to_string(int(mode)) + " colour " +
+                                          std::to_string(int(colour)));
+            }
 }
 
 // Overlay tables: a pixel the overlay leaves alone has none; the tables of a drawn pixel give

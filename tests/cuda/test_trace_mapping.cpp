@@ -32,7 +32,9 @@ TEST(TraceMapping, WaveformCodeOnItsGraticuleRow) {
                 const int want = graticuleRow(texH, double(c) / double(levels - 1));
                 std::vector<int> lit;
                 for (int ty = 0; ty < texH; ++ty)
-                    if (cuda::waveformTexel(counts.data(), 1, 1, levels, 1.0f, 0, ty, 1, texH) != cuda::traceRgba(0, 0, 0)) lit.push_back(ty);
+                    if (cuda::waveformTexel(cuda::LumaParadeColumns{counts.data(), nullptr, 1, levels}, WaveformMode::Luma, TraceColour::Channel,
+                                            1, 1, levels, 1.0, 0, ty, 1, texH) != cuda::traceRgba(0, 0, 0))
+                        lit.push_back(ty);
                 const std::string where = std::to_string(levels) + " levels, " + std::to_string(texH) + " rows, code " + std::to_string(c);
                 ASSERT_FALSE(lit.empty()) << where;
                 EXPECT_NE(std::find(lit.begin(), lit.end(), want), lit.end()) << where << ": graticule row " << want << ", lit from row " << lit.front();
@@ -88,7 +90,9 @@ TEST(TraceMapping, VectorscopeChromaOnItsGraticulePoint) {
                         const int wantX = graticuleColumn(side, p.x), wantY = graticuleRow(side, p.y);
                         if (wantX < 0 || wantX >= side || wantY < 0 || wantY >= side) continue;   // cropped by the zoom
                         counts[size_t(cr) * size_t(levels) + size_t(cb)] = 1000;
-                        EXPECT_NE(cuda::vectorscopeTexel(counts.data(), 64, 64, levels, zoom, 1.0f, wantX, wantY, side, side), cuda::traceRgba(0, 0, 0))
+                        const cuda::VectorscopeStyle style{TraceColour::Channel, 0.2126, 0.0722, 224.0 * (levels / 256)};
+                        EXPECT_NE(cuda::vectorscopeTexel(counts.data(), 64, 64, levels, zoom, 1.0, style, wantX, wantY, side, side),
+                                  cuda::traceRgba(0, 0, 0))
                             << depth << "-bit, zoom " << zoom << ", " << side << " px, Cb " << cb << " Cr " << cr << " at (" << wantX << ", " << wantY
                             << ")";
                         counts[size_t(cr) * size_t(levels) + size_t(cb)] = 0;

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/ReferenceLines.h"
 #include "core/ScopeRender.h"
 #include "render/GraticuleOverlay.h"
 #include "render/Layout.h"
@@ -170,7 +171,9 @@ class OverlayAgreement : public ::testing::TestWithParam<gl::Plane> {};
 
 TEST_P(OverlayAgreement, MatchesCoreRendererOverBlack) {
     const gl::Plane plane = GetParam();
-    for (int depth : {8, 10}) {
+    for (int depth : {8, 10})
+    for (WaveformMode mode : {WaveformMode::Luma, WaveformMode::RgbOverlay, WaveformMode::Yrgb}) {
+        if (mode != WaveformMode::Luma && plane != gl::Plane::Waveform) continue;
         ScopeResults r;   // no counts: core draws only the graticule over black
         r.width = 64;
         r.height = 32;
@@ -185,6 +188,9 @@ TEST_P(OverlayAgreement, MatchesCoreRendererOverBlack) {
         spec.vectorscopeSize = 500;
         spec.waveformScale = depth == 8 ? WaveformScale::Ire : WaveformScale::CodeValue;
         spec.vectorscopeZoom = depth == 8 ? 1 : 2;
+        spec.waveformMode = mode;
+        spec.referenceLines = *parseReferenceLines("5%,95%,64:10");
+        if (mode != WaveformMode::Luma) r.paradeMode = ParadeMode::Rgb;
         RgbaImage cpu;
         switch (plane) {
             case gl::Plane::Histogram: renderHistogram(r, spec, cpu); break;
@@ -206,7 +212,34 @@ TEST_P(OverlayAgreement, MatchesCoreRendererOverBlack) {
                 if (a[0] != b[0] || a[1] != b[1] || a[2] != b[2]) ++differing;
             }
         EXPECT_GT(lit, 500) << "the graticule draws something";
-        EXPECT_EQ(differing, 0) << "depth " << depth;
+        EXPECT_EQ(differing, 0) << "depth " << depth << " mode " << int(mode);
+    }
+}
+
+// The CUDA engine's waveform texture in each mode fills the panels core draws: RGB overlay
+// one panel with headroom, YRGB four quarters whose R'G'B' ones use their top rows.
+TEST(TracePlacement, WaveformModesFillCorePanels) {
+    const PlotRect plot = waveformPlotRect(700, 380);
+    const int s = graticuleTextScale(700, 380);
+    int tw = 0, th = 0;
+    traceTextureSize(gl::Plane::Waveform, 700, 380, tw, th, ParadeMode::Rgb, WaveformMode::RgbOverlay);
+    const PlotRect overlay = waveformPanelRect(plot, 0, 1, s, true);
+    EXPECT_EQ(tw, overlay.width);
+    EXPECT_EQ(th, overlay.height);
+    EXPECT_LT(th, plot.height);
+    traceTextureSize(gl::Plane::Waveform, 700, 380, tw, th, ParadeMode::Rgb, WaveformMode::Yrgb);
+    const ScopePlacement p = tracePlacement(gl::Plane::Waveform, 700, 380, ParadeMode::Rgb, WaveformMode::Yrgb);
+    ASSERT_EQ(p.pieces.size(), 4u);
+    EXPECT_EQ(th, plot.height);
+    for (int c = 0; c < 4; ++c) {
+        const PlotRect panel = waveformPanelRect(plot, c, 4, s, c > 0);
+        EXPECT_EQ(tw, 4 * panel.width);
+        EXPECT_EQ(p.pieces[size_t(c)].dst.x, panel.left);
+        EXPECT_EQ(p.pieces[size_t(c)].dst.y, panel.top);
+        EXPECT_EQ(p.pieces[size_t(c)].dst.h, panel.height);
+        // Texel rows in the piece = the panel's rows: one texel per pixel.
+        EXPECT_NEAR(p.pieces[size_t(c)].uv.h * th, panel.height, 1e-9);
+        EXPECT_NEAR(p.pieces[size_t(c)].uv.w * tw, panel.width, 1e-9);
     }
 }
 

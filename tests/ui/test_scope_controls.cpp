@@ -1,0 +1,233 @@
+// The scope controls of issue 17's waveform modes, reference lines, trace colour and focus
+// peaking colour (QTest under Xvfb): each control reaches the engine's spec and the panel's
+// image (the CPU engine's images, drawn for the panel's size, equal core's rendering of the
+// same counts), a bad reference list is refused with a message, and every choice comes back
+// in a new window (settings). With CS_SCOPE_SHOTS=DIR it also saves the waveform (RGB
+// overlay, YRGB with reference lines) and the vectorscope on the bars at 1x and 2x there.
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cstdio>
+
+#include "GuiTestSupport.h"
+#include "core/Engine.h"
+#include "core/ReferenceLines.h"
+#include "core/ScopeRender.h"
+#include "ui/EngineHost.h"
+#include "ui/Gui.h"
+#include "ui/MainWindow.h"
+#include "ui/Player.h"
+#include "ui/ScopeView.h"
+
+using cs::gl::Plane;
+
+namespace {
+
+constexpr int kWaitMs = 20000;
+
+QComboBox* combo(QWidget* window, const char* name) {
+    const auto all = window->findChildren<QComboBox*>(QString::fromLatin1(name));
+    return all.isEmpty() ? nullptr : all.front();
+}
+
+// Picks the item with `data` as a user would (activated).
+void choose(QComboBox* c, int data) {
+    c->setCurrentIndex(c->findData(data));
+    emit c->activated(c->currentIndex());
+}
+
+}  // namespace
+
+class ScopeControlsTest : public QObject {
+    Q_OBJECT
+
+private:
+    cs::MainWindow* window_ = nullptr;
+
+    bool settle(int ms = 400) { return cs::test::waitUntil([] { return false; }, ms); }
+    bool openBars() {
+        window_->openInput(QStringLiteral("pattern:bars"));
+        return cs::test::waitUntil([&] { return window_->player().hasFrame() && window_->player().presentedFrames() > 0; }, kWaitMs);
+    }
+    // Waits until the shown waveform/vectorscope image is core's rendering, for the panel's size,
+    // of a fresh CPU engine's counts of the frame shown with the window's spec.
+    bool shownAsCoreDraws(Plane plane) {
+        return cs::test::waitUntil(
+            [&] {
+                cs::EngineHost& host = window_->engineHost();
+                cs::ScopeSpec spec = host.spec();
+                spec.displayImages = false;
+                spec.picture = false;
+                spec.preview = cs::PreviewFilter::None;
+                cs::ScopeResults expected;
+                if (!cs::makeCpuEngine(1)->process(window_->player().currentFrame().view, spec, expected)) return false;
+                cs::ScopeView* v = window_->scopeView(plane);
+                cs::RgbaImage img;
+                if (plane == Plane::Waveform) {
+                    spec.scopeWidth = std::clamp(v->pixelWidth(), 64, 4096);
+                    spec.scopeHeight = std::clamp(v->pixelHeight(), 64, 4096);
+                    cs::renderWaveform(expected, spec, img);
+                } else {
+                    spec.vectorscopeSize = std::clamp(std::min(v->pixelWidth(), v->pixelHeight()), 64, 4096);
+                    cs::renderVectorscope(expected, spec, img);
+                }
+                return host.shownImage(plane).pixels == img.pixels;
+            },
+            kWaitMs);
+    }
+    void shot(Plane plane, const char* name) {
+        const QByteArray dir = qgetenv("CS_SCOPE_SHOTS");
+        if (dir.isEmpty()) return;
+        settle();
+        const QImage img = window_->scopeView(plane)->grabFramebuffer();
+        const QString path = QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name);
+        if (!img.save(path)) std::fprintf(stderr, "could not save %s\n", qPrintable(path));
+    }
+
+private slots:
+    void initTestCase() {
+        window_ = new cs::MainWindow("cpu");
+        window_->resize(1600, 1000);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_));
+        window_->resetLayout();
+        window_->showAllPanels();
+        QVERIFY(openBars());
+        window_->player().pause();
+    }
+    void cleanupTestCase() {
+        delete window_;
+        window_ = nullptr;
+    }
+
+    void waveformModesReachTheImageAndLockTheParade() {
+        QComboBox* mode = combo(window_, "waveformMode");
+        QComboBox* parade = combo(window_, "paradeMode");
+        QVERIFY(mode && parade);
+        QCOMPARE(mode->count(), 3);
+        choose(parade, int(cs::ParadeMode::Ycbcr));
+        QCOMPARE(window_->engineHost().spec().paradeMode, cs::ParadeMode::Ycbcr);
+        choose(mode, int(cs::WaveformMode::RgbOverlay));
+        QCOMPARE(window_->engineHost().spec().waveformMode, cs::WaveformMode::RgbOverlay);
+        // The overlay reads the R'G'B' parade's counts: the parade turns R'G'B' and is locked.
+        QCOMPARE(window_->engineHost().spec().paradeMode, cs::ParadeMode::Rgb);
+        QCOMPARE(parade->currentData().toInt(), int(cs::ParadeMode::Rgb));
+        QVERIFY(!parade->isEnabled());
+        QVERIFY(shownAsCoreDraws(Plane::Waveform));
+        shot(Plane::Waveform, "waveform-rgb-overlay.png");
+        choose(mode, int(cs::WaveformMode::Yrgb));
+        QVERIFY(shownAsCoreDraws(Plane::Waveform));
+        choose(mode, int(cs::WaveformMode::Luma));
+        QVERIFY(parade->isEnabled());
+        QVERIFY(shownAsCoreDraws(Plane::Waveform));
+    }
+
+    void referenceLinesTakePresetsAndTypedListsAndRefuseBadOnes() {
+        QComboBox* refs = combo(window_, "referenceLines");
+        QVERIFY(refs && refs->isEditable());
+        refs->setCurrentIndex(refs->findText(QStringLiteral("16:8,235:8")));
+        emit refs->activated(refs->currentIndex());
+        QCOMPARE(window_->engineHost().spec().referenceLines.count, 2);
+        // Typed: applied when editing finishes; every panel's list follows.
+        refs->lineEdit()->setText(QStringLiteral("5%,95%,502"));
+        emit refs->lineEdit()->editingFinished();
+        QCOMPARE(QString::fromStdString(cs::referenceLinesText(window_->engineHost().spec().referenceLines)), QStringLiteral("5%,95%,502"));
+        for (QComboBox* c : window_->findChildren<QComboBox*>(QStringLiteral("referenceLines"))) QCOMPARE(c->currentText(), QStringLiteral("5%,95%,502"));
+        // A bad list: a message naming it, the lines as they were.
+        refs->lineEdit()->setText(QStringLiteral("5%,200%"));
+        emit refs->lineEdit()->editingFinished();
+        QVERIFY2(window_->messageText().contains(QStringLiteral("200%")), qPrintable(window_->messageText()));
+        QCOMPARE(QString::fromStdString(cs::referenceLinesText(window_->engineHost().spec().referenceLines)), QStringLiteral("5%,95%,502"));
+        QCOMPARE(refs->currentText(), QStringLiteral("5%,95%,502"));
+        QVERIFY(shownAsCoreDraws(Plane::Waveform));
+        // The screenshots: YRGB and RGB overlay with 5/95% lines.
+        refs->lineEdit()->setText(QStringLiteral("5%,95%"));
+        emit refs->lineEdit()->editingFinished();
+        choose(combo(window_, "waveformMode"), int(cs::WaveformMode::Yrgb));
+        QVERIFY(shownAsCoreDraws(Plane::Waveform));
+        shot(Plane::Waveform, "waveform-yrgb-5-95.png");
+        choose(combo(window_, "waveformMode"), int(cs::WaveformMode::RgbOverlay));
+        QVERIFY(shownAsCoreDraws(Plane::Waveform));
+        shot(Plane::Waveform, "waveform-rgb-overlay-5-95.png");
+    }
+
+    void traceColourIsOneSettingForEveryPanel() {
+        const auto combos = window_->findChildren<QComboBox*>(QStringLiteral("traceColour"));
+        QVERIFY(combos.size() >= 2);
+        choose(combos.front(), int(cs::TraceColour::White));
+        QCOMPARE(window_->engineHost().spec().traceColour, cs::TraceColour::White);
+        for (QComboBox* c : combos) QCOMPARE(c->currentData().toInt(), int(cs::TraceColour::White));
+        QVERIFY(shownAsCoreDraws(Plane::Vectorscope));
+        choose(combos.back(), int(cs::TraceColour::Channel));
+        QVERIFY(shownAsCoreDraws(Plane::Vectorscope));
+    }
+
+    void vectorscopeBarsAt1xAnd2x() {
+        QComboBox* zoom = nullptr;
+        for (QComboBox* c : window_->findChildren<QComboBox*>())
+            if (c->findText(QStringLiteral("2x")) >= 0) zoom = c;
+        QVERIFY(zoom);
+        choose(zoom, 1);
+        QVERIFY(shownAsCoreDraws(Plane::Vectorscope));
+        shot(Plane::Vectorscope, "vectorscope-bars-1x.png");
+        choose(zoom, 2);
+        QCOMPARE(window_->engineHost().spec().vectorscopeZoom, 2);
+        QVERIFY(shownAsCoreDraws(Plane::Vectorscope));
+        shot(Plane::Vectorscope, "vectorscope-bars-2x.png");
+        choose(zoom, 1);
+    }
+
+    void peakingColourIsChosenInThePreviewPanel() {
+        QComboBox* colour = combo(window_, "peakingColour");
+        QVERIFY(colour);
+        const int green = colour->findText(QStringLiteral("green"));
+        QVERIFY(green >= 0);
+        colour->setCurrentIndex(green);
+        emit colour->activated(green);
+        QCOMPARE(window_->engineHost().spec().filter.peakingColour, 0xff20ff20u);
+    }
+
+    void everyChoiceComesBackInANewWindow() {
+        choose(combo(window_, "waveformMode"), int(cs::WaveformMode::Yrgb));
+        choose(combo(window_, "traceColour"), int(cs::TraceColour::Green));
+        const cs::ScopeSpec before = window_->engineHost().spec();
+        window_->close();   // saves the settings
+        delete window_;
+        window_ = new cs::MainWindow("cpu");
+        window_->resize(1600, 1000);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_));
+        const cs::ScopeSpec& after = window_->engineHost().spec();
+        QCOMPARE(after.waveformMode, cs::WaveformMode::Yrgb);
+        QCOMPARE(after.traceColour, cs::TraceColour::Green);
+        QCOMPARE(after.paradeMode, cs::ParadeMode::Rgb);
+        QVERIFY(after.referenceLines == before.referenceLines);
+        QCOMPARE(after.filter.peakingColour, 0xff20ff20u);
+        QCOMPARE(combo(window_, "waveformMode")->currentData().toInt(), int(cs::WaveformMode::Yrgb));
+        QCOMPARE(combo(window_, "referenceLines")->currentText(), QStringLiteral("5%,95%"));
+        QCOMPARE(combo(window_, "peakingColour")->currentText(), QStringLiteral("green"));
+        QVERIFY(!combo(window_, "paradeMode")->isEnabled());
+    }
+};
+
+int main(int argc, char** argv) {
+    if (!cs::test::haveDisplay()) {
+        std::fprintf(stderr, "test_scope_controls: skipped, no display (run under xvfb-run)\n");
+        return 77;
+    }
+    QTemporaryDir settings;
+    cs::test::isolateSettings(settings);
+    cs::prepareGuiApplication();
+    QApplication app(argc, argv);
+    cs::styleGuiApplication();
+    if (!cs::test::haveOpenGl33()) {
+        std::fprintf(stderr, "test_scope_controls: skipped, no OpenGL 3.3 context\n");
+        return 77;
+    }
+    ScopeControlsTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_scope_controls.moc"
