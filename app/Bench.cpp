@@ -34,8 +34,9 @@ constexpr const char* kBenchUsage =
     "  --hwdec H           auto, nvdec or none: decoder for the NVDEC rows of a file input (default auto)\n"
     "  --threads N         CPU engine threads, 0 to 1024 (default 0: all hardware threads)\n"
     "Times Engine::process() per frame, headless, as `cudascope export` computes it: all scopes,\n"
-    "statistics and display images with the counts (.npy) and without (--no-npy), and\n"
-    "--scopes stats,histogram; prints the median of each engine and their ratio.\n";
+    "statistics and display images with the counts (.npy) and without (--no-npy),\n"
+    "--scopes stats,histogram, and all with the CIE diagram and gamut check added; prints the\n"
+    "median of each engine and their ratio.\n";
 
 using Clock = std::chrono::steady_clock;
 
@@ -58,7 +59,9 @@ std::vector<BenchWork> benchWorks() {
     statsHistogram.waveform = statsHistogram.parade = statsHistogram.vectorscope = false;
     statsHistogram.picture = false;
     statsHistogram.counts = false;
-    return {{"all + counts", all}, {"all, no counts", images}, {"stats,histogram", statsHistogram}};
+    ScopeSpec withCie = images;   // export --no-npy --scopes ...,cie: the CIE diagram and the gamut check (BT.709) added
+    withCie.cie = true;
+    return {{"all + counts", all}, {"all, no counts", images}, {"stats,histogram", statsHistogram}, {"all + cie, no counts", withCie}};
 }
 
 // Median milliseconds of engine.process() over up to `frames` frames of `input` (host frames).
@@ -197,11 +200,12 @@ int runBench(int argc, char** argv) {
         const HwDecode hw = a.hwdec == "nvdec" ? HwDecode::Nvdec : HwDecode::Auto;
         std::printf("\nDecoding on a decode stream of the engine (frames stay in GPU memory), up to %d frames after the first\n\n", a.frames);
         std::printf("| input | decoder | frames | decode fps | + all scopes, no images fps | + stats,histogram fps | "
-                    "+ all scopes and images, no counts fps |\n|---|---|---:|---:|---:|---:|---:|\n");
+                    "+ all scopes and images, no counts fps | + all scopes, cie and images, no counts fps |\n"
+                    "|---|---|---:|---:|---:|---:|---:|---:|\n");
         ScopeSpec counted;   // every scope counted, no display images
         counted.displayImages = false;
         const std::vector<BenchWork> works = benchWorks();
-        const ScopeSpec* specs[3] = {&counted, &works[2].spec, &works[1].spec};
+        const ScopeSpec* specs[4] = {&counted, &works[2].spec, &works[1].spec, &works[3].spec};
         for (const std::string& input : a.inputs) {
             if (input.rfind("pattern:", 0) == 0) continue;
             int n = 0;

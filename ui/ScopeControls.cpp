@@ -140,6 +140,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
         }
         case Plane::Vectorscope: {
             auto* zoom = makeCombo(box, {{tr("1x"), 1}, {tr("2x"), 2}}, spec.vectorscopeZoom);
+            zoom->setObjectName(QStringLiteral("vectorscopeZoom"));
             zoom->setToolTip(tr("Zoom: 2x shows low-saturation detail (crops the 100% targets)"));
             connect(zoom, &QComboBox::activated, this, [this, zoom, changed] {
                 engine_.spec().vectorscopeZoom = zoom->currentData().toInt();

@@ -6,7 +6,7 @@
 //
 //   playback_bench INPUT [--seconds S] [--warmup S] [--engine auto|cpu|cuda]
 //                  [--hwdec auto|nvdec|none] [--window WxH] [--threads N]
-//                  [--no-window] [--snapshot PNG]
+//                  [--no-window] [--cie] [--snapshot PNG]
 //
 // Needs an X display with OpenGL 3.3 (Xvfb: xvfb-run -a -s "-screen 0 1920x1080x24");
 // --no-window needs an EGL OpenGL 3.3 context instead, for machines where no X server gives
@@ -57,13 +57,15 @@ constexpr const char* kUsage =
     "usage: playback_bench INPUT [--seconds S (default 10)] [--warmup S (default 1)]\n"
     "                      [--engine auto|cpu|cuda] [--hwdec auto|nvdec|none]\n"
     "                      [--window WxH (default 1920x1080)] [--threads N] [--no-window]\n"
-    "                      [--snapshot PNG]\n"
+    "                      [--cie] [--snapshot PNG]\n"
     "Plays INPUT (a file or any cudascope input, e.g. pattern:bars) in the main window with\n"
     "every scope panel open, at 1x with loop on, and prints one markdown table row.\n"
     "--threads N: the CPU engine's pool and FFmpeg's decoder threads (default: the hardware's).\n"
     "--no-window: no window system: the Player, EngineHost and views on an EGL device pbuffer,\n"
     "  each view drawn per frame into an offscreen framebuffer at the size the window's default\n"
     "  layout gives it at 1920x1080, then glFinish.\n"
+    "--cie: the CIE chromaticity panel (in front of the vectorscope's tab; --no-window: at the\n"
+    "  vectorscope's size) and the gamut check (View > Gamut Check) as well.\n"
     "--snapshot PNG: after measuring, the window as shown (with --no-window: what the views drew,\n"
     "  side by side: picture, waveform, parade, vectorscope, histogram, preview).\n"
     "--wall IN1 IN2 ...: the monitoring wall of several inputs (every tile with its waveform,\n"
@@ -82,6 +84,7 @@ struct Options {
     int width = 1920, height = 1080;
     int threads = 0;
     bool noWindow = false;
+    bool cie = false;       // --cie: the CIE panel and the gamut check as well
     std::string snapshot;   // PNG written after the measurement ("": none)
     bool wall = false;      // --wall: every positional argument is a tile (bench/playback/WallBench.h)
     std::vector<std::string> inputs;
@@ -112,6 +115,10 @@ std::optional<int> parseArgs(int argc, char** argv, Options& o) {
         }
         if (a == "--no-window") {
             o.noWindow = true;
+            continue;
+        }
+        if (a == "--cie") {
+            o.cie = true;
             continue;
         }
         if (a == "--wall") {
@@ -347,6 +354,10 @@ int runWindow(const Options& o, int argc, char** argv) {
     window.resize(o.width, o.height);
     window.show();
     window.showAllPanels();
+    if (o.cie) {   // the CIE tab brought in front of the vectorscope's, and the gamut check on
+        window.dock(cs::gl::Plane::Cie)->raise();
+        host.gamutCheck = true;
+    }
 
     Recorder rec;
     Measured m;
@@ -355,9 +366,12 @@ int runWindow(const Options& o, int argc, char** argv) {
         std::fprintf(stderr, "playback_bench: %s\n", error->c_str());
         return 1;
     }
-    // Every scope panel and the preview must have been on screen and fed by the engine.
+    // Every scope panel and the preview must have been on screen and fed by the engine (with
+    // --cie, the CIE panel in the vectorscope's tabbed place).
+    std::vector<std::pair<cs::gl::Plane, const char*>> shown(std::begin(kPanels), std::end(kPanels));
+    if (o.cie) shown[2] = {cs::gl::Plane::Cie, "cie"};
     std::string panelSizes;
-    for (const auto& [plane, name] : kPanels) {
+    for (const auto& [plane, name] : shown) {
         cs::ScopeView* view = window.scopeView(plane);
         if (!host.panelVisible(plane) || !window.dock(plane)->isVisible()) {
             std::fprintf(stderr, "playback_bench: %s: the %s panel was not visible (window %dx%d too small?)\n",
@@ -385,12 +399,13 @@ int runWindow(const Options& o, int argc, char** argv) {
 }
 
 // What the views drew into their offscreen targets, each fitted into a 960x540 cell:
-// picture, then the panels in kPanels' order.
+// picture, then the panels in kPanels' order (and the CIE panel with --cie).
 bool saveViews(const std::vector<const cs::gl::RgbaTexture*>& drawn, const std::string& path) {
     constexpr int kCellW = 960, kCellH = 540;
-    QImage sheet(3 * kCellW, 2 * kCellH, QImage::Format_RGBA8888);
+    const int rows = int((drawn.size() + 2) / 3);
+    QImage sheet(3 * kCellW, rows * kCellH, QImage::Format_RGBA8888);
     sheet.fill(Qt::black);
-    for (size_t i = 0; i < drawn.size() && i < 6; ++i) {
+    for (size_t i = 0; i < drawn.size(); ++i) {
         const cs::gl::RgbaTexture& t = *drawn[i];
         if (!t.valid()) continue;
         QImage img(t.width(), t.height(), QImage::Format_RGBA8888);
@@ -432,18 +447,26 @@ int runWithoutWindow(const Options& o, int argc, char** argv) {
     if (o.threads > 0) host.setCpuThreads(o.threads);
     // The panel sizes (device pixels) of the window's default layout at 1920x1080, and its
     // default preview (focus peaking), as MainWindow sets them when every panel is shown.
-    const int sizes[][2] = {{726, 314}, {726, 314}, {460, 412}, {460, 233}, {460, 213}};
+    // The CIE panel (--cie) shares the vectorscope's place (tabbed with it in the window).
+    std::vector<std::pair<cs::gl::Plane, const char*>> panels(std::begin(kPanels), std::end(kPanels));
+    std::vector<std::array<int, 2>> sizes = {{726, 314}, {726, 314}, {460, 412}, {460, 233}, {460, 213}};
+    if (o.cie) {
+        panels.push_back({cs::gl::Plane::Cie, "cie"});
+        sizes.push_back({460, 412});
+        host.gamutCheck = true;
+    }
     constexpr int kViewerW = 1456, kViewerH = 612;   // the viewer of that layout
     std::string panelSizes = "viewer " + std::to_string(kViewerW) + "x" + std::to_string(kViewerH);
-    for (size_t i = 0; i < std::size(kPanels); ++i) {
-        host.setPanel(kPanels[i].first, sizes[i][0], sizes[i][1]);
-        panelSizes += std::string(", ") + kPanels[i].second + " " + std::to_string(sizes[i][0]) + "x" + std::to_string(sizes[i][1]);
+    for (size_t i = 0; i < panels.size(); ++i) {
+        host.setPanel(panels[i].first, sizes[i][0], sizes[i][1]);
+        panelSizes += std::string(", ") + panels[i].second + " " + std::to_string(sizes[i][0]) + "x" + std::to_string(sizes[i][1]);
     }
+    if (o.cie) panelSizes += ", gamut check on";
     host.spec().preview = cs::PreviewFilter::FocusPeaking;
 
     cs::PictureView viewer;
     std::vector<std::unique_ptr<cs::ScopeView>> views;
-    for (const auto& panel : kPanels) views.push_back(std::make_unique<cs::ScopeView>(panel.first, &viewer.textures()));
+    for (const auto& panel : panels) views.push_back(std::make_unique<cs::ScopeView>(panel.first, &viewer.textures()));
     cs::Status glStatus = viewer.createGlInCurrentContext();
     for (auto& v : views)
         if (glStatus) glStatus = v->createGlInCurrentContext();
@@ -465,7 +488,7 @@ int runWithoutWindow(const Options& o, int argc, char** argv) {
     cs::Player player;
     if (!host.usesCuda()) player.setFramePreparer([&host](const cs::VideoFrame& f) { return host.prepare(f); });
     std::optional<std::string> engineError;
-    std::array<int, 2> overlaySizes[std::size(kPanels)] = {};
+    std::vector<std::array<int, 2>> overlaySizes(panels.size());
     QObject::connect(&player, &cs::Player::frameChanged, &player, [&] {
         const cs::FrameView& frame = player.currentFrame().view;
         cs::Status s = host.process(frame, &viewer.textures(), player.takePrepared());
@@ -474,13 +497,13 @@ int runWithoutWindow(const Options& o, int argc, char** argv) {
         if (s) s = targets[0].bind(kViewerW, kViewerH);
         if (s) viewer.paintInCurrentContext(kViewerW, kViewerH);
         for (size_t i = 0; s && i < views.size(); ++i) {
-            const cs::ScopePlacement placement = host.placement(kPanels[i].first, viewer.textures());
+            const cs::ScopePlacement placement = host.placement(panels[i].first, viewer.textures());
             views[i]->setPlacement(placement);
             // The graticule overlay is drawn again only when its image size changes (the
             // window also keys it on settings, which stay put here).
             if (overlaySizes[i] != std::array<int, 2>{placement.imageWidth, placement.imageHeight}) {
                 overlaySizes[i] = {placement.imageWidth, placement.imageHeight};
-                views[i]->setOverlay(host.overlayFor(kPanels[i].first));
+                views[i]->setOverlay(host.overlayFor(panels[i].first));
             }
             if ((s = targets[1 + i].bind(sizes[i][0], sizes[i][1]))) views[i]->paintInCurrentContext(sizes[i][0], sizes[i][1]);
         }

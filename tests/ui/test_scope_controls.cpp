@@ -165,9 +165,7 @@ private slots:
     }
 
     void vectorscopeBarsAt1xAnd2x() {
-        QComboBox* zoom = nullptr;
-        for (QComboBox* c : window_->findChildren<QComboBox*>())
-            if (c->findText(QStringLiteral("2x")) >= 0) zoom = c;
+        QComboBox* zoom = combo(window_, "vectorscopeZoom");
         QVERIFY(zoom);
         choose(zoom, 1);
         QVERIFY(shownAsCoreDraws(Plane::Vectorscope));
