@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "BitmapFont.h"
 #include "ScopeRender.h"
 
 namespace cs {
@@ -59,6 +60,28 @@ void fill(RgbaImage& img, uint32_t colour) {
 
 }  // namespace
 
+std::string cieHeader(const GamutResults& g, CieMode mode, int width, int textScale) {
+    const std::string name = mode == CieMode::Uv ? "CIE 1976 u'v'" : "CIE 1931 xy";
+    std::vector<std::string> forms;
+    if (g.measured) {
+        const std::string source(primariesLabel(g.source)), target(primariesLabel(g.target));
+        char share[16];
+        std::snprintf(share, sizeof share, "%.2f%%", g.outsideShare * 100.0);
+        forms = {name + "  " + source + " source  outside " + target + ": " + share,
+                 name + "  " + source + "  outside " + target + ": " + share,
+                 source + "  outside " + target + ": " + share,
+                 "outside " + target + ": " + share,
+                 "out " + target + " " + share,
+                 share};
+    } else {
+        forms = {name, mode == CieMode::Uv ? "u'v'" : "xy"};
+    }
+    const int room = width - 2 * 4;
+    for (const std::string& f : forms)
+        if (font::textWidth(f, textScale) <= room) return f;
+    return forms.back();
+}
+
 void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) {
     const int size = std::clamp(spec.cieSize, 64, 8192);
     if (out.width != size || out.height != size || out.pixels.size() != size_t(size) * size_t(size) * 4)
@@ -68,9 +91,9 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
     const CieAxes axes = cieAxes(mode);
     const int textScale = size >= 900 ? 2 : 1;
     const int charH = 8 * textScale;
-    // The plot: a margin for the axis labels on the left and at the bottom, with the
-    // coordinate area's own aspect ratio.
-    const int left = 6 * 5 * textScale, bottom = 2 * charH + 4, top = charH + 8, right = 8;
+    // The plot: a margin for the axis labels on the left and at the bottom, and at the top for
+    // the header and under it the vertical axis' name, with the coordinate area's own aspect ratio.
+    const int left = 6 * 5 * textScale, bottom = 2 * charH + 4, top = 2 * charH + 8, right = 8;
     const int availW = size - left - right, availH = size - top - bottom;
     const double aspect = axes.uExtent / axes.vExtent;
     const int plotW = std::max(1, std::min(availW, int(availH * aspect)));
@@ -88,11 +111,20 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
 
     const GamutResults& g = r.gamut;
 
-    // Axes: ticks and labels every 0.1, a faint grid.
+    // Axes: a faint grid every 0.1, labelled every 0.1, or every 0.2, 0.4, ... where the labels
+    // would touch (a small panel).
     const uint32_t grid = rgba(48, 48, 48), text = rgba(170, 170, 170);
+    auto labelStep = [](double spacing, int labelSize) {
+        int step = 1;
+        while (step < 16 && spacing * step < labelSize) step *= 2;
+        return step;
+    };
+    const int uStep = labelStep(0.1 / axes.uExtent * (plotW - 1), font::textWidth("0.0", textScale) + 4 * textScale);
+    const int vStep = labelStep(0.1 / axes.vExtent * (plotH - 1), charH + 2);
     for (int i = 0; i * 0.1 <= axes.uExtent + 1e-9; ++i) {
         const double x = x0 + i * 0.1 / axes.uExtent * (plotW - 1);
         drawLine(out, x, y0, x, y0 + plotH - 1, grid);
+        if (i % uStep != 0) continue;
         char label[8];
         std::snprintf(label, sizeof label, "%.1f", i * 0.1);
         drawText(out, int(x) - 3 * 5 * textScale / 2, y0 + plotH + 3, label, text, textScale);
@@ -100,12 +132,13 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
     for (int i = 0; i * 0.1 <= axes.vExtent + 1e-9; ++i) {
         const double y = y0 + (1.0 - i * 0.1 / axes.vExtent) * (plotH - 1);
         drawLine(out, x0, y, x0 + plotW - 1, y, grid);
+        if (i % vStep != 0) continue;
         char label[8];
         std::snprintf(label, sizeof label, "%.1f", i * 0.1);
         drawText(out, 4, int(y) - charH / 2, label, text, textScale);
     }
     drawText(out, x0 + plotW - 2 * 6 * textScale, y0 + plotH + 3 + charH, mode == CieMode::Uv ? "u'" : "x", text, textScale);
-    drawText(out, 4, y0 - charH - 2, mode == CieMode::Uv ? "v'" : "y", text, textScale);
+    drawText(out, 4, y0 - charH - 4, mode == CieMode::Uv ? "v'" : "y", text, textScale);
 
     // The spectral locus and the line of purples.
     const auto& locus = spectralLocus();
@@ -128,9 +161,13 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
             auto shift = [](Chromaticity a) { return Chromaticity{a.x + 0.0012, a.y + 0.0012}; };
             line(shift(p.r), shift(p.g), c); line(shift(p.g), shift(p.b), c); line(shift(p.b), shift(p.r), c);
         }
+        // Right of the red corner, kept inside the image; none where the three would cover
+        // the plot (the smallest panels).
+        if (plotH < 8 * (charH + 2)) continue;
         const auto [lx, ly] = toPixel(p.r);
-        drawText(out, int(lx) + 4, int(ly) - charH / 2 + (t - 1) * (charH + 2) + (t == 0 ? 0 : 0), std::string(primariesLabel(triangles[t].p)).c_str(),
-                 c, textScale);
+        const std::string label(primariesLabel(triangles[t].p));
+        const int labelX = std::max(0, std::min(int(lx) + 4, size - 2 - font::textWidth(label, textScale)));
+        drawText(out, labelX, int(ly) - charH / 2 + (t - 1) * (charH + 2), label.c_str(), c, textScale);
     }
 
     // The source's white point: a cross.
@@ -187,15 +224,8 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
         }
     }
 
-    // Title: the diagram, the source's gamut and the share outside the target.
-    char title[128];
-    if (g.measured)
-        std::snprintf(title, sizeof title, "%s  %s source  outside %s: %.2f%%", mode == CieMode::Uv ? "CIE 1976 u'v'" : "CIE 1931 xy",
-                      std::string(primariesLabel(g.source)).c_str(), std::string(primariesLabel(g.target)).c_str(),
-                      g.outsideShare * 100.0);
-    else
-        std::snprintf(title, sizeof title, "%s", mode == CieMode::Uv ? "CIE 1976 u'v'" : "CIE 1931 xy");
-    drawText(out, 4, 3, title, text, textScale);
+    // Header: the diagram, the source's gamut and the share outside the target, as much as fits.
+    drawText(out, 4, 3, cieHeader(g, mode, size, textScale).c_str(), text, textScale);
 }
 
 }  // namespace cs

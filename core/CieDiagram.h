@@ -3,6 +3,7 @@
 // point, the axes, and the frame's chromaticity counts over them, each bin in its own
 // colour. Drawn from ScopeResults::gamut by the CPU engine, by export and by the window.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "Gamut.h"
@@ -13,6 +14,13 @@ namespace cs {
 
 // The CIE 1931 2-degree spectral locus, 380..700 nm (the diagram's outline).
 const std::vector<Chromaticity>& spectralLocus();
+
+// The diagram's header for an image `width` pixels wide with text at `textScale`: the longest
+// of its forms that fits inside the image's 4-pixel margins, from "CIE 1931 xy  BT.2020 source
+// outside BT.709: 12.34%" through shorter ones (the diagram's name, then the source, then the
+// words go first) down to "12.34%" (or "xy" / "u'v'" before anything is measured), which fits
+// the smallest scope (64 pixels).
+std::string cieHeader(const GamutResults& g, CieMode mode, int width, int textScale);
 
 // Into `out`, spec.cieSize square. Counts absent or of the wrong size: the diagram alone.
 void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out);

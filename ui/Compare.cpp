@@ -108,6 +108,19 @@ const FrameView* CompareController::frameB() const {
     return nullptr;
 }
 
+ScopeSpec compareSpecB(const ScopeSpec& a) {
+    ScopeSpec b = a;
+    const ScopeSpec defaults;
+    b.preview = PreviewFilter::None;   // the viewer shows B's picture; the preview panel shows A
+    b.filter = defaults.filter;
+    b.cie = false;
+    b.cieMode = defaults.cieMode;
+    b.cieSize = defaults.cieSize;
+    b.gamutTarget = defaults.gamutTarget;
+    b.hdr = false;
+    return b;
+}
+
 // ---- B's source ------------------------------------------------------------------------
 
 EngineHost& CompareController::engineB() {
@@ -261,8 +274,7 @@ void CompareController::onBFrame() {
 
 CompareController::Inputs CompareController::currentInputs() const {
     Inputs in;
-    in.spec = window_.engineHost().spec();
-    in.spec.preview = PreviewFilter::None;   // the viewer shows B's picture; the preview panel shows A
+    in.spec = compareSpecB(window_.engineHost().spec());
     in.channels = window_.engineHost().histogramChannels;
     in.scopes = scopes_;
     if (scopes_ != CompareScopes::A)

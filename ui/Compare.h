@@ -42,6 +42,14 @@ class Player;
 class Frame;
 struct VideoFrame;
 
+// B's engine settings from A's: B's picture shows in the viewer and its scopes only in the
+// histogram, waveform, parade and vectorscope panels (which of them EngineHost::setPanel says);
+// the CIE panel, the gamut check, the preview panel and the status bar's light levels show A
+// only. So B counts no chromaticities and no HDR light levels and draws no preview, and A's
+// settings for those (the CIE panel's mode, size and target, the preview's filter) are left
+// out, so that changing them does not run B's engine again.
+ScopeSpec compareSpecB(const ScopeSpec& a);
+
 class CompareController : public QObject {
     Q_OBJECT
 public:

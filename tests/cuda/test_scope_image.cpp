@@ -2,7 +2,7 @@
 // tables) against core/ScopeRender's, byte for byte, on the host: counts from the CPU engine
 // for random and patterned frames, every image kind, 8 and 10 bit, both ranges and parade
 // modes, linear and log histograms, both vectorscope zooms, gains, and image sizes from tiny
-// to the default. The kernels run these very functions; tests/cuda/test_engine.cpp compares
+// to the default. The kernels run these very functions; tests/cuda/test_engine_scopes.cpp compares
 // the GPU's images with the CPU engine's.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,6 @@
 // Shared set-up of the GUI test programs: skip (exit 77) where no X display or no OpenGL
-// 3.3 context is available, settings in a throw-away folder, and waiting helpers.
+// 3.3 context is available, settings in a throw-away folder, the window tests' main()
+// (CS_GUI_TEST_MAIN), and waiting helpers.
 #pragma once
 #include <QApplication>
 #include <QElapsedTimer>
@@ -11,7 +12,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
+
+#include "ui/Gui.h"
 
 namespace cs::test {
 
@@ -49,4 +53,37 @@ inline bool waitUntil(const std::function<bool()>& done, int timeoutMs) {
     return done();
 }
 
+// The body of a window test's main(): skipped (77, the reason on stderr under the program's
+// name) without a display or an OpenGL 3.3 context; settings in a throw-away folder; the
+// application made as the window's own main() makes it; then `run` (which runs the QTest
+// object with the arguments QApplication left). `argc` is main's: QApplication keeps it.
+inline int runGuiTest(int& argc, char** argv, const std::function<int()>& run) {
+    const char* slash = argc > 0 ? std::strrchr(argv[0], '/') : nullptr;
+    const char* name = argc > 0 ? (slash ? slash + 1 : argv[0]) : "gui test";
+    if (!haveDisplay()) {
+        std::fprintf(stderr, "%s: skipped, no display (run under xvfb-run)\n", name);
+        return 77;
+    }
+    QTemporaryDir settings;
+    isolateSettings(settings);
+    prepareGuiApplication();
+    QApplication app(argc, argv);
+    styleGuiApplication();
+    if (!haveOpenGl33()) {
+        std::fprintf(stderr, "%s: skipped, no OpenGL 3.3 context\n", name);
+        return 77;
+    }
+    return run();
+}
+
 }  // namespace cs::test
+
+// A window test's main(): runGuiTest, then QTest::qExec of a `TestClass` (the test file
+// includes QtTest; this header does not, so the screenshot tool needs no Qt Test).
+#define CS_GUI_TEST_MAIN(TestClass)                                                                \
+    int main(int argc, char** argv) {                                                              \
+        return cs::test::runGuiTest(argc, argv, [&] {                                             \
+            TestClass test;                                                                        \
+            return QTest::qExec(&test, argc, argv);                                                \
+        });                                                                                        \
+    }

@@ -239,22 +239,6 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
-    if (!cs::test::haveDisplay()) {
-        std::fprintf(stderr, "test_gui_gamut: skipped, no display (run under xvfb-run)\n");
-        return 77;
-    }
-    QTemporaryDir settings;
-    cs::test::isolateSettings(settings);
-    cs::prepareGuiApplication();
-    QApplication app(argc, argv);
-    cs::styleGuiApplication();
-    if (!cs::test::haveOpenGl33()) {
-        std::fprintf(stderr, "test_gui_gamut: skipped, no OpenGL 3.3 context\n");
-        return 77;
-    }
-    GamutGuiTest test;
-    return QTest::qExec(&test, argc, argv);
-}
+CS_GUI_TEST_MAIN(GamutGuiTest)
 
 #include "test_gui_gamut.moc"

@@ -210,22 +210,6 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
-    if (!cs::test::haveDisplay()) {
-        std::fprintf(stderr, "test_scope_controls: skipped, no display (run under xvfb-run)\n");
-        return 77;
-    }
-    QTemporaryDir settings;
-    cs::test::isolateSettings(settings);
-    cs::prepareGuiApplication();
-    QApplication app(argc, argv);
-    cs::styleGuiApplication();
-    if (!cs::test::haveOpenGl33()) {
-        std::fprintf(stderr, "test_scope_controls: skipped, no OpenGL 3.3 context\n");
-        return 77;
-    }
-    ScopeControlsTest test;
-    return QTest::qExec(&test, argc, argv);
-}
+CS_GUI_TEST_MAIN(ScopeControlsTest)
 
 #include "test_scope_controls.moc"

@@ -252,22 +252,6 @@ void TestWall::bigWall() {
     shoot(wall, "wall-4x4.png");
 }
 
-int main(int argc, char** argv) {
-    if (!test::haveDisplay()) {
-        std::puts("SKIPPED: no display");
-        return 77;
-    }
-    prepareGuiApplication();
-    QApplication app(argc, argv);
-    QTemporaryDir settings;
-    test::isolateSettings(settings);
-    if (!test::haveOpenGl33()) {
-        std::puts("SKIPPED: no OpenGL 3.3");
-        return 77;
-    }
-    styleGuiApplication();
-    TestWall t;
-    return QTest::qExec(&t, argc, argv);
-}
+CS_GUI_TEST_MAIN(TestWall)
 
 #include "test_wall.moc"

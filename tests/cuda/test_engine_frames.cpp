@@ -1,0 +1,119 @@
+// The CUDA engine on the frames it is given: 8K frames, frames in device memory (aligned or
+// not) against the same frames on the host, bad input, frames that change size and format
+// from call to call, and accumulators that start clean every frame.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "EngineCompare.h"
+
+namespace cs {
+namespace {
+
+using test::cudaEngine;
+using test::compareEngines;
+using test::everything;
+using test::label;
+
+TEST(CudaEngine, LargeFrames8K) {
+    if (test::smallOnly()) GTEST_SKIP() << "CS_CUDA_TEST_SMALL";
+    std::mt19937 rng(13);
+    for (PixelFormat f : {PixelFormat::Nv12, PixelFormat::P010}) {
+        Frame frame(f, 7680, 4320);
+        test::fillRandom(frame, rng);
+        compareEngines(frame.view(), everything(PreviewFilter::FalseColour), label(frame, "random"));
+    }
+}
+
+// A frame in device memory (as NVDEC delivers it) gives exactly the host path's results.
+TEST(CudaEngine, DeviceFramesEqualHostFrames) {
+    std::mt19937 rng(17);
+    const int w = test::smallOnly() ? 322 : 1920, h = test::smallOnly() ? 181 : 1080;
+    for (PixelFormat f : {PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv420p10})
+        for (bool misaligned : {false, true}) {
+            Frame frame(f, w, h);
+            test::fillRandom(frame, rng);
+            const FrameView host = frame.view();
+            const auto& info = formatInfo(f);
+            FrameView dev = host;
+            dev.onDevice = true;
+            std::vector<void*> allocations;
+            for (int p = 0; p < info.planeCount; ++p) {
+                const int rows = test::planeRowsOf(f, h, p);
+                // Misaligned: a pitch that is not a multiple of 16 bytes (the engine must realign).
+                const size_t pitch = size_t(host.pitch[size_t(p)]) + (misaligned ? 6 : 0);
+                void* mem = nullptr;
+                ASSERT_EQ(cudaMalloc(&mem, pitch * size_t(rows)), cudaSuccess);
+                allocations.push_back(mem);
+                ASSERT_EQ(cudaMemcpy2D(mem, pitch, host.data[size_t(p)], size_t(host.pitch[size_t(p)]), size_t(host.pitch[size_t(p)]),
+                                       size_t(rows), cudaMemcpyHostToDevice),
+                          cudaSuccess);
+                dev.data[size_t(p)] = static_cast<const uint8_t*>(mem);
+                dev.pitch[size_t(p)] = std::ptrdiff_t(pitch);
+            }
+            ScopeResults fromDevice, fromHost;
+            const ScopeSpec spec = everything(PreviewFilter::Gaussian);
+            const std::string where = label(frame, misaligned ? "device, misaligned pitch" : "device");
+            compareEngines(dev, host, spec, where, &fromDevice);
+            ASSERT_TRUE(cudaEngine()->process(host, spec, fromHost).ok());
+            test::expectSameResults(fromDevice, fromHost, where + " vs host path", 0);
+            for (void* m : allocations) cudaFree(m);
+        }
+}
+
+TEST(CudaEngine, BadInputIsAnErrorNotACrash) {
+    CudaEngine* e = cudaEngine();
+    ScopeResults r;
+    Frame frame(PixelFormat::Nv12, 64, 32);
+    FrameView v = frame.view();
+    v.onDevice = true;   // a host pointer claimed to be device memory
+    const Status s = e->process(v, everything(), r);
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("not CUDA device memory"), std::string::npos) << s.message();
+    FrameView empty = frame.view();
+    empty.width = 0;
+    EXPECT_FALSE(e->process(empty, everything(), r).ok());
+    FrameView missing = frame.view();
+    missing.data[1] = nullptr;
+    EXPECT_FALSE(e->process(missing, everything(), r).ok());
+    // The engine still works afterwards.
+    frame.fill(16, 128, 128);
+    EXPECT_TRUE(e->process(frame.view(), everything(), r).ok());
+    const auto none = makeCudaEngine(1000);
+    ASSERT_FALSE(none.ok());
+    EXPECT_NE(none.message().find("does not exist"), std::string::npos) << none.message();
+}
+
+TEST(CudaEngine, BuffersFollowChangingFrames) {
+    std::mt19937 rng(19);
+    for (auto [f, w, h] : {std::tuple{PixelFormat::P010, 640, 360}, std::tuple{PixelFormat::Nv12, 2, 2},
+                           std::tuple{PixelFormat::Rgb24, 1001, 3}, std::tuple{PixelFormat::P010, 640, 360},
+                           std::tuple{PixelFormat::Yuv444p10, 77, 512}}) {
+        Frame frame(f, w, h);
+        test::fillRandom(frame, rng);
+        compareEngines(frame.view(), everything(PreviewFilter::Median3), label(frame, "sequence"));
+    }
+}
+
+// The pipeline counts into two sets of accumulators by turns and clears the one it is not
+// using beside the preview: every frame of a run must start from zero, whatever the frame
+// before asked for (here the vectorscope off then on again, and one frame three times).
+TEST(CudaEngine, AccumulatorsStartCleanEveryFrame) {
+    std::mt19937 rng(23);
+    Frame a(PixelFormat::P010, 322, 180), b(PixelFormat::P010, 322, 180);
+    test::fillRandom(a, rng);
+    test::fillRandom(b, rng);
+    ScopeSpec noVectorscope = everything(PreviewFilter::Zebra);
+    noVectorscope.vectorscope = false;
+    compareEngines(a.view(), everything(PreviewFilter::Zebra), label(a, "first"));
+    compareEngines(b.view(), noVectorscope, label(b, "no vectorscope"));
+    compareEngines(a.view(), everything(PreviewFilter::Zebra), label(a, "vectorscope again"));
+    for (int i = 0; i < 3; ++i) compareEngines(b.view(), everything(PreviewFilter::None), label(b, "repeat " + std::to_string(i)));
+}
+
+}  // namespace
+}  // namespace cs
