@@ -22,10 +22,10 @@ struct QcThresholds {
     // freezedetect: frames whose MAFD from the reference frame is at most noise (-60 dB).
     double freezeNoiseDb = kFreezeNoiseDb, freezeMinDuration = kFreezeMinDuration;
     // Frames whose share of out-of-legal (BRNG) / out-of-gamut pixels is above `share`.
-    double legalShare = 0.01, legalMinDuration = 1.0;
-    double gamutShare = 0.01, gamutMinDuration = 1.0;
+    double legalShare = kShareThreshold, legalMinDuration = kShareMinDuration;
+    double gamutShare = kShareThreshold, gamutMinDuration = kShareMinDuration;
     // Frames whose share of pixels outside the --gamut-target (core/Gamut.h's rule) is above `share`.
-    double targetGamutShare = 0.01, targetGamutMinDuration = 1.0;
+    double targetGamutShare = kShareThreshold, targetGamutMinDuration = kShareMinDuration;
     double freezeNoise() const;   // 10^(dB/20)
 };
 

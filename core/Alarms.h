@@ -15,7 +15,7 @@
 //          alone, with every luma sample still, is not seen).
 //   out of legal / out of gamut: FrameStats::outOfLegal / outOfGamut (signalstats' BRNG and
 //          EBU R 103's -5%..105%, docs/SCOPES.md) above a share of the pixels (1%) for a duration
-//          (0.5 s: single damaged frames do not raise it).
+//          (1 s: single damaged frames do not raise it), as qc's events (core/DetectRules.h).
 //   signal: the source's reader is reconnecting, failed or ended (decode/LiveReader.h).
 // The tracker measures durations on the time it is given (seconds, rising): the wall gives it a
 // steady clock, so a looping file or a restarted stream never runs time backwards.
@@ -43,8 +43,8 @@ struct FreezeRule {
     double duration = kFreezeMinDuration;               // freezedetect duration (d), seconds
 };
 struct ShareRule {
-    double share = 0.01;            // of the picture's pixels
-    double duration = 0.5;          // seconds
+    double share = kShareThreshold;         // of the picture's pixels
+    double duration = kShareMinDuration;    // seconds
 };
 struct AlarmRules {
     BlackRule black;

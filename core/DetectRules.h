@@ -1,6 +1,6 @@
 // FFmpeg's blackdetect and freezedetect (vf_blackdetect.c, vf_freezedetect.c of FFmpeg 5.1):
 // their defaults and their per-frame decisions, once, for `cudascope qc` (app/QcEvents.h) and
-// the wall's alarms (core/Alarms.h). The pixel threshold is blackThresholdFor and the MAFD's
+// the wall's alarms (core/Alarms.h), with the share rules both use for out-of-range pixels. The pixel threshold is blackThresholdFor and the MAFD's
 // scale freezeMafd (core/SignalStats.h).
 #pragma once
 #include <cmath>
@@ -11,6 +11,9 @@ namespace cs {
 inline constexpr double kBlackPixelRatio = 0.10, kBlackPictureRatio = 0.98, kBlackMinDuration = 2.0;
 // freezedetect: noise (n) -60 dB = 0.001, duration (d).
 inline constexpr double kFreezeNoiseDb = -60.0, kFreezeMinDuration = 2.0;
+// Out of legal, out of gamut, outside the target gamut: frames whose share of such pixels is
+// above 1%, for at least 1 s (single damaged frames do not count).
+inline constexpr double kShareThreshold = 0.01, kShareMinDuration = 1.0;
 
 // freezedetect's noise tolerance from decibels: 10^(dB / 20).
 inline double freezeNoiseFromDb(double db) { return std::pow(10.0, db / 20.0); }
