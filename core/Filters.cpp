@@ -15,6 +15,7 @@
 #include "Frame.h"
 #include "Hdr.h"
 #include "HdrFalseColour.h"
+#include "PeakingWidth.h"
 
 namespace cs {
 
@@ -543,6 +544,52 @@ void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float thresho
     });
 }
 
+void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float threshold, uint32_t colour, int width, RgbaImage& out,
+                  ThreadPool* pool) {
+    const int reach = peakingReach(width);
+    if (reach == 0) return focusPeaking(picture, luma, threshold, colour, out, pool);
+    if (!validImage(picture) || !validLuma(luma) || picture.width != luma.width || picture.height != luma.height) {
+        out.resize(0, 0);
+        return;
+    }
+    // The square dilation in two passes (PeakingWidth.h): `across` marks each pixel with an
+    // edge within `reach` of it in its own row; a pixel is painted where a mark lies within
+    // `reach` of it in its column. Only luma is read before the picture is copied, so `out`
+    // may be the picture itself.
+    const int w = luma.width, h = luma.height;
+    const int64_t first = focusPeakingFirstSquare(luma.bitDepth, threshold);
+    std::vector<uint8_t> across(size_t(w) * size_t(h));
+    forEachSobelRow(luma, pool, [&](int y, const auto* g2) {
+        uint8_t* a = across.data() + size_t(y) * size_t(w);
+        int lastEdge = -reach - 1;   // the nearest edge at or left of x, or far away
+        for (int x = 0; x < w + reach; ++x) {
+            if (x < w && g2[x] >= first) lastEdge = x;
+            if (x - reach >= 0) a[x - reach] = uint8_t(x - lastEdge <= 2 * reach);   // an edge in [x - 2 reach, x]
+        }
+    });
+    const bool copy = &picture != &out;
+    if (copy) sizeForOverwrite(out, picture.width, picture.height);
+    const PeakingBlend blended = focusPeakingBlend(colour);
+    const size_t rowBytes = size_t(picture.width) * 4;
+    forRows(pool, h, [&](int y0, int y1) {
+        std::vector<uint8_t> painted(static_cast<size_t>(w));
+        for (int y = y0; y < y1; ++y) {
+            uint8_t* dst = out.at(0, y);
+            if (copy) std::memcpy(dst, picture.at(0, y), rowBytes);
+            std::fill(painted.begin(), painted.end(), uint8_t(0));
+            for (int yy = std::max(0, y - reach); yy <= std::min(h - 1, y + reach); ++yy) {
+                const uint8_t* a = across.data() + size_t(yy) * size_t(w);
+                for (int x = 0; x < w; ++x) painted[size_t(x)] |= a[x];
+            }
+            for (int x = 0; x < w; ++x) {
+                if (!painted[size_t(x)]) continue;
+                uint8_t* p = dst + size_t(x) * 4;
+                for (size_t c = 0; c < 3; ++c) p[c] = blended[c][p[c]];
+            }
+        }
+    });
+}
+
 // ---- Zebra, false colour ------------------------------------------------------------------
 
 void zebra(const RgbaImage& picture, const LumaPlane& luma, float ire, RgbaImage& out, ThreadPool* pool) {
@@ -660,7 +707,7 @@ void applyPreview(const RgbaImage& picture, const LumaPlane& luma, const ScopeSp
         case PreviewFilter::BoxBlur: boxBlur(picture, f.blurRadius, out, pool); return;
         case PreviewFilter::Gaussian: gaussianBlur(picture, f.gaussianSigma, out, pool); return;
         case PreviewFilter::Edges: sobelEdges(luma, out, pool); return;
-        case PreviewFilter::FocusPeaking: focusPeaking(picture, luma, f.peakingThreshold, f.peakingColour, out, pool); return;
+        case PreviewFilter::FocusPeaking: focusPeaking(picture, luma, f.peakingThreshold, f.peakingColour, f.peakingWidth, out, pool); return;
         case PreviewFilter::Median3: median3x3(picture, out, pool); return;
         case PreviewFilter::Zebra: zebra(picture, luma, f.zebraIre, f.zebraLowIre, out, pool); return;
         case PreviewFilter::FalseColour: falseColour(luma, out, pool); return;
