@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <tuple>
 
 #include "GuiTestSupport.h"
 #include "core/Engine.h"
@@ -214,48 +215,52 @@ private slots:
     }
 
     void peakingWidthWidensTheShadersPeaksAsTheCpuDoes() {
-        // The zone plate (edges everywhere, finer outwards) shown 1:1, the preview in the
-        // viewer: at each width the shader's peaking equals the CPU engine's preview.
-        window_->openInput(QStringLiteral("pattern:zoneplate:320x180"));
-        QVERIFY(cs::test::waitUntil([&] { return window_->player().hasFrame() && window_->player().currentFrame().view.width == 320; }, kWaitMs));
-        window_->player().pause();
-        choose(combo(window_, "previewFilter"), int(cs::PreviewFilter::FocusPeaking));
+        // The zone plate (edges everywhere, finer outwards), 8-bit and 10-bit, shown 1:1 with
+        // the preview in the viewer: at each width the shader's peaking equals the CPU
+        // engine's preview.
         QComboBox* width = combo(window_, "peakingWidth");
         QVERIFY(width);
         QCOMPARE(width->count(), 3);
-        QVERIFY(width->isVisibleTo(width->window()));
         cs::PictureView* viewer = window_->viewer();
-        viewer->zoomTo(1.0);
         auto* inViewer = window_->findChild<QCheckBox*>(QStringLiteral("previewInViewer"));
         QVERIFY(inViewer);
-        inViewer->setChecked(true);
-        std::vector<uint8_t> previous;
-        for (int w : {1, 3, 2}) {
-            choose(width, w);
-            QCOMPARE(window_->engineHost().spec().filter.peakingWidth, w);
-            // The CPU engine's preview of the frame shown (made afresh each time: a frame
-            // presented after the pause replaces it).
-            cs::ScopeResults expected;
-            int compared = 0, differing = -1;
-            const bool same = cs::test::waitUntil(
-                [&] {
-                    cs::ScopeSpec spec = window_->engineHost().spec();
-                    spec.preview = cs::PreviewFilter::FocusPeaking;
-                    if (!cs::makeCpuEngine(1)->process(window_->player().currentFrame().view, spec, expected)) return false;
-                    return (differing = differingShownPixels(viewer, expected.preview, compared)) == 0;
-                },
-                kWaitMs);
-            QVERIFY2(same, qPrintable(QStringLiteral("width %1: %2 of %3 pixels differ").arg(w).arg(differing).arg(compared)));
-            QCOMPARE(compared, 320 * 180);
-            QVERIFY(expected.preview.pixels != previous);   // each width paints its own pixels
-            previous = expected.preview.pixels;
+        for (auto [input, w, h] : {std::tuple{"pattern:zoneplate:320x180", 320, 180}, std::tuple{"pattern:zoneplate:10bit:256x144", 256, 144}}) {
+            window_->openInput(QString::fromLatin1(input));
+            QVERIFY(cs::test::waitUntil([&] { return window_->player().hasFrame() && window_->player().currentFrame().view.width == w; }, kWaitMs));
+            window_->player().pause();
+            choose(combo(window_, "previewFilter"), int(cs::PreviewFilter::FocusPeaking));
+            QVERIFY(width->isVisibleTo(width->window()));
+            viewer->zoomTo(1.0);
+            inViewer->setChecked(true);
+            std::vector<uint8_t> previous;
+            for (int px : {1, 3, 2}) {
+                choose(width, px);
+                QCOMPARE(window_->engineHost().spec().filter.peakingWidth, px);
+                // The CPU engine's preview of the frame shown (made afresh each time: a frame
+                // presented after the pause replaces it).
+                cs::ScopeResults expected;
+                int compared = 0, differing = -1;
+                const bool same = cs::test::waitUntil(
+                    [&] {
+                        cs::ScopeSpec spec = window_->engineHost().spec();
+                        spec.preview = cs::PreviewFilter::FocusPeaking;
+                        if (!cs::makeCpuEngine(1)->process(window_->player().currentFrame().view, spec, expected)) return false;
+                        return (differing = differingShownPixels(viewer, expected.preview, compared)) == 0;
+                    },
+                    kWaitMs);
+                QVERIFY2(same, qPrintable(QStringLiteral("%1 width %2: %3 of %4 pixels differ").arg(QLatin1String(input)).arg(px).arg(differing).arg(compared)));
+                QCOMPARE(compared, w * h);
+                QVERIFY(expected.preview.pixels != previous);   // each width paints its own pixels
+                previous = expected.preview.pixels;
+            }
+            inViewer->setChecked(false);
         }
+        QCOMPARE(window_->player().currentFrame().view.bitDepth(), 10);
         // Another filter hides the width; peaking shows it again.
         choose(combo(window_, "previewFilter"), int(cs::PreviewFilter::Zebra));
         QVERIFY(!width->isVisibleTo(width->window()));
         choose(combo(window_, "previewFilter"), int(cs::PreviewFilter::FocusPeaking));
         QVERIFY(width->isVisibleTo(width->window()));
-        inViewer->setChecked(false);
         viewer->zoomToFit();
     }
 
