@@ -7,6 +7,7 @@
 #include "Commands.h"
 #include "core/Parse.h"
 #include "core/PeakingColour.h"
+#include "core/PeakingWidth.h"
 #include "core/ReferenceLines.h"
 
 namespace cs {
@@ -43,6 +44,8 @@ const char* const kExportUsage =
     "  --vectorscope-zoom Z  1|2 (default 1)\n"
     "  --peaking-colour C    focus peaking's colour: red, green, blue, yellow, cyan, magenta, white\n"
     "                        or RRGGBB in hex (default red)\n"
+    "  --peaking-width W     focus peaking's width, 1|2|3 px: the edges widened by W - 1 pixels on every\n"
+    "                        side (default 1)\n"
     "  --size WxH            waveform/parade/histogram image size, 64x64 to 8192x8192 (default 1024x540)\n"
     "  --timeout SECONDS     live: give up (exit 1, report kept) after this long without a picture,\n"
     "                        whether the stream never came or did not come back (default 30)\n"
@@ -72,7 +75,7 @@ const std::vector<OptionDef>& exportOptionTable() {
         {{"histogram-scale"}, true}, {{"waveform-scale"}, true}, {{"size"}, true},  {{"timeout"}, true},
         {{"all-frames"}},       {{"no-npy"}},        {{"gamut-target"}, true}, {{"cie"}, true},
         {{"waveform-mode"}, true}, {{"reference-lines"}, true}, {{"trace-colour"}, true}, {{"vectorscope-zoom"}, true},
-        {{"peaking-colour"}, true}};
+        {{"peaking-colour"}, true}, {{"peaking-width"}, true}};
     return table;
 }
 
@@ -176,6 +179,11 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
         auto c = parsePeakingColour(v);
         if (c) a.spec.filter.peakingColour = *c;
         return c.status();
+    });
+    option("peaking-width", [&](const std::string& v) {
+        auto w = parsePeakingWidth(v);
+        if (w) a.spec.filter.peakingWidth = *w;
+        return w.status();
     });
     option("size", [&](const std::string& v) {
         auto size = parseSize(v, kMinScopeSize, kMaxScopeSize);

@@ -124,6 +124,7 @@ int runRecord(int argc, char** argv) {
     recordingSize(a, info.width, info.height, width, height);
     ScopeSpec spec;
     spec.preview = a.preview;
+    spec.filter = a.filter;
     spec.counts = false;   // only the images are recorded: the CUDA engine copies no large counts back
     prepareSpecForLayout(a.layout, width, height, spec);
 

@@ -3,6 +3,8 @@
 #include <charconv>
 
 #include "core/Parse.h"
+#include "core/PeakingColour.h"
+#include "core/PeakingWidth.h"
 
 namespace cs {
 
@@ -18,6 +20,10 @@ const char* const kRecordUsage =
     "                        for picture and preview, 1920x1080 for scopes and composite)\n"
     "  --preview F           the preview's filter: blur, gaussian, edges, peaking, median, zebra, falsecolour, gamut\n"
     "                        (default peaking for --layout preview)\n"
+    "  --peaking-colour C    focus peaking's colour: red, green, blue, yellow, cyan, magenta, white\n"
+    "                        or RRGGBB in hex (default red)\n"
+    "  --peaking-width W     focus peaking's width, 1|2|3 px: the edges widened by W - 1 pixels on every\n"
+    "                        side (default 1)\n"
     "  --codec C             h264|hevc (default h264): NVENC where the GPU has it, else libx264/libx265\n"
     "  --bitrate B           bits per second, e.g. 8000000 (default: constant quality)\n"
     "  --quality Q           constant quality, 0 (best) to 51 (default 20)\n"
@@ -55,7 +61,8 @@ const std::vector<OptionDef>& recordOptionTable() {
     static const std::vector<OptionDef> table{
         {{"h", "help"}},      {{"out"}, true},     {{"frames"}, true}, {{"seconds"}, true}, {{"layout"}, true},
         {{"size"}, true},     {{"preview"}, true}, {{"codec"}, true},  {{"bitrate"}, true}, {{"quality"}, true},
-        {{"engine"}, true},   {{"hwdec"}, true},   {{"convert"}, true},  {{"realtime"}}};
+        {{"engine"}, true},   {{"hwdec"}, true},   {{"convert"}, true},  {{"realtime"}},
+        {{"peaking-colour"}, true}, {{"peaking-width"}, true}};
     return table;
 }
 
@@ -101,6 +108,16 @@ Result<RecordOptions> parseRecordArgs(const std::vector<std::string>& args) {
         auto p = parsePreviewChoice(v, false);
         if (p) a.preview = *p;
         return p.status();
+    });
+    option("peaking-colour", [&](const std::string& v) {
+        auto c = parsePeakingColour(v);
+        if (c) a.filter.peakingColour = *c;
+        return c.status();
+    });
+    option("peaking-width", [&](const std::string& v) {
+        auto w = parsePeakingWidth(v);
+        if (w) a.filter.peakingWidth = *w;
+        return w.status();
     });
     option("codec", [&](const std::string& v) {
         auto c = parseChoice(v, {"h264", "hevc"});

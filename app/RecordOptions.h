@@ -24,6 +24,7 @@ struct RecordOptions {
     long long bitrate = 0;                            // bits per second; 0: constant quality
     int quality = 20;                                 // CRF / CQ
     PreviewFilter preview = PreviewFilter::None;      // for the preview and composite layouts
+    FilterParams filter;                              // the preview's parameters (peaking colour and width)
     bool realtime = false;                            // a file paced at its frame rate, drops counted
     std::string convert = "auto";                     // RGBA -> 4:2:0: auto (the GPU with the CUDA engine), cpu, cuda, swscale
 };

@@ -1,5 +1,6 @@
 #include "ReportWriter.h"
 
+#include "core/PeakingColour.h"
 #include "core/ReferenceLines.h"
 #include "decode/FrameInput.h"
 
@@ -136,6 +137,12 @@ QJsonObject reportHead(const SourceInfo& info, std::string_view engine, const Sc
         QJsonObject scopes = head["scopes"].toObject();
         scopes["cie"] = str(cieModeName(spec.cieMode));
         scopes["gamut_target"] = str(gamutTargetName(spec.gamutTarget));
+        head["scopes"] = scopes;
+    }
+    if (spec.preview == PreviewFilter::FocusPeaking) {
+        QJsonObject scopes = head["scopes"].toObject();
+        scopes["peaking_colour"] = str(peakingColourText(spec.filter.peakingColour));
+        scopes["peaking_width"] = spec.filter.peakingWidth;
         head["scopes"] = scopes;
     }
     return head;

@@ -11,10 +11,12 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <type_traits>
 
 #include "Frame.h"
 #include "Hdr.h"
 #include "HdrFalseColour.h"
+#include "PeakingWidth.h"
 
 namespace cs {
 
@@ -543,6 +545,63 @@ void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float thresho
     });
 }
 
+void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float threshold, uint32_t colour, int width, RgbaImage& out,
+                  ThreadPool* pool) {
+    const int reach = peakingReach(width);
+    if (reach == 0) return focusPeaking(picture, luma, threshold, colour, out, pool);
+    if (!validImage(picture) || !validLuma(luma) || picture.width != luma.width || picture.height != luma.height) {
+        out.resize(0, 0);
+        return;
+    }
+    // The square dilation in two passes (PeakingWidth.h): `across` marks each pixel with an
+    // edge within `reach` of it in its own row; a pixel is painted where a mark lies within
+    // `reach` of it in its column. Only luma is read before the picture is copied, so `out`
+    // may be the picture itself.
+    const int w = luma.width, h = luma.height;
+    const int64_t first = focusPeakingFirstSquare(luma.bitDepth, threshold);
+    std::vector<uint8_t> across(size_t(w) * size_t(h));
+    // Loops over bytes: the counts are copied into each lambda (a byte store may alias a
+    // captured int, which would be reloaded every iteration and keep the loop scalar).
+    forEachSobelRow(luma, pool, [&across, first, w, reach](int y, const auto* g2) {
+        // The row's edges with `reach` zeros either side (one buffer per pool thread, kept
+        // between rows), then each pixel the OR of the 2 reach + 1 marks around it.
+        using Square = std::remove_cvref_t<decltype(*g2)>;   // first fits it (sobelRows' types)
+        const Square firstSquare = Square(first);
+        thread_local std::vector<uint8_t> marks;
+        marks.assign(size_t(w) + 2 * size_t(reach), 0);
+        uint8_t* __restrict m = marks.data() + reach;
+        for (int x = 0; x < w; ++x) m[x] = uint8_t(g2[x] >= firstSquare);
+        uint8_t* __restrict a = across.data() + size_t(y) * size_t(w);
+        const uint8_t* __restrict from = marks.data();   // from[x + d] is the mark at x - reach + d
+        std::memcpy(a, from, size_t(w));
+        for (int d = 1; d <= 2 * reach; ++d)
+            for (int x = 0; x < w; ++x) a[x] |= from[x + d];
+    });
+    const bool copy = &picture != &out;
+    if (copy) sizeForOverwrite(out, picture.width, picture.height);
+    const PeakingBlend blended = focusPeakingBlend(colour);
+    const size_t rowBytes = size_t(picture.width) * 4;
+    forRows(pool, h, [&across, &blended, &picture, &out, copy, rowBytes, w, h, reach](int y0, int y1) {
+        std::vector<uint8_t> painted(static_cast<size_t>(w));
+        for (int y = y0; y < y1; ++y) {
+            uint8_t* dst = out.at(0, y);
+            if (copy) std::memcpy(dst, picture.at(0, y), rowBytes);
+            const int top = std::max(0, y - reach), bottom = std::min(h - 1, y + reach);
+            uint8_t* __restrict any = painted.data();
+            std::memcpy(any, across.data() + size_t(top) * size_t(w), size_t(w));
+            for (int yy = top + 1; yy <= bottom; ++yy) {
+                const uint8_t* __restrict a = across.data() + size_t(yy) * size_t(w);
+                for (int x = 0; x < w; ++x) any[x] |= a[x];
+            }
+            for (int x = 0; x < w; ++x) {
+                if (!any[x]) continue;
+                uint8_t* p = dst + size_t(x) * 4;
+                for (size_t c = 0; c < 3; ++c) p[c] = blended[c][p[c]];
+            }
+        }
+    });
+}
+
 // ---- Zebra, false colour ------------------------------------------------------------------
 
 void zebra(const RgbaImage& picture, const LumaPlane& luma, float ire, RgbaImage& out, ThreadPool* pool) {
@@ -660,7 +719,7 @@ void applyPreview(const RgbaImage& picture, const LumaPlane& luma, const ScopeSp
         case PreviewFilter::BoxBlur: boxBlur(picture, f.blurRadius, out, pool); return;
         case PreviewFilter::Gaussian: gaussianBlur(picture, f.gaussianSigma, out, pool); return;
         case PreviewFilter::Edges: sobelEdges(luma, out, pool); return;
-        case PreviewFilter::FocusPeaking: focusPeaking(picture, luma, f.peakingThreshold, f.peakingColour, out, pool); return;
+        case PreviewFilter::FocusPeaking: focusPeaking(picture, luma, f.peakingThreshold, f.peakingColour, f.peakingWidth, out, pool); return;
         case PreviewFilter::Median3: median3x3(picture, out, pool); return;
         case PreviewFilter::Zebra: zebra(picture, luma, f.zebraIre, f.zebraLowIre, out, pool); return;
         case PreviewFilter::FalseColour: falseColour(luma, out, pool); return;

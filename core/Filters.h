@@ -56,6 +56,10 @@ int64_t sobelEdgeFirstSquare(int bitDepth, int grey);
 // (blended by the colour's alpha; the default is opaque).
 void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float threshold, uint32_t colour, RgbaImage& out,
                   ThreadPool* pool = nullptr);
+// The same with the edges widened to `width` (1..3, core/PeakingWidth.h): a pixel is painted
+// when a pixel over the threshold lies within width - 1 of it across and down (in the frame).
+void focusPeaking(const RgbaImage& picture, const LumaPlane& luma, float threshold, uint32_t colour, int width, RgbaImage& out,
+                  ThreadPool* pool = nullptr);
 // The least Sobel gx^2 + gy^2 (of luma at `bitDepth`) whose magnitude exceeds `threshold`:
 // focusPeaking paints exactly the pixels at or above it (2 (4 (2^d - 1))^2 + 1: none).
 // Shared with the GL picture shader, which paints the same pixels.

@@ -30,6 +30,7 @@ struct FilterParams {
     float gaussianSigma = 3.0f;     // separable Gaussian, kernel radius ceil(3 sigma)
     float peakingThreshold = 0.12f; // Sobel magnitude over full scale (0..1) that counts as "in focus"
     uint32_t peakingColour = 0xff2020ffu;   // RGBA, little-endian bytes R,G,B,A
+    int peakingWidth = 1;           // 1..3 px: the edges dilated by a (2w-1)^2 square (core/PeakingWidth.h)
     float zebraIre = 95.0f;         // luma at or above this IRE is striped
     float zebraLowIre = -1.0f;      // optional second zebra at or above this (disabled when < 0)... and below zebraIre
     bool operator==(const FilterParams&) const = default;

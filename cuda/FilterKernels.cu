@@ -12,6 +12,7 @@
 
 #include "FilterKernelsDetail.h"
 #include "core/Filters.h"
+#include "core/PeakingWidth.h"
 
 namespace cs::cuda {
 
@@ -66,6 +67,12 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
         case PreviewFilter::FocusPeaking: {
             if (bitDepth > detail::kMaxSobelDepth) return Status::error("focus peaking preview: luma deeper than 12 bits");
             peakingFirst_ = uint32_t(focusPeakingFirstSquare(bitDepth, f.peakingThreshold));   // <= 2^29 + 1
+            // Wider than 1 px: a word of marks a pixel in scratch, which the dilation reads.
+            peakingReach_ = peakingReach(f.peakingWidth);
+            if (peakingReach_ > 0) {
+                scratchPitch_ = (size_t(width) * sizeof(uint32_t) + 15) / 16 * 16;
+                CS_TRY(d_scratch_.reserve(scratchPitch_ * size_t(height)));
+            }
             // core's blend table; where each channel's is one value (an opaque colour) the
             // kernel paints that value and needs no table.
             const PeakingBlend blend = focusPeakingBlend(f.peakingColour);
@@ -153,6 +160,9 @@ cudaError_t PreviewFilters::enqueue(const uint8_t* d_picture, size_t picturePitc
         case PreviewFilter::Median3: return detail::enqueueMedian(d_picture, picturePitch, w, h, out, stream, dependentLaunch_);
         case PreviewFilter::Edges: return detail::enqueueSobelEdges(d_luma, lumaPitch, w, h, sp, out, stream, dependentLaunch_);
         case PreviewFilter::FocusPeaking:
+            if (peakingReach_ > 0)
+                return detail::enqueueWideFocusPeaking(d_luma, lumaPitch, d_picture, picturePitch, w, h, sp, peakingOpaque_, peakingReach_,
+                                                       d_scratch_.get<uint8_t>(), scratchPitch_, out, stream, dependentLaunch_);
             return detail::enqueueFocusPeaking(d_luma, lumaPitch, d_picture, picturePitch, w, h, sp, peakingOpaque_, out, stream,
                                                dependentLaunch_);
         case PreviewFilter::Zebra:

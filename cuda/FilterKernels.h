@@ -69,12 +69,13 @@ private:
     uint32_t peakingFirst_ = 0;      // focusPeakingFirstSquare
     bool peakingOpaque_ = true;      // the paint is one colour, peakingPaint_ (R, G, B)
     uint32_t peakingPaint_ = 0;
+    int peakingReach_ = 0;           // peakingReach of the width: above 0, marks in d_scratch_ and a dilation
     // Zebra zones / false colours per luma code, edges' first squares per grey, peaking's
     // blend table (semi-transparent colours), all from core's filters (see prepare()).
     std::vector<uint32_t> lut_;
     std::vector<uint32_t> lutUploaded_;
     DeviceBuffer d_lut_;
-    DeviceBuffer d_scratch_;         // the large-radius two-pass paths
+    DeviceBuffer d_scratch_;         // the large-radius two-pass paths; wide peaking's marks
     size_t scratchPitch_ = 0;
 };
 

@@ -63,6 +63,12 @@ cudaError_t enqueueSobelEdges(const uint16_t* d_luma, size_t lumaPitch, int w, i
 // through sp.blend.
 cudaError_t enqueueFocusPeaking(const uint16_t* d_luma, size_t lumaPitch, const uint8_t* d_picture, size_t picturePitch, int w, int h,
                                 const SobelParams& sp, bool opaque, const ImageSink& out, cudaStream_t stream, bool dependent);
+// Focus peaking wider than 1 px (core/PeakingWidth.h, reach 1..2): the pixels whose gradient
+// reaches sp.peakFirst marked (one word each) in d_marks (w x h, pitch marksPitch, a multiple
+// of 16), then the picture painted wherever a mark lies within `reach` across and down.
+cudaError_t enqueueWideFocusPeaking(const uint16_t* d_luma, size_t lumaPitch, const uint8_t* d_picture, size_t picturePitch, int w, int h,
+                                    const SobelParams& sp, bool opaque, int reach, uint8_t* d_marks, size_t marksPitch, const ImageSink& out,
+                                    cudaStream_t stream, bool dependent);
 
 // ---- Lookups (LookupFilterKernels.cu): a table entry per luma code ---------------------------
 

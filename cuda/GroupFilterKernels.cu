@@ -1,6 +1,7 @@
 // The median and Sobel previews (FilterKernelsDetail.h): 8 horizontally adjacent pixels a
 // thread, core/Filters.cpp's results exactly: the 3x3 median by integer min/max, Sobel edges
-// and focus peaking by integer gradients compared with thresholds core computes in double.
+// and focus peaking by integer gradients compared with thresholds core computes in double
+// (wider peaking: those marks, then a square dilation that paints).
 #include <cuda_runtime.h>
 
 #include "DependentLaunch.cuh"
@@ -150,7 +151,9 @@ __global__ void __launch_bounds__(256, 4) medianKernel(const uint8_t* in, size_t
 
 // ---- Sobel: edges and focus peaking --------------------------------------------------------
 
-enum class SobelMode { Edges, PeakOpaque, PeakBlend };
+// PeakMark: 1 where the gradient reaches sp.peakFirst, else 0, one word a pixel (the edges of
+// a wide peaking, which peakDilateKernel widens and paints).
+enum class SobelMode { Edges, PeakOpaque, PeakBlend, PeakMark };
 
 
 __device__ __forceinline__ float sqrtApprox(float x) {
@@ -188,8 +191,9 @@ __global__ void __launch_bounds__(256) sobelKernel(const uint16_t* luma, size_t 
     waitForPrecedingKernel();   // a dependent launch (DependentLaunch.cuh): nothing is touched before it
     // The block's table: edges' first squares, or the blend of a semi-transparent colour.
     constexpr int kTableWords = kMode == SobelMode::Edges ? kFirstSquares : (kMode == SobelMode::PeakBlend ? kBlendWords : 1);
+    constexpr bool kPaints = kMode == SobelMode::PeakOpaque || kMode == SobelMode::PeakBlend;   // reads the picture
     __shared__ uint32_t table[kTableWords];
-    if constexpr (kMode != SobelMode::PeakOpaque) {
+    if constexpr (kMode == SobelMode::Edges || kMode == SobelMode::PeakBlend) {
         const uint32_t* source = kMode == SobelMode::Edges ? sp.firstSquares : sp.blend;
         for (int t = int(threadIdx.y * blockDim.x + threadIdx.x); t < kTableWords; t += int(blockDim.x * blockDim.y)) table[t] = __ldg(source + t);
         __syncthreads();
@@ -220,7 +224,7 @@ __global__ void __launch_bounds__(256) sobelKernel(const uint16_t* luma, size_t 
         }
     }
     uint32_t pixels[kSobelRows][10];
-    if constexpr (kMode != SobelMode::Edges) {
+    if constexpr (kPaints) {
 #pragma unroll
         for (int r = 0; r < kSobelRows; ++r)
             loadPixels8(reinterpret_cast<const uint32_t*>(picture + size_t(min(y0 + r, h - 1)) * picturePitch), x0, n, pixels[r]);
@@ -257,6 +261,8 @@ __global__ void __launch_bounds__(256) sobelKernel(const uint16_t* luma, size_t 
             const int32_t g2 = gx * gx + gy * gy;
             if constexpr (kMode == SobelMode::Edges) {
                 o[j] = edgeGrey(g2, sp.greyScale, table) * 0x00010101u + 0xff000000u;
+            } else if constexpr (kMode == SobelMode::PeakMark) {
+                o[j] = uint32_t(g2) >= sp.peakFirst ? 1u : 0u;
             } else {
                 uint32_t px = pixels[r][j + 1];
                 if (uint32_t(g2) >= sp.peakFirst) {
@@ -274,6 +280,47 @@ __global__ void __launch_bounds__(256) sobelKernel(const uint16_t* luma, size_t 
         if (warpInside) storeWarpGroups(out, stage[kStaged ? threadIdx.y : 0], warpX, y, o, lane, 32);
         else store8(out, x0, y, o, n);
     }
+}
+
+// ---- Wide focus peaking: the marks dilated (core/PeakingWidth.h) ---------------------------
+
+// The paint of one picture pixel, opaque (sp.paint) or through the blend table (bytes).
+template <bool kOpaque>
+__device__ __forceinline__ uint32_t peakPaint(uint32_t px, uint32_t paint, const uint8_t* blend) {
+    if constexpr (kOpaque) return (px & 0xff000000u) | paint;
+    return (px & 0xff000000u) | uint32_t(blend[px & 0xffu]) | (uint32_t(blend[256 + ((px >> 8) & 0xffu)]) << 8) |
+           (uint32_t(blend[512 + ((px >> 16) & 0xffu)]) << 16);
+}
+
+// A pixel a thread (blocks of kBlock2d, 32 x 8): the block's marks and a margin of
+// kMaxPeakReach around them go into shared memory as bytes (0 outside the frame: the square
+// is clipped to it), and a pixel is painted where any mark lies within `reach` of it across
+// and down, as core's focusPeaking paints it.
+constexpr int kMaxPeakReach = 2;   // peakingReach(kMaxPeakingWidth)
+template <class Sink, bool kOpaque>
+__global__ void __launch_bounds__(256) peakDilateKernel(const uint8_t* marks, size_t marksPitch, const uint8_t* picture, size_t picturePitch,
+                                                        int w, int h, int reach, SobelParams sp, Sink out) {
+    constexpr int kTileW = 32 + 2 * kMaxPeakReach, kTileH = 8 + 2 * kMaxPeakReach;
+    __shared__ uint8_t tile[kTileH][kTileW];
+    __shared__ uint32_t table[kOpaque ? 1 : kBlendWords];
+    const int t = int(threadIdx.y * blockDim.x + threadIdx.x), threads = int(blockDim.x * blockDim.y);
+    if constexpr (!kOpaque)
+        for (int i = t; i < kBlendWords; i += threads) table[i] = __ldg(sp.blend + i);
+    const int bx = int(blockIdx.x) * 32 - kMaxPeakReach, by = int(blockIdx.y) * 8 - kMaxPeakReach;
+    for (int i = t; i < kTileW * kTileH; i += threads) {
+        const int x = bx + i % kTileW, y = by + i / kTileW;
+        tile[i / kTileW][i % kTileW] =
+            x >= 0 && x < w && y >= 0 && y < h ? uint8_t(__ldg(reinterpret_cast<const uint32_t*>(marks + size_t(y) * marksPitch) + x) != 0) : 0;
+    }
+    __syncthreads();
+    const int x = int(blockIdx.x) * 32 + int(threadIdx.x), y = int(blockIdx.y) * 8 + int(threadIdx.y);
+    if (x >= w || y >= h) return;
+    uint32_t near = 0;
+    for (int dy = -reach; dy <= reach; ++dy)
+        for (int dx = -reach; dx <= reach; ++dx) near |= tile[int(threadIdx.y) + kMaxPeakReach + dy][int(threadIdx.x) + kMaxPeakReach + dx];
+    uint32_t px = pixelAt(picture, picturePitch, x, y);
+    if (near) px = peakPaint<kOpaque>(px, sp.paint, reinterpret_cast<const uint8_t*>(table));
+    out.store(x, y, px);
 }
 
 }  // namespace
@@ -299,6 +346,21 @@ cudaError_t enqueueFocusPeaking(const uint16_t* d_luma, size_t lumaPitch, const 
         const auto kernel = opaque ? sobelKernel<decltype(sink), SobelMode::PeakOpaque> : sobelKernel<decltype(sink), SobelMode::PeakBlend>;
         launchDependent(dependent, kernel, groupGrid(w, h, kSobelRows), kGroupBlock, stream, d_luma, lumaPitch, d_picture, picturePitch, w,
                         h, sp, sink);
+    });
+}
+
+cudaError_t enqueueWideFocusPeaking(const uint16_t* d_luma, size_t lumaPitch, const uint8_t* d_picture, size_t picturePitch, int w, int h,
+                                    const SobelParams& sp, bool opaque, int reach, uint8_t* d_marks, size_t marksPitch, const ImageSink& out,
+                                    cudaStream_t stream, bool dependent) {
+    if (reach < 1 || reach > kMaxPeakReach) return cudaErrorInvalidValue;
+    if (const cudaError_t e = launchDependent(dependent, sobelKernel<PitchedOut, SobelMode::PeakMark>, groupGrid(w, h, kSobelRows), kGroupBlock,
+                                              stream, d_luma, lumaPitch, static_cast<const uint8_t*>(nullptr), size_t(0), w, h, sp,
+                                              PitchedOut{d_marks, marksPitch});
+        e != cudaSuccess)
+        return e;
+    return withSink(out, [&](auto sink) {
+        const auto kernel = opaque ? peakDilateKernel<decltype(sink), true> : peakDilateKernel<decltype(sink), false>;
+        kernel<<<gridFor(w, h, kBlock2d), kBlock2d, 0, stream>>>(d_marks, marksPitch, d_picture, picturePitch, w, h, reach, sp, sink);
     });
 }
 

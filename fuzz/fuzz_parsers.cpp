@@ -1,7 +1,7 @@
 // fuzz_parsers: what users type, through every parser that reads it.
 //   - the input as one string: core/Parse (whole numbers, counts, sizes, frame rates,
-//     choices, lists, quoting), the colour and preview names, reference lines and peaking
-//     colours, pattern specs
+//     choices, lists, quoting), the colour and preview names, reference lines, peaking
+//     colours and widths, pattern specs
 //     (decode/PatternSource; a small pattern's first frame is drawn and measured), live
 //     inputs (decode/LiveInput: the string as given and after the prefixes of a camera
 //     and of the network schemes, so mutations land in the options);
@@ -25,6 +25,7 @@
 #include "core/Engine.h"
 #include "core/Parse.h"
 #include "core/PeakingColour.h"
+#include "core/PeakingWidth.h"
 #include "core/ReferenceLines.h"
 #include "core/ScopeSpec.h"
 #include "decode/LiveInput.h"
@@ -108,6 +109,11 @@ void coreParsers(const std::string& s) {
         if (cs::parsePeakingColour(cs::peakingColourText(*colour)).value() != *colour) broken("peaking colour does not read back", s);
     } else {
         oneLine(colour.message());
+    }
+    if (auto width = cs::parsePeakingWidth(s)) {
+        if (*width < cs::kMinPeakingWidth || *width > cs::kMaxPeakingWidth || std::to_string(*width) != s) broken("peaking width", s);
+    } else {
+        oneLine(width.message());
     }
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "Program.h"
+#include "core/PeakingWidth.h"
 #include "core/PixelFormat.h"
 
 namespace cs::gl {
@@ -95,6 +96,7 @@ Status YcbcrRenderer::create() {
         v.uGains = glGetUniformLocation(p, "uGains");
         v.uPeakFirst = glGetUniformLocation(p, "uPeakFirst");     // -1 in the picture variant: ignored
         v.uPeakColour = glGetUniformLocation(p, "uPeakColour");
+        v.uPeakReach = glGetUniformLocation(p, "uPeakReach");
     }
     GLuint vao = 0;
     glGenVertexArrays(1, &vao);
@@ -135,6 +137,7 @@ void YcbcrRenderer::draw(const YcbcrTextures& planes, const YcbcrShading& shadin
     const uint32_t c = shading.peakingColour;
     glUniform4f(v.uPeakColour, float(c & 0xffu), float((c >> 8) & 0xffu), float((c >> 16) & 0xffu),
                 float(c >> 24) / 255.0f);
+    glUniform1i(v.uPeakReach, peakingReach(shading.peakingWidth));
     for (int i = 0; i < 3; ++i) {
         glUniform1i(v.uPlanes[i], i);
         glActiveTexture(GLenum(GL_TEXTURE0 + i));

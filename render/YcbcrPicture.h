@@ -49,6 +49,7 @@ struct YcbcrShading {
     bool focusPeaking = false;
     int64_t peakingFirstSquare = 0;   // least Sobel gx^2 + gy^2 painted (focusPeakingFirstSquare)
     uint32_t peakingColour = 0;       // RGBA, little-endian bytes R, G, B, A
+    int peakingWidth = 1;             // 1..3 px (core/PeakingWidth.h)
 };
 
 // Draws YcbcrTextures into a rectangle of the current viewport. One per GL context.
@@ -67,7 +68,7 @@ private:
     struct Variant {
         Program program;
         int uRect = -1, uTexRect = -1, uPlanes[3] = {-1, -1, -1}, uTexel = -1, uMask = -1, uScale = -1, uOffsets = -1,
-            uGains = -1, uPeakFirst = -1, uPeakColour = -1;
+            uGains = -1, uPeakFirst = -1, uPeakColour = -1, uPeakReach = -1;
     };
     Variant variants_[2];
     VertexArray vao_;

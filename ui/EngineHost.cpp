@@ -290,6 +290,7 @@ Status EngineHost::uploadTo(gl::FrameTextures& textures) {
             peaking.focusPeaking = true;
             peaking.peakingFirstSquare = focusPeakingFirstSquare(results_.bitDepth, spec_.filter.peakingThreshold);
             peaking.peakingColour = spec_.filter.peakingColour;
+            peaking.peakingWidth = spec_.filter.peakingWidth;
             textures.setShaded(Plane::Preview, peaking);
         } else {
             up(Plane::Preview, results_.preview);

@@ -18,6 +18,7 @@
 #include "GainControl.h"
 #include "MainWindow.h"
 #include "core/PeakingColour.h"
+#include "core/PeakingWidth.h"
 #include "core/ReferenceLines.h"
 
 namespace cs {
@@ -221,19 +222,30 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
                 engine_.spec().filter.peakingColour = uint32_t(peakColour->currentData().toUInt());
                 changed();
             });
+            auto* peakWidth = new QComboBox(box);
+            peakWidth->setObjectName(QStringLiteral("peakingWidth"));
+            peakWidth->setFocusPolicy(Qt::NoFocus);
+            peakWidth->setToolTip(tr("Focus peaking width: the edges widened to 1, 2 or 3 pixels"));
+            for (int w = kMinPeakingWidth; w <= kMaxPeakingWidth; ++w) peakWidth->addItem(tr("%1 px").arg(w), w);
+            peakWidth->setCurrentIndex(std::max(0, peakWidth->findData(spec.filter.peakingWidth)));
+            connect(peakWidth, &QComboBox::activated, this, [this, peakWidth, changed] {
+                engine_.spec().filter.peakingWidth = peakWidth->currentData().toInt();
+                changed();
+            });
             auto* inViewer = new QCheckBox(tr("In viewer"), box);
             inViewer->setObjectName(QStringLiteral("previewInViewer"));
             inViewer->setFocusPolicy(Qt::NoFocus);
             inViewer->setToolTip(tr("Show the preview in the main viewer instead of the picture"));
             inViewer->setChecked(previewInViewer_);
             // One parameter per filter, shown with its own label and range.
-            auto showParam = [this, param, paramLabel, peakColour] {
+            auto showParam = [this, param, paramLabel, peakColour, peakWidth] {
                 FilterParams& fp = engine_.spec().filter;
                 const QSignalBlocker block(param);
                 falseColourLegend_->setVisible(previewFilter_ == PreviewFilter::FalseColour);
                 param->setVisible(true);
                 paramLabel->setVisible(true);
                 peakColour->setVisible(previewFilter_ == PreviewFilter::FocusPeaking);
+                peakWidth->setVisible(previewFilter_ == PreviewFilter::FocusPeaking);
                 switch (previewFilter_) {
                     case PreviewFilter::FocusPeaking:
                         paramLabel->setText(tr("Threshold"));
@@ -282,6 +294,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(param);
             row->addWidget(falseColourLegend_);
             row->addWidget(peakColour);
+            row->addWidget(peakWidth);
             row->addStretch(1);
             row->addWidget(inViewer);
             break;

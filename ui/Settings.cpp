@@ -12,6 +12,7 @@
 #include "core/Color.h"
 #include "core/Gamut.h"
 #include "core/PeakingColour.h"
+#include "core/PeakingWidth.h"
 #include "core/ReferenceLines.h"
 
 namespace cs::settings {
@@ -49,6 +50,8 @@ void load(Choices& c) {
         spec.referenceLines = *lines;
     if (auto colour = parsePeakingColour(s.value(QStringLiteral("filters/peakingColour"), QString()).toString().toStdString()))
         spec.filter.peakingColour = *colour;
+    if (auto width = parsePeakingWidth(s.value(QStringLiteral("filters/peakingWidth"), QString()).toString().toStdString()))
+        spec.filter.peakingWidth = *width;
     if (auto f = previewFromName(s.value(QStringLiteral("scopes/preview"), QString()).toString().toStdString());
         f && *f != PreviewFilter::None)
         c.preview = *f;
@@ -87,6 +90,7 @@ void save(const Choices& c) {
     s.setValue(QStringLiteral("scopes/traceColour"), int(spec.traceColour));
     s.setValue(QStringLiteral("scopes/referenceLines"), QString::fromStdString(referenceLinesText(spec.referenceLines)));
     s.setValue(QStringLiteral("filters/peakingColour"), QString::fromStdString(peakingColourText(spec.filter.peakingColour)));
+    s.setValue(QStringLiteral("filters/peakingWidth"), QString::number(spec.filter.peakingWidth));
     s.setValue(QStringLiteral("scopes/preview"), latin1(previewName(c.preview)));
     s.setValue(QStringLiteral("scopes/previewInViewer"), c.previewInViewer);
     s.setValue(QStringLiteral("scopes/cieMode"), latin1(cieModeName(spec.cieMode)));

@@ -549,6 +549,23 @@ void Bench::runConfig(const Frame& frame, const std::string& content) {
         if (p == PreviewFilter::Gaussian) r.note = "sigma 3 (radius 9)";
         add(r, bytes);
     }
+    // Focus peaking 3 px wide (core/PeakingWidth.h): the marks, then the square dilation.
+    if (const std::string row = previewRow(PreviewFilter::FocusPeaking) + " width 3"; opt.wants(row)) {
+        ScopeSpec spec;
+        spec.preview = PreviewFilter::FocusPeaking;
+        spec.filter.peakingWidth = 3;
+        cuda::PreviewFilters filters;
+        checkStatus(filters.prepare(spec, W, H, info.bitDepth, Range::Limited, stream), "preview filters");
+        Row r = makeRow(size, format, content, row);
+        const auto run = [&](int i) {
+            const int k = i % K;
+            BENCH_CHECK(filters.enqueue(pics[size_t(k)].get(), pics[size_t(k)].pitch(), lumas[size_t(k)].get<uint16_t>(), lumas[size_t(k)].pitch(), sink, stream));
+        };
+        r.us = timer(run);
+        r.batchUs = timer.batch(run);
+        r.note = "marks (4 B/px) written and read back";
+        add(r, px * 4 + px * 2 + px * 4 + px * 4 * 2);
+    }
 
     // The whole per-frame pipeline as a CUDA graph: scope pass (every scope, stats, picture),
     // one preview, the next frame's accumulators cleared beside it. One graph per input copy,

@@ -2,7 +2,10 @@
 // yuvToRgb to 8 bits in the same 32-bit integer steps (so a pixel shown 1:1 carries the
 // CPU picture's code values); built with FOCUS_PEAKING defined, it paints focus peaking
 // where core/Filters' Sobel square of luma reaches uPeakFirst (a variant rather than a
-// branch: software GL would fetch the eight neighbours for every pixel either way).
+// branch: software GL would fetch the eight neighbours for every pixel either way). Wider
+// peaking (uPeakReach 1 or 2, core/PeakingWidth.h) paints where any pixel of the frame within
+// the reach across and down is an edge: the luma around them is fetched once into an array
+// and each one's Sobel square taken from it.
 //
 // Each fragment shows the pixel under its centre: the planes are sampled with nearest
 // filtering at the fragment's own coordinate (the chroma planes are exactly the luma
@@ -21,6 +24,7 @@ uniform ivec4 uOffsets;       // YuvToRgb yOffset, cOffset, yMul, outMax
 uniform ivec4 uGains;         // YuvToRgb rCr, gCb, gCr, bCb
 uniform int uPeakFirst;       // least gx^2 + gy^2 painted
 uniform vec4 uPeakColour;     // R, G, B as codes 0..255; alpha 0..1
+uniform int uPeakReach;       // peakingReach of the width: 0 (the edges alone), 1 or 2
 in vec2 vTexCoord;
 out vec4 fragColour;
 
@@ -42,10 +46,39 @@ int lumaAt(vec2 uv, float dx, float dy) {
     return sampleAt(uY, uv + vec2(dx, dy) * uTexel);
 }
 
+#ifdef FOCUS_PEAKING
+// The luma code at pixel p, clamped to the frame as core's Sobel clamps it.
+int lumaFetch(ivec2 p, ivec2 size) {
+    return int(texelFetch(uY, clamp(p, ivec2(0), size - 1), 0).r * uScale + 0.5) & uMask;
+}
+
+// Whether a pixel of the frame within uPeakReach of the one under uv is an edge.
+bool edgeWithinReach(vec2 uv) {
+    ivec2 size = textureSize(uY, 0);
+    ivec2 base = ivec2(floor(uv * vec2(size)));
+    int n = 2 * uPeakReach + 3;   // the square's pixels and a ring around them for their gradients
+    int l[49];                    // row-major, 7 a row (reach 2 at most)
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) l[j * 7 + i] = lumaFetch(base + ivec2(i, j) - ivec2(uPeakReach + 1), size);
+    for (int dy = -uPeakReach; dy <= uPeakReach; ++dy)
+        for (int dx = -uPeakReach; dx <= uPeakReach; ++dx) {
+            ivec2 p = base + ivec2(dx, dy);
+            if (any(lessThan(p, ivec2(0))) || any(greaterThanEqual(p, size))) continue;
+            int k = (dy + uPeakReach + 1) * 7 + dx + uPeakReach + 1;
+            int gx = (l[k - 6] + 2 * l[k + 1] + l[k + 8]) - (l[k - 8] + 2 * l[k - 1] + l[k + 6]);
+            int gy = (l[k + 6] + 2 * l[k + 7] + l[k + 8]) - (l[k - 8] + 2 * l[k - 7] + l[k - 6]);
+            if (gx * gx + gy * gy >= uPeakFirst) return true;
+        }
+    return false;
+}
+#endif
+
 void main() {
     vec3 c = pictureAt(vTexCoord);
 #ifdef FOCUS_PEAKING
-    {
+    if (uPeakReach > 0) {
+        if (edgeWithinReach(vTexCoord)) c = floor(c + (uPeakColour.rgb - c) * uPeakColour.a + 0.5);
+    } else {
         int a = lumaAt(vTexCoord, -1.0, -1.0), b = lumaAt(vTexCoord, 0.0, -1.0), d = lumaAt(vTexCoord, 1.0, -1.0);
         int e = lumaAt(vTexCoord, -1.0, 0.0), f = lumaAt(vTexCoord, 1.0, 0.0);
         int g = lumaAt(vTexCoord, -1.0, 1.0), h = lumaAt(vTexCoord, 0.0, 1.0), i = lumaAt(vTexCoord, 1.0, 1.0);

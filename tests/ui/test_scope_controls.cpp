@@ -1,15 +1,19 @@
 // The scope controls of issue 17's waveform modes, reference lines, trace colour and focus
-// peaking colour (QTest under Xvfb): each control reaches the engine's spec and the panel's
-// image (the CPU engine's images, drawn for the panel's size, equal core's rendering of the
-// same counts), a bad reference list is refused with a message, and every choice comes back
-// in a new window (settings). With CS_SCOPE_SHOTS=DIR it also saves the waveform (RGB
+// peaking colour and width (QTest under Xvfb): each control reaches the engine's spec and the
+// panel's image (the CPU engine's images, drawn for the panel's size, equal core's rendering
+// of the same counts; the peaking drawn by the GL shader equals the CPU engine's preview), a
+// bad reference list is refused with a message, and every choice comes back in a new window
+// (settings). With CS_SCOPE_SHOTS=DIR it also saves the waveform (RGB
 // overlay, YRGB with reference lines) and the vectorscope on the bars at 1x and 2x there.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
 
 #include <cstdio>
+#include <cstring>
+#include <tuple>
 
 #include "GuiTestSupport.h"
 #include "core/Engine.h"
@@ -18,6 +22,7 @@
 #include "ui/EngineHost.h"
 #include "ui/Gui.h"
 #include "ui/MainWindow.h"
+#include "ui/PictureView.h"
 #include "ui/Player.h"
 #include "ui/ScopeView.h"
 
@@ -36,6 +41,26 @@ QComboBox* combo(QWidget* window, const char* name) {
 void choose(QComboBox* c, int data) {
     c->setCurrentIndex(c->findData(data));
     emit c->activated(c->currentIndex());
+}
+
+// Pixels of `expected` (shown 1:1 at the viewer's picture rectangle) that the viewer shows
+// otherwise (R, G, B); `compared` counts the pixels inside the view.
+int differingShownPixels(cs::PictureView* viewer, const cs::RgbaImage& expected, int& compared) {
+    const QImage shown = viewer->grabFramebuffer().convertToFormat(QImage::Format_RGBA8888);
+    const cs::RectF r = viewer->layout().rect();
+    int differing = 0;
+    compared = 0;
+    for (int y = 0; y < expected.height; ++y) {
+        const int vy = int(r.y) + y;
+        if (vy < 0 || vy >= shown.height()) continue;
+        for (int x = 0; x < expected.width; ++x) {
+            const int vx = int(r.x) + x;
+            if (vx < 0 || vx >= shown.width()) continue;
+            ++compared;
+            if (std::memcmp(shown.constScanLine(vy) + size_t(vx) * 4, expected.at(x, y), 3) != 0) ++differing;
+        }
+    }
+    return differing;
 }
 
 }  // namespace
@@ -187,6 +212,56 @@ private slots:
         QCOMPARE(window_->engineHost().spec().filter.peakingColour, 0xff20ff20u);
     }
 
+    void peakingWidthWidensTheShadersPeaksAsTheCpuDoes() {
+        // The zone plate (edges everywhere, finer outwards), 8-bit and 10-bit, shown 1:1 with
+        // the preview in the viewer: at each width the shader's peaking equals the CPU
+        // engine's preview.
+        QComboBox* width = combo(window_, "peakingWidth");
+        QVERIFY(width);
+        QCOMPARE(width->count(), 3);
+        cs::PictureView* viewer = window_->viewer();
+        auto* inViewer = window_->findChild<QCheckBox*>(QStringLiteral("previewInViewer"));
+        QVERIFY(inViewer);
+        for (auto [input, w, h] : {std::tuple{"pattern:zoneplate:320x180", 320, 180}, std::tuple{"pattern:zoneplate:10bit:256x144", 256, 144}}) {
+            window_->openInput(QString::fromLatin1(input));
+            QVERIFY(cs::test::waitUntil([&] { return window_->player().hasFrame() && window_->player().currentFrame().view.width == w; }, kWaitMs));
+            window_->player().pause();
+            choose(combo(window_, "previewFilter"), int(cs::PreviewFilter::FocusPeaking));
+            QVERIFY(width->isVisibleTo(width->window()));
+            viewer->zoomTo(1.0);
+            inViewer->setChecked(true);
+            std::vector<uint8_t> previous;
+            for (int px : {1, 3, 2}) {
+                choose(width, px);
+                QCOMPARE(window_->engineHost().spec().filter.peakingWidth, px);
+                // The CPU engine's preview of the frame shown (made afresh each time: a frame
+                // presented after the pause replaces it).
+                cs::ScopeResults expected;
+                int compared = 0, differing = -1;
+                const bool same = cs::test::waitUntil(
+                    [&] {
+                        cs::ScopeSpec spec = window_->engineHost().spec();
+                        spec.preview = cs::PreviewFilter::FocusPeaking;
+                        if (!cs::makeCpuEngine(1)->process(window_->player().currentFrame().view, spec, expected)) return false;
+                        return (differing = differingShownPixels(viewer, expected.preview, compared)) == 0;
+                    },
+                    kWaitMs);
+                QVERIFY2(same, qPrintable(QStringLiteral("%1 width %2: %3 of %4 pixels differ").arg(QLatin1String(input)).arg(px).arg(differing).arg(compared)));
+                QCOMPARE(compared, w * h);
+                QVERIFY(expected.preview.pixels != previous);   // each width paints its own pixels
+                previous = expected.preview.pixels;
+            }
+            inViewer->setChecked(false);
+        }
+        QCOMPARE(window_->player().currentFrame().view.bitDepth(), 10);
+        // Another filter hides the width; peaking shows it again.
+        choose(combo(window_, "previewFilter"), int(cs::PreviewFilter::Zebra));
+        QVERIFY(!width->isVisibleTo(width->window()));
+        choose(combo(window_, "previewFilter"), int(cs::PreviewFilter::FocusPeaking));
+        QVERIFY(width->isVisibleTo(width->window()));
+        viewer->zoomToFit();
+    }
+
     void everyChoiceComesBackInANewWindow() {
         choose(combo(window_, "waveformMode"), int(cs::WaveformMode::Yrgb));
         choose(combo(window_, "traceColour"), int(cs::TraceColour::Green));
@@ -203,6 +278,8 @@ private slots:
         QCOMPARE(after.paradeMode, cs::ParadeMode::Rgb);
         QVERIFY(after.referenceLines == before.referenceLines);
         QCOMPARE(after.filter.peakingColour, 0xff20ff20u);
+        QCOMPARE(after.filter.peakingWidth, 2);
+        QCOMPARE(combo(window_, "peakingWidth")->currentData().toInt(), 2);
         QCOMPARE(combo(window_, "waveformMode")->currentData().toInt(), int(cs::WaveformMode::Yrgb));
         QCOMPARE(combo(window_, "referenceLines")->currentText(), QStringLiteral("5%,95%"));
         QCOMPARE(combo(window_, "peakingColour")->currentText(), QStringLiteral("green"));

@@ -368,6 +368,7 @@ TEST(EngineHost, SettingsDifferWhenAnyFieldDiffers) {
         [](ScopeSettings& s) { s.spec.filter.gaussianSigma += 1.0f; },
         [](ScopeSettings& s) { s.spec.filter.peakingThreshold += 0.01f; },
         [](ScopeSettings& s) { s.spec.filter.peakingColour ^= 1u; },
+        [](ScopeSettings& s) { s.spec.filter.peakingWidth = 3; },
         [](ScopeSettings& s) { s.spec.filter.zebraIre -= 1.0f; },
         [](ScopeSettings& s) { s.spec.filter.zebraLowIre = 50.0f; },
         [](ScopeSettings& s) { s.spec.histogramScale = HistogramScale::Log; },
