@@ -35,7 +35,8 @@ constexpr const char* kBenchUsage =
     "  --threads N         CPU engine threads, 0 to 1024 (default 0: all hardware threads)\n"
     "Times Engine::process() per frame, headless, as `cudascope export` computes it: all scopes,\n"
     "statistics and display images with the counts (.npy) and without (--no-npy), and\n"
-    "--scopes stats,histogram; prints the median of each engine and their ratio.\n";
+    "--scopes stats,histogram, and all scopes with the CIE diagram and the gamut check (target BT.709);\n"
+    "prints the median of each engine and their ratio.\n";
 
 using Clock = std::chrono::steady_clock;
 
@@ -58,7 +59,10 @@ std::vector<BenchWork> benchWorks() {
     statsHistogram.waveform = statsHistogram.parade = statsHistogram.vectorscope = false;
     statsHistogram.picture = false;
     statsHistogram.counts = false;
-    return {{"all + counts", all}, {"all, no counts", images}, {"stats,histogram", statsHistogram}};
+    ScopeSpec cie = all;   // export --scopes all,cie --gamut-target bt709: the chromaticity counts and the gamut check added
+    cie.cie = true;
+    cie.gamutTarget = Primaries::Bt709;
+    return {{"all + counts", all}, {"all, no counts", images}, {"stats,histogram", statsHistogram}, {"all + cie + counts", cie}};
 }
 
 // Median milliseconds of engine.process() over up to `frames` frames of `input` (host frames).
