@@ -24,6 +24,7 @@
 #include "Filters.h"
 #include "CieDiagram.h"
 #include "Gamut.h"
+#include "GamutRow.h"
 #include "Hdr.h"
 #include "PixelAccess.h"
 #include "ScopeRender.h"
@@ -273,29 +274,23 @@ template <bool kGamut>
 }
 
 // Chromaticity bins and the pixels outside the target of n pixels' R'G'B' codes: the
-// table look-ups, the arithmetic (a loop that vectorises) and the counting, each its own loop.
+// table look-ups, the arithmetic (core/GamutRow.h: passes that vectorise) and the counting,
+// each its own loop. The mask (the gamut preview), when asked for, takes the flags as they are.
+template <bool kUv>
 [[gnu::always_inline]] inline uint32_t countGamut(const FramePlan& p, const int32_t* __restrict R,
                                                   const int32_t* __restrict G, const int32_t* __restrict B, int n,
                                                   uint32_t* __restrict bins, uint8_t* __restrict mask) {
-    const GamutCoefficients k = *p.gamutK;
+    static_assert(kTile <= kGamutRowMax);
     const float* __restrict lin = p.gamutLinear;
     alignas(64) float lr[kTile], lg[kTile], lb[kTile];
     alignas(64) int32_t bin[kTile];
+    alignas(64) uint8_t flags[kTile];
     for (int i = 0; i < n; ++i) {
         lr[i] = lin[R[i]];
         lg[i] = lin[G[i]];
         lb[i] = lin[B[i]];
     }
-    uint32_t outside = 0;
-    for (int i = 0; i < n; ++i) {
-        const GamutPixel g = gamutPixel(k, lr[i], lg[i], lb[i]);
-        bin[i] = g.bin;
-        outside += uint32_t(g.outside);
-    }
-    if (mask) {
-        const GamutCoefficients km = k;
-        for (int i = 0; i < n; ++i) mask[i] = uint8_t(gamutPixel(km, lr[i], lg[i], lb[i]).outside);
-    }
+    const uint32_t outside = gamutRow<kUv>(*p.gamutK, lr, lg, lb, n, bin, mask ? mask : flags);
     for (int i = 0; i < n; ++i) ++bins[bin[i]];
     return outside;
 }
@@ -364,8 +359,12 @@ CS_TILE_CLONES void processTile(const FramePlan& p, SlotCounts& slot, bool direc
             uint32_t* codes = slot.hdrCodes.data();
             for (int i = 0; i < n; ++i) ++codes[std::max(std::max(rn[i], gn[i]), bn[i])];
         }
-        if (p.gamutK) slot.gamutOutside += countGamut(p, rn, gn, bn, n, slot.cie.data(),
-                                                     p.gamutMask ? p.gamutMask + size_t(y) * size_t(W) + size_t(x0) : nullptr);
+        if (p.gamutK) {
+            uint8_t* mask = p.gamutMask ? p.gamutMask + size_t(y) * size_t(W) + size_t(x0) : nullptr;
+            slot.gamutOutside += p.gamutK->mode == uint8_t(CieMode::Uv)
+                                     ? countGamut<true>(p, rn, gn, bn, n, slot.cie.data(), mask)
+                                     : countGamut<false>(p, rn, gn, bn, n, slot.cie.data(), mask);
+        }
         // Column counters.
         if (p.yColumns) countColumns(yCols, t.y, n);
         if (p.paradeRgb) {
