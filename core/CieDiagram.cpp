@@ -174,6 +174,8 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
                 if (c == 0) continue;
                 const double level = std::min(1.0, 0.35 + 0.65 * gain * std::log1p(double(c)) / logPeak);
                 const uint8_t* rgb = &cache.rgb[(size_t(py) * size_t(plotW) + size_t(px)) * 3];
+                uint8_t dot[3];
+                for (int i = 0; i < 3; ++i) dot[i] = uint8_t(std::lround(rgb[i] * level));
                 // A 5 x 5 dot: a pattern of flat colours (bars) puts each colour in one bin,
                 // which must show over the triangle's corner it lands on.
                 for (int dy = -2; dy <= 2; ++dy)
@@ -181,7 +183,7 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
                         const int X = x0 + px + dx, Y = y0 + py + dy;
                         if (X < x0 || Y < y0 || X >= x0 + plotW || Y >= y0 + plotH) continue;
                         uint8_t* d = out.at(X, Y);
-                        for (int i = 0; i < 3; ++i) d[i] = uint8_t(std::lround(rgb[i] * level));
+                        d[0] = dot[0]; d[1] = dot[1]; d[2] = dot[2];
                     }
             }
         }

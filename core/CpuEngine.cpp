@@ -291,7 +291,26 @@ template <bool kUv>
         lb[i] = lin[B[i]];
     }
     const uint32_t outside = gamutRow<kUv>(*p.gamutK, lr, lg, lb, n, bin, mask ? mask : flags);
-    for (int i = 0; i < n; ++i) ++bins[bin[i]];
+    // Runs of one bin (flat areas, black) are added once each: repeated increments of one
+    // count wait on each other. Where runs are short (noise, fine detail) the run loop's
+    // branch would be mispredicted, so such rows count pixel by pixel.
+    int changes = 0;
+    for (int i = 1; i < n; ++i) changes += bin[i] != bin[i - 1];
+    if (4 * changes > n) {
+        for (int i = 0; i < n; ++i) ++bins[bin[i]];
+    } else {
+        int32_t current = bin[0];
+        uint32_t run = 0;
+        for (int i = 0; i < n; ++i) {
+            if (bin[i] != current) {
+                bins[current] += run;
+                current = bin[i];
+                run = 0;
+            }
+            ++run;
+        }
+        bins[current] += run;
+    }
     return outside;
 }
 
