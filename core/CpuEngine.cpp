@@ -123,6 +123,7 @@ struct FramePlan {
     const GamutCoefficients* gamutK = nullptr;
     const float* gamutLinear = nullptr;
     uint8_t* gamutMask = nullptr;   // per pixel, 1 where outside the target (the gamut preview)
+    bool cieCounts = false;         // the chromaticity bins (ScopeSpec::cie; the preview alone needs only the mask)
 };
 
 class CpuEngine final : public Engine {
@@ -291,6 +292,7 @@ template <bool kUv>
         lb[i] = lin[B[i]];
     }
     const uint32_t outside = gamutRow<kUv>(*p.gamutK, lr, lg, lb, n, bin, mask ? mask : flags);
+    if (!p.cieCounts) return outside;
     // Runs of one bin (flat areas, black) are added once each: repeated increments of one
     // count wait on each other. Where runs are short (noise, fine detail) the run loop's
     // branch would be mispredicted, so such rows count pixel by pixel.
@@ -536,6 +538,7 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
         const GamutTables& gt = gamutTables_.get(effectivePrimaries(out.color, H), out.color.transfer, spec.gamutTarget,
                                                  spec.cieMode, L);
         p.gamutK = &gt.k;
+        p.cieCounts = spec.cie;
         p.gamutLinear = gt.linear.data();
         if (!info.isRgb) (depth == 8 ? p.rgb8 : p.rgbNative) = true;
     }
@@ -580,7 +583,7 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     slots_.resize(size_t(std::max(slots, 1)));
     for (int s = 0; s < slots; ++s) {
         slots_[size_t(s)].reset(L, spec.vectorscope && !directVectorscope, p.hdr);
-        slots_[size_t(s)].cie.assign(cie ? size_t(kCieBins) * kCieBins : 0, 0);
+        slots_[size_t(s)].cie.assign(spec.cie ? size_t(kCieBins) * kCieBins : 0, 0);
     }
     std::atomic<int> nextTile{0};
     pool_.parallelFor(
