@@ -63,7 +63,7 @@ struct SlotCounts {
     std::vector<uint8_t> vectorscopeRows;    // Cr rows this slot touched (to merge and clear only those)
     std::vector<uint16_t> columns;           // tile counters: 4 planes (Y, parade 0..2) x levels x kTile
     std::vector<uint32_t> hdrCodes;          // pixels by the code of max(R', G', B') (core/Hdr.h), when measured
-    std::vector<uint32_t> cie;               // chromaticity bins (core/Gamut.h), when measured
+    std::vector<uint32_t> cie;               // chromaticity bins (core/Gamut.h), when measured; kept zeroed by the merge
     uint64_t gamutOutside = 0;               // pixels outside the gamut target
     int32_t minU = 0, maxU = 0, minV = 0, maxV = 0;
     uint64_t sumU = 0, sumV = 0, countC = 0;
@@ -583,7 +583,9 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     slots_.resize(size_t(std::max(slots, 1)));
     for (int s = 0; s < slots; ++s) {
         slots_[size_t(s)].reset(L, spec.vectorscope && !directVectorscope, p.hdr);
-        slots_[size_t(s)].cie.assign(spec.cie ? size_t(kCieBins) * kCieBins : 0, 0);
+        std::vector<uint32_t>& bins = slots_[size_t(s)].cie;
+        const size_t binCount = spec.cie ? size_t(kCieBins) * kCieBins : 0;
+        if (bins.size() != binCount) bins.assign(binCount, 0);
     }
     std::atomic<int> nextTile{0};
     pool_.parallelFor(
@@ -655,7 +657,19 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
         g.source = effectivePrimaries(out.color, H);
         g.target = spec.gamutTarget;
         g.mode = spec.cieMode;
-        sumSlots(g.counts, &SlotCounts::cie, size_t(kCieBins) * kCieBins);
+        // Row by row on the pool: the sum of the slots' rows, each slot's row zeroed for the
+        // next frame as it is read.
+        g.counts.resize(size_t(kCieBins) * kCieBins);
+        pool_.parallelFor(kCieBins, [&](int, int r0, int r1) {
+            const size_t begin = size_t(r0) * kCieBins, end = size_t(r1) * kCieBins;
+            uint32_t* dst = g.counts.data();
+            for (int s = 0; s < slots; ++s) {
+                uint32_t* src = slots_[size_t(s)].cie.data();
+                if (s == 0) std::copy(src + begin, src + end, dst + begin);
+                else for (size_t i = begin; i < end; ++i) dst[i] += src[i];
+                std::fill(src + begin, src + end, 0u);
+            }
+        });
         g.outside = 0;
         for (int s = 0; s < slots; ++s) g.outside += slots_[size_t(s)].gamutOutside;
         g.outsideShare = double(g.outside) / (double(W) * double(H));
