@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,8 +37,9 @@ constexpr const char* kBenchUsage =
     "  --threads N         CPU engine threads, 0 to 1024 (default 0: all hardware threads)\n"
     "Times Engine::process() per frame, headless, as `cudascope export` computes it: all scopes,\n"
     "statistics and display images with the counts (.npy) and without (--no-npy),\n"
-    "--scopes stats,histogram, and all with the CIE diagram and gamut check added; prints the\n"
-    "median of each engine and their ratio.\n";
+    "--scopes stats,histogram, and all scopes with the CIE diagram and the gamut check (target\n"
+    "BT.709), with and without the counts; prints the median of each engine and their ratio, and\n"
+    "the CPU engine's CPU time per frame.\n";
 
 using Clock = std::chrono::steady_clock;
 
@@ -59,33 +62,65 @@ std::vector<BenchWork> benchWorks() {
     statsHistogram.waveform = statsHistogram.parade = statsHistogram.vectorscope = false;
     statsHistogram.picture = false;
     statsHistogram.counts = false;
-    ScopeSpec withCie = images;   // export --no-npy --scopes ...,cie: the CIE diagram and the gamut check (BT.709) added
-    withCie.cie = true;
-    return {{"all + counts", all}, {"all, no counts", images}, {"stats,histogram", statsHistogram}, {"all + cie, no counts", withCie}};
+    ScopeSpec cie = all;   // export --scopes all,cie --gamut-target bt709: the chromaticity counts and the gamut check added
+    cie.cie = true;
+    cie.gamutTarget = Primaries::Bt709;
+    ScopeSpec cieImages = cie;   // the same with --no-npy
+    cieImages.counts = false;
+    return {{"all + counts", all},
+            {"all, no counts", images},
+            {"stats,histogram", statsHistogram},
+            {"all + cie + counts", cie},
+            {"all + cie, no counts", cieImages}};
 }
 
-// Median milliseconds of engine.process() over up to `frames` frames of `input` (host frames).
-Result<double> timeEngine(Engine& engine, const std::string& input, const ScopeSpec& spec, int frames, int& timed) {
+// The process's CPU time (all threads), milliseconds.
+double processCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+// The 1-minute load average, or -1 where /proc/loadavg cannot be read.
+double loadAverage() {
+    std::ifstream in("/proc/loadavg");
+    double load = -1.0;
+    in >> load;
+    return in ? load : -1.0;
+}
+
+struct EngineTime {
+    double wallMs = 0;   // median wall time of a call
+    double cpuMs = 0;    // median CPU time of the process over a call, all threads together
+};
+
+// Medians of engine.process() over up to `frames` frames of `input` (host frames).
+Result<EngineTime> timeEngine(Engine& engine, const std::string& input, const ScopeSpec& spec, int frames, int& timed) {
     auto opened = openSource(input, OpenOptions{});
     if (!opened.ok()) return opened.status();
     Source& source = *opened.value();
     ScopeResults results;
-    std::vector<double> ms;
+    std::vector<double> ms, cpuMs;
     VideoFrame frame;
     // One untimed frame first: buffers, CUDA module loading and the like.
     for (int i = 0; i <= frames; ++i) {
         const ReadResult r = source.read(frame);
         if (r.status == ReadStatus::EndOfStream) break;
         if (r.status == ReadStatus::Error) return Status::error(r.message);
+        const double c0 = processCpuMs();
         const auto t0 = Clock::now();
         const Status s = engine.process(frame.view, spec, results);
         const auto t1 = Clock::now();
+        const double c1 = processCpuMs();
         if (!s.ok()) return Status::error(input + ": " + s.message());
-        if (i > 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        if (i > 0) {
+            ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+            cpuMs.push_back(c1 - c0);
+        }
     }
     timed = int(ms.size());
     if (ms.empty()) return Status::error(input + ": no frame to time");
-    return median(ms);
+    return EngineTime{median(ms), median(cpuMs)};
 }
 
 std::string formatMs(double v) {
@@ -172,27 +207,34 @@ int runBench(int argc, char** argv) {
 #endif
     std::printf("Engine::process() per frame, headless (host frames: uploaded, results copied back); median of up to %d frames\n\n",
                 a.frames);
-    std::printf("| input | work | frames | cpu ms | cuda ms | cpu / cuda |\n|---|---|---:|---:|---:|---:|\n");
+    const double loadAtStart = loadAverage();
+    std::printf("| input | work | frames | cpu ms | cpu engine CPU time ms | cuda ms | cpu / cuda |\n|---|---|---:|---:|---:|---:|---:|\n");
     bool failed = false;
     for (const std::string& input : a.inputs)
         for (const BenchWork& work : benchWorks()) {
-            double cpuMs = -1, cudaMs = -1;
+            double cpuMs = -1, cpuTimeMs = -1, cudaMs = -1;
             int timed = 0;
             if (cpu) {
                 auto r = timeEngine(*cpu, input, work.spec, a.frames, timed);
                 if (!r.ok()) { std::fprintf(stderr, "cudascope bench: %s (cpu engine)\n", r.message().c_str()); failed = true; }
-                else cpuMs = r.value();
+                else cpuMs = r.value().wallMs, cpuTimeMs = r.value().cpuMs;
             }
             if (cuda) {
                 auto r = timeEngine(*cuda, input, work.spec, a.frames, timed);
                 if (!r.ok()) { std::fprintf(stderr, "cudascope bench: %s (cuda engine)\n", r.message().c_str()); failed = true; }
-                else cudaMs = r.value();
+                else cudaMs = r.value().wallMs;
             }
-            std::printf("| %s | %s | %d | %s | %s | %s |\n", input.c_str(), work.name, timed, cpuMs >= 0 ? formatMs(cpuMs).c_str() : "-",
+            std::printf("| %s | %s | %d | %s | %s | %s | %s |\n", input.c_str(), work.name, timed, cpuMs >= 0 ? formatMs(cpuMs).c_str() : "-",
+                        cpuTimeMs >= 0 ? formatMs(cpuTimeMs).c_str() : "-",
                         cudaMs >= 0 ? formatMs(cudaMs).c_str() : "-",
                         cpuMs > 0 && cudaMs > 0 ? formatMs(cpuMs / cudaMs).c_str() : "-");
             std::fflush(stdout);
         }
+    if (cpu)
+        std::printf("\ncpu engine CPU time: the process's CPU time per frame, all of the engine's threads together; over\n"
+                    "the threads used, about the wall time on as many otherwise idle cores (load average %.2f at the start,\n"
+                    "%.2f at the end).\n",
+                    loadAtStart, loadAverage());
 
 #if CS_HAVE_CUDA
     // NVDEC: decoding alone against decoding plus all scopes, for file inputs.
@@ -205,7 +247,7 @@ int runBench(int argc, char** argv) {
         ScopeSpec counted;   // every scope counted, no display images
         counted.displayImages = false;
         const std::vector<BenchWork> works = benchWorks();
-        const ScopeSpec* specs[4] = {&counted, &works[2].spec, &works[1].spec, &works[3].spec};
+        const ScopeSpec* specs[4] = {&counted, &works[2].spec, &works[1].spec, &works[4].spec};
         for (const std::string& input : a.inputs) {
             if (input.rfind("pattern:", 0) == 0) continue;
             int n = 0;

@@ -50,11 +50,14 @@ void chromaticityColour(Chromaticity c, uint8_t rgb[3]) {
 }
 
 void fill(RgbaImage& img, uint32_t colour) {
-    for (size_t i = 0; i < img.pixels.size(); i += 4) {
-        img.pixels[i] = uint8_t(colour);
-        img.pixels[i + 1] = uint8_t(colour >> 8);
-        img.pixels[i + 2] = uint8_t(colour >> 16);
-        img.pixels[i + 3] = 255;
+    // Through a local pointer: the byte stores could otherwise alias the vector's own pointer.
+    uint8_t* p = img.pixels.data();
+    const size_t n = img.pixels.size();
+    for (size_t i = 0; i < n; i += 4) {
+        p[i] = uint8_t(colour);
+        p[i + 1] = uint8_t(colour >> 8);
+        p[i + 2] = uint8_t(colour >> 16);
+        p[i + 3] = 255;
     }
 }
 
@@ -199,18 +202,32 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
         }
         const double logPeak = std::log1p(std::max(1.0, double(r.width) * double(r.height) / 64.0));
         const double gain = std::clamp(double(spec.vectorscopeGain), 0.1, 100.0);
+        // The bins each display column covers, at least one, worked out once; a display row's
+        // counts come from running sums along each bin row it covers (no loop per pixel).
+        std::vector<int> uLo, uHi;
+        for (int px = 0; px < plotW; ++px) {
+            const int ub0 = int(double(px) / plotW * kCieBins), ub1 = int(double(px + 1) / plotW * kCieBins);
+            uLo.push_back(ub0);
+            uHi.push_back(std::min(kCieBins, std::max(ub1, ub0 + 1)));
+        }
+        std::vector<uint64_t> running(size_t(kCieBins) + 1, 0), rowCounts(uLo.size());
         for (int py = 0; py < plotH; ++py) {
             // Bins this display row covers (from the top: v falls).
             const int vb0 = int((1.0 - double(py + 1) / plotH) * kCieBins), vb1 = int((1.0 - double(py) / plotH) * kCieBins);
+            std::fill(rowCounts.begin(), rowCounts.end(), 0);
+            for (int vb = std::max(0, vb0); vb < std::min(kCieBins, std::max(vb1, vb0 + 1)); ++vb) {
+                const uint32_t* bins = g.counts.data() + size_t(vb) * kCieBins;
+                for (int ub = 0; ub < kCieBins; ++ub) running[size_t(ub) + 1] = running[size_t(ub)] + bins[ub];
+                for (int px = 0; px < plotW; ++px)
+                    rowCounts[size_t(px)] += running[size_t(uHi[size_t(px)])] - running[size_t(uLo[size_t(px)])];
+            }
             for (int px = 0; px < plotW; ++px) {
-                const int ub0 = int(double(px) / plotW * kCieBins), ub1 = int(double(px + 1) / plotW * kCieBins);
-                uint64_t c = 0;
-                for (int vb = std::max(0, vb0); vb < std::min(kCieBins, std::max(vb1, vb0 + 1)); ++vb)
-                    for (int ub = ub0; ub < std::min(kCieBins, std::max(ub1, ub0 + 1)); ++ub)
-                        c += g.counts[size_t(vb) * kCieBins + size_t(ub)];
+                const uint64_t c = rowCounts[size_t(px)];
                 if (c == 0) continue;
                 const double level = std::min(1.0, 0.35 + 0.65 * gain * std::log1p(double(c)) / logPeak);
                 const uint8_t* rgb = &cache.rgb[(size_t(py) * size_t(plotW) + size_t(px)) * 3];
+                uint8_t dot[3];
+                for (int i = 0; i < 3; ++i) dot[i] = uint8_t(std::lround(rgb[i] * level));
                 // A 5 x 5 dot: a pattern of flat colours (bars) puts each colour in one bin,
                 // which must show over the triangle's corner it lands on.
                 for (int dy = -2; dy <= 2; ++dy)
@@ -218,7 +235,7 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
                         const int X = x0 + px + dx, Y = y0 + py + dy;
                         if (X < x0 || Y < y0 || X >= x0 + plotW || Y >= y0 + plotH) continue;
                         uint8_t* d = out.at(X, Y);
-                        for (int i = 0; i < 3; ++i) d[i] = uint8_t(std::lround(rgb[i] * level));
+                        d[0] = dot[0]; d[1] = dot[1]; d[2] = dot[2];
                     }
             }
         }

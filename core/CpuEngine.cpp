@@ -24,6 +24,7 @@
 #include "Filters.h"
 #include "CieDiagram.h"
 #include "Gamut.h"
+#include "GamutRow.h"
 #include "Hdr.h"
 #include "PixelAccess.h"
 #include "ScopeRender.h"
@@ -62,7 +63,7 @@ struct SlotCounts {
     std::vector<uint8_t> vectorscopeRows;    // Cr rows this slot touched (to merge and clear only those)
     std::vector<uint16_t> columns;           // tile counters: 4 planes (Y, parade 0..2) x levels x kTile
     std::vector<uint32_t> hdrCodes;          // pixels by the code of max(R', G', B') (core/Hdr.h), when measured
-    std::vector<uint32_t> cie;               // chromaticity bins (core/Gamut.h), when measured
+    std::vector<uint32_t> cie;               // chromaticity bins (core/Gamut.h), when measured; kept zeroed by the merge
     uint64_t gamutOutside = 0;               // pixels outside the gamut target
     int32_t minU = 0, maxU = 0, minV = 0, maxV = 0;
     uint64_t sumU = 0, sumV = 0, countC = 0;
@@ -122,6 +123,7 @@ struct FramePlan {
     const GamutCoefficients* gamutK = nullptr;
     const float* gamutLinear = nullptr;
     uint8_t* gamutMask = nullptr;   // per pixel, 1 where outside the target (the gamut preview)
+    bool cieCounts = false;         // the chromaticity bins (ScopeSpec::cie; the preview alone needs only the mask)
 };
 
 class CpuEngine final : public Engine {
@@ -273,30 +275,44 @@ template <bool kGamut>
 }
 
 // Chromaticity bins and the pixels outside the target of n pixels' R'G'B' codes: the
-// table look-ups, the arithmetic (a loop that vectorises) and the counting, each its own loop.
+// table look-ups, the arithmetic (core/GamutRow.h: passes that vectorise) and the counting,
+// each its own loop. The mask (the gamut preview), when asked for, takes the flags as they are.
+template <bool kUv>
 [[gnu::always_inline]] inline uint32_t countGamut(const FramePlan& p, const int32_t* __restrict R,
                                                   const int32_t* __restrict G, const int32_t* __restrict B, int n,
                                                   uint32_t* __restrict bins, uint8_t* __restrict mask) {
-    const GamutCoefficients k = *p.gamutK;
+    static_assert(kTile <= kGamutRowMax);
     const float* __restrict lin = p.gamutLinear;
     alignas(64) float lr[kTile], lg[kTile], lb[kTile];
     alignas(64) int32_t bin[kTile];
+    alignas(64) uint8_t flags[kTile];
     for (int i = 0; i < n; ++i) {
         lr[i] = lin[R[i]];
         lg[i] = lin[G[i]];
         lb[i] = lin[B[i]];
     }
-    uint32_t outside = 0;
-    for (int i = 0; i < n; ++i) {
-        const GamutPixel g = gamutPixel(k, lr[i], lg[i], lb[i]);
-        bin[i] = g.bin;
-        outside += uint32_t(g.outside);
+    const uint32_t outside = gamutRow<kUv>(*p.gamutK, lr, lg, lb, n, bin, mask ? mask : flags);
+    if (!p.cieCounts) return outside;
+    // Runs of one bin (flat areas, black) are added once each: repeated increments of one
+    // count wait on each other. Where runs are short (noise, fine detail) the run loop's
+    // branch would be mispredicted, so such rows count pixel by pixel.
+    int changes = 0;
+    for (int i = 1; i < n; ++i) changes += bin[i] != bin[i - 1];
+    if (4 * changes > n) {
+        for (int i = 0; i < n; ++i) ++bins[bin[i]];
+    } else {
+        int32_t current = bin[0];
+        uint32_t run = 0;
+        for (int i = 0; i < n; ++i) {
+            if (bin[i] != current) {
+                bins[current] += run;
+                current = bin[i];
+                run = 0;
+            }
+            ++run;
+        }
+        bins[current] += run;
     }
-    if (mask) {
-        const GamutCoefficients km = k;
-        for (int i = 0; i < n; ++i) mask[i] = uint8_t(gamutPixel(km, lr[i], lg[i], lb[i]).outside);
-    }
-    for (int i = 0; i < n; ++i) ++bins[bin[i]];
     return outside;
 }
 
@@ -364,8 +380,12 @@ CS_TILE_CLONES void processTile(const FramePlan& p, SlotCounts& slot, bool direc
             uint32_t* codes = slot.hdrCodes.data();
             for (int i = 0; i < n; ++i) ++codes[std::max(std::max(rn[i], gn[i]), bn[i])];
         }
-        if (p.gamutK) slot.gamutOutside += countGamut(p, rn, gn, bn, n, slot.cie.data(),
-                                                     p.gamutMask ? p.gamutMask + size_t(y) * size_t(W) + size_t(x0) : nullptr);
+        if (p.gamutK) {
+            uint8_t* mask = p.gamutMask ? p.gamutMask + size_t(y) * size_t(W) + size_t(x0) : nullptr;
+            slot.gamutOutside += p.gamutK->mode == uint8_t(CieMode::Uv)
+                                     ? countGamut<true>(p, rn, gn, bn, n, slot.cie.data(), mask)
+                                     : countGamut<false>(p, rn, gn, bn, n, slot.cie.data(), mask);
+        }
         // Column counters.
         if (p.yColumns) countColumns(yCols, t.y, n);
         if (p.paradeRgb) {
@@ -519,6 +539,7 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
         const GamutTables& gt = gamutTables_.get(effectivePrimaries(out.color, H), out.color.transfer, spec.gamutTarget,
                                                  spec.cieMode, L);
         p.gamutK = &gt.k;
+        p.cieCounts = spec.cie;
         p.gamutLinear = gt.linear.data();
         if (!info.isRgb) (depth == 8 ? p.rgb8 : p.rgbNative) = true;
     }
@@ -563,7 +584,9 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     slots_.resize(size_t(std::max(slots, 1)));
     for (int s = 0; s < slots; ++s) {
         slots_[size_t(s)].reset(L, spec.vectorscope && !directVectorscope, p.hdr);
-        slots_[size_t(s)].cie.assign(cie ? size_t(kCieBins) * kCieBins : 0, 0);
+        std::vector<uint32_t>& bins = slots_[size_t(s)].cie;
+        const size_t binCount = spec.cie ? size_t(kCieBins) * kCieBins : 0;
+        if (bins.size() != binCount) bins.assign(binCount, 0);
     }
     std::atomic<int> nextTile{0};
     pool_.parallelFor(
@@ -635,7 +658,19 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
         g.source = effectivePrimaries(out.color, H);
         g.target = spec.gamutTarget;
         g.mode = spec.cieMode;
-        sumSlots(g.counts, &SlotCounts::cie, size_t(kCieBins) * kCieBins);
+        // Row by row on the pool: the sum of the slots' rows, each slot's row zeroed for the
+        // next frame as it is read.
+        g.counts.resize(size_t(kCieBins) * kCieBins);
+        pool_.parallelFor(kCieBins, [&](int, int r0, int r1) {
+            const size_t begin = size_t(r0) * kCieBins, end = size_t(r1) * kCieBins;
+            uint32_t* dst = g.counts.data();
+            for (int s = 0; s < slots; ++s) {
+                uint32_t* src = slots_[size_t(s)].cie.data();
+                if (s == 0) std::copy(src + begin, src + end, dst + begin);
+                else for (size_t i = begin; i < end; ++i) dst[i] += src[i];
+                std::fill(src + begin, src + end, 0u);
+            }
+        });
         g.outside = 0;
         for (int s = 0; s < slots; ++s) g.outside += slots_[size_t(s)].gamutOutside;
         g.outsideShare = double(g.outside) / (double(W) * double(H));

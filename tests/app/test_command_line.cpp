@@ -199,6 +199,7 @@ TEST(CommandLine, EveryBenchOptionIsAccepted) {
                               "--threads", "1"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("| pattern:bars:64x48 | all + counts | 2 |"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("| pattern:bars:64x48 | all + cie + counts | 2 |"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("| pattern:bars:64x48 | all + cie, no counts | 2 |"), std::string::npos) << r.out;
 }
 
