@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "Frame.h"
+#include "Gamut.h"
 #include "Hdr.h"
 #include "HdrFalseColour.h"
 
@@ -645,7 +646,7 @@ void gamutHighlight(const RgbaImage& picture, const uint8_t* outside, uint32_t c
             for (int x = 0; x < W; ++x) {
                 uint32_t v;
                 std::memcpy(&v, src + size_t(x) * 4, 4);
-                if (outside[row + size_t(x)]) v = colour;
+                v = gamutPreviewPixel(v, outside[row + size_t(x)] != 0, colour);
                 std::memcpy(dst + size_t(x) * 4, &v, 4);
             }
         }
