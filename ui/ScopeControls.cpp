@@ -225,15 +225,17 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             inViewer->setFocusPolicy(Qt::NoFocus);
             inViewer->setToolTip(tr("Show the preview in the main viewer instead of the picture"));
             inViewer->setChecked(previewInViewer_);
-            // One parameter per filter, shown with its own label and range.
-            auto showParam = [this, param, paramLabel, peakColour] {
+            // One parameter per filter, shown with its own label and range: the filter the box
+            // shows (the gamut check's while it is on, MainWindow::syncPreviewControls).
+            auto showParam = [this, filter, param, paramLabel, peakColour] {
                 FilterParams& fp = engine_.spec().filter;
                 const QSignalBlocker block(param);
-                falseColourLegend_->setVisible(previewFilter_ == PreviewFilter::FalseColour);
+                const auto shown = PreviewFilter(filter->currentData().toInt());
+                falseColourLegend_->setVisible(shown == PreviewFilter::FalseColour);
                 param->setVisible(true);
                 paramLabel->setVisible(true);
-                peakColour->setVisible(previewFilter_ == PreviewFilter::FocusPeaking);
-                switch (previewFilter_) {
+                peakColour->setVisible(shown == PreviewFilter::FocusPeaking);
+                switch (shown) {
                     case PreviewFilter::FocusPeaking:
                         paramLabel->setText(tr("Threshold"));
                         param->setRange(0.01, 1.0); param->setSingleStep(0.01); param->setDecimals(2);
@@ -270,10 +272,8 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
                 }
                 changed();
             });
-            connect(filter, &QComboBox::activated, this, [this, filter, showParam] {
-                setPreviewFilter(PreviewFilter(filter->currentData().toInt()));
-                showParam();
-            });
+            connect(filter, &QComboBox::activated, this, [this, filter] { setPreviewFilter(PreviewFilter(filter->currentData().toInt())); });
+            connect(filter, &QComboBox::currentIndexChanged, this, showParam);
             connect(inViewer, &QCheckBox::toggled, this, &MainWindow::setPreviewInViewer);
             showParam();
             row->addWidget(filter);
