@@ -611,22 +611,6 @@ void MainWindow::applyPreviewSpec() {
     if (viewer_ && viewer_->showsPreview() != inViewer) viewer_->setShowPreview(inViewer);
 }
 
-// The preview's controls show what the viewer and the preview panel show: while the gamut
-// check is on, its filter and the preview in the viewer.
-void MainWindow::syncPreviewControls() {
-    const bool gamut = engine_.gamutCheck, inViewer = previewInViewer_ || gamut;
-    if (previewInViewerAction_) {
-        const QSignalBlocker block(previewInViewerAction_);
-        previewInViewerAction_->setChecked(inViewer);
-    }
-    if (auto* box = findChild<QCheckBox*>(QStringLiteral("previewInViewer"))) {
-        const QSignalBlocker block(box);
-        box->setChecked(inViewer);
-    }
-    if (auto* filter = findChild<QComboBox*>(QStringLiteral("previewFilter")))   // not `activated`: no choice made
-        filter->setCurrentIndex(std::max(0, filter->findData(int(gamut ? PreviewFilter::Gamut : previewFilter_))));
-}
-
 // Choosing another filter, or taking the preview out of the viewer, ends the gamut check.
 void MainWindow::setPreviewFilter(PreviewFilter f) {
     previewFilter_ = f;

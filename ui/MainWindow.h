@@ -126,7 +126,7 @@ private:
     void setPreviewFilter(PreviewFilter f);
     void setPreviewInViewer(bool on);
     void applyPreviewSpec();
-    void syncPreviewControls();
+    void syncPreviewControls();   // ui/ScopeControls.cpp
 
     EngineHost engine_;
     Player* player_;

@@ -1,6 +1,7 @@
 // The controls above each scope panel (modes, scales, targets, gain; the preview's filter
 // and its parameter): part of MainWindow, kept apart because there are many of them. Each
 // changes the engine's spec and asks for the displayed frame to be processed again.
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -344,6 +345,22 @@ QComboBox* MainWindow::referenceCombo(QWidget* parent) {
 
 // RGB overlay and YRGB read the R'G'B' parade's counts: while one is shown the parade is
 // R'G'B' and its mode cannot be changed.
+// The preview's controls show what the viewer and the preview panel show: while the gamut
+// check is on, its filter and the preview in the viewer.
+void MainWindow::syncPreviewControls() {
+    const bool gamut = engine_.gamutCheck, inViewer = previewInViewer_ || gamut;
+    if (previewInViewerAction_) {
+        const QSignalBlocker block(previewInViewerAction_);
+        previewInViewerAction_->setChecked(inViewer);
+    }
+    if (auto* box = findChild<QCheckBox*>(QStringLiteral("previewInViewer"))) {
+        const QSignalBlocker block(box);
+        box->setChecked(inViewer);
+    }
+    if (auto* filter = findChild<QComboBox*>(QStringLiteral("previewFilter")))   // not `activated`: no choice made
+        filter->setCurrentIndex(std::max(0, filter->findData(int(gamut ? PreviewFilter::Gamut : previewFilter_))));
+}
+
 void MainWindow::syncParadeMode() {
     ScopeSpec& spec = engine_.spec();
     const bool locked = spec.waveformMode != WaveformMode::Luma;
