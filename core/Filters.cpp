@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "Frame.h"
+#include "Gamut.h"
 #include "Hdr.h"
 #include "HdrFalseColour.h"
 #include "PeakingWidth.h"
@@ -704,7 +705,7 @@ void gamutHighlight(const RgbaImage& picture, const uint8_t* outside, uint32_t c
             for (int x = 0; x < W; ++x) {
                 uint32_t v;
                 std::memcpy(&v, src + size_t(x) * 4, 4);
-                if (outside[row + size_t(x)]) v = colour;
+                v = gamutPreviewPixel(v, outside[row + size_t(x)] != 0, colour);
                 std::memcpy(dst + size_t(x) * 4, &v, 4);
             }
         }

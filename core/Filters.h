@@ -102,11 +102,11 @@ std::span<const FalseColourBand> falseColourBands();
 
 // The gamut preview: the picture with every pixel whose outside[y * width + x] is set
 // (core/Gamut's gamutPixel against ScopeSpec::gamutTarget, written by the engine as it
-// counts) painted `colour` (RGBA, little-endian bytes R,G,B,A); the others unchanged.
-constexpr uint32_t kGamutWarningColour = 0xffff00ffu;   // magenta 255,0,255
+// counts) painted `colour` (kGamutWarningColour: core/Gamut's gamutPreviewPixel, the rule
+// the CUDA engine's gamut pass paints by too); the others unchanged.
 void gamutHighlight(const RgbaImage& picture, const uint8_t* outside, uint32_t colour, RgbaImage& out, ThreadPool* pool);
 
-// Dispatches spec.preview (None: `out` is cleared to empty; Gamut: see gamutHighlight) (None: `out` is cleared to empty).
+// Dispatches spec.preview (None: `out` is cleared to empty; Gamut needs the engine's outside flags: see gamutHighlight).
 void applyPreview(const RgbaImage& picture, const LumaPlane& luma, const ScopeSpec& spec, RgbaImage& out,
                   ThreadPool* pool = nullptr);
 

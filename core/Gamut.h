@@ -150,6 +150,14 @@ CS_HD GamutPixel gamutPixel(const GamutCoefficients& k, float r, float g, float 
     return p;
 }
 
+// The gamut preview (PreviewFilter::Gamut), one rule for every engine: a pixel outside the
+// target (gamutPixel's `outside`) takes the warning colour, every other pixel keeps the
+// picture's RGBA. Colours are RGBA words, little-endian bytes R, G, B, A.
+constexpr uint32_t kGamutWarningColour = 0xffff00ffu;   // magenta 255,0,255, opaque
+CS_HD uint32_t gamutPreviewPixel(uint32_t pictureRgba, bool outside, uint32_t colour = kGamutWarningColour) {
+    return outside ? colour : pictureRgba;
+}
+
 // One frame's gamut measurements (ScopeSpec::cie).
 struct GamutResults {
     bool measured = false;

@@ -264,7 +264,10 @@ Status CudaEngine::Impl::run(const FrameView& f, const ScopeSpec& spec, bool wan
     }
     CS_TRY(pipeline.enqueue(planeSet, colour, stream.get(), surfaces));
     CS_TRY(hdr.enqueue(f, planeSet, out.color, spec.hdr, stream.get()));
-    return gamut.enqueue(f, planeSet, out.color, spec, stream.get());
+    // The gamut preview: painted by the gamut pass over the picture the scope pass wrote.
+    const cuda::GamutPaint paint{pipeline.picture(), pipeline.picturePitch(), pipeline.previewSink(surfaces)};
+    const bool gamutPreview = spec.preview == PreviewFilter::Gamut;
+    return gamut.enqueue(f, planeSet, out.color, spec, gamutPreview ? &paint : nullptr, stream.get());
 }
 
 // Copies the results back and waits for the frame's completion event: every piece into one

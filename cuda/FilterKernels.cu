@@ -120,8 +120,7 @@ Status PreviewFilters::prepare(const ScopeSpec& spec, int width, int height, int
             }
             break;
         }
-        case PreviewFilter::Gamut:
-            return Status::error("preview 'gamut': the CUDA engine has no gamut preview kernel; use --engine cpu");
+        case PreviewFilter::Gamut:   // painted by the gamut pass (GamutKernels.h), which has the frame's planes
         case PreviewFilter::None:
         case PreviewFilter::Median3: break;
     }
@@ -168,7 +167,7 @@ cudaError_t PreviewFilters::enqueue(const uint8_t* d_picture, size_t picturePitc
         case PreviewFilter::Zebra:
             return detail::enqueueZebra(d_luma, lumaPitch, d_picture, picturePitch, w, h, table, maxCode, out, stream, dependentLaunch_);
         case PreviewFilter::FalseColour: return detail::enqueueLookup(d_luma, lumaPitch, w, h, table, maxCode, out, stream, dependentLaunch_);
-        case PreviewFilter::Gamut: return cudaErrorInvalidValue;   // refused by prepare
+        case PreviewFilter::Gamut: return cudaErrorInvalidValue;   // not a filter of the picture: GamutKernels.h's gamutPass paints it
     }
     return cudaErrorInvalidValue;
 }

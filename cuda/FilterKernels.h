@@ -4,7 +4,9 @@
 // gaussianOnTensorCores), the 3x3 median, Sobel edges and focus peaking by integer
 // comparisons with core's thresholds and blend table, and zebra / false colour through lookup
 // tables computed by core's own functions. Output goes to pitched device memory or to a surface object (a
-// mapped GL texture). Plane pointers and pitches must be multiples of 16 bytes.
+// mapped GL texture). Plane pointers and pitches must be multiples of 16 bytes. The gamut
+// preview is no filter of the picture: it needs each pixel's gamut test, and the gamut pass
+// (GamutKernels.h) paints it.
 #pragma once
 #include <cuda_runtime_api.h>
 

@@ -106,11 +106,9 @@ Status ScopePipeline::enqueue(const PlaneSet& planes, const ScopeColour& colour,
     }
 
     cudaError_t previewError = cudaSuccess;
-    if (work_.preview != PreviewFilter::None && !fusedPreview) {
-        ImageSink sink{preview_.get(), preview_.pitch(), 0};
-        if (surfaces && surfaces->preview) sink = ImageSink{nullptr, 0, surfaces->preview};
-        previewError = filters_.enqueue(picture_.get(), picture_.pitch(), luma_.get<uint16_t>(), luma_.pitch(), sink, stream);
-    }
+    if (work_.preview != PreviewFilter::None && work_.preview != PreviewFilter::Gamut && !fusedPreview)
+        previewError = filters_.enqueue(picture_.get(), picture_.pitch(), luma_.get<uint16_t>(), luma_.pitch(), previewSink(surfaces),
+                                        stream);
     // Joined even when the preview failed: the next frame counts into the set being cleared,
     // and a captured graph needs every fork joined.
     if (clear) CS_CUDA_CHECK(cudaStreamWaitEvent(stream, clearDone_.get(), 0));
@@ -131,6 +129,11 @@ Status ScopePipeline::enqueue(const PlaneSet& planes, const ScopeColour& colour,
                                   ImageSink{nullptr, 0, surfaces->traces[i]}, stream));
     }
     return {};
+}
+
+ImageSink ScopePipeline::previewSink(const SurfaceTargets* surfaces) const {
+    if (surfaces && surfaces->preview) return ImageSink{nullptr, 0, surfaces->preview};
+    return ImageSink{preview_.get(), preview_.pitch(), 0};
 }
 
 }  // namespace cs::cuda

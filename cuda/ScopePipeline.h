@@ -50,6 +50,10 @@ public:
     size_t picturePitch() const { return picture_.pitch(); }
     const uint8_t* preview() const { return preview_.get(); }
     size_t previewPitch() const { return preview_.pitch(); }
+    // Where the frame's preview goes: the preview surface when one is drawn, else preview().
+    // The gamut preview is painted there by the engine's gamut pass (GamutKernels.h), which
+    // finds each pixel's outside flag anyway; enqueue() leaves it alone.
+    ImageSink previewSink(const SurfaceTargets* surfaces) const;
     const PipelineWork& work() const { return work_; }
 
 private:

@@ -103,6 +103,7 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     buildViewer();
     buildDocks();
     buildMenusAndToolbar();
+    syncPreviewControls();
     compare_ = new CompareController(*this, engine_.usesCuda() ? "cuda" : "cpu", [this](const QString& m) { showError(m); });
     compare_->addMenu(menuBar());
     status_ = new StatusBar(engine_, *player_, this);
@@ -340,9 +341,12 @@ void MainWindow::buildMenusAndToolbar() {
     gamutCheckAction_->setObjectName(QStringLiteral("gamutCheck"));
     gamutCheckAction_->setCheckable(true);
     gamutCheckAction_->setChecked(engine_.gamutCheck);
-    gamutCheckAction_->setToolTip(tr("Shows the share of pixels outside the CIE panel's target gamut in the status bar"));
+    gamutCheckAction_->setToolTip(tr("Paints the pixels outside the CIE panel's target gamut magenta over the picture in the "
+                                     "viewer (and the preview panel) and shows their share in the status bar; off restores the view"));
     connect(gamutCheckAction_, &QAction::toggled, this, [this](bool on) {
         engine_.gamutCheck = on;
+        syncPreviewControls();
+        applyPreviewSpec();
         scheduleReprocess();
     });
     previewInViewerAction_ = view->addAction(tr("Preview in Viewer"));
@@ -598,28 +602,27 @@ void MainWindow::syncPanel(Plane p) {
 
 void MainWindow::scheduleReprocess() { reprocessTimer_.start(); }
 
+// The gamut check's highlight is the preview (the gamut filter, whichever is chosen) shown in
+// the viewer; its end restores both.
 void MainWindow::applyPreviewSpec() {
-    const bool wanted = previewInViewer_ || engine_.panelVisible(Plane::Preview);
-    engine_.spec().preview = wanted ? previewFilter_ : PreviewFilter::None;
+    const bool gamut = engine_.gamutCheck, inViewer = previewInViewer_ || gamut;
+    const bool wanted = inViewer || engine_.panelVisible(Plane::Preview);
+    engine_.spec().preview = !wanted ? PreviewFilter::None : gamut ? PreviewFilter::Gamut : previewFilter_;
+    if (viewer_ && viewer_->showsPreview() != inViewer) viewer_->setShowPreview(inViewer);
 }
 
+// Choosing another filter, or taking the preview out of the viewer, ends the gamut check.
 void MainWindow::setPreviewFilter(PreviewFilter f) {
     previewFilter_ = f;
+    if (f != PreviewFilter::Gamut && gamutCheckAction_ && gamutCheckAction_->isChecked()) gamutCheckAction_->setChecked(false);
     applyPreviewSpec();
     scheduleReprocess();
 }
 
 void MainWindow::setPreviewInViewer(bool on) {
     previewInViewer_ = on;
-    {
-        const QSignalBlocker block(previewInViewerAction_);
-        if (previewInViewerAction_) previewInViewerAction_->setChecked(on);
-    }
-    if (auto* box = findChild<QCheckBox*>(QStringLiteral("previewInViewer"))) {
-        const QSignalBlocker block(box);
-        box->setChecked(on);
-    }
-    viewer_->setShowPreview(on);
+    if (!on && gamutCheckAction_ && gamutCheckAction_->isChecked()) gamutCheckAction_->setChecked(false);
+    syncPreviewControls();
     applyPreviewSpec();
     scheduleReprocess();
 }

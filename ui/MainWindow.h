@@ -126,11 +126,12 @@ private:
     void setPreviewFilter(PreviewFilter f);
     void setPreviewInViewer(bool on);
     void applyPreviewSpec();
+    void syncPreviewControls();   // ui/ScopeControls.cpp
 
     EngineHost engine_;
     Player* player_;
     CompareController* compare_ = nullptr;
-    PictureView* viewer_;
+    PictureView* viewer_ = nullptr;
     TransportBar* transport_;
     MessageBar* messages_;
     StatusBar* status_;

@@ -1,6 +1,7 @@
 // The controls above each scope panel (modes, scales, targets, gain; the preview's filter
 // and its parameter): part of MainWindow, kept apart because there are many of them. Each
 // changes the engine's spec and asks for the displayed frame to be processed again.
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -237,16 +238,18 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             inViewer->setFocusPolicy(Qt::NoFocus);
             inViewer->setToolTip(tr("Show the preview in the main viewer instead of the picture"));
             inViewer->setChecked(previewInViewer_);
-            // One parameter per filter, shown with its own label and range.
-            auto showParam = [this, param, paramLabel, peakColour, peakWidth] {
+            // One parameter per filter, shown with its own label and range: the filter the box
+            // shows (the gamut check's while it is on, MainWindow::syncPreviewControls).
+            auto showParam = [this, filter, param, paramLabel, peakColour, peakWidth] {
                 FilterParams& fp = engine_.spec().filter;
                 const QSignalBlocker block(param);
-                falseColourLegend_->setVisible(previewFilter_ == PreviewFilter::FalseColour);
+                const auto shown = PreviewFilter(filter->currentData().toInt());
+                falseColourLegend_->setVisible(shown == PreviewFilter::FalseColour);
                 param->setVisible(true);
                 paramLabel->setVisible(true);
-                peakColour->setVisible(previewFilter_ == PreviewFilter::FocusPeaking);
-                peakWidth->setVisible(previewFilter_ == PreviewFilter::FocusPeaking);
-                switch (previewFilter_) {
+                peakColour->setVisible(shown == PreviewFilter::FocusPeaking);
+                peakWidth->setVisible(shown == PreviewFilter::FocusPeaking);
+                switch (shown) {
                     case PreviewFilter::FocusPeaking:
                         paramLabel->setText(tr("Threshold"));
                         param->setRange(0.01, 1.0); param->setSingleStep(0.01); param->setDecimals(2);
@@ -283,10 +286,8 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
                 }
                 changed();
             });
-            connect(filter, &QComboBox::activated, this, [this, filter, showParam] {
-                setPreviewFilter(PreviewFilter(filter->currentData().toInt()));
-                showParam();
-            });
+            connect(filter, &QComboBox::activated, this, [this, filter] { setPreviewFilter(PreviewFilter(filter->currentData().toInt())); });
+            connect(filter, &QComboBox::currentIndexChanged, this, showParam);
             connect(inViewer, &QCheckBox::toggled, this, &MainWindow::setPreviewInViewer);
             showParam();
             row->addWidget(filter);
@@ -358,6 +359,22 @@ QComboBox* MainWindow::referenceCombo(QWidget* parent) {
 
 // RGB overlay and YRGB read the R'G'B' parade's counts: while one is shown the parade is
 // R'G'B' and its mode cannot be changed.
+// The preview's controls show what the viewer and the preview panel show: while the gamut
+// check is on, its filter and the preview in the viewer.
+void MainWindow::syncPreviewControls() {
+    const bool gamut = engine_.gamutCheck, inViewer = previewInViewer_ || gamut;
+    if (previewInViewerAction_) {
+        const QSignalBlocker block(previewInViewerAction_);
+        previewInViewerAction_->setChecked(inViewer);
+    }
+    if (auto* box = findChild<QCheckBox*>(QStringLiteral("previewInViewer"))) {
+        const QSignalBlocker block(box);
+        box->setChecked(inViewer);
+    }
+    if (auto* filter = findChild<QComboBox*>(QStringLiteral("previewFilter")))   // not `activated`: no choice made
+        filter->setCurrentIndex(std::max(0, filter->findData(int(gamut ? PreviewFilter::Gamut : previewFilter_))));
+}
+
 void MainWindow::syncParadeMode() {
     ScopeSpec& spec = engine_.spec();
     const bool locked = spec.waveformMode != WaveformMode::Luma;

@@ -4,7 +4,8 @@
 // match the CPU engine, that the trace textures sit under core's graticule (a bar's level
 // lands on the graticule row of its code), that the histogram is core's image, and that the
 // pixel picker reads frames held in GPU memory exactly as host frames; compare's second engine
-// writes its own textures and copies device frames to the host exactly. Exits 77 (skipped)
+// writes its own textures and copies device frames to the host exactly; the gamut check's
+// preview texture is the CPU engine's preview. Exits 77 (skipped)
 // without a CUDA device or an EGL OpenGL context.
 #include <GL/glew.h>
 #include <cuda_runtime.h>
@@ -268,6 +269,40 @@ TEST_F(GpuView, CiePanelFromTheCudaEnginesCounts) {
     const RgbaImage shown = readTexture(textures.texture(gl::Plane::Cie));
     ASSERT_EQ(shown.width, 400);
     EXPECT_EQ(maxDifference(shown, ref.cieImage), 0);
+    host.releaseGl();
+    textures.release();
+}
+
+TEST_F(GpuView, GamutCheckPreviewFromTheCudaEngine) {
+    // View > Gamut Check through the window's CUDA path: the gamut preview (the pixels outside
+    // BT.709 magenta over the picture) written into the preview texture by processToGl, the
+    // CPU engine's byte for byte. A BT.2020 frame, left half its green primary, right half grey.
+    if (!skipWhy().empty()) GTEST_SKIP() << skipWhy();
+    EngineHost host("cuda");
+    ASSERT_TRUE(host.usesCuda()) << host.note();
+    Frame frame(PixelFormat::Yuv420p10, 640, 360, ColorInfo{Matrix::Bt2020Ncl, Range::Limited, Transfer::Bt709, true, true, Primaries::Bt2020});
+    for (int y = 0; y < 360; ++y)
+        for (int x = 0; x < 640; ++x) {
+            if (x < 320) frame.setPixel(x, y, 658, 189, 100);
+            else frame.setPixel(x, y, 502, 512, 512);
+        }
+    host.gamutCheck = true;
+    host.spec().preview = PreviewFilter::Gamut;   // as MainWindow sets it while the check is on
+    gl::FrameTextures textures;
+    Status s = host.process(frame.view(), &textures);
+    ASSERT_TRUE(s) << s.message();
+    ASSERT_TRUE(textures.filled(gl::Plane::Preview));
+    auto cpu = makeCpuEngine(2);
+    ScopeResults ref;
+    ASSERT_TRUE(cpu->process(frame.view(), host.spec(), ref));
+    const RgbaImage shown = readTexture(textures.texture(gl::Plane::Preview));
+    ASSERT_EQ(shown.width, 640);
+    EXPECT_EQ(maxDifference(shown, ref.preview), 0);
+    EXPECT_EQ(host.results().gamut.outside, uint64_t(320 * 360));
+    const uint8_t* left = shown.at(10, 10);
+    const uint8_t* right = shown.at(630, 10);
+    EXPECT_TRUE(left[0] == 255 && left[1] == 0 && left[2] == 255) << int(left[0]) << "," << int(left[1]) << "," << int(left[2]);
+    EXPECT_TRUE(right[0] == right[1] && right[1] == right[2]) << int(right[0]) << "," << int(right[1]) << "," << int(right[2]);
     host.releaseGl();
     textures.release();
 }

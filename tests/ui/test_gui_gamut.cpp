@@ -5,9 +5,13 @@
 // controls switch the diagram (xy, u'v') and the target; the status bar reads the share
 // outside the target (50% outside BT.709, none outside BT.2020); the chromaticity counts
 // are asked for only while the panel shows or the gamut check is on; the choices are
-// remembered. With CS_TEST_SCREENSHOT_DIR set, the window with the CIE panel open is saved
-// there as gamut-window.png for looking at. Exits 77 without a display or GL 3.3.
+// remembered. View > Gamut Check paints the pixels outside the target magenta over the picture
+// in the viewer (the green half, not the grey) and off restores it. With
+// CS_TEST_SCREENSHOT_DIR set, the window with the CIE panel open is saved there as
+// gamut-window.png, and with the gamut check on as gamut-check.png, for looking at. Exits 77
+// without a display or GL 3.3.
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QImage>
@@ -28,6 +32,7 @@
 #include "ui/EngineHost.h"
 #include "ui/Gui.h"
 #include "ui/MainWindow.h"
+#include "ui/PictureView.h"
 #include "ui/Player.h"
 #include "ui/ScopeView.h"
 #include "ui/Settings.h"
@@ -214,6 +219,115 @@ private slots:
         const QPixmap shot = window_->screen()->grabWindow(0, window_->x(), window_->y(), window_->width(), window_->height());
         QVERIFY(!shot.isNull());
         if (dir && *dir) QVERIFY(shot.save(QString::fromLocal8Bit(dir) + QStringLiteral("/gamut-window.png")));
+    }
+
+    // View > Gamut Check paints the pixels outside the target magenta over the picture in the
+    // viewer: the BT.2020 green half, never the grey half; off restores the picture; choosing
+    // another preview filter ends it.
+    void theCheckHighlightsTheOutsidePixelsInTheViewer() {
+        showCie(false);
+        auto* check = window_->findChild<QAction*>(QStringLiteral("gamutCheck"));
+        QVERIFY(check);
+        check->setChecked(false);
+        cs::PictureView* viewer = window_->viewer();
+        QVERIFY(!viewer->showsPreview());
+        QVERIFY(check->toolTip().contains(QStringLiteral("magenta")));
+        QComboBox* filter = combo("previewFilter");
+        auto* inViewer = window_->findChild<QCheckBox*>(QStringLiteral("previewInViewer"));
+        QVERIFY(filter && inViewer);
+        const QString chosen = filter->currentText();
+        QVERIFY(chosen != QStringLiteral("Gamut (outside target)"));
+        QVERIFY(!inViewer->isChecked());
+        check->setChecked(true);
+        QVERIFY(viewer->showsPreview());
+        // The preview's controls say what the viewer and the preview panel now show.
+        QCOMPARE(filter->currentText(), QStringLiteral("Gamut (outside target)"));
+        QVERIFY(inViewer->isChecked());
+        QVERIFY(cs::test::waitUntil(
+            [&] {
+                const cs::ScopeResults& r = engine().results();
+                return engine().hasResults() && engine().spec().preview == cs::PreviewFilter::Gamut && r.gamut.measured &&
+                       r.gamut.target == cs::Primaries::Bt709 && r.preview.width == kW && r.preview.height == kH;
+            },
+            kWaitMs));
+        // The engine's preview: the green half magenta, the grey half grey.
+        const cs::RgbaImage& preview = engine().results().preview;
+        for (int y = 0; y < kH; y += 7)
+            for (int x = 0; x < kW; x += 3) {
+                const uint8_t* p = preview.at(x, y);
+                if (x < kW / 2) {
+                    QVERIFY2(p[0] == 255 && p[1] == 0 && p[2] == 255 && p[3] == 255, qPrintable(QStringLiteral("%1,%2").arg(x).arg(y)));
+                } else {
+                    QVERIFY2(std::abs(p[0] - p[1]) <= 1 && std::abs(p[1] - p[2]) <= 1 && p[1] > 100 && p[1] < 150,
+                             qPrintable(QStringLiteral("%1,%2").arg(x).arg(y)));
+                }
+            }
+        QTRY_VERIFY_WITH_TIMEOUT(readout()->text() == QStringLiteral("outside BT.709 50.0%"), kWaitMs);
+        // On the screen: magenta left of the picture's middle (the view centres it), none right of it.
+        auto magenta = [](QRgb c) { return qRed(c) > 200 && qGreen(c) < 60 && qBlue(c) > 200; };
+        auto countMagenta = [&](const QImage& g, bool left) {
+            int n = 0;
+            for (int y = 0; y < g.height(); ++y)
+                for (int x = left ? 0 : g.width() / 2 + 2; x < (left ? g.width() / 2 - 2 : g.width()); ++x) n += magenta(g.pixel(x, y));
+            return n;
+        };
+        QImage shown;
+        QVERIFY(cs::test::waitUntil(
+            [&] {
+                shown = viewer->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+                return countMagenta(shown, true) > shown.width() * shown.height() / 20;
+            },
+            kWaitMs));
+        QCOMPARE(countMagenta(shown, false), 0);
+        int grey = 0;
+        for (int y = 0; y < shown.height(); ++y)
+            for (int x = shown.width() / 2 + 2; x < shown.width(); ++x) {
+                const QRgb c = shown.pixel(x, y);
+                grey += std::abs(qRed(c) - qGreen(c)) <= 2 && std::abs(qGreen(c) - qBlue(c)) <= 2 && qGreen(c) > 100 && qGreen(c) < 150;
+            }
+        QVERIFY2(grey > shown.width() * shown.height() / 20, qPrintable(QString::number(grey)));
+        if (const char* dir = std::getenv("CS_TEST_SCREENSHOT_DIR"); dir && *dir) {
+            cs::test::waitUntil([] { return false; }, 500);   // for the picture only: the window's own repaint
+            const QPixmap shot = window_->screen()->grabWindow(0, window_->x(), window_->y(), window_->width(), window_->height());
+            QVERIFY(shot.save(QString::fromLocal8Bit(dir) + QStringLiteral("/gamut-check.png")));
+        }
+
+        // Off: the picture again, without a magenta pixel, and the controls as they were.
+        check->setChecked(false);
+        QVERIFY(!viewer->showsPreview());
+        QCOMPARE(filter->currentText(), chosen);
+        QVERIFY(!inViewer->isChecked());
+        QVERIFY(cs::test::waitUntil([&] { return engine().spec().preview != cs::PreviewFilter::Gamut; }, kWaitMs));
+        QVERIFY(cs::test::waitUntil(
+            [&] {
+                shown = viewer->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+                return countMagenta(shown, true) == 0;
+            },
+            kWaitMs));
+
+        // Another preview filter chosen while it is on ends the check and shows that filter.
+        check->setChecked(true);
+        QVERIFY(viewer->showsPreview());
+        const int zebra = filter->findData(int(cs::PreviewFilter::Zebra));
+        QVERIFY(zebra >= 0);
+        filter->setCurrentIndex(zebra);
+        emit filter->activated(zebra);
+        QVERIFY(!check->isChecked());
+        QVERIFY(!engine().gamutCheck);
+        QVERIFY(!viewer->showsPreview());
+        QCOMPARE(filter->currentIndex(), zebra);
+        QVERIFY(cs::test::waitUntil([&] { return engine().spec().preview == cs::PreviewFilter::Zebra; }, kWaitMs));
+        // So does taking the preview out of the viewer (the box, or P).
+        check->setChecked(true);
+        QVERIFY(inViewer->isChecked());
+        inViewer->click();
+        QVERIFY(!check->isChecked());
+        QVERIFY(!viewer->showsPreview());
+        QVERIFY(!inViewer->isChecked());
+        // The filter chosen before stays chosen for the next run.
+        const int before = filter->findText(chosen);
+        filter->setCurrentIndex(before);
+        emit filter->activated(before);
     }
 
     void theChoicesAreRemembered() {
