@@ -222,12 +222,13 @@ struct DiagramCache {
     RgbaImage graticule;
     std::vector<uint32_t> colours;          // plotW x plotH
     std::vector<int> ub0, ub1, vb0, vb1;    // bins [ub0, ub1) x [vb0, vb1) of each plot column / row
+    std::vector<int> pxFirst, pxLast;       // per u bin, the plot columns holding it (none: last < first)
     // Scratch, reused: per bin row the first and last non-empty bin, the current rows' bin
     // sums, and the dots of the rows so far (see the drawing below).
     std::vector<int> firstBin, lastBin;
     std::vector<uint64_t> binSums;
     std::vector<int> dotRow, spanLo, spanHi;
-    std::vector<uint32_t> dotColour, rowColour;
+    std::vector<uint32_t> dotColour;
 };
 
 // log1p of the small counts (most bins), to be looked up.
@@ -252,15 +253,16 @@ void drawCounts(const Layout& l, DiagramCache& c, const GamutResults& g, double 
     c.lastBin.assign(kCieBins, -1);
     for (int vb = 0; vb < kCieBins; ++vb) {
         const uint32_t* row = &g.counts[size_t(vb) * kCieBins];
+        uint32_t any = 0;   // most rows are empty: one vectorised pass says so
+        for (int ub = 0; ub < kCieBins; ++ub) any |= row[ub];
+        if (any == 0) continue;
         int first = 0, last = kCieBins - 1;
-        while (first < kCieBins && row[first] == 0) ++first;
-        if (first == kCieBins) continue;
+        while (row[first] == 0) ++first;
         while (row[last] == 0) --last;
         c.firstBin[size_t(vb)] = first;
         c.lastBin[size_t(vb)] = last;
     }
     c.binSums.assign(kCieBins, 0);
-    c.rowColour.assign(size_t(plotW), 0);
     // Per plot column, the lowest source row so far whose dots cover it, and that dot's colour.
     c.dotRow.assign(size_t(plotW), -3);
     c.dotColour.assign(size_t(plotW), 0);
@@ -289,36 +291,40 @@ void drawCounts(const Layout& l, DiagramCache& c, const GamutResults& g, double 
                     const uint32_t* row = &g.counts[size_t(vb) * kCieBins];
                     for (int ub = lo; ub <= hi; ++ub) sums[ub] += row[ub];
                 }
-                // The plot columns whose bins meet lo..hi.
-                const int pxLo = int(std::partition_point(c.ub1.begin(), c.ub1.end(), [&](int u1) { return u1 <= lo; }) - c.ub1.begin());
-                const int pxHi = int(std::partition_point(c.ub0.begin(), c.ub0.end(), [&](int u0) { return u0 <= hi; }) - c.ub0.begin()) - 1;
-                // Each non-empty pixel's dot colour, then the dots along the row: column X shows
-                // the rightmost non-empty pixel within X - 2 .. X + 2.
+                // The non-empty pixels from left to right (those holding a non-empty bin). A
+                // column X shows the rightmost dot that covers it: that of the last non-empty
+                // pixel up to X + 2, if it is at X - 2 or right of it. So each pixel's dot is laid
+                // over px - 2 .. px + 2 less what the next non-empty pixel takes (from its own
+                // px - 2), once the next one is known.
                 const uint32_t* colours = &c.colours[size_t(py) * size_t(plotW)];
-                uint32_t* rowColour = c.rowColour.data();
-                auto pixelColour = [&](int px) -> bool {
-                    uint64_t n = 0;
-                    for (int ub = std::max(c.ub0[size_t(px)], lo); ub < std::min(c.ub1[size_t(px)], hi + 1); ++ub) n += sums[ub];
-                    if (n == 0) return false;
-                    const double logN = n < logTableSize ? logTable[n] : std::log1p(double(n));
-                    const double level = std::min(1.0, 0.35 + 0.65 * gain * logN / logPeak);
-                    const uint32_t rgb = colours[px];
-                    auto scaled = [&](int shift) { return uint32_t(double((rgb >> shift) & 255u) * level + 0.5) << shift; };
-                    rowColour[px] = scaled(0) | scaled(8) | scaled(16);
-                    return true;
-                };
-                const int xs = std::max(0, pxLo - 2), xe = std::min(plotW - 1, pxHi + 2);
-                int last = -3, next = pxLo;   // the rightmost non-empty pixel so far, the next to look at
-                for (int X = xs; X <= xe; ++X) {
-                    for (; next <= std::min(X + 2, pxHi); ++next)
-                        if (pixelColour(next)) last = next;
-                    if (last >= X - 2) {
+                int held = -1;   // the last non-empty pixel, its dot not laid yet
+                uint32_t heldDot = 0;
+                auto lay = [&](int until) {   // the held dot over its columns left of `until`
+                    const int x0 = std::max(0, held - 2), x1 = std::min({plotW - 1, held + 2, until - 1});
+                    for (int X = x0; X <= x1; ++X) {
                         c.dotRow[size_t(X)] = py;
-                        c.dotColour[size_t(X)] = rowColour[last];
-                        c.spanLo[size_t(py)] = std::min(c.spanLo[size_t(py)], X);
-                        c.spanHi[size_t(py)] = X;
+                        c.dotColour[size_t(X)] = heldDot;
                     }
+                    c.spanLo[size_t(py)] = std::min(c.spanLo[size_t(py)], x0);
+                    c.spanHi[size_t(py)] = std::max(c.spanHi[size_t(py)], x1);
+                };
+                int next = 0;   // pixels left of it are done
+                for (int ub = lo; ub <= hi; ++ub) {
+                    if (sums[ub] == 0 || c.pxLast[size_t(ub)] < next) continue;
+                    for (int px = std::max(next, c.pxFirst[size_t(ub)]); px <= c.pxLast[size_t(ub)]; ++px) {
+                        uint64_t n = 0;
+                        for (int b = std::max(c.ub0[size_t(px)], lo); b < std::min(c.ub1[size_t(px)], hi + 1); ++b) n += sums[b];
+                        const double logN = n < logTableSize ? logTable[n] : std::log1p(double(n));
+                        const double level = std::min(1.0, 0.35 + 0.65 * gain * logN / logPeak);
+                        const uint32_t rgb = colours[px];
+                        auto scaled = [&](int shift) { return uint32_t(double((rgb >> shift) & 255u) * level + 0.5) << shift; };
+                        if (held >= 0) lay(px - 2);
+                        held = px;
+                        heldDot = scaled(0) | scaled(8) | scaled(16);
+                    }
+                    next = c.pxLast[size_t(ub)] + 1;
                 }
+                if (held >= 0) lay(plotW);
             }
         }
         if (y < 0) continue;
@@ -361,6 +367,13 @@ void renderCieDiagram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& o
             cache.ub0[size_t(px)] = u0;
             cache.ub1[size_t(px)] = std::min(kCieBins, std::max(u1, u0 + 1));
         }
+        cache.pxFirst.assign(kCieBins, 0);
+        cache.pxLast.assign(kCieBins, -1);
+        for (int px = l.plotW - 1; px >= 0; --px)
+            for (int ub = cache.ub0[size_t(px)]; ub < cache.ub1[size_t(px)]; ++ub) {
+                cache.pxFirst[size_t(ub)] = px;
+                if (cache.pxLast[size_t(ub)] < 0) cache.pxLast[size_t(ub)] = px;
+            }
         cache.vb0.resize(size_t(l.plotH));
         cache.vb1.resize(size_t(l.plotH));
         for (int py = 0; py < l.plotH; ++py) {   // from the top: v falls

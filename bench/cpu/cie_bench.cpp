@@ -2,7 +2,8 @@
 // straightforward drawing it replaced (CieReference.cpp) on the same counts in the same run,
 // and a check that both draw the same bytes. Counts from a frame counted by the CPU engine
 // (a zone plate, or the first frame of --clip) and from a worst case, every bin filled;
-// panels of 460x412 and 1000x900 (the diagram is square: 412 and 900). Prints median ms.
+// panels of 460x412 and 1000x900 (the diagram is square: 412 and 900) and the 540 square that
+// export and `cudascope bench` draw by default. Prints median ms.
 //
 //   cie_bench [--quick] [--reps N] [--clip FILE]
 #include <algorithm>
@@ -129,7 +130,7 @@ int run(int argc, char** argv) {
     bool allSame = true;
     for (const Input& in : inputs) {
         const auto nonEmpty = std::count_if(in.results.gamut.counts.begin(), in.results.gamut.counts.end(), [](uint32_t c) { return c != 0; });
-        for (const auto& [panelW, panelH] : {std::pair{460, 412}, std::pair{1000, 900}}) {
+        for (const auto& [panelW, panelH] : {std::pair{460, 412}, std::pair{540, 540}, std::pair{1000, 900}}) {
             ScopeSpec spec;
             spec.cieSize = std::min(panelW, panelH);
             RgbaImage before, after;
