@@ -115,6 +115,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     spec.stats = true;
     spec.displayImages = spec.picture = false;
     spec.cie = true;   // the share outside the gamut target (the chromaticity counts are not kept)
+    spec.cieCounts = false;
     spec.gamutTarget = o.gamutTarget;
     ScopeResults results;
     SignalStatsMeter meter;   // host frames

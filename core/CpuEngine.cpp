@@ -722,7 +722,7 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
                     if (i == 1) { if (spec.waveform) renderWaveform(out, spec, out.waveformImage); else out.waveformImage = {}; }
                     if (i == 2) { if (spec.histogram) renderHistogram(out, spec, out.histogramImage); else out.histogramImage = {}; }
                     if (i == 3) { if (spec.vectorscope) renderVectorscope(out, spec, out.vectorscopeImage); else out.vectorscopeImage = {}; }
-                    if (i == 4) { if (spec.cie) renderCieDiagram(out, spec, out.cieImage); else out.cieImage = {}; }
+                    if (i == 4) { if (spec.cie && spec.cieCounts) renderCieDiagram(out, spec, out.cieImage); else out.cieImage = {}; }
                 }
             },
             5);

@@ -53,6 +53,11 @@ struct ScopeSpec {
     bool cie = false;
     CieMode cieMode = CieMode::Xy;
     Primaries gamutTarget = Primaries::Bt709;
+    // With cie: the 512 x 512 counts in ScopeResults::gamut and, with displayImages, the diagram
+    // drawn from them. With false only the share outside the target is asked for (the window's
+    // gamut check without its CIE panel, qc): no diagram is drawn, and an engine may leave the
+    // counts empty (the CUDA engine then copies back 8 bytes instead of 1 MB).
+    bool cieCounts = true;
 
     // What to draw (display images, RGBA, graticule included).
     bool displayImages = true;

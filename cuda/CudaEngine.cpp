@@ -303,6 +303,8 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
     const size_t pictureAt = picture ? place(W * H * 4) : 0;
     const bool preview = withImages && spec.preview != PreviewFilter::None;
     const size_t previewAt = preview ? place(W * H * 4) : 0;
+    const size_t gamutBytes = gamut.downloadBytes(spec.cieCounts);
+    const size_t gamutAt = gamutBytes ? place(gamutBytes) : 0;
     CS_TRY(slot.results.reserve(bytes));
     uint8_t* pinned = slot.results.get();
 
@@ -319,7 +321,7 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
         CS_CUDA_CHECK(cudaMemcpy2DAsync(pinned + previewAt, W * 4, pipeline.preview(), pipeline.previewPitch(), W * 4, H,
                                         cudaMemcpyDeviceToHost, s));
     CS_TRY(hdr.download(out.hdr, s));
-    CS_TRY(gamut.download(out.gamut, s));
+    CS_TRY(gamut.download(pinned + gamutAt, spec.cieCounts, s));
     CS_TRY(finish());
 
     auto hostHist = [&](std::vector<uint32_t>& dst, size_t offset, size_t n) {
@@ -364,7 +366,7 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
     }
     parallelCopies(pool, pieces);
     hdr.finish(out.hdr);
-    gamut.finish(out.gamut, f.width, f.height);
+    gamut.finish(pinned + gamutAt, out.gamut, f.width, f.height);
 
     out.stats = {};
     if (spec.stats) {
@@ -444,8 +446,8 @@ Status CudaEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResul
     image(ScopeImageKind::Waveform, out.waveformImage, renderWaveform);
     image(ScopeImageKind::Parade, out.paradeImage, renderParade);
     image(ScopeImageKind::Vectorscope, out.vectorscopeImage, renderVectorscope);
-    // The CIE diagram from its counts (512 x 512, always copied back with spec.cie).
-    if (spec.displayImages && spec.cie) renderCieDiagram(out, spec, out.cieImage); else out.cieImage = {};
+    // The CIE diagram from its counts (512 x 512, copied back with spec.cie and spec.cieCounts).
+    if (spec.displayImages && spec.cie && spec.cieCounts) renderCieDiagram(out, spec, out.cieImage); else out.cieImage = {};
     return {};
 }
 

@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "CudaCheck.h"
 #include "GamutKernels.h"
@@ -128,27 +129,46 @@ Status GamutPass::enqueue(const FrameView& f, const PlaneSet& planes, const Colo
     return {};
 }
 
-Status GamutPass::download(GamutResults& out, cudaStream_t stream) {
-    if (!queued_) {
-        out = {};
-        return {};
-    }
-    out.counts.resize(size_t(kCieBins) * kCieBins);
-    CS_CUDA_CHECK(cudaMemcpyAsync(out.counts.data(), counts_.get<uint32_t>(), out.counts.size() * sizeof(uint32_t),
+// In pinned memory: the pixels outside (8 bytes), then the counts.
+constexpr size_t kCountsBytes = size_t(kCieBins) * kCieBins * sizeof(uint32_t);
+
+size_t GamutPass::downloadBytes(bool counts) const {
+    if (!queued_) return 0;
+    return sizeof(unsigned long long) + (counts ? kCountsBytes : 0);
+}
+
+Status GamutPass::download(void* pinned, bool counts, cudaStream_t stream) {
+    countsQueued_ = queued_ && counts;
+    if (!queued_) return {};
+    auto* bytes = static_cast<uint8_t*>(pinned);
+    CS_CUDA_CHECK(cudaMemcpyAsync(bytes, outside_.get<unsigned long long>(), sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost, stream));
-    CS_CUDA_CHECK(cudaMemcpyAsync(&outsideHost_, outside_.get<unsigned long long>(), sizeof outsideHost_,
-                                  cudaMemcpyDeviceToHost, stream));
+    if (countsQueued_)
+        CS_CUDA_CHECK(cudaMemcpyAsync(bytes + sizeof(unsigned long long), counts_.get<uint32_t>(), kCountsBytes,
+                                      cudaMemcpyDeviceToHost, stream));
     return {};
 }
 
-void GamutPass::finish(GamutResults& out, int width, int height) const {
-    if (!queued_) return;
+void GamutPass::finish(const void* pinned, GamutResults& out, int width, int height) const {
+    if (!queued_) {
+        out = {};
+        return;
+    }
+    const auto* bytes = static_cast<const uint8_t*>(pinned);
+    unsigned long long outside = 0;
+    std::memcpy(&outside, bytes, sizeof outside);
+    if (countsQueued_) {
+        out.counts.resize(size_t(kCieBins) * kCieBins);
+        std::memcpy(out.counts.data(), bytes + sizeof(unsigned long long), kCountsBytes);
+    } else {
+        out.counts.clear();
+    }
     out.measured = true;
     out.source = current_->source;
     out.target = current_->target;
     out.mode = current_->mode;
-    out.outside = outsideHost_;
-    out.outsideShare = double(outsideHost_) / (double(width) * double(height));
+    out.outside = outside;
+    out.outsideShare = double(outside) / (double(width) * double(height));
 }
 
 }  // namespace cs::cuda

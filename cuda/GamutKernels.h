@@ -48,17 +48,21 @@ public:
     // override); nothing when neither.
     Status enqueue(const FrameView& f, const PlaneSet& planes, const ColorInfo& color, const ScopeSpec& spec,
                    const GamutPaint* paint, cudaStream_t stream);
-    // Queues the copy of the counts into `out` (before the stream's completion event).
-    Status download(GamutResults& out, cudaStream_t stream);
-    // After the stream completed: the share outside and what was measured.
-    void finish(GamutResults& out, int width, int height) const;
+    // Bytes download() copies back: the pixels outside and, with `counts`, the counts (1 MB);
+    // none when nothing was queued.
+    size_t downloadBytes(bool counts) const;
+    // Queues the copy of those into `pinned` (downloadBytes(counts) bytes of page-locked host
+    // memory, 8-byte aligned), before the stream's completion event.
+    Status download(void* pinned, bool counts, cudaStream_t stream);
+    // After the stream completed, from `pinned`: the share outside, what was measured, and the
+    // counts (empty where download() was not asked for them).
+    void finish(const void* pinned, GamutResults& out, int width, int height) const;
 
 private:
     GamutTableCache tables_;
     const GamutTables* current_ = nullptr;
     DeviceBuffer linear_, counts_, outside_;
-    unsigned long long outsideHost_ = 0;
-    bool queued_ = false;   // the counts of this frame (ScopeSpec::cie)
+    bool queued_ = false, countsQueued_ = false;   // this frame's count (ScopeSpec::cie), and its bins (cieCounts)
 };
 
 }  // namespace cs::cuda

@@ -116,6 +116,7 @@ ScopeSpec compareSpecB(const ScopeSpec& a) {
     b.cie = false;
     b.cieMode = defaults.cieMode;
     b.cieSize = defaults.cieSize;
+    b.cieCounts = defaults.cieCounts;
     b.gamutTarget = defaults.gamutTarget;
     b.hdr = false;
     return b;

@@ -154,6 +154,7 @@ void EngineHost::prepareSpec() {
     spec_.vectorscope = panelVisible(Plane::Vectorscope);
     // The chromaticity counts cost a pass over the frame: only for the CIE panel or the gamut check.
     spec_.cie = panelVisible(Plane::Cie) || gamutCheck;
+    spec_.cieCounts = panelVisible(Plane::Cie);   // the gamut check alone needs only the share outside
     spec_.displayImages = true;
     spec_.picture = true;
     // When the engine draws the images (frames not shown from their planes), the waveform-style

@@ -223,6 +223,12 @@ TEST(GamutEngine, DiagramIsDrawnAtItsSize) {
         if (std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}) > 60) ++coloured;
     }
     EXPECT_GT(coloured, 100);
+    // The share outside alone (cieCounts off): measured, no diagram.
+    spec.cieCounts = false;
+    ASSERT_TRUE(engine->process(f.view(), spec, r));
+    EXPECT_TRUE(r.gamut.measured);
+    EXPECT_TRUE(r.cieImage.empty());
+    spec.cieCounts = true;
     spec.cie = false;
     ASSERT_TRUE(engine->process(f.view(), spec, r));
     EXPECT_TRUE(r.cieImage.empty());

@@ -73,5 +73,34 @@ TEST(CudaGamut, TargetsModesTransfersAndPrimaries) {
                     }
 }
 
+// With cieCounts off (the window's gamut check without its CIE panel) the share outside comes
+// back alone: the CPU engine's outside, no counts copied back, no diagram drawn.
+TEST(CudaGamut, ShareOutsideWithoutTheCounts) {
+    CudaEngine* cuda = cudaEngine();
+    ASSERT_NE(cuda, nullptr);
+    std::mt19937 rng(5);
+    Frame f(PixelFormat::Yuv420p10, 640, 360, ColorInfo{Matrix::Bt2020Ncl, Range::Limited, Transfer::Pq, true, true, Primaries::Bt2020});
+    test::fillRandom(f, rng);
+    ScopeSpec spec = cieSpec(Primaries::Bt709, CieMode::Xy, true);
+    ScopeResults cpu, gpu;
+    ASSERT_TRUE(cpuEngine().process(f.view(), spec, cpu).ok());
+    spec.cieCounts = false;
+    for (int run = 0; run < 2; ++run) {   // the second after a run with counts: none left over
+        const Status s = cuda->process(f.view(), spec, gpu);
+        ASSERT_TRUE(s.ok()) << s.message();
+        ASSERT_TRUE(gpu.gamut.measured);
+        EXPECT_EQ(gpu.gamut.outside, cpu.gamut.outside);
+        EXPECT_GT(gpu.gamut.outside, 0u);
+        EXPECT_DOUBLE_EQ(gpu.gamut.outsideShare, cpu.gamut.outsideShare);
+        EXPECT_TRUE(gpu.gamut.counts.empty());
+        EXPECT_TRUE(gpu.cieImage.empty());
+        spec.cieCounts = true;
+        ASSERT_TRUE(cuda->process(f.view(), spec, gpu).ok());
+        EXPECT_EQ(gpu.gamut.counts, cpu.gamut.counts);
+        EXPECT_FALSE(gpu.cieImage.empty());
+        spec.cieCounts = false;
+    }
+}
+
 }  // namespace
 }  // namespace cs

@@ -40,6 +40,7 @@ TEST(CompareSpecB, SettingsOnlyAShowsDoNotChangeB) {
         [](ScopeSpec& s) { s.cie = true; },
         [](ScopeSpec& s) { s.cieMode = CieMode::Uv; },
         [](ScopeSpec& s) { s.cieSize = 212; },
+        [](ScopeSpec& s) { s.cieCounts = false; },
         [](ScopeSpec& s) { s.gamutTarget = Primaries::Bt2020; },
         [](ScopeSpec& s) { s.hdr = !s.hdr; },
         [](ScopeSpec& s) { s.preview = PreviewFilter::FocusPeaking; },

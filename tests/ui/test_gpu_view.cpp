@@ -269,6 +269,18 @@ TEST_F(GpuView, CiePanelFromTheCudaEnginesCounts) {
     const RgbaImage shown = readTexture(textures.texture(gl::Plane::Cie));
     ASSERT_EQ(shown.width, 400);
     EXPECT_EQ(maxDifference(shown, ref.cieImage), 0);
+
+    // The gamut check with the panel closed: the share outside only, no counts, no diagram.
+    host.setPanel(gl::Plane::Cie, 0, 0);
+    host.gamutCheck = true;
+    s = host.process(frame.view(), &textures);
+    ASSERT_TRUE(s) << s.message();
+    ASSERT_TRUE(host.spec().cie);
+    EXPECT_FALSE(host.spec().cieCounts);
+    ASSERT_TRUE(host.results().gamut.measured);
+    EXPECT_EQ(host.results().gamut.outside, uint64_t(320 * 360));
+    EXPECT_TRUE(host.results().gamut.counts.empty());
+    EXPECT_TRUE(host.shownImage(gl::Plane::Cie).empty());
     host.releaseGl();
     textures.release();
 }

@@ -143,6 +143,7 @@ private slots:
         QVERIFY(readout()->text().isEmpty());
         showCie(true);
         QVERIFY(cs::test::waitUntil([&] { return engine().spec().cie && engine().results().gamut.measured; }, kWaitMs));
+        QVERIFY(engine().spec().cieCounts);
         showCie(false);
         QVERIFY(cs::test::waitUntil([&] { return !engine().spec().cie && !engine().results().gamut.measured; }, kWaitMs));
         // The gamut check alone asks for them too.
@@ -150,6 +151,7 @@ private slots:
         QVERIFY(check);
         check->setChecked(true);
         QVERIFY(cs::test::waitUntil([&] { return engine().spec().cie && engine().results().gamut.measured; }, kWaitMs));
+        QVERIFY(!engine().spec().cieCounts);   // the share outside alone: no counts or diagram wanted
         QTRY_VERIFY_WITH_TIMEOUT(readout()->text() == QStringLiteral("outside BT.709 50.0%"), kWaitMs);
         check->setChecked(false);
         QVERIFY(cs::test::waitUntil([&] { return !engine().spec().cie; }, kWaitMs));
