@@ -66,6 +66,7 @@ Status YcbcrTextures::upload(const FrameView& frame, const ColorInfo& color) {
     log2cw_ = info.log2ChromaW;
     log2ch_ = info.log2ChromaH;
     toRgb_ = makeYuvToRgb(color.matrix, color.range, info.bitDepth, 8);
+    toRgbNative_ = makeYuvToRgb(color.matrix, color.range, info.bitDepth, info.bitDepth);
     return {};
 }
 
@@ -97,6 +98,9 @@ Status YcbcrRenderer::create() {
         v.uPeakFirst = glGetUniformLocation(p, "uPeakFirst");     // -1 in the picture variant: ignored
         v.uPeakColour = glGetUniformLocation(p, "uPeakColour");
         v.uPeakReach = glGetUniformLocation(p, "uPeakReach");
+        v.uToneMap = glGetUniformLocation(p, "uToneMap");
+        v.uToneKnee = glGetUniformLocation(p, "uToneKnee");
+        v.uGamut = glGetUniformLocation(p, "uGamut");
     }
     GLuint vao = 0;
     glGenVertexArrays(1, &vao);
@@ -128,7 +132,8 @@ void YcbcrRenderer::draw(const YcbcrTextures& planes, const YcbcrShading& shadin
     glUniform2f(v.uTexel, 1.0f / float(planes.width()), 1.0f / float(planes.height()));
     glUniform1i(v.uMask, (1 << planes.bitDepth()) - 1);
     glUniform1f(v.uScale, planes.bytesPerSample() == 1 ? 255.0f : 65535.0f);
-    const YuvToRgb& k = planes.toRgb();
+    // Tone mapping converts at the native depth (its input), the plain picture to 8 bits.
+    const YuvToRgb& k = shading.toneMap ? planes.toRgbNative() : planes.toRgb();
     glUniform4i(v.uOffsets, k.yOffset, k.cOffset, k.yMul, k.outMax);
     glUniform4i(v.uGains, k.rCr, k.gCb, k.gCr, k.bCb);
     // Squares never reach 2^31 at depths up to 12 (YcbcrTextures::supports): "never" is INT_MAX.
@@ -138,6 +143,12 @@ void YcbcrRenderer::draw(const YcbcrTextures& planes, const YcbcrShading& shadin
     glUniform4f(v.uPeakColour, float(c & 0xffu), float((c >> 8) & 0xffu), float((c >> 16) & 0xffu),
                 float(c >> 24) / 255.0f);
     glUniform1i(v.uPeakReach, peakingReach(shading.peakingWidth));
+    const ToneMap& tm = shading.toneMapping;
+    glUniform1i(v.uToneMap, !shading.toneMap ? 0 : (tm.transfer == Transfer::Hlg ? 2 : 1));
+    glUniform3f(v.uToneKnee, float(tm.sourcePeakPq), float(tm.maxLum), float(tm.kneeStart));
+    float gamut[9];
+    for (int i = 0; i < 9; ++i) gamut[i] = float(tm.gamut[i]);
+    glUniformMatrix3fv(v.uGamut, 1, GL_TRUE, gamut);   // rows as stored
     for (int i = 0; i < 3; ++i) {
         glUniform1i(v.uPlanes[i], i);
         glActiveTexture(GLenum(GL_TEXTURE0 + i));

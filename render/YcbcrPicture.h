@@ -13,6 +13,7 @@
 #include "core/Color.h"
 #include "core/Frame.h"
 #include "core/Status.h"
+#include "core/ToneMap.h"
 
 namespace cs::gl {
 
@@ -37,11 +38,13 @@ public:
     int log2ChromaW() const { return log2cw_; }
     int log2ChromaH() const { return log2ch_; }
     const YuvToRgb& toRgb() const { return toRgb_; }
+    // R'G'B' at the planes' own depth (the tone mapping's input, core/ToneMap.h).
+    const YuvToRgb& toRgbNative() const { return toRgbNative_; }
 
 private:
     Texture planes_[3];
     int width_ = 0, height_ = 0, depth_ = 8, bytesPerSample_ = 1, log2cw_ = 0, log2ch_ = 0;
-    YuvToRgb toRgb_{};
+    YuvToRgb toRgb_{}, toRgbNative_{};
 };
 
 // What the shader draws from the planes: the picture, or the picture with focus peaking.
@@ -50,6 +53,9 @@ struct YcbcrShading {
     int64_t peakingFirstSquare = 0;   // least Sobel gx^2 + gy^2 painted (focusPeakingFirstSquare)
     uint32_t peakingColour = 0;       // RGBA, little-endian bytes R, G, B, A
     int peakingWidth = 1;             // 1..3 px (core/PeakingWidth.h)
+    // The HDR to SDR display transform (core/ToneMap.h), applied before the peaking paint.
+    bool toneMap = false;
+    ToneMap toneMapping;
 };
 
 // Draws YcbcrTextures into a rectangle of the current viewport. One per GL context.
@@ -68,7 +74,7 @@ private:
     struct Variant {
         Program program;
         int uRect = -1, uTexRect = -1, uPlanes[3] = {-1, -1, -1}, uTexel = -1, uMask = -1, uScale = -1, uOffsets = -1,
-            uGains = -1, uPeakFirst = -1, uPeakColour = -1, uPeakReach = -1;
+            uGains = -1, uPeakFirst = -1, uPeakColour = -1, uPeakReach = -1, uToneMap = -1, uToneKnee = -1, uGamut = -1;
     };
     Variant variants_[2];
     VertexArray vao_;

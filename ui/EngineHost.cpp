@@ -7,6 +7,8 @@
 
 #include "core/CieDiagram.h"
 #include "core/Filters.h"
+#include "core/Gamut.h"
+#include "core/Hdr.h"
 #include "decode/Source.h"
 #include "core/PreviewLegend.h"
 #include "core/ScopeRender.h"
@@ -283,8 +285,15 @@ Status EngineHost::uploadTo(gl::FrameTextures& textures) {
         if (Status u = textures.upload(p, img); !u && s) s = u;
     };
     // The planes are the frame's own: only process() (which has the frame) puts them up.
+    toneMapped_ = false;
     if (planesShown_ && textures.ycbcr().valid()) {
-        textures.setShaded(Plane::Picture, {});
+        // The picture alone is tone mapped: the preview shows its own image.
+        gl::YcbcrShading picture;
+        if (toneMapHdr && isHdr(results_.color.transfer)) {
+            picture.toneMap = toneMapped_ = true;
+            picture.toneMapping = makeToneMap(results_.color.transfer, effectivePrimaries(results_.color, results_.height));
+        }
+        textures.setShaded(Plane::Picture, picture);
         if (shaderPreview()) {
             gl::YcbcrShading peaking;
             peaking.focusPeaking = true;
