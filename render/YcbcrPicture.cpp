@@ -76,8 +76,11 @@ void YcbcrTextures::release() {
 }
 
 Status YcbcrRenderer::create() {
-    for (int i = 0; i < 2; ++i) {
-        auto program = buildProgram("image.vert", "ycbcr.frag", i == 1 ? "#define FOCUS_PEAKING 1\n" : "");
+    for (int i = 0; i < kVariants; ++i) {
+        std::string defines;
+        if (i & 1) defines += "#define FOCUS_PEAKING 1\n";
+        if (i & 2) defines += "#define TONE_MAP 1\n";
+        auto program = buildProgram("image.vert", "ycbcr.frag", defines);
         if (!program) {
             release();
             return program.status();
@@ -120,7 +123,7 @@ void YcbcrRenderer::release() {
 void YcbcrRenderer::draw(const YcbcrTextures& planes, const YcbcrShading& shading, const RectF& dst, int viewWidth,
                          int viewHeight) const {
     if (!ready() || !planes.valid() || dst.empty() || viewWidth <= 0 || viewHeight <= 0) return;
-    const Variant& v = variants_[shading.focusPeaking ? 1 : 0];
+    const Variant& v = variants_[(shading.focusPeaking ? 1 : 0) | (shading.toneMap ? 2 : 0)];
     glViewport(0, 0, viewWidth, viewHeight);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
@@ -144,7 +147,7 @@ void YcbcrRenderer::draw(const YcbcrTextures& planes, const YcbcrShading& shadin
                 float(c >> 24) / 255.0f);
     glUniform1i(v.uPeakReach, peakingReach(shading.peakingWidth));
     const ToneMap& tm = shading.toneMapping;
-    glUniform1i(v.uToneMap, !shading.toneMap ? 0 : (tm.transfer == Transfer::Hlg ? 2 : 1));
+    glUniform1i(v.uToneMap, tm.transfer == Transfer::Hlg ? 2 : 1);   // -1 locations (other variants): ignored
     glUniform3f(v.uToneKnee, float(tm.sourcePeakPq), float(tm.maxLum), float(tm.kneeStart));
     float gamut[9];
     for (int i = 0; i < 9; ++i) gamut[i] = float(tm.gamut[i]);

@@ -63,20 +63,25 @@ class YcbcrRenderer {
 public:
     Status create();
     void release();
-    bool ready() const { return bool(variants_[0].program) && bool(variants_[1].program); }
+    bool ready() const {
+        for (const Variant& v : variants_)
+            if (!v.program) return false;
+        return true;
+    }
     // `dst` in view pixels (origin top-left). Each view pixel shows the picture's pixel under
     // its centre (nearest sampling, also when scaled: see ycbcr.frag).
     void draw(const YcbcrTextures& planes, const YcbcrShading& shading, const RectF& dst, int viewWidth,
               int viewHeight) const;
 
 private:
-    // The shader built twice: the picture, and the picture with focus peaking.
+    // The shader built four times: the picture, with focus peaking (bit 0), tone mapped (bit 1).
+    static constexpr int kVariants = 4;
     struct Variant {
         Program program;
         int uRect = -1, uTexRect = -1, uPlanes[3] = {-1, -1, -1}, uTexel = -1, uMask = -1, uScale = -1, uOffsets = -1,
             uGains = -1, uPeakFirst = -1, uPeakColour = -1, uPeakReach = -1, uToneMap = -1, uToneKnee = -1, uGamut = -1;
     };
-    Variant variants_[2];
+    Variant variants_[kVariants];
     VertexArray vao_;
 };
 

@@ -14,10 +14,12 @@
 // texture lookup per plane and one conversion per fragment: on software GL (llvmpipe)
 // integer fetches, or mixing four converted pixels, cost several times as much.
 //
-// With uToneMap set (PQ or HLG), the R'G'B' converted at the native depth (uOffsets.w is
-// 2^depth - 1) goes through the HDR to SDR display transform: a line-for-line transcription
-// of core/ToneMap.cpp's toneMapRgb (and of core/Color.cpp's transfer functions it calls),
-// in single precision; tests/ui check each pixel against the core function within one code.
+// Built with TONE_MAP defined (a variant, so that the SDR picture pays nothing on software
+// GL), the R'G'B' converted at the native depth (uOffsets.w is 2^depth - 1) goes through the
+// HDR to SDR display transform of uToneMap: a line-for-line transcription of
+// core/ToneMap.cpp's toneMapRgb (and of core/Color.cpp's transfer functions it calls), in
+// single precision; tests/ui/test_gui_hdr.cpp checks each pixel against the core function
+// within one code value.
 #version 330 core
 uniform sampler2D uY;
 uniform sampler2D uCb;
@@ -30,9 +32,11 @@ uniform ivec4 uGains;         // YuvToRgb rCr, gCb, gCr, bCb
 uniform int uPeakFirst;       // least gx^2 + gy^2 painted
 uniform vec4 uPeakColour;     // R, G, B as codes 0..255; alpha 0..1
 uniform int uPeakReach;       // peakingReach of the width: 0 (the edges alone), 1 or 2
-uniform int uToneMap;         // 0: none; 1: PQ; 2: HLG (core/ToneMap.h)
+#ifdef TONE_MAP
+uniform int uToneMap;         // 1: PQ; 2: HLG (core/ToneMap.h)
 uniform vec3 uToneKnee;       // ToneMap sourcePeakPq, maxLum, kneeStart
 uniform mat3 uGamut;          // ToneMap::gamut: linear source RGB -> linear BT.709
+#endif
 in vec2 vTexCoord;
 out vec4 fragColour;
 
@@ -50,6 +54,7 @@ vec3 pictureAt(vec2 uv) {
     return vec3(clamp(rgb, ivec3(0), ivec3(uOffsets.w)));
 }
 
+#ifdef TONE_MAP
 // core/Color.cpp pqToNits, nitsToPq, hlgToRelative.
 const float kPqM1 = 2610.0 / 16384.0, kPqM2 = 2523.0 / 4096.0 * 128.0, kPqC1 = 3424.0 / 4096.0,
             kPqC2 = 2413.0 / 4096.0 * 32.0, kPqC3 = 2392.0 / 4096.0 * 32.0;
@@ -100,6 +105,7 @@ vec3 toneMapRgb(vec3 e) {
     vec3 linear = clamp((uGamut * light) * scale, 0.0, 1.0);
     return pow(linear, vec3(1.0 / 2.4));
 }
+#endif
 
 int lumaAt(vec2 uv, float dx, float dy) {
     return sampleAt(uY, uv + vec2(dx, dy) * uTexel);
@@ -134,7 +140,9 @@ bool edgeWithinReach(vec2 uv) {
 
 void main() {
     vec3 c = pictureAt(vTexCoord);
-    if (uToneMap != 0) c = floor(toneMapRgb(c / float(uOffsets.w)) * 255.0 + 0.5);
+#ifdef TONE_MAP
+    c = floor(toneMapRgb(c / float(uOffsets.w)) * 255.0 + 0.5);
+#endif
 #ifdef FOCUS_PEAKING
     if (uPeakReach > 0) {
         if (edgeWithinReach(vTexCoord)) c = floor(c + (uPeakColour.rgb - c) * uPeakColour.a + 0.5);
