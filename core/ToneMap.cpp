@@ -66,4 +66,9 @@ Rgb toneMapPixel(const ToneMap& tm, const YuvToRgb& native, int32_t y, int32_t c
     return {int32_t(std::lround(o[0] * 255.0)), int32_t(std::lround(o[1] * 255.0)), int32_t(std::lround(o[2] * 255.0))};
 }
 
+Rgb toneMapCode8(const ToneMap& tm, int32_t r, int32_t g, int32_t b) {
+    const auto o = toneMapRgb(tm, r / 255.0, g / 255.0, b / 255.0);
+    return {int32_t(std::lround(o[0] * 255.0)), int32_t(std::lround(o[1] * 255.0)), int32_t(std::lround(o[2] * 255.0))};
+}
+
 }  // namespace cs

@@ -56,4 +56,8 @@ std::array<double, 3> toneMapRgb(const ToneMap& tm, double r, double g, double b
 // makeYuvToRgb(matrix, range, depth, depth).
 Rgb toneMapPixel(const ToneMap& tm, const YuvToRgb& native, int32_t y, int32_t cb, int32_t cr);
 
+// 8-bit R'G'B' codes (an RGBA picture: the CUDA engine's, or the CPU engine's for RGB and
+// semi-planar frames) to 8-bit display R'G'B': E' = code / 255 (coarser than the native depth).
+Rgb toneMapCode8(const ToneMap& tm, int32_t r, int32_t g, int32_t b);
+
 }  // namespace cs

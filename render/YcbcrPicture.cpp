@@ -6,6 +6,7 @@
 #include <string>
 
 #include "Program.h"
+#include "ToneMapShader.h"
 #include "core/PeakingWidth.h"
 #include "core/PixelFormat.h"
 
@@ -79,7 +80,14 @@ Status YcbcrRenderer::create() {
     for (int i = 0; i < kVariants; ++i) {
         std::string defines;
         if (i & 1) defines += "#define FOCUS_PEAKING 1\n";
-        if (i & 2) defines += "#define TONE_MAP 1\n";
+        if (i & 2) {
+            auto toneMap = toneMapDefines();
+            if (!toneMap) {
+                release();
+                return toneMap.status();
+            }
+            defines += toneMap.value();
+        }
         auto program = buildProgram("image.vert", "ycbcr.frag", defines);
         if (!program) {
             release();
@@ -101,9 +109,7 @@ Status YcbcrRenderer::create() {
         v.uPeakFirst = glGetUniformLocation(p, "uPeakFirst");     // -1 in the picture variant: ignored
         v.uPeakColour = glGetUniformLocation(p, "uPeakColour");
         v.uPeakReach = glGetUniformLocation(p, "uPeakReach");
-        v.uToneMap = glGetUniformLocation(p, "uToneMap");
-        v.uToneKnee = glGetUniformLocation(p, "uToneKnee");
-        v.uGamut = glGetUniformLocation(p, "uGamut");
+        v.toneMap.locate(p);
     }
     GLuint vao = 0;
     glGenVertexArrays(1, &vao);
@@ -146,12 +152,7 @@ void YcbcrRenderer::draw(const YcbcrTextures& planes, const YcbcrShading& shadin
     glUniform4f(v.uPeakColour, float(c & 0xffu), float((c >> 8) & 0xffu), float((c >> 16) & 0xffu),
                 float(c >> 24) / 255.0f);
     glUniform1i(v.uPeakReach, peakingReach(shading.peakingWidth));
-    const ToneMap& tm = shading.toneMapping;
-    glUniform1i(v.uToneMap, tm.transfer == Transfer::Hlg ? 2 : 1);   // -1 locations (other variants): ignored
-    glUniform3f(v.uToneKnee, float(tm.sourcePeakPq), float(tm.maxLum), float(tm.kneeStart));
-    float gamut[9];
-    for (int i = 0; i < 9; ++i) gamut[i] = float(tm.gamut[i]);
-    glUniformMatrix3fv(v.uGamut, 1, GL_TRUE, gamut);   // rows as stored
+    if (shading.toneMap) v.toneMap.set(shading.toneMapping);
     for (int i = 0; i < 3; ++i) {
         glUniform1i(v.uPlanes[i], i);
         glActiveTexture(GLenum(GL_TEXTURE0 + i));

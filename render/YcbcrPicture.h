@@ -10,6 +10,7 @@
 
 #include "GlObjects.h"
 #include "Layout.h"
+#include "ToneMapShader.h"
 #include "core/Color.h"
 #include "core/Frame.h"
 #include "core/Status.h"
@@ -79,7 +80,8 @@ private:
     struct Variant {
         Program program;
         int uRect = -1, uTexRect = -1, uPlanes[3] = {-1, -1, -1}, uTexel = -1, uMask = -1, uScale = -1, uOffsets = -1,
-            uGains = -1, uPeakFirst = -1, uPeakColour = -1, uPeakReach = -1, uToneMap = -1, uToneKnee = -1, uGamut = -1;
+            uGains = -1, uPeakFirst = -1, uPeakColour = -1, uPeakReach = -1;
+        ToneMapUniforms toneMap;
     };
     Variant variants_[kVariants];
     VertexArray vao_;

@@ -285,13 +285,11 @@ Status EngineHost::uploadTo(gl::FrameTextures& textures) {
         if (Status u = textures.upload(p, img); !u && s) s = u;
     };
     // The planes are the frame's own: only process() (which has the frame) puts them up.
-    toneMapped_ = false;
     if (planesShown_ && textures.ycbcr().valid()) {
-        // The picture alone is tone mapped: the preview shows its own image.
         gl::YcbcrShading picture;
-        if (toneMapHdr && isHdr(results_.color.transfer)) {
-            picture.toneMap = toneMapped_ = true;
-            picture.toneMapping = makeToneMap(results_.color.transfer, effectivePrimaries(results_.color, results_.height));
+        if (const std::optional<ToneMap> tm = pictureToneMap()) {
+            picture.toneMap = true;
+            picture.toneMapping = *tm;
         }
         textures.setShaded(Plane::Picture, picture);
         if (shaderPreview()) {
@@ -308,12 +306,27 @@ Status EngineHost::uploadTo(gl::FrameTextures& textures) {
         up(Plane::Picture, results_.picture);
         up(Plane::Preview, results_.preview);
     }
+    setPictureToneMap(textures);
     for (Plane p : {Plane::Histogram, Plane::Waveform, Plane::Parade, Plane::Vectorscope}) up(p, shownImage(p));
     if (panelVisible(Plane::Cie)) up(Plane::Cie, shownImage(Plane::Cie));
     else up(Plane::Cie, {});
     // The scope views read these textures from their own contexts.
     gl::flush();
     return s;
+}
+
+std::optional<ToneMap> EngineHost::pictureToneMap() const {
+    if (!toneMapHdr || !isHdr(results_.color.transfer)) return std::nullopt;
+    return makeToneMap(results_.color.transfer, effectivePrimaries(results_.color, results_.height));
+}
+
+// The picture alone is tone mapped: the preview shows its own image. Drawn from the planes,
+// the picture's shading carries it (uploadTo); an RGBA picture, the textures' pictureToneMap.
+void EngineHost::setPictureToneMap(gl::FrameTextures& textures) {
+    const std::optional<ToneMap> tm = pictureToneMap();
+    const bool shaded = textures.shaded(gl::Plane::Picture) != nullptr;
+    textures.setPictureToneMap(shaded ? std::nullopt : tm);
+    toneMapped_ = tm.has_value() && textures.filled(gl::Plane::Picture);
 }
 
 bool EngineHost::isTrace(gl::Plane plane) const {
@@ -389,6 +402,7 @@ Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textur
     if (Status s = cuda.processToGl(frame, spec_, results_, targets); !s) return s;
     hasResults_ = true;
     textures.setFilled(Plane::Picture, targets.picture.name != 0);
+    setPictureToneMap(textures);
     textures.setFilled(Plane::Preview, targets.preview.name != 0);
     for (const auto& [p, t] : traces) textures.setFilled(p, t->name != 0);
     // The histogram is small: core draws it from the downloaded counts, as in the CPU path.

@@ -28,6 +28,7 @@
 #include "core/ScopeResults.h"
 #include "core/ScopeSpec.h"
 #include "core/ThreadPool.h"
+#include "core/ToneMap.h"
 #include "render/FrameTextures.h"
 #include "render/Layout.h"
 #include "ui/PixelProbe.h"
@@ -85,8 +86,7 @@ public:
     // The viewer's picture of a PQ or HLG frame through the HDR to SDR display transform
     // (core/ToneMap.h); the scopes, the picker and the exports read the signal regardless.
     bool toneMapHdr = true;
-    // Whether the picture last put up is tone mapped (a PQ or HLG frame drawn from its planes
-    // with toneMapHdr on).
+    // Whether the picture last put up is tone mapped (a PQ or HLG frame with toneMapHdr on).
     bool toneMapped() const { return toneMapped_; }
 
     // What the panels show and at which size (device pixels; 0 x 0 = hidden).
@@ -157,6 +157,9 @@ private:
     bool isTrace(gl::Plane plane) const;
     // Whether the spec's preview is drawn by the Y'CbCr shader when the planes are shown.
     bool shaderPreview() const;
+    // The tone map the picture of the current results wants (toneMapHdr and a PQ or HLG frame).
+    std::optional<ToneMap> pictureToneMap() const;
+    void setPictureToneMap(gl::FrameTextures& textures);
     Status processCuda(const FrameView& frame, gl::FrameTextures& textures);
     void publish(const ScopeSettings& settings);
 

@@ -663,7 +663,7 @@ void MainWindow::processCurrentFrame() {
 void MainWindow::refreshOverlays() {
     const ScopeSpec& spec = engine_.spec();
     const ScopeResults& r = engine_.results();
-    setToneMapAvailable(toneMapAction_, r.color.transfer, engine_.showsPlanes());
+    setToneMapAvailable(toneMapAction_, r.color.transfer);
     if (falseColourLegend_ && legendTransfer_ != int(r.color.transfer)) {
         legendTransfer_ = int(r.color.transfer);
         falseColourLegend_->setText(falseColourLegendText(r.color.transfer));

@@ -51,8 +51,8 @@ QAction* makeToneMapAction(QMenu* menu, bool on, std::function<void(bool)> toggl
     return a;
 }
 
-void setToneMapAvailable(QAction* action, Transfer shown, bool planesShown) {
-    if (action) action->setEnabled(isHdr(shown) && planesShown);
+void setToneMapAvailable(QAction* action, Transfer shown) {
+    if (action) action->setEnabled(isHdr(shown));
 }
 
 QString transferStatusText(Transfer t, const HdrStats* hdr, bool toneMapped) {

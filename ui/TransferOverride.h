@@ -28,10 +28,9 @@ QString transferStatusText(Transfer t, const HdrStats* hdr, bool toneMapped = fa
 
 // View > Tone Map HDR to SDR (object name "toneMap"): a checkable action added to `menu`,
 // checked as `on`; `toggled` gets each change. Enabled only while the frame shown is PQ or
-// HLG and its picture is drawn from its planes by the viewer's shader, where the mapping
-// runs (setToneMapAvailable; not for the CUDA engine's picture, RGB or semi-planar frames).
+// HLG (setToneMapAvailable).
 QAction* makeToneMapAction(QMenu* menu, bool on, std::function<void(bool)> toggled);
-void setToneMapAvailable(QAction* action, Transfer shown, bool planesShown);
+void setToneMapAvailable(QAction* action, Transfer shown);
 
 // The false colour legend for frames of that transfer (rich text: a swatch and the lower
 // bound of each band, in nits for PQ and HLG, IRE otherwise) and its tooltip (the bands' names).

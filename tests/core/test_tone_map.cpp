@@ -126,4 +126,14 @@ TEST(ToneMap, PixelFromNativeDepthYcbcr) {
     EXPECT_EQ(toneMapPixel(tm, k, 1019, 512, 512).g, 255);
 }
 
+TEST(ToneMap, EightBitCodes) {
+    const ToneMap tm = makeToneMap(Transfer::Pq, Primaries::Bt2020);
+    // Code 130 of 255 (E' 0.50980, 101.7 cd/m2): as toneMapRgb of that signal, rounded (190.56 -> 191).
+    const auto o = toneMapRgb(tm, 130 / 255.0, 130 / 255.0, 130 / 255.0);
+    EXPECT_EQ(toneMapCode8(tm, 130, 130, 130).g, int32_t(std::lround(o[1] * 255.0)));
+    EXPECT_EQ(toneMapCode8(tm, 130, 130, 130).g, 191);
+    EXPECT_EQ(toneMapCode8(tm, 0, 0, 0).r, 0);
+    EXPECT_EQ(toneMapCode8(tm, 255, 255, 255).b, 255);
+}
+
 }  // namespace

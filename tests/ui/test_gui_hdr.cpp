@@ -64,7 +64,7 @@ class HdrGuiTest : public QObject {
 private:
     cs::MainWindow* window_ = nullptr;
     QTemporaryDir files_;
-    QString clip_, pqRamp_, hlgRamp_;
+    QString clip_, pqRamp_, hlgRamp_, rgbRamp_;
 
     QAction* toneMapAction() { return window_->findChild<QAction*>(QStringLiteral("toneMap")); }
     bool open(const QString& input) {
@@ -185,6 +185,16 @@ private slots:
             QCOMPARE(f.exitCode(), 0);
             (std::string(trc) == "smpte2084" ? pqRamp_ : hlgRamp_) = out;
         }
+        // The same ramp as 10-bit planar R'G'B' (swscale's conversion), tagged PQ: not drawn from
+        // its planes, so the viewer maps the engine's 8-bit RGBA picture.
+        rgbRamp_ = files_.filePath(QStringLiteral("ramp-rgb.mkv"));
+        QProcess rgb;
+        rgb.start(QStringLiteral(CS_TEST_FFMPEG),
+                  {"-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s",
+                   QStringLiteral("%1x%2").arg(kRampW).arg(kRampH), "-r", "25", "-i", rampRaw, "-vf", "format=gbrp10le",
+                   "-colorspace", "rgb", "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-c:v", "ffv1", rgbRamp_});
+        QVERIFY(rgb.waitForFinished(60000));
+        QCOMPARE(rgb.exitCode(), 0);
 
         window_ = new cs::MainWindow("cpu");
         window_->resize(1600, 1000);
@@ -302,6 +312,35 @@ private slots:
         }
     }
 
+    void anRgbPictureIsTonemappedFromItsCodes() {
+        QVERIFY(open(rgbRamp_));
+        QVERIFY(resultsWith(cs::Transfer::Pq));
+        window_->viewer()->zoomTo(1.0);
+        settle();
+        QVERIFY(!engine().showsPlanes());
+        QVERIFY(engine().toneMapped());
+        const cs::RgbaImage& picture = engine().results().picture;
+        QCOMPARE(picture.width, kRampW);
+        const cs::ToneMap tm = cs::makeToneMap(cs::Transfer::Pq, cs::Primaries::Bt2020);
+        const QImage shown = window_->viewer()->grabFramebuffer().convertToFormat(QImage::Format_RGBA8888);
+        const cs::RectF r = window_->viewer()->layout().rect();
+        int worst = 0, compared = 0, distinct = 0;
+        for (int y = 0; y < picture.height; ++y)
+            for (int x = 0; x < picture.width; ++x) {
+                const int vx = int(r.x) + x, vy = int(r.y) + y;
+                if (vx < 0 || vy < 0 || vx >= shown.width() || vy >= shown.height()) continue;
+                const uint8_t* in = picture.at(x, y);
+                const cs::Rgb e = cs::toneMapCode8(tm, in[0], in[1], in[2]);
+                const uchar* p = shown.constScanLine(vy) + size_t(vx) * 4;
+                worst = std::max({worst, std::abs(p[0] - e.r), std::abs(p[1] - e.g), std::abs(p[2] - e.b)});
+                if (e.r != in[0] || e.g != in[1] || e.b != in[2]) ++distinct;
+                ++compared;
+            }
+        QCOMPARE(compared, kRampW * kRampH);
+        QVERIFY(distinct > compared / 2);   // the mapping changes most pixels
+        QVERIFY2(worst <= 1, qPrintable(QStringLiteral("%1 codes").arg(worst)));
+    }
+
     void toneMappingLeavesScopesAndPickerAlone() {
         QVERIFY(open(pqRamp_));
         QVERIFY(resultsWith(cs::Transfer::Pq));
@@ -316,8 +355,8 @@ private slots:
         const QString picker = status->pickerText();
         window_->viewer()->setPinned(std::nullopt);   // its marker is drawn over the picture
         const std::vector<uint32_t> maxCodes = engine().results().hdr.maxCodes;
-        const cs::RgbaImage waveform = engine().shownImage(Plane::Waveform);
-        QVERIFY(!waveform.empty());
+        const cs::ScopeResults before = engine().results();
+        QVERIFY(!before.waveform.empty());
 
         toneMapAction()->setChecked(false);
         QVERIFY(cs::test::waitUntil([&] { return !engine().toneMapped(); }, kWaitMs));
@@ -330,7 +369,11 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!status->pickerText().isEmpty(), kWaitMs);
         QCOMPARE(status->pickerText(), picker);
         QVERIFY(engine().results().hdr.maxCodes == maxCodes);
-        QVERIFY(engine().shownImage(Plane::Waveform).pixels == waveform.pixels);
+        // The counts the scopes are drawn from (their images also depend on the panels' sizes).
+        QVERIFY(engine().results().waveform == before.waveform);
+        QVERIFY(engine().results().parade == before.parade);
+        QVERIFY(engine().results().vectorscope == before.vectorscope);
+        QVERIFY(engine().results().histY == before.histY);
         toneMapAction()->setChecked(true);
         QVERIFY(cs::test::waitUntil([&] { return engine().toneMapped(); }, kWaitMs));
         window_->viewer()->setPinned(std::nullopt);
