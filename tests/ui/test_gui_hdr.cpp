@@ -69,7 +69,9 @@ private:
     QAction* toneMapAction() { return window_->findChild<QAction*>(QStringLiteral("toneMap")); }
     bool open(const QString& input) {
         window_->openInput(input);
-        if (!cs::test::waitUntil([&] { return player().input() == input.toStdString() && player().hasFrame(); }, kWaitMs))
+        // The new source's own first frame (the input is adopted before it is presented).
+        if (!cs::test::waitUntil([&] { return player().input() == input.toStdString() && player().hasFrame() &&
+                                              player().presentedFrames() > 0; }, kWaitMs))
             return false;
         player().pause();
         return true;
