@@ -10,6 +10,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include "GlObjects.h"
 #include "Texture.h"
@@ -35,6 +36,10 @@ public:
     void setShaded(Plane plane, const YcbcrShading& shading);
     void clearShaded(Plane plane);
     const YcbcrShading* shaded(Plane plane) const;
+    // The RGBA picture (not drawn from the planes) of a PQ or HLG frame through the HDR to
+    // SDR display transform; nullopt: shown as it is.
+    void setPictureToneMap(const std::optional<ToneMap>& tm) { pictureToneMap_ = tm; ++version_; }
+    const ToneMap* pictureToneMap() const { return pictureToneMap_ ? &*pictureToneMap_ : nullptr; }
     // The size of the image a plane holds (its texture's, or the Y'CbCr picture's).
     int imageWidth(Plane plane) const;
     int imageHeight(Plane plane) const;
@@ -54,6 +59,7 @@ private:
     YcbcrTextures ycbcr_;
     std::array<bool, kPlaneCount> shadedOn_{};
     std::array<YcbcrShading, kPlaneCount> shading_{};
+    std::optional<ToneMap> pictureToneMap_;
     uint64_t version_ = 0;
 };
 

@@ -4,13 +4,28 @@
 #include <GL/glew.h>
 
 #include "Program.h"
+#include "ToneMapShader.h"
 
 namespace cs::gl {
 
 Status ImageRenderer::create() {
-    auto program = buildProgram("image.vert", "image.frag");
-    if (!program) return program.status();
-    program_ = std::move(program.value());
+    auto toneMap = toneMapDefines();
+    if (!toneMap) return toneMap.status();
+    for (int i = 0; i < 2; ++i) {
+        auto program = buildProgram("image.vert", "image.frag", i == 1 ? toneMap.value() : std::string());
+        if (!program) {
+            release();
+            return program.status();
+        }
+        Variant& v = variants_[i];
+        v.program = std::move(program.value());
+        const GLuint p = v.program.get();
+        v.uRect = glGetUniformLocation(p, "uRect");
+        v.uTexRect = glGetUniformLocation(p, "uTexRect");
+        v.uOpacity = glGetUniformLocation(p, "uOpacity");
+        v.uImage = glGetUniformLocation(p, "uImage");
+        v.toneMap.locate(p);
+    }
     GLuint vao = 0;
     glGenVertexArrays(1, &vao);
     vao_.reset(vao);
@@ -22,10 +37,6 @@ Status ImageRenderer::create() {
         glSamplerParameteri(samplers_[i], GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
         glSamplerParameteri(samplers_[i], GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     }
-    uRect_ = glGetUniformLocation(program_.get(), "uRect");
-    uTexRect_ = glGetUniformLocation(program_.get(), "uTexRect");
-    uOpacity_ = glGetUniformLocation(program_.get(), "uOpacity");
-    uImage_ = glGetUniformLocation(program_.get(), "uImage");
     if (auto e = takeErrors("ImageRenderer::create"); !e.empty()) { release(); return Status::error(e); }
     return {};
 }
@@ -34,7 +45,7 @@ void ImageRenderer::release() {
     if (samplers_[0] || samplers_[1]) glDeleteSamplers(2, samplers_);
     samplers_[0] = samplers_[1] = 0;
     vao_.reset();
-    program_.reset();
+    for (Variant& v : variants_) v.program.reset();
 }
 
 void ImageRenderer::clear(int viewWidth, int viewHeight, float grey) {
@@ -54,14 +65,16 @@ void ImageRenderer::draw(Name texture, const RectF& dst, int viewWidth, int view
     } else {
         glDisable(GL_BLEND);
     }
-    glUseProgram(program_.get());
+    const Variant& v = variants_[options.toneMap ? 1 : 0];
+    glUseProgram(v.program.get());
     const auto ndcX = [&](double px) { return float(px / viewWidth * 2.0 - 1.0); };
     const auto ndcY = [&](double py) { return float(1.0 - py / viewHeight * 2.0); };
-    glUniform4f(uRect_, ndcX(dst.x), ndcY(dst.y), ndcX(dst.x + dst.w), ndcY(dst.y + dst.h));
-    glUniform4f(uTexRect_, float(options.uv.x), float(options.uv.y), float(options.uv.x + options.uv.w),
+    glUniform4f(v.uRect, ndcX(dst.x), ndcY(dst.y), ndcX(dst.x + dst.w), ndcY(dst.y + dst.h));
+    glUniform4f(v.uTexRect, float(options.uv.x), float(options.uv.y), float(options.uv.x + options.uv.w),
                 float(options.uv.y + options.uv.h));
-    glUniform1f(uOpacity_, options.opacity);
-    glUniform1i(uImage_, 0);
+    glUniform1f(v.uOpacity, options.opacity);
+    glUniform1i(v.uImage, 0);
+    if (options.toneMap) v.toneMap.set(*options.toneMap);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, texture);
     glBindSampler(0, samplers_[options.smooth ? 1 : 0]);

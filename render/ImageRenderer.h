@@ -4,6 +4,8 @@
 #include "GlObjects.h"
 #include "Layout.h"
 #include "core/Status.h"
+#include "ToneMapShader.h"
+#include "core/ToneMap.h"
 
 namespace cs::gl {
 
@@ -15,11 +17,14 @@ public:
         bool blend = false;     // alpha-blend over what is drawn (overlays)
         bool premultiplied = false;   // with blend: the image's colour is already multiplied by its alpha
         RectF uv{0, 0, 1, 1};   // the part of the texture drawn (v = 0: its top row)
+        // An R'G'B' picture of a PQ or HLG frame shown through the HDR to SDR display
+        // transform (core/ToneMap.h toneMapCode8: the 8-bit codes as its input).
+        const ToneMap* toneMap = nullptr;
     };
     // Builds the program, the vertex array and samplers; the context must be current.
     Status create();
     void release();
-    bool ready() const { return bool(program_); }
+    bool ready() const { return bool(variants_[0].program) && bool(variants_[1].program); }
 
     // Clears the bound framebuffer to a grey level (0..1) over the whole viewport.
     static void clear(int viewWidth, int viewHeight, float grey);
@@ -27,10 +32,15 @@ public:
     void draw(Name texture, const RectF& dst, int viewWidth, int viewHeight, const Options& options) const;
 
 private:
-    Program program_;
+    // The shader built twice: as it is, and tone mapped (TONE_MAP).
+    struct Variant {
+        Program program;
+        int uRect = -1, uTexRect = -1, uOpacity = -1, uImage = -1;
+        ToneMapUniforms toneMap;
+    };
+    Variant variants_[2];
     VertexArray vao_;
     Name samplers_[2] = {0, 0};   // nearest, linear
-    int uRect_ = -1, uTexRect_ = -1, uOpacity_ = -1, uImage_ = -1;
 };
 
 // Line segments in view pixels in one flat colour (markers such as the picker's crosshair).

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "Program.h"
+#include "ToneMapShader.h"
 #include "core/PeakingWidth.h"
 #include "core/PixelFormat.h"
 
@@ -66,6 +67,7 @@ Status YcbcrTextures::upload(const FrameView& frame, const ColorInfo& color) {
     log2cw_ = info.log2ChromaW;
     log2ch_ = info.log2ChromaH;
     toRgb_ = makeYuvToRgb(color.matrix, color.range, info.bitDepth, 8);
+    toRgbNative_ = makeYuvToRgb(color.matrix, color.range, info.bitDepth, info.bitDepth);
     return {};
 }
 
@@ -75,8 +77,18 @@ void YcbcrTextures::release() {
 }
 
 Status YcbcrRenderer::create() {
-    for (int i = 0; i < 2; ++i) {
-        auto program = buildProgram("image.vert", "ycbcr.frag", i == 1 ? "#define FOCUS_PEAKING 1\n" : "");
+    for (int i = 0; i < kVariants; ++i) {
+        std::string defines;
+        if (i & 1) defines += "#define FOCUS_PEAKING 1\n";
+        if (i & 2) {
+            auto toneMap = toneMapDefines();
+            if (!toneMap) {
+                release();
+                return toneMap.status();
+            }
+            defines += toneMap.value();
+        }
+        auto program = buildProgram("image.vert", "ycbcr.frag", defines);
         if (!program) {
             release();
             return program.status();
@@ -97,6 +109,7 @@ Status YcbcrRenderer::create() {
         v.uPeakFirst = glGetUniformLocation(p, "uPeakFirst");     // -1 in the picture variant: ignored
         v.uPeakColour = glGetUniformLocation(p, "uPeakColour");
         v.uPeakReach = glGetUniformLocation(p, "uPeakReach");
+        v.toneMap.locate(p);
     }
     GLuint vao = 0;
     glGenVertexArrays(1, &vao);
@@ -116,7 +129,7 @@ void YcbcrRenderer::release() {
 void YcbcrRenderer::draw(const YcbcrTextures& planes, const YcbcrShading& shading, const RectF& dst, int viewWidth,
                          int viewHeight) const {
     if (!ready() || !planes.valid() || dst.empty() || viewWidth <= 0 || viewHeight <= 0) return;
-    const Variant& v = variants_[shading.focusPeaking ? 1 : 0];
+    const Variant& v = variants_[(shading.focusPeaking ? 1 : 0) | (shading.toneMap ? 2 : 0)];
     glViewport(0, 0, viewWidth, viewHeight);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
@@ -128,7 +141,8 @@ void YcbcrRenderer::draw(const YcbcrTextures& planes, const YcbcrShading& shadin
     glUniform2f(v.uTexel, 1.0f / float(planes.width()), 1.0f / float(planes.height()));
     glUniform1i(v.uMask, (1 << planes.bitDepth()) - 1);
     glUniform1f(v.uScale, planes.bytesPerSample() == 1 ? 255.0f : 65535.0f);
-    const YuvToRgb& k = planes.toRgb();
+    // Tone mapping converts at the native depth (its input), the plain picture to 8 bits.
+    const YuvToRgb& k = shading.toneMap ? planes.toRgbNative() : planes.toRgb();
     glUniform4i(v.uOffsets, k.yOffset, k.cOffset, k.yMul, k.outMax);
     glUniform4i(v.uGains, k.rCr, k.gCb, k.gCr, k.bCb);
     // Squares never reach 2^31 at depths up to 12 (YcbcrTextures::supports): "never" is INT_MAX.
@@ -138,6 +152,7 @@ void YcbcrRenderer::draw(const YcbcrTextures& planes, const YcbcrShading& shadin
     glUniform4f(v.uPeakColour, float(c & 0xffu), float((c >> 8) & 0xffu), float((c >> 16) & 0xffu),
                 float(c >> 24) / 255.0f);
     glUniform1i(v.uPeakReach, peakingReach(shading.peakingWidth));
+    if (shading.toneMap) v.toneMap.set(shading.toneMapping);
     for (int i = 0; i < 3; ++i) {
         glUniform1i(v.uPlanes[i], i);
         glActiveTexture(GLenum(GL_TEXTURE0 + i));

@@ -10,9 +10,11 @@
 
 #include "GlObjects.h"
 #include "Layout.h"
+#include "ToneMapShader.h"
 #include "core/Color.h"
 #include "core/Frame.h"
 #include "core/Status.h"
+#include "core/ToneMap.h"
 
 namespace cs::gl {
 
@@ -37,11 +39,13 @@ public:
     int log2ChromaW() const { return log2cw_; }
     int log2ChromaH() const { return log2ch_; }
     const YuvToRgb& toRgb() const { return toRgb_; }
+    // R'G'B' at the planes' own depth (the tone mapping's input, core/ToneMap.h).
+    const YuvToRgb& toRgbNative() const { return toRgbNative_; }
 
 private:
     Texture planes_[3];
     int width_ = 0, height_ = 0, depth_ = 8, bytesPerSample_ = 1, log2cw_ = 0, log2ch_ = 0;
-    YuvToRgb toRgb_{};
+    YuvToRgb toRgb_{}, toRgbNative_{};
 };
 
 // What the shader draws from the planes: the picture, or the picture with focus peaking.
@@ -50,6 +54,9 @@ struct YcbcrShading {
     int64_t peakingFirstSquare = 0;   // least Sobel gx^2 + gy^2 painted (focusPeakingFirstSquare)
     uint32_t peakingColour = 0;       // RGBA, little-endian bytes R, G, B, A
     int peakingWidth = 1;             // 1..3 px (core/PeakingWidth.h)
+    // The HDR to SDR display transform (core/ToneMap.h), applied before the peaking paint.
+    bool toneMap = false;
+    ToneMap toneMapping;
 };
 
 // Draws YcbcrTextures into a rectangle of the current viewport. One per GL context.
@@ -57,20 +64,26 @@ class YcbcrRenderer {
 public:
     Status create();
     void release();
-    bool ready() const { return bool(variants_[0].program) && bool(variants_[1].program); }
+    bool ready() const {
+        for (const Variant& v : variants_)
+            if (!v.program) return false;
+        return true;
+    }
     // `dst` in view pixels (origin top-left). Each view pixel shows the picture's pixel under
     // its centre (nearest sampling, also when scaled: see ycbcr.frag).
     void draw(const YcbcrTextures& planes, const YcbcrShading& shading, const RectF& dst, int viewWidth,
               int viewHeight) const;
 
 private:
-    // The shader built twice: the picture, and the picture with focus peaking.
+    // The shader built four times: the picture, with focus peaking (bit 0), tone mapped (bit 1).
+    static constexpr int kVariants = 4;
     struct Variant {
         Program program;
         int uRect = -1, uTexRect = -1, uPlanes[3] = {-1, -1, -1}, uTexel = -1, uMask = -1, uScale = -1, uOffsets = -1,
             uGains = -1, uPeakFirst = -1, uPeakColour = -1, uPeakReach = -1;
+        ToneMapUniforms toneMap;
     };
-    Variant variants_[2];
+    Variant variants_[kVariants];
     VertexArray vao_;
 };
 

@@ -278,6 +278,7 @@ CompareController::Inputs CompareController::currentInputs() const {
     in.spec = compareSpecB(window_.engineHost().spec());
     in.channels = window_.engineHost().histogramChannels;
     in.scopes = scopes_;
+    in.toneMap = window_.engineHost().toneMapHdr;
     if (scopes_ != CompareScopes::A)
         for (Plane p : kScopePlanes) {
             QDockWidget* d = window_.dock(p);
@@ -308,6 +309,7 @@ void CompareController::processB() {
     if (sameFrame && processedInputs_ && *processedInputs_ == in) return;
     engineB_->spec() = in.spec;
     engineB_->histogramChannels = in.channels;
+    engineB_->toneMapHdr = in.toneMap;
     for (int p = 0; p < gl::kPlaneCount; ++p) engineB_->setPanel(Plane(p), in.panels[size_t(p)][0], in.panels[size_t(p)][1]);
     std::shared_ptr<PreparedScopes> prepared = snapshot_ ? nullptr : playerB_->takePrepared();
     viewer->makeCurrent();

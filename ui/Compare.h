@@ -109,6 +109,7 @@ private:
         std::array<std::array<int, 2>, gl::kPlaneCount> panels{};
         HistogramChannels channels = HistogramChannels::LumaAndRgb;
         CompareScopes scopes = CompareScopes::A;
+        bool toneMap = true;   // A's View > Tone Map HDR to SDR, for B's picture too
         bool operator==(const Inputs&) const = default;
     };
     Inputs currentInputs() const;

@@ -7,6 +7,8 @@
 
 #include "core/CieDiagram.h"
 #include "core/Filters.h"
+#include "core/Gamut.h"
+#include "core/Hdr.h"
 #include "decode/Source.h"
 #include "core/PreviewLegend.h"
 #include "core/ScopeRender.h"
@@ -285,7 +287,12 @@ Status EngineHost::uploadTo(gl::FrameTextures& textures) {
     };
     // The planes are the frame's own: only process() (which has the frame) puts them up.
     if (planesShown_ && textures.ycbcr().valid()) {
-        textures.setShaded(Plane::Picture, {});
+        gl::YcbcrShading picture;
+        if (const std::optional<ToneMap> tm = pictureToneMap()) {
+            picture.toneMap = true;
+            picture.toneMapping = *tm;
+        }
+        textures.setShaded(Plane::Picture, picture);
         if (shaderPreview()) {
             gl::YcbcrShading peaking;
             peaking.focusPeaking = true;
@@ -300,12 +307,27 @@ Status EngineHost::uploadTo(gl::FrameTextures& textures) {
         up(Plane::Picture, results_.picture);
         up(Plane::Preview, results_.preview);
     }
+    setPictureToneMap(textures);
     for (Plane p : {Plane::Histogram, Plane::Waveform, Plane::Parade, Plane::Vectorscope}) up(p, shownImage(p));
     if (panelVisible(Plane::Cie)) up(Plane::Cie, shownImage(Plane::Cie));
     else up(Plane::Cie, {});
     // The scope views read these textures from their own contexts.
     gl::flush();
     return s;
+}
+
+std::optional<ToneMap> EngineHost::pictureToneMap() const {
+    if (!toneMapHdr || !isHdr(results_.color.transfer)) return std::nullopt;
+    return makeToneMap(results_.color.transfer, effectivePrimaries(results_.color, results_.height));
+}
+
+// The picture alone is tone mapped: the preview shows its own image. Drawn from the planes,
+// the picture's shading carries it (uploadTo); an RGBA picture, the textures' pictureToneMap.
+void EngineHost::setPictureToneMap(gl::FrameTextures& textures) {
+    const std::optional<ToneMap> tm = pictureToneMap();
+    const bool shaded = textures.shaded(gl::Plane::Picture) != nullptr;
+    textures.setPictureToneMap(shaded ? std::nullopt : tm);
+    toneMapped_ = tm.has_value() && textures.filled(gl::Plane::Picture);
 }
 
 bool EngineHost::isTrace(gl::Plane plane) const {
@@ -381,6 +403,7 @@ Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textur
     if (Status s = cuda.processToGl(frame, spec_, results_, targets); !s) return s;
     hasResults_ = true;
     textures.setFilled(Plane::Picture, targets.picture.name != 0);
+    setPictureToneMap(textures);
     textures.setFilled(Plane::Preview, targets.preview.name != 0);
     for (const auto& [p, t] : traces) textures.setFilled(p, t->name != 0);
     // The histogram is small: core draws it from the downloaded counts, as in the CPU path.

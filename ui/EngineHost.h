@@ -28,6 +28,7 @@
 #include "core/ScopeResults.h"
 #include "core/ScopeSpec.h"
 #include "core/ThreadPool.h"
+#include "core/ToneMap.h"
 #include "render/FrameTextures.h"
 #include "render/Layout.h"
 #include "ui/PixelProbe.h"
@@ -82,6 +83,11 @@ public:
     // The gamut check (the share outside spec().gamutTarget in the status bar) wants the
     // chromaticity counts even while the CIE panel is hidden.
     bool gamutCheck = false;
+    // The viewer's picture of a PQ or HLG frame through the HDR to SDR display transform
+    // (core/ToneMap.h); the scopes, the picker and the exports read the signal regardless.
+    bool toneMapHdr = true;
+    // Whether the picture last put up is tone mapped (a PQ or HLG frame with toneMapHdr on).
+    bool toneMapped() const { return toneMapped_; }
 
     // What the panels show and at which size (device pixels; 0 x 0 = hidden).
     void setPanel(gl::Plane plane, int width, int height);
@@ -151,6 +157,9 @@ private:
     bool isTrace(gl::Plane plane) const;
     // Whether the spec's preview is drawn by the Y'CbCr shader when the planes are shown.
     bool shaderPreview() const;
+    // The tone map the picture of the current results wants (toneMapHdr and a PQ or HLG frame).
+    std::optional<ToneMap> pictureToneMap() const;
+    void setPictureToneMap(gl::FrameTextures& textures);
     Status processCuda(const FrameView& frame, gl::FrameTextures& textures);
     void publish(const ScopeSettings& settings);
 
@@ -162,6 +171,7 @@ private:
     bool hasResults_ = false;
     bool imagesOnGpu_ = false;   // the last process() wrote the textures itself (CUDA)
     bool planesShown_ = false;   // the last process() put the frame's Y'CbCr planes up for the picture
+    bool toneMapped_ = false;    // the picture's shading maps HDR to SDR (toneMapped())
     std::array<std::array<int, 2>, gl::kPlaneCount> panels_{};
     std::array<std::array<int, 2>, gl::kPlaneCount> traceImages_{};   // CUDA: the image size each trace was laid out for
     // Scope images drawn here for their panel's size (drawnHere_), where the engine drew none

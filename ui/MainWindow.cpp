@@ -349,6 +349,7 @@ void MainWindow::buildMenusAndToolbar() {
         applyPreviewSpec();
         scheduleReprocess();
     });
+    toneMapAction_ = makeToneMapAction(view, engine_.toneMapHdr, [this](bool on) { engine_.toneMapHdr = on; scheduleReprocess(); });
     previewInViewerAction_ = view->addAction(tr("Preview in Viewer"));
     previewInViewerAction_->setCheckable(true);
     previewInViewerAction_->setChecked(previewInViewer_);
@@ -451,6 +452,7 @@ void MainWindow::loadSettings() {
     previewFilter_ = c.preview;
     previewInViewer_ = c.previewInViewer;
     engine_.gamutCheck = c.gamutCheck;
+    engine_.toneMapHdr = c.toneMapHdr;
     player_->setLoop(c.loop);
     playOnOpen_ = c.playOnOpen;
     hwdec_ = c.nvdec ? HwDecode::Auto : HwDecode::None;
@@ -465,6 +467,7 @@ void MainWindow::saveSettings() {
     c.preview = previewFilter_;
     c.previewInViewer = previewInViewer_;
     c.gamutCheck = engine_.gamutCheck;
+    c.toneMapHdr = engine_.toneMapHdr;
     c.loop = player_->loops();
     c.playOnOpen = playOnOpen_;
     c.nvdec = hwdec_ != HwDecode::None;
@@ -660,6 +663,7 @@ void MainWindow::processCurrentFrame() {
 void MainWindow::refreshOverlays() {
     const ScopeSpec& spec = engine_.spec();
     const ScopeResults& r = engine_.results();
+    setToneMapAvailable(toneMapAction_, r.color.transfer);
     if (falseColourLegend_ && legendTransfer_ != int(r.color.transfer)) {
         legendTransfer_ = int(r.color.transfer);
         falseColourLegend_->setText(falseColourLegendText(r.color.transfer));

@@ -146,6 +146,7 @@ private:
     int legendTransfer_ = -1;              // the transfer falseColourLegend_ shows
     QAction* gamutCheckAction_ = nullptr;   // View > Gamut Check (EngineHost::gamutCheck)
     QAction* previewInViewerAction_ = nullptr;
+    QAction* toneMapAction_ = nullptr;      // View > Tone Map HDR to SDR (EngineHost::toneMapHdr)
 
     PreviewFilter previewFilter_ = PreviewFilter::FocusPeaking;
     bool previewInViewer_ = false;

@@ -60,6 +60,7 @@ void load(Choices& c) {
     if (auto t = gamutTargetFromName(s.value(QStringLiteral("scopes/gamutTarget"), QString()).toString().toStdString()))
         spec.gamutTarget = *t;
     c.gamutCheck = s.value(QStringLiteral("scopes/gamutCheck"), c.gamutCheck).toBool();
+    c.toneMapHdr = s.value(QStringLiteral("view/toneMapHdr"), c.toneMapHdr).toBool();
     FilterParams& fp = spec.filter;
     fp.peakingThreshold = std::clamp(s.value(QStringLiteral("filters/peakingThreshold"), fp.peakingThreshold).toFloat(), 0.01f, 1.0f);
     fp.zebraIre = std::clamp(s.value(QStringLiteral("filters/zebraIre"), fp.zebraIre).toFloat(), 0.0f, 109.0f);
@@ -96,6 +97,7 @@ void save(const Choices& c) {
     s.setValue(QStringLiteral("scopes/cieMode"), latin1(cieModeName(spec.cieMode)));
     s.setValue(QStringLiteral("scopes/gamutTarget"), latin1(gamutTargetName(spec.gamutTarget)));
     s.setValue(QStringLiteral("scopes/gamutCheck"), c.gamutCheck);
+    s.setValue(QStringLiteral("view/toneMapHdr"), c.toneMapHdr);
     s.setValue(QStringLiteral("filters/peakingThreshold"), spec.filter.peakingThreshold);
     s.setValue(QStringLiteral("filters/zebraIre"), spec.filter.zebraIre);
     s.setValue(QStringLiteral("filters/blurRadius"), spec.filter.blurRadius);

@@ -5,7 +5,8 @@
 //
 // Keys: scopes/* and filters/* (the remembered fields of ScopeSpec, the histogram channels,
 // the preview filter and whether it shows in the viewer, the CIE panel's diagram and target
-// gamut, the gamut check), colour/matrix and colour/range
+// gamut, the gamut check), view/toneMapHdr (the viewer's HDR to SDR display transform),
+// colour/matrix and colour/range
 // (the override; empty: the stream's own), playback/loop, playback/playOnOpen, decode/nvdec, window/geometry and window/state (the dock layout),
 // recent/files, recent/urls, recent/folder (the Open File dialog's folder), export/folder,
 // export/width, export/height (the Save Scopes dialog).
@@ -35,6 +36,7 @@ struct Choices {
     PreviewFilter preview = PreviewFilter::FocusPeaking;   // never None
     bool previewInViewer = false;
     bool gamutCheck = false;   // the share outside the gamut target in the status bar
+    bool toneMapHdr = true;    // View > Tone Map HDR to SDR (EngineHost::toneMapHdr)
     bool loop = true;
     bool playOnOpen = true;
     bool nvdec = true;   // decode on the GPU where the CUDA engine runs

@@ -61,7 +61,8 @@ void StatusBar::refresh() {
                              .arg(QString::fromStdString(info.sourcePixFmt.empty() ? std::string(formatInfo(info.format).name) : info.sourcePixFmt))
                              .arg(formatInfo(info.format).bitDepth)
                              .arg(sv(matrixName(c.matrix)), sv(rangeName(c.range))) +
-                         transferStatusText(c.transfer, engine_.hasResults() ? &r.hdr : nullptr));
+                         transferStatusText(c.transfer, engine_.hasResults() ? &r.hdr : nullptr,
+                                            engine_.hasResults() && engine_.toneMapped()));
         decoder_->setText(QString::fromStdString(info.decoder));
     }
     const GamutResults& g = engine_.results().gamut;

@@ -39,12 +39,29 @@ QComboBox* makeTransferCombo(QWidget* parent, std::optional<Transfer> current,
     return combo;
 }
 
-QString transferStatusText(Transfer t, const HdrStats* hdr) {
+QAction* makeToneMapAction(QMenu* menu, bool on, std::function<void(bool)> toggled) {
+    QAction* a = menu->addAction(QObject::tr("Tone Map HDR to SDR"));
+    a->setObjectName(QStringLiteral("toneMap"));
+    a->setCheckable(true);
+    a->setChecked(on);
+    a->setEnabled(false);
+    a->setToolTip(QObject::tr("Shows a PQ or HLG picture as an SDR display would show it (BT.2390 tone mapping, BT.709, "
+                              "gamma 2.4). The scopes, the picker and the exports read the signal itself"));
+    QObject::connect(a, &QAction::toggled, a, [toggled = std::move(toggled)](bool checked) { toggled(checked); });
+    return a;
+}
+
+void setToneMapAvailable(QAction* action, Transfer shown) {
+    if (action) action->setEnabled(isHdr(shown));
+}
+
+QString transferStatusText(Transfer t, const HdrStats* hdr, bool toneMapped) {
     QString text = QStringLiteral("  ") + transferLabel(t);
     if (hdr && hdr->measured && hdr->transfer == t)
         text += QObject::tr("  max %1 avg %2 nits")
                     .arg(std::lround(hdr->maxNits))
                     .arg(hdr->avgNits < 10.0 ? QString::number(hdr->avgNits, 'f', 1) : QString::number(std::lround(hdr->avgNits)));
+    if (toneMapped && isHdr(t)) text += QStringLiteral("  \u2192 SDR");
     return text;
 }
 

@@ -13,6 +13,11 @@
 // pixel), and clamping at the edges repeats the border as core's Sobel does. One plain
 // texture lookup per plane and one conversion per fragment: on software GL (llvmpipe)
 // integer fetches, or mixing four converted pixels, cost several times as much.
+//
+// Built with TONE_MAP defined and tonemap.glsl inserted after the version line (a variant,
+// so that the SDR picture pays nothing on software GL), the R'G'B' converted at the native
+// depth (uOffsets.w is 2^depth - 1) goes through the HDR to SDR display transform
+// (toneMapRgb, core/ToneMap.h).
 #version 330 core
 uniform sampler2D uY;
 uniform sampler2D uCb;
@@ -41,6 +46,7 @@ vec3 pictureAt(vec2 uv) {
     ivec3 rgb = ivec3(yy + uGains.x * v, yy - uGains.y * u - uGains.z * v, yy + uGains.w * u) >> 16;
     return vec3(clamp(rgb, ivec3(0), ivec3(uOffsets.w)));
 }
+
 
 int lumaAt(vec2 uv, float dx, float dy) {
     return sampleAt(uY, uv + vec2(dx, dy) * uTexel);
@@ -75,6 +81,9 @@ bool edgeWithinReach(vec2 uv) {
 
 void main() {
     vec3 c = pictureAt(vTexCoord);
+#ifdef TONE_MAP
+    c = floor(toneMapRgb(c / float(uOffsets.w)) * 255.0 + 0.5);
+#endif
 #ifdef FOCUS_PEAKING
     if (uPeakReach > 0) {
         if (edgeWithinReach(vTexCoord)) c = floor(c + (uPeakColour.rgb - c) * uPeakColour.a + 0.5);

@@ -3,6 +3,7 @@
 // pins the pixel picker and saves the whole window to OUT.png; with EXPORT_DIR, also what
 // "Save scopes..." writes for that frame. For looking at the GUI; not a test. Under Xvfb:
 //   xvfb-run -a -s "-screen 0 1920x1080x24" build/tests/ui/cudascope_screenshot shot.png
+#include <QAction>
 #include <QImage>
 #include <QTimer>
 
@@ -54,6 +55,16 @@ int main(int argc, char** argv) {
     const long long shown = static_cast<long long>(window.player().presentedFrames());
     const double engineMs = window.engineHost().averageMilliseconds();
     window.player().pause();
+    // CS_SCREENSHOT_TRIGGER: a comma-separated list of the object names of window actions to
+    // trigger before the shot (e.g. toneMap: the picture without the HDR to SDR transform).
+    for (const QString& name : qEnvironmentVariable("CS_SCREENSHOT_TRIGGER").split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        QAction* a = window.findChild<QAction*>(name);
+        if (!a) {
+            std::fprintf(stderr, "cudascope_screenshot: no action named %s\n", name.toLocal8Bit().constData());
+            return 2;
+        }
+        a->trigger();
+    }
     const auto& info = window.player().info();
     window.viewer()->setPinned(cs::PixelPos{info.width / 8, info.height / 3});
     cs::test::waitUntil([] { return false; }, 600);   // panels settle at their sizes, frame re-processed

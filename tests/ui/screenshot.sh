@@ -3,6 +3,8 @@
 # path outside the tree or an ignored one).
 #   tests/ui/screenshot.sh OUT.png [INPUT] [WIDTHxHEIGHT] [EXPORT_DIR]
 # BUILD_DIR (default: build) is the CMake build folder holding tests/ui/cudascope_screenshot.
+# CS_SCREENSHOT_TRIGGER=name[,name...] triggers those window actions (object names) before
+# the shot, e.g. CS_SCREENSHOT_TRIGGER=toneMap shows a PQ or HLG picture without tone mapping.
 set -eu
 [ $# -ge 1 ] || { sed -n '2,5p' "$0"; exit 2; }
 root=$(cd "$(dirname "$0")/../.." && pwd)

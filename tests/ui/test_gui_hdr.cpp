@@ -3,7 +3,13 @@
 // panel shows the trace on the nits graticule (each level's line at the code core's ST 2084
 // scale puts it); the toolbar's transfer override switches to HLG, to SDR (the IRE scale,
 // no light levels) and back to Auto. With CS_TEST_SCREENSHOT_DIR set, the waveform panel is
-// saved there as hdr-waveform-pq.png for looking at. The override is remembered in the settings. Exits 77 without a display or GL 3.3.
+// saved there as hdr-waveform-pq.png for looking at. The override is remembered in the settings.
+// View > Tone Map HDR to SDR: on a PQ and an HLG ramp (Y' from sub-black to super-white, six
+// chroma bands) every pixel the viewer's shader shows 1:1 is core's toneMapPixel of the
+// frame's own samples within one code; off, the plain picture; the scopes, the light levels
+// and the picker read the same either way; disabled for an SDR source; remembered by a new
+// window. Exits 77 without a display or GL 3.3.
+#include <QAction>
 #include <QComboBox>
 #include <QImage>
 #include <QLabel>
@@ -18,14 +24,18 @@
 #include <fstream>
 
 #include "GuiTestSupport.h"
+#include "core/Gamut.h"
 #include "core/Graticule.h"
 #include "core/HdrGraticule.h"
+#include "core/ToneMap.h"
 #include "ui/EngineHost.h"
 #include "ui/Gui.h"
 #include "ui/MainWindow.h"
+#include "ui/PictureView.h"
 #include "ui/Player.h"
 #include "ui/ScopeView.h"
 #include "ui/Settings.h"
+#include "ui/StatusBar.h"
 
 using cs::gl::Plane;
 
@@ -35,6 +45,11 @@ constexpr int kWaitMs = 20000;
 constexpr int kW = 640, kH = 360;
 // Left half: a grey at 100 cd/m2 (code 509); right half: 1000 cd/m2 (code 723).
 constexpr int kLowCode = 509, kHighCode = 723;
+
+// The ramp clips: 10-bit 4:2:0, Y' across, chroma by bands of rows.
+constexpr int kRampW = 320, kRampH = 180;
+int rampLuma(int x) { return 4 + x * (1019 - 4) / (kRampW - 1); }
+const int kBandChroma[6][2] = {{512, 512}, {800, 512}, {512, 800}, {300, 300}, {400, 820}, {850, 450}};
 
 int light(const QImage& img, int x, int y) {
     const QRgb c = img.pixel(x, y);
@@ -49,7 +64,48 @@ class HdrGuiTest : public QObject {
 private:
     cs::MainWindow* window_ = nullptr;
     QTemporaryDir files_;
-    QString clip_;
+    QString clip_, pqRamp_, hlgRamp_, rgbRamp_;
+
+    QAction* toneMapAction() { return window_->findChild<QAction*>(QStringLiteral("toneMap")); }
+    bool open(const QString& input) {
+        window_->openInput(input);
+        // The new source's own first frame (the input is adopted before it is presented).
+        if (!cs::test::waitUntil([&] { return player().input() == input.toStdString() && player().hasFrame() &&
+                                              player().presentedFrames() > 0; }, kWaitMs))
+            return false;
+        player().pause();
+        return true;
+    }
+    static void settle() { cs::test::waitUntil([] { return false; }, 400); }
+    // The largest difference (code values, any channel) between the viewer's pixels shown 1:1
+    // and core's picture of the frame's own samples: tone mapped (toneMapPixel) or plain
+    // (yuvToRgb to 8 bits). `compared` counts the frame pixels checked.
+    int worstShownDifference(bool toneMapped, int& compared) {
+        cs::PictureView* viewer = window_->viewer();
+        const QImage shown = viewer->grabFramebuffer().convertToFormat(QImage::Format_RGBA8888);
+        const cs::RectF r = viewer->layout().rect();
+        const cs::FrameView& f = player().currentFrame().view;
+        const cs::ColorInfo color = engine().results().color;
+        const cs::YuvToRgb native = cs::makeYuvToRgb(color.matrix, color.range, 10, 10);
+        const cs::YuvToRgb plain = cs::makeYuvToRgb(color.matrix, color.range, 10, 8);
+        const cs::ToneMap tm = cs::makeToneMap(color.transfer, cs::effectivePrimaries(color, f.height));
+        auto sample = [&](int plane, int x, int y) {
+            return int(reinterpret_cast<const uint16_t*>(f.data[size_t(plane)] + std::ptrdiff_t(y) * f.pitch[size_t(plane)])[x]);
+        };
+        int worst = 0;
+        compared = 0;
+        for (int y = 0; y < f.height; ++y)
+            for (int x = 0; x < f.width; ++x) {
+                const int vx = int(r.x) + x, vy = int(r.y) + y;
+                if (vx < 0 || vy < 0 || vx >= shown.width() || vy >= shown.height()) continue;
+                const int Y = sample(0, x, y), cb = sample(1, x / 2, y / 2), cr = sample(2, x / 2, y / 2);
+                const cs::Rgb e = toneMapped ? cs::toneMapPixel(tm, native, Y, cb, cr) : cs::yuvToRgb(plain, Y, cb, cr);
+                const uchar* p = shown.constScanLine(vy) + size_t(vx) * 4;
+                worst = std::max({worst, std::abs(p[0] - e.r), std::abs(p[1] - e.g), std::abs(p[2] - e.b)});
+                ++compared;
+            }
+        return worst;
+    }
 
     cs::Player& player() { return window_->player(); }
     cs::EngineHost& engine() { return window_->engineHost(); }
@@ -110,6 +166,37 @@ private slots:
                       clip_});
         QVERIFY(ffmpeg.waitForFinished(60000));
         QCOMPARE(ffmpeg.exitCode(), 0);
+
+        std::string ramp;
+        auto put16 = [&](int v) { ramp.push_back(char(v & 0xff)); ramp.push_back(char(v >> 8)); };
+        for (int y = 0; y < kRampH; ++y)
+            for (int x = 0; x < kRampW; ++x) put16(rampLuma(x));
+        for (int c = 0; c < 2; ++c)
+            for (int y = 0; y < kRampH / 2; ++y)
+                for (int x = 0; x < kRampW / 2; ++x) put16(kBandChroma[y * 6 / (kRampH / 2)][c]);
+        const QString rampRaw = files_.filePath(QStringLiteral("ramp.yuv"));
+        std::ofstream(rampRaw.toStdString(), std::ios::binary).write(ramp.data(), std::streamsize(ramp.size()));
+        for (const char* trc : {"smpte2084", "arib-std-b67"}) {
+            const QString out = files_.filePath(QStringLiteral("ramp-%1.mkv").arg(QLatin1String(trc)));
+            QProcess f;
+            f.start(QStringLiteral(CS_TEST_FFMPEG),
+                    {"-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s",
+                     QStringLiteral("%1x%2").arg(kRampW).arg(kRampH), "-r", "25", "-i", rampRaw, "-color_range", "tv",
+                     "-colorspace", "bt2020nc", "-color_primaries", "bt2020", "-color_trc", trc, "-c:v", "ffv1", out});
+            QVERIFY(f.waitForFinished(60000));
+            QCOMPARE(f.exitCode(), 0);
+            (std::string(trc) == "smpte2084" ? pqRamp_ : hlgRamp_) = out;
+        }
+        // The same ramp as 10-bit planar R'G'B' (swscale's conversion), tagged PQ: not drawn from
+        // its planes, so the viewer maps the engine's 8-bit RGBA picture.
+        rgbRamp_ = files_.filePath(QStringLiteral("ramp-rgb.mkv"));
+        QProcess rgb;
+        rgb.start(QStringLiteral(CS_TEST_FFMPEG),
+                  {"-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s",
+                   QStringLiteral("%1x%2").arg(kRampW).arg(kRampH), "-r", "25", "-i", rampRaw, "-vf", "format=gbrp10le",
+                   "-colorspace", "rgb", "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-c:v", "ffv1", rgbRamp_});
+        QVERIFY(rgb.waitForFinished(60000));
+        QCOMPARE(rgb.exitCode(), 0);
 
         window_ = new cs::MainWindow("cpu");
         window_->resize(1600, 1000);
@@ -206,6 +293,125 @@ private slots:
         loaded.spec.colorOverride.transfer = cs::Transfer::Pq;
         cs::settings::load(loaded);
         QVERIFY(!loaded.spec.colorOverride.transfer);
+    }
+
+    void theViewerTonemapsPqAndHlgAsCoreDoes() {
+        for (const QString& clip : {pqRamp_, hlgRamp_}) {
+            const cs::Transfer t = clip == pqRamp_ ? cs::Transfer::Pq : cs::Transfer::Hlg;
+            QVERIFY(open(clip));
+            QVERIFY(resultsWith(t));
+            QVERIFY(toneMapAction());
+            QVERIFY(toneMapAction()->isChecked());   // on by default
+            QTRY_VERIFY_WITH_TIMEOUT(toneMapAction()->isEnabled(), kWaitMs);
+            window_->viewer()->zoomTo(1.0);
+            settle();
+            QVERIFY(engine().toneMapped());
+            int compared = 0;
+            const int worst = worstShownDifference(true, compared);
+            QVERIFY2(worst <= 1, qPrintable(QStringLiteral("%1: %2 codes").arg(clip).arg(worst)));
+            QCOMPARE(compared, kRampW * kRampH);
+            QTRY_VERIFY_WITH_TIMEOUT(statusText().contains(QStringLiteral("\u2192 SDR")), kWaitMs);
+        }
+    }
+
+    void anRgbPictureIsTonemappedFromItsCodes() {
+        QVERIFY(open(rgbRamp_));
+        QVERIFY(resultsWith(cs::Transfer::Pq));
+        window_->viewer()->zoomTo(1.0);
+        settle();
+        QVERIFY(!engine().showsPlanes());
+        QVERIFY(engine().toneMapped());
+        const cs::RgbaImage& picture = engine().results().picture;
+        QCOMPARE(picture.width, kRampW);
+        const cs::ToneMap tm = cs::makeToneMap(cs::Transfer::Pq, cs::Primaries::Bt2020);
+        const QImage shown = window_->viewer()->grabFramebuffer().convertToFormat(QImage::Format_RGBA8888);
+        const cs::RectF r = window_->viewer()->layout().rect();
+        int worst = 0, compared = 0, distinct = 0;
+        for (int y = 0; y < picture.height; ++y)
+            for (int x = 0; x < picture.width; ++x) {
+                const int vx = int(r.x) + x, vy = int(r.y) + y;
+                if (vx < 0 || vy < 0 || vx >= shown.width() || vy >= shown.height()) continue;
+                const uint8_t* in = picture.at(x, y);
+                const cs::Rgb e = cs::toneMapCode8(tm, in[0], in[1], in[2]);
+                const uchar* p = shown.constScanLine(vy) + size_t(vx) * 4;
+                worst = std::max({worst, std::abs(p[0] - e.r), std::abs(p[1] - e.g), std::abs(p[2] - e.b)});
+                if (e.r != in[0] || e.g != in[1] || e.b != in[2]) ++distinct;
+                ++compared;
+            }
+        QCOMPARE(compared, kRampW * kRampH);
+        QVERIFY(distinct > compared / 2);   // the mapping changes most pixels
+        QVERIFY2(worst <= 1, qPrintable(QStringLiteral("%1 codes").arg(worst)));
+    }
+
+    void toneMappingLeavesScopesAndPickerAlone() {
+        QVERIFY(open(pqRamp_));
+        QVERIFY(resultsWith(cs::Transfer::Pq));
+        window_->viewer()->zoomTo(1.0);
+        window_->viewer()->setPinned(cs::PixelPos{300, 10});   // a bright grey
+        settle();
+        QVERIFY(engine().toneMapped());
+        auto* status = qobject_cast<cs::StatusBar*>(window_->statusBar());
+        QVERIFY(status);
+        QTRY_VERIFY2_WITH_TIMEOUT(status->pickerText().contains(QStringLiteral("958")),   // Y' 4 + 300 * 1015 / 319
+                                  qPrintable(status->pickerText()), kWaitMs);
+        const QString picker = status->pickerText();
+        window_->viewer()->setPinned(std::nullopt);   // its marker is drawn over the picture
+        const std::vector<uint32_t> maxCodes = engine().results().hdr.maxCodes;
+        const cs::ScopeResults before = engine().results();
+        QVERIFY(!before.waveform.empty());
+
+        toneMapAction()->setChecked(false);
+        QVERIFY(cs::test::waitUntil([&] { return !engine().toneMapped(); }, kWaitMs));
+        settle();
+        int compared = 0;
+        QCOMPARE(worstShownDifference(false, compared), 0);   // the plain picture, exactly
+        QCOMPARE(compared, kRampW * kRampH);
+        QTRY_VERIFY_WITH_TIMEOUT(!statusText().contains(QStringLiteral("\u2192 SDR")), kWaitMs);
+        window_->viewer()->setPinned(cs::PixelPos{300, 10});
+        QTRY_VERIFY_WITH_TIMEOUT(!status->pickerText().isEmpty(), kWaitMs);
+        QCOMPARE(status->pickerText(), picker);
+        QVERIFY(engine().results().hdr.maxCodes == maxCodes);
+        // The counts the scopes are drawn from (their images also depend on the panels' sizes).
+        QVERIFY(engine().results().waveform == before.waveform);
+        QVERIFY(engine().results().parade == before.parade);
+        QVERIFY(engine().results().vectorscope == before.vectorscope);
+        QVERIFY(engine().results().histY == before.histY);
+        toneMapAction()->setChecked(true);
+        QVERIFY(cs::test::waitUntil([&] { return engine().toneMapped(); }, kWaitMs));
+        window_->viewer()->setPinned(std::nullopt);
+    }
+
+    void anSdrSourceDisablesToneMapping() {
+        QVERIFY(open(QStringLiteral("pattern:bars:10bit:480x270")));
+        QVERIFY(resultsWith(cs::Transfer::Bt709));
+        QTRY_VERIFY_WITH_TIMEOUT(!toneMapAction()->isEnabled(), kWaitMs);
+        QVERIFY(toneMapAction()->isChecked());   // the choice stays for the next HDR source
+        QVERIFY(!engine().toneMapped());
+        QTRY_VERIFY_WITH_TIMEOUT(!statusText().contains(QStringLiteral("\u2192")), kWaitMs);
+        // The override makes the same frames PQ: mapped again.
+        choose(QStringLiteral("PQ"));
+        QVERIFY(resultsWith(cs::Transfer::Pq));
+        QTRY_VERIFY_WITH_TIMEOUT(toneMapAction()->isEnabled(), kWaitMs);
+        QVERIFY(cs::test::waitUntil([&] { return engine().toneMapped(); }, kWaitMs));
+        choose(QStringLiteral("Auto"));
+        QVERIFY(resultsWith(cs::Transfer::Bt709));
+    }
+
+    void theToneMapChoiceIsRememberedByANewWindow() {
+        toneMapAction()->setChecked(false);
+        window_->close();   // saves the settings
+        auto* second = new cs::MainWindow("cpu");
+        QAction* a = second->findChild<QAction*>(QStringLiteral("toneMap"));
+        QVERIFY(a);
+        QVERIFY(!a->isChecked());
+        QVERIFY(!second->engineHost().toneMapHdr);
+        a->setChecked(true);
+        second->close();
+        delete second;
+        cs::settings::Choices loaded;
+        loaded.toneMapHdr = false;
+        cs::settings::load(loaded);
+        QVERIFY(loaded.toneMapHdr);
     }
 };
 
