@@ -33,9 +33,19 @@ constexpr uint32_t rgba(int r, int g, int b, int a = 255) {
     return uint32_t(r) | uint32_t(g) << 8 | uint32_t(b) << 16 | uint32_t(a) << 24;
 }
 
-// A display colour for a chromaticity: its BT.709 RGB at full brightness, clipped into
-// gamut, sRGB-encoded (only a hint of the hue: most of the diagram is outside any display).
-void chromaticityColour(Chromaticity c, uint8_t rgb[3]) {
+void fill(RgbaImage& img, uint32_t colour) {
+    for (size_t i = 0; i < img.pixels.size(); i += 4) {
+        img.pixels[i] = uint8_t(colour);
+        img.pixels[i + 1] = uint8_t(colour >> 8);
+        img.pixels[i + 2] = uint8_t(colour >> 16);
+        img.pixels[i + 3] = 255;
+    }
+}
+
+}  // namespace
+
+// Only a hint of the hue: most of the diagram is outside any display.
+void cieChromaticityColour(Chromaticity c, uint8_t rgb[3]) {
     static const Matrix3 fromXyz = inverse(rgbToXyzMatrix(primariesInfo(Primaries::Bt709)));
     const double X = c.x / c.y, Y = 1.0, Z = (1.0 - c.x - c.y) / c.y;
     double v[3];
@@ -49,17 +59,6 @@ void chromaticityColour(Chromaticity c, uint8_t rgb[3]) {
         rgb[i] = uint8_t(std::lround(std::clamp(s, 0.0, 1.0) * 255.0));
     }
 }
-
-void fill(RgbaImage& img, uint32_t colour) {
-    for (size_t i = 0; i < img.pixels.size(); i += 4) {
-        img.pixels[i] = uint8_t(colour);
-        img.pixels[i + 1] = uint8_t(colour >> 8);
-        img.pixels[i + 2] = uint8_t(colour >> 16);
-        img.pixels[i + 3] = 255;
-    }
-}
-
-}  // namespace
 
 std::string cieHeader(const GamutResults& g, CieMode mode, int width, int textScale) {
     const std::string name = mode == CieMode::Uv ? "CIE 1976 u'v'" : "CIE 1931 xy";
@@ -207,7 +206,7 @@ std::vector<uint32_t> plotColours(const Layout& l) {
             }
             if (at.y <= 1e-6) continue;
             uint8_t rgb[3];
-            chromaticityColour(at, rgb);
+            cieChromaticityColour(at, rgb);
             colours[size_t(py) * size_t(l.plotW) + size_t(px)] = rgba(rgb[0], rgb[1], rgb[2], 0);
         }
     return colours;

@@ -15,6 +15,10 @@ namespace cs {
 // The CIE 1931 2-degree spectral locus, 380..700 nm (the diagram's outline).
 const std::vector<Chromaticity>& spectralLocus();
 
+// A display colour for a chromaticity (the diagram's counts are drawn in it): its BT.709 RGB at
+// full brightness, desaturated into gamut, sRGB-encoded; `c.y` above 0.
+void cieChromaticityColour(Chromaticity c, uint8_t rgb[3]);
+
 // The diagram's header for an image `width` pixels wide with text at `textScale`: the longest
 // of its forms that fits inside the image's 4-pixel margins, from "CIE 1931 xy  BT.2020 source
 // outside BT.709: 12.34%" through shorter ones (the diagram's name, then the source, then the

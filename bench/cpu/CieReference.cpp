@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "core/BitmapFont.h"
+#include "core/CieDiagram.h"
 #include "core/ScopeRender.h"
 
 namespace cs::bench {
@@ -16,23 +17,6 @@ namespace {
 
 constexpr uint32_t rgba(int r, int g, int b, int a = 255) {
     return uint32_t(r) | uint32_t(g) << 8 | uint32_t(b) << 16 | uint32_t(a) << 24;
-}
-
-// A display colour for a chromaticity: its BT.709 RGB at full brightness, clipped into
-// gamut, sRGB-encoded (only a hint of the hue: most of the diagram is outside any display).
-void chromaticityColour(Chromaticity c, uint8_t rgb[3]) {
-    static const Matrix3 fromXyz = inverse(rgbToXyzMatrix(primariesInfo(Primaries::Bt709)));
-    const double X = c.x / c.y, Y = 1.0, Z = (1.0 - c.x - c.y) / c.y;
-    double v[3];
-    for (int i = 0; i < 3; ++i) v[i] = fromXyz.m[i][0] * X + fromXyz.m[i][1] * Y + fromXyz.m[i][2] * Z;
-    const double lo = std::min({v[0], v[1], v[2], 0.0});
-    for (double& e : v) e -= lo;   // desaturate into gamut
-    const double hi = std::max({v[0], v[1], v[2], 1e-9});
-    for (int i = 0; i < 3; ++i) {
-        const double e = v[i] / hi;
-        const double s = e <= 0.0031308 ? 12.92 * e : 1.055 * std::pow(e, 1.0 / 2.4) - 0.055;
-        rgb[i] = uint8_t(std::lround(std::clamp(s, 0.0, 1.0) * 255.0));
-    }
 }
 
 void fill(RgbaImage& img, uint32_t colour) {
@@ -158,7 +142,7 @@ void renderCieDiagramReference(const ScopeResults& r, const ScopeSpec& spec, Rgb
                         const double d = 6.0 * at.x - 16.0 * at.y + 12.0;
                         at = {9.0 * at.x / d, 4.0 * at.y / d};
                     }
-                    if (at.y > 1e-6) chromaticityColour(at, &cache.rgb[(size_t(py) * size_t(plotW) + size_t(px)) * 3]);
+                    if (at.y > 1e-6) cieChromaticityColour(at, &cache.rgb[(size_t(py) * size_t(plotW) + size_t(px)) * 3]);
                 }
         }
         const double logPeak = std::log1p(std::max(1.0, double(r.width) * double(r.height) / 64.0));
