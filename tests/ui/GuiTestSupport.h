@@ -7,6 +7,8 @@
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QEventLoop>
+#include <QProcess>
+#include <QStringList>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -18,6 +20,16 @@
 #include "ui/Gui.h"
 
 namespace cs::test {
+
+#ifdef CS_TEST_FFMPEG
+// Runs the ffmpeg CLI (the window tests make their clips with it) with `args`: true when it
+// finished within a minute with exit code 0.
+inline bool runFfmpeg(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(CS_TEST_FFMPEG), args);
+    return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+#endif
 
 // Before QApplication: true when the tests can run (an X display; Qt's offscreen platform
 // has no OpenGL).

@@ -16,7 +16,6 @@
 #include <QDockWidget>
 #include <QImage>
 #include <QLabel>
-#include <QProcess>
 #include <QScreen>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -111,14 +110,10 @@ private slots:
         const QString rawPath = files_.filePath(QStringLiteral("wide.yuv"));
         std::ofstream(rawPath.toStdString(), std::ios::binary).write(raw.data(), std::streamsize(raw.size()));
         clip_ = files_.filePath(QStringLiteral("wide.mkv"));
-        QProcess ffmpeg;
-        ffmpeg.start(QStringLiteral(CS_TEST_FFMPEG),
-                     {"-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s",
+        QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s",
                       QStringLiteral("%1x%2").arg(kW).arg(kH), "-r", "25", "-stream_loop", "4", "-i", rawPath, "-color_range",
                       "tv", "-colorspace", "bt2020nc", "-color_primaries", "bt2020", "-color_trc", "bt709", "-c:v", "ffv1",
-                      clip_});
-        QVERIFY(ffmpeg.waitForFinished(60000));
-        QCOMPARE(ffmpeg.exitCode(), 0);
+                      clip_}));
 
         window_ = new cs::MainWindow("cpu");
         window_->resize(1600, 1000);

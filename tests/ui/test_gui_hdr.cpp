@@ -13,7 +13,6 @@
 #include <QComboBox>
 #include <QImage>
 #include <QLabel>
-#include <QProcess>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -158,14 +157,10 @@ private slots:
         const QString rawPath = files_.filePath(QStringLiteral("pq.yuv"));
         std::ofstream(rawPath.toStdString(), std::ios::binary).write(raw.data(), std::streamsize(raw.size()));
         clip_ = files_.filePath(QStringLiteral("pq.mkv"));
-        QProcess ffmpeg;
-        ffmpeg.start(QStringLiteral(CS_TEST_FFMPEG),
-                     {"-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s",
+        QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s",
                       QStringLiteral("%1x%2").arg(kW).arg(kH), "-r", "25", "-stream_loop", "9", "-i", rawPath, "-color_range",
                       "tv", "-colorspace", "bt2020nc", "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-c:v", "ffv1",
-                      clip_});
-        QVERIFY(ffmpeg.waitForFinished(60000));
-        QCOMPARE(ffmpeg.exitCode(), 0);
+                      clip_}));
 
         std::string ramp;
         auto put16 = [&](int v) { ramp.push_back(char(v & 0xff)); ramp.push_back(char(v >> 8)); };
@@ -178,25 +173,17 @@ private slots:
         std::ofstream(rampRaw.toStdString(), std::ios::binary).write(ramp.data(), std::streamsize(ramp.size()));
         for (const char* trc : {"smpte2084", "arib-std-b67"}) {
             const QString out = files_.filePath(QStringLiteral("ramp-%1.mkv").arg(QLatin1String(trc)));
-            QProcess f;
-            f.start(QStringLiteral(CS_TEST_FFMPEG),
-                    {"-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s",
+            QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s",
                      QStringLiteral("%1x%2").arg(kRampW).arg(kRampH), "-r", "25", "-i", rampRaw, "-color_range", "tv",
-                     "-colorspace", "bt2020nc", "-color_primaries", "bt2020", "-color_trc", trc, "-c:v", "ffv1", out});
-            QVERIFY(f.waitForFinished(60000));
-            QCOMPARE(f.exitCode(), 0);
+                     "-colorspace", "bt2020nc", "-color_primaries", "bt2020", "-color_trc", trc, "-c:v", "ffv1", out}));
             (std::string(trc) == "smpte2084" ? pqRamp_ : hlgRamp_) = out;
         }
         // The same ramp as 10-bit planar R'G'B' (swscale's conversion), tagged PQ: not drawn from
         // its planes, so the viewer maps the engine's 8-bit RGBA picture.
         rgbRamp_ = files_.filePath(QStringLiteral("ramp-rgb.mkv"));
-        QProcess rgb;
-        rgb.start(QStringLiteral(CS_TEST_FFMPEG),
-                  {"-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s",
+        QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s",
                    QStringLiteral("%1x%2").arg(kRampW).arg(kRampH), "-r", "25", "-i", rampRaw, "-vf", "format=gbrp10le",
-                   "-colorspace", "rgb", "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-c:v", "ffv1", rgbRamp_});
-        QVERIFY(rgb.waitForFinished(60000));
-        QCOMPARE(rgb.exitCode(), 0);
+                   "-colorspace", "rgb", "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-c:v", "ffv1", rgbRamp_}));
 
         window_ = new cs::MainWindow("cpu");
         window_->resize(1600, 1000);

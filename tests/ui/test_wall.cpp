@@ -50,10 +50,8 @@ std::unique_ptr<QProcess> startSender(int port) {
 }
 
 bool makeClip(const QString& path, const QString& filter) {
-    QProcess p;
-    p.start(QStringLiteral(CS_TEST_FFMPEG), {"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", filter,
-                                             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "25", path});
-    return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    return cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", filter, "-c:v", "libx264",
+                                "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "25", path});
 }
 
 void shoot(QWidget& w, const char* name) {
