@@ -1,8 +1,9 @@
 #include "ExportOptions.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <filesystem>
-#include <regex>
+#include <string_view>
 
 #include "Commands.h"
 #include "core/Parse.h"
@@ -59,10 +60,24 @@ const std::vector<std::string_view> kScopeNames{"picture", "histogram", "wavefor
 constexpr Size kMinScopeSize{64, 64}, kMaxScopeSize{8192, 8192};
 constexpr double kMaxLiveTimeout = 7 * 24 * 3600.0;   // a week
 
-// The names of the files an export writes per frame (see README "Export files").
-bool isExportFileName(const std::string& name) {
-    static const std::regex frameFile("[0-9]{6,}-(picture|histogram|waveform|parade|vectorscope|cie|preview-[a-z]+)\\.(png|npy)");
-    return name == "report.json" || std::regex_match(name, frameFile);
+// The names of the files an export writes per frame (see README "Export files"):
+// NNNNNN-KIND.png or .npy, six or more digits, KIND a scope or preview-NAME (NAME in a-z).
+// (Not std::regex: GCC 12's <regex> trips -Wmaybe-uninitialized inside libstdc++ under
+// the asan preset's -O1 -fsanitize=address.)
+bool isExportFileName(std::string_view name) {
+    if (name == "report.json") return true;
+    const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    const auto isLower = [](char c) { return c >= 'a' && c <= 'z'; };
+    const size_t digits = size_t(std::find_if_not(name.begin(), name.end(), isDigit) - name.begin());
+    if (digits < 6 || name.substr(digits, 1) != "-") return false;
+    name.remove_prefix(digits + 1);
+    if (!name.ends_with(".png") && !name.ends_with(".npy")) return false;
+    name.remove_suffix(4);
+    for (const std::string_view kind : {"picture", "histogram", "waveform", "parade", "vectorscope", "cie"})
+        if (name == kind) return true;
+    if (!name.starts_with("preview-")) return false;
+    name.remove_prefix(8);
+    return !name.empty() && std::all_of(name.begin(), name.end(), isLower);
 }
 
 }  // namespace

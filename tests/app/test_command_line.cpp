@@ -155,6 +155,31 @@ TEST(CommandLine, ExportIntoAFolderOfAnInterruptedExportIsAllowed) {
     EXPECT_TRUE(QFile::exists(dir.path() + "/report.json"));
 }
 
+// An earlier export is recognised by its file names exactly (README "Export files"): six or
+// more digits, a dash, a scope or preview-NAME, .png or .npy; a name close to one is another file.
+TEST(CommandLine, OnlyExportFileNamesMarkAnEarlierExport) {
+    const auto folderWith = [](QTemporaryDir& dir, const QString& name) {
+        QFile file(dir.path() + "/" + name);
+        return file.open(QIODevice::WriteOnly);
+    };
+    for (const QString name : {"12345-picture.png", "000000-picture.jpg", "000000-pictures.png", "000000picture.png",
+                               "000000-preview-.png", "000000-preview-Blur.png", "000000-preview-blur2.png",
+                               "x000000-cie.npy", "000000-cie.npy.part", "report.json.part"}) {
+        SCOPED_TRACE(name.toStdString());
+        QTemporaryDir dir;
+        ASSERT_TRUE(folderWith(dir, name));
+        const auto r = cudascope({"export", "pattern:bars:64x48", "--out", dir.path(), "--max-frames", "1", "--scopes", "stats"});
+        expectRuntimeError(r, "cudascope export: " + dir.path().toStdString() + ": the output folder holds other files");
+    }
+    for (const QString name : {"report.json", "1234567-cie.npy", "000042-waveform.npy", "000000-preview-falsecolour.png"}) {
+        SCOPED_TRACE(name.toStdString());
+        QTemporaryDir dir;
+        ASSERT_TRUE(folderWith(dir, name));
+        const auto r = cudascope({"export", "pattern:bars:64x48", "--out", dir.path(), "--max-frames", "1", "--scopes", "stats"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+    }
+}
+
 TEST(CommandLine, EveryDocumentedExportOptionIsAccepted) {
     QTemporaryDir dir;
     const auto r = cudascope({"export", "pattern:bars:64x48", "--out", dir.path(), "--every", "2", "--max-frames", "1",
