@@ -219,7 +219,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
 
         QJsonObject line{{"index", qint64(in.index)}, {"pts", in.pts}, {"stats", reportStats(results)}};
         if (results.hdr.measured) line["hdr"] = hdrFrameJson(results.hdr);   // MaxCLL/MaxFALL in the summary
-        if (results.gamut.measured) line["gamut"] = gamutJson(results.gamut);
+        if (results.gamut.measured) line["gamut"] = gamutJson(results.gamut, results.color);
         if (signalstatsOk) {
             line["ydif"] = ss.ydif;
             line["ylow"] = ss.ylow;
