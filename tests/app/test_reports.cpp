@@ -1,0 +1,146 @@
+// Reports that agree with themselves, end to end through the binary: frames are numbered from
+// 0 in warnings as in `index` and `first_frame`; an untagged file's primaries are one answer
+// in the head and in every frame; and the commands' edges: bench on a missing file, --cie
+// without the cie scope, --version with more arguments.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <tuple>
+#include <vector>
+
+#include "tests/app/CliRunner.h"
+
+using namespace cs::testing;
+
+namespace {
+
+int lineCount(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+void writeText(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate)) << path.toStdString();
+    f.write(bytes);
+}
+
+}  // namespace
+
+// Frames skipped by the decoder are named by their time and the index of the next frame
+// delivered; that index is the decode_error event's first_frame (from 0, as `index`).
+TEST(Reports, FramesAreNumberedFromZeroInWarningsAndEvents) {
+    QTemporaryDir dir;
+    // Three 64x48 MJPEG frames, two 16400x16 ones (beyond FFmpeg's size limit: skipped), three more.
+    const QString normal = dir.filePath("normal.mjpeg"), wide = dir.filePath("wide.mjpeg"), mixed = dir.filePath("mixed.mjpeg");
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25", "-frames:v", "3", "-c:v", "mjpeg", "-f", "mjpeg", normal}).exitCode, 0);
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "color=s=16400x16:r=25", "-frames:v", "2", "-c:v", "mjpeg", "-f", "mjpeg", wide}).exitCode, 0);
+    const std::string n = readFile(normal.toStdString()), w = readFile(wide.toStdString());
+    writeText(mixed, QByteArray::fromStdString(n + w + n));
+
+    const RunResult r = cudascope({"qc", mixed, "--out", dir.filePath("qc"), "--engine", "cpu", "--no-qctools"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const QJsonObject report = readJson(dir.filePath("qc/mixed.mjpeg.qc.json").toStdString());
+    const QJsonArray frames = report["frames"].toArray();
+    ASSERT_EQ(frames.size(), 6);
+    for (qsizetype i = 0; i < frames.size(); ++i) EXPECT_EQ(frames[i].toObject()["index"].toInt(), i);
+    int errors = 0;
+    for (const auto& v : report["events"].toArray()) {
+        const QJsonObject e = v.toObject();
+        if (e["type"].toString() != "decode_error") continue;
+        ++errors;
+        EXPECT_EQ(e["first_frame"].toInt(), 3) << e["message"].toString().toStdString();
+        EXPECT_TRUE(e["message"].toString().contains("(before frame 3): frame size 16400x16 exceeds")) << e["message"].toString().toStdString();
+    }
+    EXPECT_EQ(errors, 2);
+    const QJsonArray warnings = report["warnings"].toArray();
+    ASSERT_EQ(warnings.size(), 2);
+    EXPECT_TRUE(warnings[0].toString().contains("the frame at 0.120 s (before frame 3)")) << warnings[0].toString().toStdString();
+    EXPECT_TRUE(warnings[1].toString().contains("the frame at 0.160 s (before frame 3)")) << warnings[1].toString().toStdString();
+}
+
+// An untagged 640x480 file: BT.601 by its size, so BT.601 525-line primaries are assumed, and
+// the head and every frame say the same, marked untagged; a tagged file says its tag.
+TEST(Reports, UntaggedPrimariesAreOneAnswerMarkedAssumed) {
+    QTemporaryDir dir;
+    const QString untagged = dir.filePath("untagged.mkv"), tagged = dir.filePath("tagged.mkv");
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=640x480:rate=25:d=0.12", "-pix_fmt", "yuv420p", "-c:v", "ffv1", untagged}).exitCode, 0);
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=640x480:rate=25:d=0.12", "-pix_fmt", "yuv420p", "-c:v", "ffv1",
+                      "-color_primaries", "bt709", "-colorspace", "bt709", tagged}).exitCode, 0);
+    for (const auto& [input, primaries, isTagged] :
+         {std::tuple{untagged, QString("BT.601-525"), false}, std::tuple{tagged, QString("BT.709"), true}}) {
+        const QString name = QFileInfo(input).completeBaseName();
+        const RunResult ex = cudascope({"export", input, "--out", dir.filePath(name + "-export"), "--engine", "cpu", "--scopes", "stats,cie", "--no-npy"});
+        ASSERT_EQ(ex.exitCode, 0) << ex.err;
+        const RunResult qc = cudascope({"qc", input, "--out", dir.filePath(name + "-qc"), "--engine", "cpu", "--no-qctools"});
+        ASSERT_EQ(qc.exitCode, 0) << qc.err;
+        for (const QString& report : {dir.filePath(name + "-export/report.json"), dir.filePath(name + "-qc/" + name + ".mkv.qc.json")}) {
+            const QJsonObject r = readJson(report.toStdString());
+            const QJsonObject source = r["source"].toObject();
+            EXPECT_EQ(source["primaries"].toString(), primaries) << report.toStdString();
+            EXPECT_EQ(source["primaries_tagged"].toBool(), isTagged) << report.toStdString();
+            const QJsonArray frames = r["frames"].toArray();
+            ASSERT_EQ(frames.size(), 3) << report.toStdString();
+            for (const auto& f : frames) {
+                const QJsonObject g = f.toObject()["gamut"].toObject();
+                EXPECT_EQ(g["source"].toString(), primaries) << report.toStdString();
+                EXPECT_EQ(g["source_tagged"].toBool(), isTagged) << report.toStdString();
+            }
+        }
+    }
+}
+
+// bench on an input that cannot be opened: one line naming it, exit 1, no table.
+TEST(Reports, BenchOfAMissingFileIsOneLine) {
+    QTemporaryDir dir;
+    const QString missing = dir.filePath("missing.mp4");
+    const RunResult r = cudascope({"bench", missing, "--engine", "cpu", "--frames", "2"});
+    if (contains(r.err, "this build has no bench command")) GTEST_SKIP() << r.err;
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "cudascope bench: " + missing.toStdString() + ": ")) << r.err;
+    EXPECT_FALSE(contains(r.out, "| input")) << r.out;
+}
+
+// --cie and --gamut-target set the cie scope (and the gamut preview): without it they are
+// refused, not ignored.
+TEST(Reports, CieOptionsNeedTheCieScope) {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("o");
+    const std::vector<std::pair<QStringList, std::string>> refused{
+        {{"--cie", "uv"}, "--cie uv sets the cie scope's diagram: add cie to --scopes"},
+        {{"--scopes", "histogram", "--cie", "xy"}, "--cie xy sets the cie scope's diagram: add cie to --scopes"},
+        {{"--gamut-target", "p3"}, "--gamut-target p3 is the gamut checked by the cie scope and --preview gamut"}};
+    for (const auto& [options, message] : refused) {
+        const RunResult r = cudascope(QStringList{"export", "pattern:bars:320x240", "--out", out} + options);
+        EXPECT_EQ(r.exitCode, 2) << options.join(' ').toStdString() << ": " << r.err;
+        EXPECT_TRUE(contains(r.err, "cudascope export: " + message)) << r.err;
+        EXPECT_FALSE(QFileInfo::exists(out));
+    }
+    for (const QStringList& options : {QStringList{"--scopes", "cie", "--cie", "uv", "--gamut-target", "p3"},
+                                       QStringList{"--scopes", "picture", "--preview", "gamut", "--gamut-target", "bt2020"}}) {
+        const RunResult r = cudascope(QStringList{"export", "pattern:bars:320x240", "--out", out, "--max-frames", "1", "--no-npy",
+                                                  "--engine", "cpu"} + options);
+        EXPECT_EQ(r.exitCode, 0) << options.join(' ').toStdString() << ": " << r.err;
+    }
+}
+
+TEST(Reports, VersionTakesNoOtherArgument) {
+    const RunResult plain = cudascope({"--version"});
+    EXPECT_EQ(plain.exitCode, 0) << plain.err;
+    EXPECT_TRUE(contains(plain.out, "cudascope ")) << plain.out;
+    for (const auto& [args, message] : std::vector<std::pair<QStringList, std::string>>{
+             {{"--version", "extra"}, "--version takes no other argument: unexpected 'extra'"},
+             {{"extra", "--version"}, "--version takes no other argument: unexpected 'extra'"},
+             {{"--version", "--compare", "pattern:ramp"}, "--version takes no other argument: unexpected --compare"}}) {
+        const RunResult r = cudascope(args);
+        EXPECT_EQ(r.exitCode, 2) << args.join(' ').toStdString();
+        EXPECT_TRUE(contains(r.err, "cudascope: " + message)) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+}
