@@ -1,7 +1,8 @@
 // Reports that agree with themselves, end to end through the binary: frames are numbered from
 // 0 in warnings as in `index` and `first_frame`; an untagged file's primaries are one answer
-// in the head and in every frame; and the commands' edges: bench on a missing file, --cie
-// without the cie scope, --version with more arguments.
+// in the head and in every frame; and the commands' edges: an empty folder for qc, a qc whose
+// inputs all fail, bench on a missing file, --cie without the cie scope, --version with more
+// arguments.
 #include <gtest/gtest.h>
 
 #include <QDir>
@@ -93,6 +94,36 @@ TEST(Reports, UntaggedPrimariesAreOneAnswerMarkedAssumed) {
             }
         }
     }
+}
+
+// A folder with nothing to check is an error naming it (exit 1), and no output folder is made.
+TEST(Reports, QcOfAnEmptyFolderFails) {
+    QTemporaryDir dir;
+    QDir(dir.path()).mkpath("empty/.hidden");
+    writeText(dir.filePath("empty/.hidden/clip.mp4"), "hidden entries are skipped");
+    writeText(dir.filePath("empty/notes.txt"), "not media");
+    const QString out = dir.filePath("qc");
+    const RunResult r = cudascope({"qc", dir.filePath("empty"), "--out", out});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "cudascope qc: " + dir.filePath("empty").toStdString() + ": no media files in this folder")) << r.err;
+    EXPECT_FALSE(QFileInfo::exists(out));
+}
+
+// A qc whose every input fails leaves no empty output folder behind; a folder that was there
+// before stays.
+TEST(Reports, FailingQcLeavesNoEmptyOutputFolder) {
+    QTemporaryDir dir;
+    const QString missing = dir.filePath("missing.mp4"), out = dir.filePath("new/qc");
+    RunResult r = cudascope({"qc", missing, "--out", out, "--engine", "cpu"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "0 checked, 0 skipped, 1 failed of 1 input")) << r.err;
+    EXPECT_FALSE(QFileInfo::exists(dir.filePath("new"))) << "an empty output folder was left";
+    const QString existing = dir.filePath("existing");
+    ASSERT_TRUE(QDir(dir.path()).mkdir("existing"));
+    r = cudascope({"qc", missing, "--out", existing, "--engine", "cpu"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_TRUE(QFileInfo(existing).isDir());
 }
 
 // bench on an input that cannot be opened: one line naming it, exit 1, no table.
