@@ -1,8 +1,9 @@
-// Reports that agree with themselves, end to end through the binary: frames are numbered from
-// 0 in warnings as in `index` and `first_frame`; an untagged file's primaries are one answer
-// in the head and in every frame; and the commands' edges: an empty folder for qc, a qc whose
-// inputs all fail, bench on a missing file, --cie without the cie scope, --version with more
-// arguments.
+// Reports that agree with themselves, end to end through the binary: qc reuses a report only
+// when it is whole and made from the same input with the same settings (and says why it
+// checks again); frames are numbered from 0 in warnings as in `index` and `first_frame`; an
+// untagged file's primaries are one answer in the head and in every frame; and the commands'
+// edges: an empty folder for qc, a qc whose inputs all fail, bench on a missing file,
+// --cie without the cie scope, --version with more arguments.
 #include <gtest/gtest.h>
 
 #include <QDir>
@@ -31,7 +32,93 @@ void writeText(const QString& path, const QByteArray& bytes) {
     f.write(bytes);
 }
 
+// A lossless moving clip of `seconds` at 25 fps, 96x64.
+QString clip(const QString& path, double seconds) {
+    const RunResult r = ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=96x64:rate=25:d=" + QString::number(seconds) + ",format=yuv420p",
+                                "-c:v", "ffv1", path});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return path;
+}
+
 }  // namespace
+
+// Each way an earlier report can fail to stand for this run, then the one way it does.
+TEST(Reports, QcReusesAReportOnlyWhenMadeFromTheSameInputAndSettings) {
+    QTemporaryDir dir;
+    QDir(dir.path()).mkpath("a");
+    QDir(dir.path()).mkpath("b");
+    const QString input = clip(dir.path() + "/a/moving.mkv", 1.0);
+    const QString other = clip(dir.path() + "/b/moving.mkv", 0.4);   // the same file name, another file
+    const QString out = dir.path() + "/qc", json = out + "/moving.mkv.qc.json";
+    const QStringList common{"--out", out, "--engine", "cpu", "--no-qctools"};
+    const auto qc = [&](const QString& in, const QStringList& more = {}) { return cudascope(QStringList{"qc", in} + common + more); };
+    const auto frames = [&] { return readJson(json.toStdString())["frames"].toArray().size(); };
+
+    RunResult r = qc(input);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    ASSERT_EQ(frames(), 25);
+    // The head records what the report was made from.
+    const QJsonObject madeFrom = readJson(json.toStdString())["made_from"].toObject();
+    const QJsonObject madeInput = madeFrom["input"].toObject();
+    EXPECT_EQ(madeInput["path"].toString(), QFileInfo(input).canonicalFilePath());
+    EXPECT_EQ(madeInput["size"].toInteger(), QFileInfo(input).size());
+    EXPECT_FALSE(madeInput["modified_ns"].toString().isEmpty());
+    EXPECT_EQ(madeFrom["settings"].toObject()["gamut_target"].toString(), "bt709");
+    EXPECT_EQ(madeFrom["settings"].toObject()["thresholds"], readJson(json.toStdString())["thresholds"]);
+    EXPECT_TRUE(madeFrom["program"].toString().startsWith("cudascope ")) << madeFrom["program"].toString().toStdString();
+
+    r = qc(input);   // the same input and settings: reused
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, "skipped: its report is complete")) << r.err;
+    EXPECT_TRUE(contains(r.err, "0 checked, 1 skipped, 0 failed")) << r.err;
+
+    const std::string whole = readFile(json.toStdString());
+    const std::vector<std::pair<QByteArray, std::string>> broken{{QByteArray::fromStdString(whole.substr(0, whole.size() / 2)), "is not a whole report"},
+                                                                 {"{}", "is not a whole report (no frames or summary)"},
+                                                                 {"", "is not a whole report"}};
+    for (const auto& [bytes, why] : broken) {
+        writeText(json, bytes);
+        r = qc(input);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_TRUE(contains(r.err, "moving.mkv: checked again: " + json.toStdString() + " " + why)) << r.err;
+        EXPECT_TRUE(contains(r.err, "1 checked, 0 skipped")) << r.err;
+        EXPECT_EQ(frames(), 25) << bytes.size() << " bytes";
+    }
+
+    r = qc(other);   // another file of the same name
+    EXPECT_TRUE(contains(r.err, "checked again: its report was made from another input (" +
+                                    QFileInfo(input).canonicalFilePath().toStdString() + ")")) << r.err;
+    EXPECT_EQ(frames(), 10);
+    r = qc(input);
+    EXPECT_TRUE(contains(r.err, "checked again: its report was made from another input")) << r.err;
+    ASSERT_EQ(frames(), 25);
+
+    const QString thresholds = dir.path() + "/thresholds.json";
+    writeText(thresholds, R"({"black": {"min_duration": 0.5}})");
+    r = qc(input, {"--thresholds", thresholds});
+    EXPECT_TRUE(contains(r.err, "checked again: its report was made with other --thresholds")) << r.err;
+    EXPECT_EQ(readJson(json.toStdString())["thresholds"].toObject()["black"].toObject()["min_duration"].toDouble(), 0.5);
+    r = qc(input, {"--thresholds", thresholds});
+    EXPECT_TRUE(contains(r.err, "skipped: its report is complete")) << r.err;
+
+    r = qc(input, {"--thresholds", thresholds, "--gamut-target", "p3"});
+    EXPECT_TRUE(contains(r.err, "checked again: its report was made with --gamut-target bt709")) << r.err;
+    EXPECT_EQ(readJson(json.toStdString())["frames"].toArray()[0].toObject()["gamut"].toObject()["target"].toString(), "p3-d65");
+
+    // The input itself changed (written again: its modification time moves).
+    const auto later = std::filesystem::last_write_time(input.toStdString()) + std::chrono::seconds(5);
+    std::filesystem::last_write_time(input.toStdString(), later);
+    r = qc(input, {"--thresholds", thresholds, "--gamut-target", "p3"});
+    EXPECT_TRUE(contains(r.err, "checked again: the input changed since its report was made")) << r.err;
+    r = qc(input, {"--thresholds", thresholds, "--gamut-target", "p3"});
+    EXPECT_TRUE(contains(r.err, "skipped: its report is complete")) << r.err;
+
+    // A missing companion file: checked again.
+    ASSERT_TRUE(QFile::remove(out + "/moving.mkv.qc.png"));
+    r = qc(input, {"--thresholds", thresholds, "--gamut-target", "p3"});
+    EXPECT_TRUE(contains(r.err, "checked again: its report has no moving.mkv.qc.png")) << r.err;
+    EXPECT_TRUE(QFile::exists(out + "/moving.mkv.qc.png"));
+}
 
 // Frames skipped by the decoder are named by their time and the index of the next frame
 // delivered; that index is the decode_error event's first_frame (from 0, as `index`).
