@@ -182,6 +182,16 @@ int runBench(int argc, char** argv) {
         a.inputs = {"pattern:zoneplate:1920x1080", "pattern:zoneplate:1920x1080:10bit", "pattern:zoneplate:3840x2160",
                     "pattern:zoneplate:3840x2160:10bit"};
 
+    // Every input is opened once before any timing: one that cannot be read is one line and
+    // exit 1, not a table of empty rows with its error on each.
+    bool unreadable = false;
+    for (const std::string& input : a.inputs)
+        if (auto opened = openSource(input, OpenOptions{}); !opened) {
+            std::fprintf(stderr, "cudascope bench: %s\n", opened.message().c_str());
+            unreadable = true;
+        }
+    if (unreadable) return kExitFailure;
+
     std::unique_ptr<Engine> cpu;
     if (a.engine != "cuda") cpu = makeCpuEngine(a.threads);
 #if CS_HAVE_CUDA

@@ -146,6 +146,12 @@ Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args) {
     WindowOptions o;
     o.help = parsed->isSet("h");
     o.version = parsed->isSet("version");
+    if (o.version && !o.help) {   // `--version` alone: anything more is a mistake, not ignored
+        if (!parsed->positional().empty())
+            return Status::error("--version takes no other argument: unexpected " + quotedValue(parsed->positional()[0]));
+        for (const char* other : {"compare", "wall"})
+            if (parsed->value(other)) return Status::error(std::string("--version takes no other argument: unexpected --") + other);
+    }
     // The wall: --wall FILE, or several INPUTs.
     const auto& positional = parsed->positional();
     if (parsed->value("compare") && (parsed->value("wall") || positional.size() > 1))

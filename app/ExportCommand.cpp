@@ -169,9 +169,11 @@ int runExport(int argc, char** argv) {
                      kept ? ".part)" : "");
         return kExitFailure;
     }
-    std::fprintf(stderr, "cudascope export: %ld frame%s from %s to %s (engine %s%s%s, decoder %s)\n", exported,
+    // A live input that never brought a picture has opened no decoder.
+    const std::string decoder = info.decoder.empty() ? "no decoder opened" : "decoder " + info.decoder;
+    std::fprintf(stderr, "cudascope export: %ld frame%s from %s to %s (engine %s%s%s, %s)\n", exported,
                  exported == 1 ? "" : "s", a.input.c_str(), a.outDir.c_str(), std::string(engine.name()).c_str(),
-                 engineChoice->note.empty() ? "" : ": ", engineChoice->note.c_str(), info.decoder.c_str());
+                 engineChoice->note.empty() ? "" : ": ", engineChoice->note.c_str(), decoder.c_str());
     if (stopSignal) {
         std::fprintf(stderr, "cudascope export: stopped by %s; report.json lists the %ld frame%s done\n",
                      signalName(stopSignal), exported, exported == 1 ? "" : "s");

@@ -245,6 +245,12 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
     a.spec.picture = a.scopes.count("picture") > 0;
     a.spec.cie = a.scopes.count("cie") > 0;
     a.spec.displayImages = true;
+    // Options of a scope that is not asked for would be ignored in silence: refused instead.
+    if (parsed->value("cie") && !a.spec.cie)
+        return Status::error("--cie " + *parsed->value("cie") + " sets the cie scope's diagram: add cie to --scopes");
+    if (parsed->value("gamut-target") && !a.spec.cie && a.spec.preview != PreviewFilter::Gamut)
+        return Status::error("--gamut-target " + *parsed->value("gamut-target") +
+                             " is the gamut checked by the cie scope and --preview gamut: add cie to --scopes or use --preview gamut");
     return a;
 }
 

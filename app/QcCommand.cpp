@@ -15,6 +15,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "Commands.h"
 #include "QcOptions.h"
@@ -64,8 +65,15 @@ int runQc(int argc, char** argv) {
         const auto [it, added] = names.emplace(qcName(in), in);
         if (!added) return usage(in + " and " + it->second + " would write the same report " + it->first + ".qc.json");
     }
+    if (inputs.empty()) {
+        std::fprintf(stderr, "cudascope qc: no input in this shard (%d/%d of %zu)\n", a.shardIndex, a.shardCount, expanded->size());
+        return kExitOk;
+    }
     std::error_code ec;
     const std::filesystem::path out(a.outDir);
+    std::vector<std::filesystem::path> made;   // the folders create_directories makes, the deepest first
+    for (auto p = std::filesystem::absolute(out, ec); !ec && !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path())
+        made.push_back(p);
     const auto resolved = std::filesystem::weakly_canonical(std::filesystem::absolute(out, ec), ec);
     if (!ec && resolved == resolved.root_path()) {
         std::fprintf(stderr, "cudascope qc: %s: refusing to write reports into the root of the file system\n", a.outDir.c_str());
@@ -76,10 +84,6 @@ int runQc(int argc, char** argv) {
         std::fprintf(stderr, "cudascope qc: %s: cannot create the output folder (%s)\n", a.outDir.c_str(),
                      ec ? ec.message().c_str() : "not a folder");
         return kExitFailure;
-    }
-    if (inputs.empty()) {
-        std::fprintf(stderr, "cudascope qc: no input in this shard (%d/%d of %zu)\n", a.shardIndex, a.shardCount, expanded->size());
-        return kExitOk;
     }
 
     const StopSignals stopSignals;
@@ -119,6 +123,8 @@ int runQc(int argc, char** argv) {
     for (int j = 1; j < jobs; ++j) threads.emplace_back(job, j);
     job(0);
     for (auto& t : threads) t.join();
+    for (const auto& p : made)   // made here and left empty (every input failed): removed
+        if (!std::filesystem::is_empty(p, ec) || !std::filesystem::remove(p, ec)) break;
 
     std::fprintf(stderr, "cudascope qc: %d checked, %d skipped, %d failed of %zu input%s; reports in %s\n", checked.load(),
                  skipped.load(), failed.load(), inputs.size(), inputs.size() == 1 ? "" : "s", a.outDir.c_str());

@@ -222,6 +222,9 @@ Result<std::vector<std::string>> expandInputs(const std::vector<std::string>& in
         if (std::filesystem::is_directory(in, ec)) {
             auto files = listMediaFiles(in);
             if (!files) return files.status();
+            // A folder named for checking that holds nothing to check is a mistake (a wrong
+            // path, a mount not there), not a successful run over no input.
+            if (files->empty()) return Status::error(in + ": no media files in this folder (hidden entries are skipped)");
             all.insert(all.end(), files->begin(), files->end());
         } else {
             all.push_back(in);

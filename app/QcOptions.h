@@ -54,7 +54,8 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args);
 
 // The media files under `dir` (recursively; hidden entries skipped), sorted by path.
 Result<std::vector<std::string>> listMediaFiles(const std::string& dir);
-// Inputs with each folder replaced by its media files; then sorted and made unique.
+// Inputs with each folder replaced by its media files; then sorted and made unique. A folder
+// without media files is an error naming it.
 Result<std::vector<std::string>> expandInputs(const std::vector<std::string>& inputs);
 // The inputs of shard K of N: every N-th from the K-th (K from 0), over the sorted list.
 std::vector<std::string> shardOf(const std::vector<std::string>& sorted, int index, int count);

@@ -20,6 +20,7 @@ extern "C" {
 #include "QcCsv.h"
 #include "QcEvents.h"
 #include "QcGraph.h"
+#include "QcReuse.h"
 #include "QcXml.h"
 #include "ReportWriter.h"
 #include "core/Engine.h"
@@ -53,15 +54,6 @@ QJsonObject eventJson(const QcEvent& e) {
     return o;
 }
 
-QJsonObject thresholdsJson(const QcThresholds& t) {
-    return {{"black", QJsonObject{{"picture_ratio", t.blackPictureRatio}, {"pixel_ratio", t.blackPixelRatio},
-                                  {"min_duration", t.blackMinDuration}}},
-            {"freeze", QJsonObject{{"noise_db", t.freezeNoiseDb}, {"min_duration", t.freezeMinDuration}}},
-            {"out_of_legal", QJsonObject{{"share", t.legalShare}, {"min_duration", t.legalMinDuration}}},
-            {"out_of_gamut", QJsonObject{{"share", t.gamutShare}, {"min_duration", t.gamutMinDuration}}},
-            {"out_of_target_gamut", QJsonObject{{"share", t.targetGamutShare}, {"min_duration", t.targetGamutMinDuration}}}};
-}
-
 std::string duration(double s) {
     char b[32];
     if (s >= 3600) std::snprintf(b, sizeof b, "%d:%02d:%02d", int(s / 3600), int(std::fmod(s, 3600) / 60), int(std::fmod(s, 60)));
@@ -75,16 +67,14 @@ std::string qcPath(const std::string& dir, const std::string& name, const char* 
     return (std::filesystem::path(dir) / (name + suffix)).string();
 }
 
-bool qcReportComplete(const std::string& dir, const std::string& name, bool qctools) {
-    std::error_code ec;
-    const auto there = [&](const char* suffix) { return std::filesystem::is_regular_file(qcPath(dir, name, suffix), ec); };
-    return there(".qc.json") && there(".qc.csv") && there(".qc.png") && (!qctools || there(".qctools.xml.gz"));
-}
-
 QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     const std::string name = qcName(input);
-    if (!o.force && qcReportComplete(o.outDir, name, o.qctools))
-        return {QcOutcome::Skipped, input + ": skipped: its report is complete (" + qcPath(o.outDir, name, ".qc.json") + "; --force checks it again)"};
+    const QJsonObject madeFrom = qcMadeFrom(input, o);   // app/QcReuse.h: recorded in the head
+    if (!o.force) {
+        const QcReuse earlier = qcReuse(name, madeFrom, o);
+        if (earlier.reuse) return {QcOutcome::Skipped, input + ": skipped: " + earlier.reason};
+        if (!earlier.reason.empty() && o.log) o.log(input + ": checked again: " + earlier.reason);
+    }
     if (isLiveInput(input))
         return {QcOutcome::Failed, input + ": a live input has no end to check to; qc reads files (cudascope export records streams)"};
     auto choice = chooseEngine(o.engine, CudaUnavailable::Error, o.device);
@@ -219,7 +209,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
 
         QJsonObject line{{"index", qint64(in.index)}, {"pts", in.pts}, {"stats", reportStats(results)}};
         if (results.hdr.measured) line["hdr"] = hdrFrameJson(results.hdr);   // MaxCLL/MaxFALL in the summary
-        if (results.gamut.measured) line["gamut"] = gamutJson(results.gamut);
+        if (results.gamut.measured) line["gamut"] = gamutJson(results.gamut, results.color);
         if (signalstatsOk) {
             line["ydif"] = ss.ydif;
             line["ylow"] = ss.ylow;
@@ -231,7 +221,8 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         if (!report.begun()) {
             QJsonObject head = reportHead(source.info(), engine.name(), spec, results);
             head.remove("scopes");
-            head["thresholds"] = thresholdsJson(o.thresholds);
+            head["thresholds"] = qcThresholdsJson(o.thresholds);
+            head["made_from"] = madeFrom;
             written = report.begin(head);
         }
         if (written) written = report.addFrame(line);

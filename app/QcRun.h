@@ -34,8 +34,6 @@ struct QcRunResult {
 
 // The paths of an input's reports in `dir`.
 std::string qcPath(const std::string& dir, const std::string& name, const char* suffix);
-// True when NAME.qc.json and the other reports of the input are in `dir`.
-bool qcReportComplete(const std::string& dir, const std::string& name, bool qctools);
 
 QcRunResult runQcInput(const std::string& input, const QcRunOptions& options);
 

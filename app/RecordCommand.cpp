@@ -78,6 +78,11 @@ int runRecord(int argc, char** argv) {
     const RecordOptions a = std::move(*parsed);
     // The output is checked before anything is read: its type, and a folder to write into.
     {
+        std::error_code ec;
+        if (std::filesystem::is_directory(a.out, ec)) {
+            std::fprintf(stderr, "cudascope record: %s: is a folder, not a file\n", a.out.c_str());
+            return kExitFailure;
+        }
         std::string ext = std::filesystem::path(a.out).extension().string();
         for (auto& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
         if (ext != ".mp4" && ext != ".m4v" && ext != ".mov" && ext != ".mkv") {
@@ -85,12 +90,7 @@ int runRecord(int argc, char** argv) {
                          a.out.c_str());
             return kExitFailure;
         }
-        std::error_code ec;
         const auto parent = std::filesystem::absolute(a.out, ec).parent_path();
-        if (std::filesystem::is_directory(a.out, ec)) {
-            std::fprintf(stderr, "cudascope record: %s: is a folder, not a file\n", a.out.c_str());
-            return kExitFailure;
-        }
         if (!std::filesystem::is_directory(parent, ec)) {
             std::fprintf(stderr, "cudascope record: %s: %s %s\n", a.out.c_str(), parent.string().c_str(),
                          std::filesystem::exists(parent, ec) ? "is not a folder" : "does not exist");
@@ -166,6 +166,7 @@ int runRecord(int argc, char** argv) {
     long recorded = 0;
     int64_t index = 0;
     int exitCode = kExitOk;
+    Status submitError;
     const auto start = std::chrono::steady_clock::now();
     while (!stopRequested.load()) {
         if (a.frames > 0 && recorded >= a.frames) break;
@@ -189,15 +190,17 @@ int runRecord(int argc, char** argv) {
             continue;
         }
         drawMonitorLayout(results, a.layout, width, height, canvas);
+        // A failed write (a full disk) ends the recording. close() returns the encoder's first
+        // error, with where the part recorded is: one line, printed below.
         const auto submitted = encoder.submit(canvas, seconds);
         if (!submitted) {
-            std::fprintf(stderr, "cudascope record: %s\n", submitted.message().c_str());
-            exitCode = kExitFailure;
+            submitError = submitted.status();
             break;
         }
         ++recorded;
     }
-    const Status closed = encoder.close();
+    Status closed = encoder.close();
+    if (closed && !submitError) closed = submitError;
     if (!closed) {
         std::fprintf(stderr, "cudascope record: %s\n", closed.message().c_str());
         return kExitFailure;

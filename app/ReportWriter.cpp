@@ -49,7 +49,9 @@ QJsonObject sourceJson(const SourceInfo& info) {
             {"range", str(rangeName(info.color.range))},
             {"range_tagged", info.color.rangeTagged},
             {"transfer", str(transferName(info.color.transfer))},
-            {"primaries", str(primariesLabel(info.color.primaries))},
+            // Untagged: the primaries every frame's gamut check assumes (core/Gamut.h), so the
+            // report gives one answer; primaries_tagged false marks it assumed.
+            {"primaries", str(primariesLabel(effectivePrimaries(info.color, info.height)))},
             {"primaries_tagged", info.color.primaries != Primaries::Unspecified},
             {"frame_rate", info.frameRate},
             {"duration", info.duration},
@@ -180,7 +182,7 @@ QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const 
     for (auto it = extra.begin(); it != extra.end(); ++it) entry[it.key()] = it.value();
     if (spec.stats) entry["stats"] = reportStats(results);
     if (results.hdr.measured) entry["hdr"] = hdrFrameJson(results.hdr);
-    if (spec.cie && results.gamut.measured) entry["gamut"] = gamutJson(results.gamut);
+    if (spec.cie && results.gamut.measured) entry["gamut"] = gamutJson(results.gamut, results.color);
     if (spec.histogram)
         entry["histogram"] = QJsonObject{{"y", toJson(results.histY)}, {"r", toJson(results.histR)},
                                          {"g", toJson(results.histG)}, {"b", toJson(results.histB)}};
@@ -200,8 +202,9 @@ QJsonObject reportLiveTail(const InputSummary& summary) {
             {"restarts", restarts}};
 }
 
-QJsonObject gamutJson(const GamutResults& g) {
+QJsonObject gamutJson(const GamutResults& g, const ColorInfo& color) {
     return {{"source", str(primariesLabel(g.source))},
+            {"source_tagged", color.primaries != Primaries::Unspecified},
             {"target", str(gamutTargetName(g.target))},
             {"outside", qint64(g.outside)},
             {"outside_share", g.outsideShare}};

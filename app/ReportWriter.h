@@ -85,9 +85,10 @@ private:
 QJsonObject reportHead(const SourceInfo& info, std::string_view engine, const ScopeSpec& spec, const ScopeResults& results);
 // A frame's "stats" object, the same for export's report.json and qc's NAME.qc.json.
 QJsonObject reportStats(const ScopeResults& results);
-// A frame's "gamut" object (ScopeSpec::cie): the primaries assumed for the source, the target,
-// the pixels outside it and their share; export's report.json and qc's NAME.qc.json.
-QJsonObject gamutJson(const GamutResults& g);
+// A frame's "gamut" object (ScopeSpec::cie): the source's primaries (source_tagged false: assumed
+// from the matrix, as the head's source.primaries), the target, the pixels outside it and their
+// share; export's report.json and qc's NAME.qc.json. `color`: the frame's (ScopeResults::color).
+QJsonObject gamutJson(const GamutResults& g, const ColorInfo& color);
 QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const ScopeResults& results,
                         const QJsonObject& extra = {});
 

@@ -116,12 +116,18 @@ double FileSource::framePts(const AVFrame& frame) {
     return pts;
 }
 
+// Frames are named by the index they are delivered with (VideoFrame::index, from 0: the
+// reports' "index" and "first_frame", export's file names), never by a count of decoded ones.
 std::string FileSource::framePosition(double pts) const {
-    return "frame " + std::to_string(framesDecoded_) + " (" + seconds(pts) + ")";
+    return "frame " + std::to_string(nextIndex_) + " (" + seconds(pts) + ")";
+}
+
+std::string FileSource::skippedFramePosition(double pts) const {
+    return "the frame at " + seconds(pts) + " (before frame " + std::to_string(nextIndex_) + ")";
 }
 
 std::string FileSource::decodingPosition() const {
-    if (framesDecoded_ > 0 && havePts_) return "after " + framePosition(lastPts_);
+    if (nextIndex_ > 0 && havePts_) return "after frame " + std::to_string(nextIndex_ - 1) + " (" + seconds(lastPts_) + ")";
     if (seek_.active) return "while seeking to " + seconds(seek_.target);
     return "before the first frame";
 }

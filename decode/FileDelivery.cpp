@@ -53,7 +53,7 @@ FileSource::Delivery FileSource::deliver(VideoFrame& out, std::string& error) {
     if ((f.flags & AV_FRAME_FLAG_CORRUPT) || f.decode_error_flags)
         integrity_.frameConcealed(framePosition(pts));
     if (const std::string problem = frameSizeProblem(f.width, f.height); !problem.empty()) {
-        warn(input_ + ": " + framePosition(pts) + ": " + problem + "; frame skipped");
+        warn(input_ + ": " + skippedFramePosition(pts) + ": " + problem + "; frame skipped");
         av_frame_unref(&f);
         return Delivery::Skipped;
     }
@@ -80,7 +80,7 @@ FileSource::Delivery FileSource::deliverHardwareFrame(VideoFrame& out, double pt
             error = input_ + ": " + problem;
             return Delivery::Failed;
         }
-        warn(input_ + ": " + framePosition(pts) + ": " + problem + "; frame skipped");
+        warn(input_ + ": " + skippedFramePosition(pts) + ": " + problem + "; frame skipped");
         return Delivery::Skipped;
     }
     cudaConfirmed_ = true;
@@ -147,7 +147,7 @@ FileSource::Delivery FileSource::deliverSoftwareFrame(VideoFrame& out, double pt
                 error = input_ + ": " + problem;
                 return Delivery::Failed;
             }
-            warn(input_ + ": " + framePosition(pts) + ": " + problem + "; frame skipped");
+            warn(input_ + ": " + skippedFramePosition(pts) + ": " + problem + "; frame skipped");
             return Delivery::Skipped;
         }
         auto converted = convert(f, *target, error);

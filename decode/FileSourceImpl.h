@@ -64,7 +64,8 @@ private:
                         bool impliesFullRange, AVPixelFormat sourceFormat, bool onDevice, double pts);
     std::optional<ff::FramePtr> convert(const AVFrame& in, PixelFormat target, std::string& error);
     double framePts(const AVFrame& frame);
-    std::string framePosition(double pts) const;
+    std::string framePosition(double pts) const;          // "frame 5 (0.200 s)": the index it is delivered with
+    std::string skippedFramePosition(double pts) const;   // a frame never delivered: its time and the next index
     std::string decodingPosition() const;   // where decoding is, for what the demuxer says
     Status seekStream(double target);
     Status retreat();   // after a seek that landed too late: 1, 2, 4, 8 s further back, then the start
@@ -108,8 +109,8 @@ private:
     int receiveErrorsInARow_ = 0;
     int64_t packetsRead_ = 0;
     std::atomic<int64_t>* packetCounter_ = nullptr;   // DemuxSetup::packetsRead
-    int64_t framesDecoded_ = 0;         // numbering for warnings, since the open or the last seek
-    int64_t nextIndex_ = 0;
+    int64_t framesDecoded_ = 0;         // out of the decoder since the open or the last seek
+    int64_t nextIndex_ = 0;             // the next delivered frame's index: warnings name frames by it
     double lastPts_ = 0.0;
     bool havePts_ = false;
     bool delivered_ = false;            // info_ describes a delivered frame

@@ -31,9 +31,13 @@ struct VideoEncoder::Impl {
     ff::SwsContextPtr sws;                        // the swscale conversion, when asked for
     int64_t lastPts = INT64_MIN;
     bool headerWritten = false;
+    bool partOpen = false;   // NAME.part was opened and is not yet renamed or given up
 };
 
 namespace {
+
+// Where a recording is written until close() renames it to `path`.
+std::string partPath(const std::string& path) { return path + ".part"; }
 
 // The muxer for a file name's extension: "mp4" or "matroska"; null for any other.
 const char* muxerFor(const std::string& path) {
@@ -204,8 +208,11 @@ Result<std::unique_ptr<VideoEncoder>> VideoEncoder::open(const EncoderOptions& o
     im.stream->time_base = im.codec->time_base;
     im.stream->avg_frame_rate = im.codec->framerate;
     if (!(fmt->oformat->flags & AVFMT_NOFILE)) {
-        const int r = avio_open(&fmt->pb, path.c_str(), AVIO_FLAG_WRITE);
+        // Written as NAME.part (the muxer chosen above by NAME's extension) and renamed to NAME
+        // by a close() without error: a failed recording never leaves a file under its name.
+        const int r = avio_open(&fmt->pb, partPath(path).c_str(), AVIO_FLAG_WRITE);
         if (r < 0) return Status::error(path + ": cannot write the file (" + ff::errorText(r) + ")");
+        im.partOpen = true;
     }
     AVDictionary* muxOptions = nullptr;
     if (std::string(muxer) != "matroska")
@@ -215,7 +222,8 @@ Result<std::unique_ptr<VideoEncoder>> VideoEncoder::open(const EncoderOptions& o
     if (r < 0) {
         avio_closep(&fmt->pb);
         std::error_code ec;
-        std::filesystem::remove(path, ec);
+        std::filesystem::remove(partPath(path), ec);
+        im.partOpen = false;
         return Status::error(path + ": cannot write the file's header (" + ff::errorText(r) + ")");
     }
     im.headerWritten = true;
@@ -424,6 +432,19 @@ Status VideoEncoder::close() {
     }
     std::lock_guard lock(mutex_);
     if (error_) error_ = st;
+    if (im.partOpen) {   // whole: NAME.part becomes NAME; failed: NAME.part stays, and the error says so
+        im.partOpen = false;
+        const std::string part = partPath(options_.path);
+        std::error_code ec;
+        if (!started) {   // open() failed after creating it: nothing was recorded
+            std::filesystem::remove(part, ec);
+        } else if (error_) {
+            std::filesystem::rename(part, options_.path, ec);
+            if (ec) error_ = Status::error(options_.path + ": cannot rename " + part + " into place (" + ec.message() + ")");
+        } else if (std::filesystem::exists(part, ec)) {
+            error_ = Status::error(error_.message() + "; what was recorded is in " + part);
+        }
+    }
     return error_;
 }
 

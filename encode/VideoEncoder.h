@@ -2,7 +2,9 @@
 // limited unless asked otherwise, the same tags written into the stream), encoded by
 // h264_nvenc / hevc_nvenc where the GPU has NVENC, else libx264 / libx265, and muxed into
 // MP4 (fragmented at every keyframe, so a recording cut off is playable up to its last
-// fragment) or Matroska, chosen by the file's extension.
+// fragment) or Matroska, chosen by the file's extension. The file is written as NAME.part and
+// renamed to NAME by a close() without error, so a failed recording (a full disk) never
+// leaves a file under its name; its NAME.part stays, named in the error.
 //
 // Threading: submit() is called from one producer thread and never waits for the encoder
 // (unless dropWhenBehind is off); it copies the picture into a free buffer of a bounded

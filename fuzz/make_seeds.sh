@@ -2,8 +2,8 @@
 # Seed corpora for the fuzz targets (fuzz/README.md):
 #   fuzz/make_seeds.sh FFMPEG PROJECT_DIR OUT_DIR
 # OUT_DIR/file_source: a few frames each of every container and codec family FileSource
-# meets, at tiny sizes (64x48 and odd ones), made with the ffmpeg CLI; the damaged fixtures
-# (PROJECT_DIR/../shared/fixtures/damaged, where present); the inputs of past findings
+# meets, at tiny sizes (64x48 and odd ones), made with the ffmpeg CLI; the damaged files
+# found by hand (PROJECT_DIR/tests/data/damaged); the inputs of past findings
 # (PROJECT_DIR/tests/data/fuzz/file_source). OUT_DIR/parsers: input strings, option values
 # and command lines (arguments split at NUL bytes), and past findings (tests/data/fuzz/parsers).
 set -euo pipefail
@@ -55,8 +55,7 @@ src() { echo "-f lavfi -i testsrc2=size=$1:rate=25:duration=$2"; }
   clip bt709full.mkv   $(src 64x48 0.08) -- -c:v libx264 -preset ultrafast -pix_fmt yuvj420p -color_primaries bt709 -color_trc bt709 -colorspace bt709
 }
 
-damaged="$project/../shared/fixtures/damaged"
-if [[ -d $damaged ]]; then cp "$damaged"/* "$files/"; fi
+cp "$project"/tests/data/damaged/* "$files/"
 if [[ -d $project/tests/data/fuzz/file_source ]]; then cp "$project"/tests/data/fuzz/file_source/* "$files/"; fi
 
 # Parser seeds: input strings, option values and command lines (arguments split at NUL).

@@ -1,37 +1,40 @@
 #!/bin/bash
 # The GPU batch for a change to the CUDA engine: its tests and sanitizers, and the pipeline
-# and playback benchmarks of the change beside the commit before it, on a machine with an
-# NVIDIA GPU (the lent GPU machine has the driver but no FFmpeg, Qt or toolkit libraries:
-# the programs travel in bundles made here by ../shared/tools/gpu-bundle).
+# and playback benchmarks of the change beside the commit before it, on any machine with an
+# NVIDIA GPU and its driver. The programs are built on a build machine and travel to the GPU
+# machine in bundles (the programs with the libraries that machine lacks, a `run` launcher).
 #
-# Here, with the change built in BUILD (a CUDA build: `cmake --preset ci`, then the targets
-# below) and, optionally, the commit before it built in BEFORE (targets gpu_bench and
-# playback_bench):
-#   bench/gpu/gpu-check.sh pack BUNDLE BUILD [BEFORE]
-# makes the test and benchmark clips with the ffmpeg CLI and writes two bundles, each under
-# 60 MB (what one device call carries): BUNDLE/tests and BUNDLE/bench (BUNDLE: a folder git
-# ignores, such as .gpu/check). Targets in BUILD:
+# On the build machine, with the change built in BUILD (a CUDA build: `cmake --preset ci`,
+# then the targets below) and, optionally, the commit before it built in BEFORE (targets
+# gpu_bench and playback_bench):
+#   CS_GPU_BUNDLER=BUNDLER bench/gpu/gpu-check.sh pack BUNDLE BUILD [BEFORE]
+# makes the test and benchmark clips with the ffmpeg CLI and writes two bundles, BUNDLE/tests
+# and BUNDLE/bench (BUNDLE: a folder git ignores, such as .gpu/check), each with BUNDLER:
+# a program called `BUNDLER OUT_DIR PROGRAM... -- DATA...` that writes OUT_DIR/*.tar.xz
+# holding bin/PROGRAM, lib/, data/ and `run` (which sets the library path and executes
+# bin/PROGRAM). Targets in BUILD:
 #   cuda_tests cuda_host_tests decode_nvdec_tests test_gpu_view gpu_bench playback_bench
-# On the GPU machine, from the checkout's root, one step per call (each well under ten
-# minutes; device tool `run` with carry [".gpu/check/tests"] or [".gpu/check/bench"]):
+# On the GPU machine, in a copy of the checkout holding BUNDLE, from its root, one step at
+# a time (each well under ten minutes):
 #   bash bench/gpu/gpu-check.sh run BUNDLE tests      # cuda_tests, cuda_host_tests, decode_nvdec_tests, test_gpu_view
 #   bash bench/gpu/gpu-check.sh run BUNDLE sanitize   # compute-sanitizer memcheck and racecheck on cuda_tests (small frames)
 #   bash bench/gpu/gpu-check.sh run BUNDLE bench [SECONDS]   # gpu_bench PIPELINE/VIEWER rows and
 #       playback_bench --no-window on 4K60 H.264 and HEVC 10-bit, before and after in turn, twice
-# Logs and tables go to $OUT (the device tool's folder that comes back), else ./gpu-check-out.
+# Logs and tables go to $OUT, else ./gpu-check-out. CUDA_HOME: the toolkit (compute-sanitizer),
+# default /usr/local/cuda.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 mode=${1:-}
 tests=(tests/cuda/cuda_tests tests/cuda/cuda_host_tests tests/decode/decode_nvdec_tests tests/ui/test_gpu_view)
 benches=(bench/gpu/gpu_bench bench/playback/playback_bench)
-usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 pack() {
     local bundle=$1 build=$2 before=${3:-}
     [[ -n $bundle && -d $build ]] || usage
-    local bundler=$root/../shared/tools/gpu-bundle
-    [[ -x $bundler ]] || { echo "gpu-check: no $bundler (the shared tools live at ../shared from the checkout)" >&2; exit 1; }
+    local bundler=${CS_GPU_BUNDLER:-}
+    [[ -n $bundler && -x $bundler ]] || { echo "gpu-check: CS_GPU_BUNDLER must name the bundling program (${bundler:-not set})" >&2; exit 1; }
     local stage
     stage=$(mktemp -d)
     trap "rm -rf '$stage'" EXIT
@@ -71,11 +74,11 @@ run() {
     mkdir -p "$out"
     local part=tests
     [[ $what == bench ]] && part=bench
-    [[ -f $bundle/$part/app.tar.xz ]] || { echo "gpu-check: no $bundle/$part (carry it)" >&2; exit 1; }
+    [[ -f $bundle/$part/app.tar.xz ]] || { echo "gpu-check: no $bundle/$part (copy the bundle to this machine)" >&2; exit 1; }
     local b
     b=$(mktemp -d)
     for a in "$bundle/$part"/*.tar.xz; do tar -C "$b" -xJf "$a" || exit 1; done
-    command -v compute-sanitizer > /dev/null || export PATH=$PATH:/usr/local/cuda/bin   # the toolkit's usual place
+    command -v compute-sanitizer > /dev/null || export PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin
     { nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; git -C "$root" log -1 --format='%h %s'; } \
         > "$out/device.txt" 2>&1
     cat "$out/device.txt"

@@ -1,14 +1,16 @@
 #!/bin/bash
-# Before/after on the GPU machine, side by side in one batch: builds gpu_bench from an older
-# source tree (OLD: a folder holding core/, cuda/, bench/gpu/ and CMakeLists.txt, e.g.
-# `git archive COMMIT core cuda bench/gpu CMakeLists.txt | tar -x -C .gpu/old` here, carried)
+# Before/after on any machine with an NVIDIA GPU and the CUDA toolkit, side by side in one
+# batch: builds gpu_bench from an older source tree (OLD: a folder holding core/, cuda/,
+# bench/gpu/ and CMakeLists.txt, e.g. `git archive COMMIT core cuda bench/gpu CMakeLists.txt |
+# tar -x -C .gpu/old`)
 # and from this tree, then runs the two alternately (old, new, old, new) on the same subset,
 # so that drift of the machine falls on both. Tables go to $OUT/old1.md, new1.md, ...
-# (default OUT: .gpu/out); the two builds to a new folder under $TMPDIR.
+# (default OUT: .gpu/out); the two builds to a new folder under $TMPDIR. CUDA_HOME: the
+# toolkit (default /usr/local/cuda).
 #   bash bench/gpu/gpu-compare.sh OLD [FORMATS (nv12,p010le)] [CLIP_DIR]
 # CLIP_DIR: where clip_nv12_3840x2160.raw / clip_p010_3840x2160.raw are (else no clip rows).
 set -u
-[[ $# -ge 1 ]] || { sed -n '2,10p' "$0"; exit 2; }
+[[ $# -ge 1 ]] || { sed -n '2,11p' "$0"; exit 2; }
 old=$(cd "$1" && pwd) formats=${2:-nv12,p010le} clips=${3:-}
 [[ -z $clips ]] || clips=$(cd "$clips" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,7 +18,7 @@ cd "$root" || exit 1
 OUT=${OUT:-$root/.gpu/out}
 mkdir -p "$OUT"
 work=$(mktemp -d "${TMPDIR:-/tmp}/cudascope-compare.XXXXXX")
-export PATH=/usr/local/cuda/bin:$PATH
+export PATH=${CUDA_HOME:-/usr/local/cuda}/bin:$PATH
 for v in old new; do
   src=$([[ $v == old ]] && echo "$old" || echo "$root")
   cmake -S "$src/bench/gpu" -B "$work/gb-$v" -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_BUILD_TYPE=Release > "$work/cfg-$v.log" 2>&1 &&

@@ -1,7 +1,8 @@
 #!/bin/bash
-# One batch on a machine with an NVIDIA GPU and the CUDA toolkit (docs/CUDA.md, "Running on
-# a GPU machine"), from the root of a checkout: unpacks the bundle that
-# ../shared/tools/gpu-bundle wrote (programs built elsewhere with the libraries they need),
+# One batch on any machine with an NVIDIA GPU and the CUDA toolkit (docs/CUDA.md, "Running on
+# a GPU machine"), from the root of a checkout: unpacks the bundle of the test programs
+# (built elsewhere and packed with the libraries they need by a bundler: *.tar.xz holding
+# bin/, lib/, data/ and a `run` launcher, as bench/gpu/gpu-check.sh describes),
 # runs cuda_tests (and test_gpu_view when the bundle has it), compute-sanitizer memcheck and
 # racecheck (small frames: CS_CUDA_TEST_SMALL=1), builds bench/gpu from this source tree with
 # the machine's CUDA toolkit (NPP included where present) and runs gpu_bench on the carried
@@ -10,10 +11,12 @@
 # nvdec_bench on the carried HEVC clip; `sass` saves the 4:2:0 scope kernel's SASS.
 #   bench/gpu/gpu-session.sh [all|final|tests|bench|nvdec|sass|profile|app] [BUNDLE_DIR [NVDEC_BUNDLE]]
 # final = tests + sanitizers + bench + nvdec (no SASS, profile or app runs).
-# BUNDLE_DIR: gpu-bundle's output folder (default .gpu/cuda); NVDEC_BUNDLE: make_bundle.py's
+# BUNDLE_DIR: the bundler's output folder (default .gpu/cuda); NVDEC_BUNDLE: make_bundle.py's
 # archive (default .gpu/nvdec/nvdec.tar.xz). Logs and tables go to $OUT (default .gpu/out);
 # the unpacked bundles and the benchmark's build to a new folder under $TMPDIR. CS_COMMIT
-# names the commit measured where this copy of the tree has no git history.
+# names the commit measured where this copy of the tree has no git history. CUDA_HOME: the
+# toolkit (default /usr/local/cuda). The NVIDIA EGL vendor file is found by glvnd in the
+# system's folders; where the driver keeps it elsewhere, set __EGL_VENDOR_LIBRARY_FILENAMES.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
@@ -27,11 +30,10 @@ B=$work/bundle gbb=$work/gpu_bench
 mkdir -p "$B"
 for a in "$bundle"/*.tar.xz; do tar -C "$B" -xJf "$a"; done
 export LD_LIBRARY_PATH=$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-nv=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-[[ -f $nv ]] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv
-export PATH=/usr/local/cuda/bin:$PATH
+cuda=${CUDA_HOME:-/usr/local/cuda}
+export PATH=$cuda/bin:$PATH
 { nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
-  nvcc --version | tail -2; cmake --version | head -1; ls /usr/local/cuda/lib64 | grep -c npp; } > "$OUT/device.txt" 2>&1
+  nvcc --version | tail -2; cmake --version | head -1; ls "$cuda/lib64" | grep -c npp; } > "$OUT/device.txt" 2>&1
 cat "$OUT/device.txt"
 
 step() {   # step NAME SECONDS COMMAND...: runs with a time limit, log in $OUT/NAME.log
@@ -94,7 +96,7 @@ if is all app; then
 fi
 if is all profile; then
     [[ -x $gbb/gpu_bench ]] || { cmake -S bench/gpu -B "$gbb" -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90-real && cmake --build "$gbb" -j "$(nproc)"; } > "$OUT/bench_build.log" 2>&1
-    ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+    ncu=$(command -v ncu || ls "$cuda/bin/ncu" 2>/dev/null | head -1)
     step profile 150 "$ncu" --clock-control none -k "regex:quadKernel|lumaHistogramKernel" -c 4 --section SpeedOfLight \
         --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section InstructionStats \
         --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis "$gbb/gpu_bench" --profile

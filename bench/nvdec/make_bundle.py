@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
-"""Packs nvdec_bench (or any program linking FFmpeg) for the GPU machine in a few MB.
+"""Packs nvdec_bench (or any program linking FFmpeg) in a few MB for a machine with an NVIDIA
+GPU and its driver but without FFmpeg.
 
    bench/nvdec/make_bundle.py OUT_DIR PROGRAM [DATA_FILE...]
 
-Writes OUT_DIR/nvdec.tar.xz with bin/PROGRAM, lib/ and data/. On the GPU machine, in any
+Writes OUT_DIR/nvdec.tar.xz with bin/PROGRAM, lib/ and data/. On that machine, in any
 empty folder DIR:
    tar -C DIR -xJf OUT_DIR/nvdec.tar.xz && LD_LIBRARY_PATH=DIR/lib DIR/bin/PROGRAM ...
 (bench/gpu/gpu-session.sh does this with .gpu/nvdec/nvdec.tar.xz.)
 
 Why: FFmpeg's libraries link every codec library Debian builds them with (x265, aom,
-codec2, librsvg and its cairo/pango/glib, ICU through others...): 146 MB, over the 64 MiB a
-device call may carry. HEVC decoding through NVDEC needs none of them (FFmpeg's own HEVC
+codec2, librsvg and its cairo/pango/glib, ICU through others...): 146 MB to carry. HEVC decoding through NVDEC needs none of them (FFmpeg's own HEVC
 parser, NVDEC loaded at run time). So the program and FFmpeg's libraries travel real, the
-libraries the GPU machine already has (the shared tools' device-libs.txt, found at
-../shared/tools beside the checkout or named by CS_DEVICE_LIBS; same soname) stay behind, and every
+libraries the GPU machine already has (CS_DEVICE_LIBS: a file of their sonames, one a line, as
+`ldconfig -p` lists them there; same soname) stay behind, and every
 other library they name is replaced by a stub: a shared object with the same soname, the
 same symbol versions and every symbol the real ones import from it (functions returning a
 pointer to zeroed memory, data objects of the same size); only demuxer probes call any. FFmpeg's libraries are linked with
@@ -28,9 +28,8 @@ import sys
 import tempfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
-# The sonames the GPU machine has, one a line: the shared tools beside the checkout.
-SHARED_TOOLS = os.environ.get('CS_SHARED_TOOLS', os.path.join(ROOT, '..', 'shared', 'tools'))
-DEVICE_LIBS = os.environ.get('CS_DEVICE_LIBS', os.path.join(SHARED_TOOLS, 'device-libs.txt'))
+# The sonames the GPU machine has, one a line (required: the bundle depends on that machine).
+DEVICE_LIBS = os.environ.get('CS_DEVICE_LIBS', '')
 # Never carried (newer on the GPU machine, or the NVIDIA driver's own).
 SKIP = re.compile(r'^(libc|libm|libpthread|libdl|librt|ld-linux-x86-64|libgcc_s|libstdc\+\+|libcuda|libnvcuvid|libnvidia-[a-z-]*)\.so')
 # Carried as they are: FFmpeg and the CUDA runtime.
@@ -120,7 +119,7 @@ def main():
         return 2
     out_dir, program, data = sys.argv[1], sys.argv[2], sys.argv[3:]
     if not os.path.isfile(DEVICE_LIBS):
-        print(f'make_bundle: {DEVICE_LIBS}: no list of the GPU machine\'s libraries (set CS_DEVICE_LIBS)', file=sys.stderr)
+        print(f'make_bundle: CS_DEVICE_LIBS must name the list of the GPU machine\'s libraries ({DEVICE_LIBS or "not set"})', file=sys.stderr)
         return 1
     on_device = set(open(DEVICE_LIBS).read().split())
     stage = tempfile.mkdtemp()

@@ -1,6 +1,7 @@
 #!/bin/bash
-# On a GPU machine without X, Qt or FFmpeg, from the root of a checkout holding .gpu/xgui,
-# .gpu/xclips and optionally .gpu/xorg (bench/README.md, "On the GPU machine"): the 4K60
+# On any machine with an NVIDIA GPU, even one without X, Qt or FFmpeg, from the root of a
+# checkout holding .gpu/xgui, .gpu/xclips and optionally .gpu/xorg (bench/README.md, "On a GPU
+# machine without a display"): the 4K60
 # playback target. Unpacks the bundle that bench/playback/make_gui_bundle.py
 # wrote to .gpu/xgui, starts an X server (Xorg with the NVIDIA X driver from
 # make_xorg_bundle.sh's .gpu/xorg, else Xvfb with GLX), and runs, with the CUDA engine and NVDEC and GLX through
@@ -12,6 +13,7 @@
 # $OUT (default .gpu/out); the unpacked bundles to a new folder under $TMPDIR.
 #   bash bench/playback/gpu-playback.sh [SECONDS (8)] [WARMUP (1)]
 # PLAYBACK_ARGS replaces "--engine cuda --hwdec nvdec" (e.g. to try the script without a GPU).
+# NVIDIA_DRIVER_DIR: the driver's prefix where it is installed outside the system's folders.
 set -u
 seconds=${1:-8} warmup=${2:-1}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -40,14 +42,14 @@ fi
 # Where the driver's GL vendor libraries and EGL platform files are: glvnd loads
 # libGLX_nvidia.so.0 / libEGL_nvidia.so.0 by name, so their folder must be on the path.
 { echo "== driver GL files"; ldconfig -p | grep -E "GLX_nvidia|EGL_nvidia|nvidia-egl" ; ls /dev/dri 2>&1
-  find /usr/local/nvidia /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/share/egl /usr/share/glvnd /etc -maxdepth 4 \( -name 'libGLX_nvidia.so*' -o -name 'libnvidia-egl-x*.so*' -o -path '*egl_external_platform.d/*' \) \
+  find ${NVIDIA_DRIVER_DIR:-} /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/share/egl /usr/share/glvnd /etc -maxdepth 4 \( -name 'libGLX_nvidia.so*' -o -name 'libnvidia-egl-x*.so*' -o -path '*egl_external_platform.d/*' \) \
     2>/dev/null | head -20; } 2>&1 | tee "$OUT/probe.txt"
-nvglx=$(find /usr/local/nvidia /usr/lib/x86_64-linux-gnu /usr/lib64 -maxdepth 3 -name 'libGLX_nvidia.so.0' 2>/dev/null | head -1)
+nvglx=$(find ${NVIDIA_DRIVER_DIR:-} /usr/lib/x86_64-linux-gnu /usr/lib64 -maxdepth 3 -name 'libGLX_nvidia.so.0' 2>/dev/null | head -1)
 if [[ -n $nvglx ]] && ! ldconfig -p | grep -q libGLX_nvidia.so.0; then
   export LD_LIBRARY_PATH=$(dirname "$nvglx")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   echo "== libGLX_nvidia.so.0 is not in the loader's cache: $(dirname "$nvglx") added to LD_LIBRARY_PATH" | tee -a "$OUT/probe.txt"
 fi
-for d in /usr/local/nvidia/share/egl/egl_external_platform.d /usr/share/egl/egl_external_platform.d; do
+for d in ${NVIDIA_DRIVER_DIR:+$NVIDIA_DRIVER_DIR/share/egl/egl_external_platform.d} /usr/share/egl/egl_external_platform.d; do
   [[ -d $d ]] && export __EGL_EXTERNAL_PLATFORM_CONFIG_DIRS=$d
 done
 { echo "== gl_probe (GLX vendor ${__GLX_VENDOR_LIBRARY_NAME:-nvidia})"; timeout 30 "$G/run" gl_probe; } 2>&1 | tee -a "$OUT/probe.txt"

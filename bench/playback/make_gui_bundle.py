@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Packs the GUI programs (playback_bench, cudascope_screenshot) with Qt, FFmpeg and an X
-server (Xvfb) for the GPU machine, which has the NVIDIA driver but no display, Qt, FFmpeg or X.
+server (Xvfb) for a machine with an NVIDIA GPU and its driver but no display, Qt, FFmpeg or X.
 
    bench/playback/make_gui_bundle.py OUT_DIR PROGRAM... [-- DATA_FILE...]
 
-Writes OUT_DIR/gui.tar.xz. On the GPU machine, in any empty folder DIR
+Writes OUT_DIR/gui.tar.xz. On that machine, in any empty folder DIR
 (bench/playback/gpu-playback.sh does this):
    tar -C DIR -xJf OUT_DIR/gui.tar.xz
    DIR/xstart                 # Xvfb (1920x1080x24, GLX) on a free display; its log on failure
@@ -21,9 +21,10 @@ What travels (see bench/nvdec/make_bundle.py for the stub technique):
   FFmpeg's libraries name (the codec libraries, 146 MB) and LLVM (117 MB), which swrast_dri
   needs only for llvmpipe: Xvfb runs it as softpipe (GALLIUM_DRIVER=softpipe, DRAW_USE_LLVM=0)
   and renders nothing itself, since the client's GLX is NVIDIA's.
-- left behind: what the GPU machine has (device-libs.txt and the GL loaders' packages come
-  from the shared tools at ../shared/tools beside the checkout, or CS_SHARED_TOOLS; same soname),
-  the C runtime and the NVIDIA driver's own libraries.
+- left behind: what the GPU machine has (CS_DEVICE_LIBS: a file of its sonames, one a line;
+  same soname), the C runtime and the NVIDIA driver's own libraries. The GL vendor-neutral
+  loaders it lacks (libGL, libGLX, libEGL... from glvnd) travel from CS_GL_LOADERS: a folder
+  of their Debian packages (`apt-get download libglvnd0 libgl1 libglx0 libegl1 libgles2 libopengl0`).
 The programs and Xvfb are load-checked with the stubs (ldd -r under LD_BIND_NOW) before packing.
 """
 import importlib.util
@@ -38,6 +39,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location('make_bundle', os.path.join(HERE, '..', 'nvdec', 'make_bundle.py'))
 mb = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mb)
+# The Debian packages of the GL loaders the GPU machine lacks (a folder of .deb files).
+GL_LOADERS = os.environ.get('CS_GL_LOADERS', '')
 
 LIBDIR = '/usr/lib/x86_64-linux-gnu'
 QT_PLUGINS = LIBDIR + '/qt6/plugins'
@@ -85,8 +88,10 @@ export LD_LIBRARY_PATH="$b/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export QT_PLUGIN_PATH="$b/plugins" QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-xcb}
 [[ -s $b/display ]] && export DISPLAY=:$(cat "$b/display")
 export __GLX_VENDOR_LIBRARY_NAME=${__GLX_VENDOR_LIBRARY_NAME:-nvidia}
-nv=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-[[ -f $nv && -z ${__EGL_VENDOR_LIBRARY_FILENAMES:-} ]] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv
+# glvnd finds the NVIDIA EGL vendor file in the system's folders; a driver installed under a
+# prefix of its own (NVIDIA_DRIVER_DIR) keeps it in share/glvnd/egl_vendor.d there.
+nv=${NVIDIA_DRIVER_DIR:+$NVIDIA_DRIVER_DIR/share/glvnd/egl_vendor.d/10_nvidia.json}
+[[ -n $nv && -f $nv && -z ${__EGL_VENDOR_LIBRARY_FILENAMES:-} ]] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv
 export FONTCONFIG_FILE=${FONTCONFIG_FILE:-$b/fonts/fonts.conf}
 prog=$1; shift
 if ldd "$b/bin/$prog" | grep -q 'not found'; then
@@ -112,6 +117,11 @@ def main():
         i = args.index('--')
         args, data = args[:i], args[i + 1:]
     out_dir, programs = args[0], args[1:]
+    for name, path in (('CS_DEVICE_LIBS', mb.DEVICE_LIBS), ('CS_GL_LOADERS', GL_LOADERS)):
+        if not path or not os.path.exists(path):
+            print(f'make_gui_bundle: {name} must name {"a file" if name == "CS_DEVICE_LIBS" else "a folder"} '
+                  f'({path or "not set"}): see this script\'s help', file=sys.stderr)
+            return 1
     on_device = set(open(mb.DEVICE_LIBS).read().split())
     stage = tempfile.mkdtemp()
     try:
@@ -175,9 +185,8 @@ def main():
             shutil.copy2(p, os.path.join(stage, 'lib', n))
         # The GL vendor-neutral loaders the GPU machine lacks (libGL, libGLX, libEGL...).
         gl = tempfile.mkdtemp()
-        loaders = os.path.join(mb.SHARED_TOOLS, 'gl-loaders')
-        for deb in sorted(os.listdir(loaders)):
-            mb.run(['dpkg-deb', '-x', os.path.join(loaders, deb), gl])
+        for deb in sorted(os.listdir(GL_LOADERS)):
+            mb.run(['dpkg-deb', '-x', os.path.join(GL_LOADERS, deb), gl])
         for root, _, files in os.walk(gl):
             for f in files:
                 src = os.path.join(root, f)

@@ -1,11 +1,11 @@
 #!/bin/bash
 # make_xorg_bundle.sh OUT_DIR: packs Debian's Xorg server (xserver-xorg-core, libxcvt0; fetched
-# with apt-get download) into OUT_DIR/xorg.tar.xz with xorg-start, which starts it on the GPU
-# machine with the NVIDIA X driver of that machine's own driver installation, headless
+# with apt-get download) into OUT_DIR/xorg.tar.xz with xorg-start, which starts it on a machine
+# with an NVIDIA GPU with the NVIDIA X driver of that machine's own driver installation, headless
 # (no display device, a virtual 1920x1080 screen). Why: the NVIDIA GLX client library gives
 # no FBConfigs on an X server without NVIDIA's GLX (Xvfb), and its EGL has no X11 platform
 # there, so only an X server running NVIDIA's driver gives Qt windows an NVIDIA GL context.
-# On the GPU machine, after the GUI bundle (make_gui_bundle.py) is unpacked in a folder G
+# On that machine, after the GUI bundle (make_gui_bundle.py) is unpacked in a folder G
 # (bench/playback/gpu-playback.sh does both):
 #   tar -C XO -xJf OUT_DIR/xorg.tar.xz && XO/xorg-start G
 # xorg-start writes the display to G/display, where G/run reads it, and its logs to G.
@@ -34,7 +34,8 @@ cat > "$stage/xorg-start" <<'EOF'
 # (Xorg.log) beside it. Prints why when it cannot.
 b=$(cd "$(dirname "$0")" && pwd)
 g=${1:?usage: xorg-start GUI_BUNDLE_DIR}
-dirs="/usr/lib/xorg /usr/lib/x86_64-linux-gnu /usr/local/nvidia /usr/lib64 /usr/share/nvidia /lib"
+# The system's folders, and NVIDIA_DRIVER_DIR where the driver is installed under a prefix of its own.
+dirs="/usr/lib/xorg /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/share/nvidia /lib ${NVIDIA_DRIVER_DIR:-}"
 drv=$(find $dirs -maxdepth 5 -name nvidia_drv.so 2>/dev/null | head -1)
 glx=$(find $dirs -maxdepth 5 -name 'libglxserver_nvidia.so*' 2>/dev/null | head -1)
 if [[ -z $drv || -z $glx ]]; then

@@ -11,12 +11,14 @@
 #
 # Here (this machine, CPU engine):
 #   bench/record/record-bench.sh local BUILD [SECONDS]          (BUILD/app/cudascope; clips made in a temp folder)
-# For the GPU machine (no ffmpeg CLI there; BUILD a CUDA build with cudascope built):
-#   bench/record/record-bench.sh pack BUNDLE BUILD [SECONDS]    (clips made here; BUNDLE a folder git ignores)
-#   then there, from the checkout's root (device tool `run`, carry [BUNDLE]):
+# For a machine with an NVIDIA GPU but no ffmpeg CLI (BUILD a CUDA build with cudascope built;
+# BUNDLER the bundling program bench/gpu/gpu-check.sh describes):
+#   CS_GPU_BUNDLER=BUNDLER bench/record/record-bench.sh pack BUNDLE BUILD [SECONDS]
+#       (clips made here; BUNDLE a folder git ignores)
+#   then there, from the root of a checkout holding BUNDLE:
 #   bash bench/record/record-bench.sh run BUNDLE [ENGINE]       (ENGINE cuda by default; table to $OUT)
-# The bundle carries libx264 for real: ../shared/tools/gpu-bundle stubs the codec libraries
-# FFmpeg names, which decoding never calls but recording does.
+# The bundle carries libx264 for real, over the stub a bundler may put in place of the codec
+# libraries FFmpeg names, which decoding never calls but recording does.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -86,8 +88,8 @@ pack)
     build=${3:-}
     seconds=${4:-5}
     [[ -n $bundle && -x $build/app/cudascope ]] || usage
-    bundler=$root/../shared/tools/gpu-bundle
-    [[ -x $bundler ]] || { echo "record-bench: no $bundler (the shared tools live at ../shared from the checkout)" >&2; exit 1; }
+    bundler=${CS_GPU_BUNDLER:-}
+    [[ -n $bundler && -x $bundler ]] || { echo "record-bench: CS_GPU_BUNDLER must name the bundling program (${bundler:-not set})" >&2; exit 1; }
     stage=$(mktemp -d)
     trap "rm -rf '$stage'" EXIT
     makeClips "$stage/clips" "$seconds" || exit 1

@@ -1,8 +1,10 @@
 // `cudascope record` through the binary: the frames asked for, the colour tags, the picture
 // against `cudascope export`'s PNG of the same frame (PSNR by FFmpeg's psnr filter), a
-// killed recording still playable, a stopped one closed cleanly, bad outputs refused.
+// killed recording still playable, a stopped one closed cleanly, bad outputs refused, a
+// failed one (a full disk) reported once and never under the file's name.
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -48,13 +50,14 @@ QString longClip(const QTemporaryDir& dir) {
     return r.exitCode == 0 ? clip : QString();
 }
 
-// Starts recording `input` to its end, and waits (up to 60 s) until the file holds `bytes`.
+// Starts recording `input` to its end, and waits (up to 60 s) until the file being written
+// (`out`.part until the recording closes) holds `bytes`.
 bool startRecording(QProcess& p, const QString& input, const QString& out, qint64 bytes) {
     if (input.isEmpty()) return false;
     p.start(CS_TEST_CUDASCOPE, {"record", input, "--out", out, "--engine", "cpu"});
     if (!p.waitForStarted()) return false;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (QFileInfo(out).size() < bytes) {
+    while (QFileInfo(out + ".part").size() < bytes) {
         if (std::chrono::steady_clock::now() > deadline || p.state() != QProcess::Running) return false;
         p.waitForFinished(50);   // returns early only if the recorder ends by itself
     }
@@ -122,15 +125,17 @@ TEST(Record, KilledRecordingIsPlayableUpToItsLastFragment) {
     const QString out = dir.filePath("killed.mp4");
     QProcess p;
     ASSERT_TRUE(startRecording(p, longClip(dir), out, 150000)) << p.readAllStandardError().toStdString();
-    p.kill();   // SIGKILL: no trailer, no flush
+    p.kill();   // SIGKILL: no trailer, no flush, no rename
     p.waitForFinished();
-    const std::string info = probe(out, true);
+    EXPECT_FALSE(QFileInfo::exists(out)) << "a killed recording is never under the file's name";
+    const QString part = out + ".part";
+    const std::string info = probe(part, true);
     const auto m = QRegularExpression("nb_read_frames=([0-9]+)").match(QString::fromStdString(info));
     ASSERT_TRUE(m.hasMatch()) << info;
     EXPECT_GE(m.captured(1).toInt(), 25) << info;   // at least one whole fragment (a keyframe a second at 25 fps)
     // The whole fragments decode without a single error; only the one cut off may be damaged.
     const int whole = m.captured(1).toInt() / 25 * 25;
-    const auto decode = runProgram(CS_TEST_FFMPEG, {"-v", "error", "-xerror", "-i", out, "-frames:v", QString::number(whole - 25 > 0 ? whole - 25 : 25),
+    const auto decode = runProgram(CS_TEST_FFMPEG, {"-v", "error", "-xerror", "-i", part, "-frames:v", QString::number(whole - 25 > 0 ? whole - 25 : 25),
                                                     "-f", "null", "-"});
     EXPECT_EQ(decode.exitCode, 0) << decode.err;
     EXPECT_EQ(decode.err, "");
@@ -145,6 +150,7 @@ TEST(Record, SigtermClosesTheFileCleanly) {
     ASSERT_TRUE(p.waitForFinished(30000));
     EXPECT_EQ(p.exitStatus(), QProcess::NormalExit);
     EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+    EXPECT_FALSE(QFileInfo::exists(out + ".part")) << "closed whole: renamed into place";
     const auto decode = runProgram(CS_TEST_FFMPEG, {"-v", "error", "-xerror", "-i", out, "-f", "null", "-"});
     EXPECT_EQ(decode.exitCode, 0) << decode.err;
     EXPECT_NE(probe(out, false).find("codec_name=h264"), std::string::npos);
@@ -159,6 +165,33 @@ TEST(Record, BadOutputIsOneLineAndExitOne) {
         EXPECT_EQ(lineCount(r.err), 1) << r.err;
         EXPECT_NE(r.err.find(out.toStdString()), std::string::npos) << r.err;
         EXPECT_FALSE(QFileInfo(out).isFile() && QFileInfo(out).size() > 0) << out.toStdString();
+    }
+    // A folder is named as one, whatever its name ends with.
+    QDir(dir.path()).mkdir("folder.mp4");
+    for (const QString& folder : {dir.path(), dir.filePath("folder.mp4")}) {
+        const auto r = cudascope({"record", "pattern:bars:320x240", "--out", folder, "--frames", "2"});
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        EXPECT_NE(r.err.find(folder.toStdString() + ": is a folder, not a file"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("unknown file type"), std::string::npos) << r.err;
+    }
+}
+
+// Writes that fail part-way (a full disk): the file being written, FILE.part, is a link to
+// /dev/full, where every write fails with ENOSPC, as on a full disk, with no mount or
+// privilege needed. The error is one line, exit 1, and nothing is left under FILE.
+TEST(Record, FullDiskIsOneLineAndLeavesNoFileUnderItsName) {
+    ASSERT_TRUE(QFileInfo::exists("/dev/full")) << "Linux's /dev/full is what this test writes to";
+    QTemporaryDir dir;
+    for (const QString name : {"full.mkv", "full.mp4"}) {
+        const QString out = dir.filePath(name);
+        ASSERT_TRUE(QFile::link("/dev/full", out + ".part"));
+        const auto r = cudascope({"record", "pattern:zoneplate:640x360", "--out", out, "--frames", "50", "--engine", "cpu"});
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        EXPECT_EQ(lineCount(r.err), 1) << r.err;
+        EXPECT_NE(r.err.find("cudascope record: " + out.toStdString() + ": "), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+        EXPECT_FALSE(QFileInfo::exists(out)) << "a failed recording left " << out.toStdString();
+        QFile::remove(out + ".part");
     }
 }
 

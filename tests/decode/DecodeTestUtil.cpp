@@ -147,10 +147,12 @@ std::vector<PacketSpan> videoPackets(const std::string& path) {
     return packets;
 }
 
-std::string sharedFixture(const std::string& relativePath) {
-    const auto path = std::filesystem::path(CS_TEST_SOURCE_DIR) / ".." / "shared" / "fixtures" / relativePath;
+std::string dataFile(const std::string& relativePath) {
+    const auto path = std::filesystem::path(CS_TEST_SOURCE_DIR) / "tests" / "data" / relativePath;
     std::error_code ec;
-    return std::filesystem::exists(path, ec) ? std::filesystem::weakly_canonical(path, ec).string() : std::string();
+    if (std::filesystem::is_regular_file(path, ec)) return path.string();
+    ADD_FAILURE() << "the test input " << path.string() << " is missing (it is committed under tests/data)";
+    return {};
 }
 
 // FFmpeg's own complaints about the damaged clips would drown the test output; what the

@@ -67,8 +67,9 @@ struct PacketSpan {
 // test if the file cannot be read).
 std::vector<PacketSpan> videoPackets(const std::string& path);
 
-// The shared fixtures (../shared/fixtures beside the project's root), or "" when this
-// checkout has none.
-std::string sharedFixture(const std::string& relativePath);
+// A committed test input under tests/data (tests/data/README.md lists them). A missing one
+// is a failure of the calling test, never a reason to skip: "" is returned after it is
+// recorded.
+std::string dataFile(const std::string& relativePath);
 
 }  // namespace cs::test

@@ -2,8 +2,8 @@
 // point read from the packets' positions with libavformat, so it lands where the test means
 // whatever the encoder wrote): every frame before the cut decodes as in the whole file, and a
 // warning names the input and what FFmpeg saw. The same files whole, and files whose audio
-// outlasts the video, get no warning. The damaged files in ../shared/fixtures that once
-// exported fewer frames in silence now say why.
+// outlasts the video, get no warning. The damaged files in tests/data/damaged, which once
+// exported fewer frames in silence, now say why.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -176,7 +176,7 @@ TEST(Integrity, DamageReadAgainIsNotReportedAgain) {
     EXPECT_TRUE(again.empty()) << test::joined(again);
 }
 
-// ---- the damaged files found by hand (../shared/fixtures/damaged) ---------------------------
+// ---- the damaged files found by hand (tests/data/damaged) -----------------------------------
 
 // How many frames the ffmpeg CLI decodes from `path` (the independent reference).
 size_t framesTheCliDecodes(const TempDir& dir, const std::string& path, const std::string& pixFmt, int width,
@@ -204,8 +204,8 @@ class DamagedFixture : public testing::TestWithParam<Fixture> {};
 
 TEST_P(DamagedFixture, ExportsWhatTheCliDecodesAndSaysWhy) {
     const Fixture& f = GetParam();
-    const std::string path = test::sharedFixture(std::string("damaged/") + f.file);
-    if (path.empty()) GTEST_SKIP() << "no ../shared/fixtures/damaged/" << f.file << " beside this checkout";
+    const std::string path = test::dataFile(std::string("damaged/") + f.file);
+    ASSERT_FALSE(path.empty());
     TempDir dir;
     auto source = openOrFail(path);
     ASSERT_TRUE(source);
@@ -219,7 +219,7 @@ TEST_P(DamagedFixture, ExportsWhatTheCliDecodesAndSaysWhy) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    SharedFixtures, DamagedFixture,
+    DamagedFiles, DamagedFixture,
     testing::Values(Fixture{"y4m_trunc25833.y4m", "yuv422p10le", "its last 1171 bytes (from byte 24662) hold no whole frame"},
                     Fixture{"ts_trunc9494.ts", "yuv420p", "its last 94 bytes (from byte 9400) are all there is of a 188-byte"},
                     Fixture{"nut_del40_5322.nut", "uyvy422", "Last frame must have been damaged"}),

@@ -219,6 +219,10 @@ TEST(LiveExport, NoSenderEndsAfterTheTimeoutWithExitOneAndAValidReport) {
     ASSERT_EQ(ex.process->wait(30s), 1) << ex.log();
     EXPECT_TRUE(contains(ex.log(), url + ": waiting for stream")) << ex.log();
     EXPECT_TRUE(contains(ex.log(), url + ": no stream arrived within 2.0 s")) << ex.log();
+    // The closing line says that no decoder was opened (no empty decoder name).
+    EXPECT_TRUE(contains(ex.log(), "0 frames from " + url)) << ex.log();
+    EXPECT_TRUE(contains(ex.log(), ", no decoder opened)")) << ex.log();
+    EXPECT_FALSE(contains(ex.log(), "decoder )")) << ex.log();
     const QJsonObject report = readReport(ex.out);
     EXPECT_EQ(report["frames"].toArray().size(), 0);
     EXPECT_TRUE(anyWarningContains(report, "no stream arrived within 2.0 s"));
