@@ -24,6 +24,7 @@
 #include "ScopeImages.h"
 #include "ScopePipeline.h"
 #include "HdrKernels.h"
+#include "KernelCheck.h"
 #include "ReduceKernel.h"
 #include "core/FrameReduce.h"
 #include "core/PixelFormat.h"
@@ -627,6 +628,7 @@ Result<std::unique_ptr<CudaEngine>> makeCudaEngine(int device) {
     if (count == 0) return Status::error("no CUDA device found");
     if (device < 0 || device >= count)
         return Status::error("CUDA device " + std::to_string(device) + " does not exist (" + std::to_string(count) + " found)");
+    CS_TRY(cuda::checkKernels(device));   // once per device: a GPU this build has no code for is found here
     auto impl = std::make_unique<CudaEngine::Impl>();
     impl->device = device;
     CS_CUDA_CHECK(cudaSetDevice(device));

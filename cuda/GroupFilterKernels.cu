@@ -8,6 +8,7 @@
 #include "FilterDevice.cuh"
 #include "FilterKernelsDetail.h"
 #include "Sinks.cuh"
+#include "KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {
@@ -370,3 +371,6 @@ cudaError_t enqueueWideFocusPeaking(const uint16_t* d_luma, size_t lumaPitch, co
 }
 
 }  // namespace cs::cuda::detail
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::groupFilterKernels() { return reinterpret_cast<const void*>(detail::medianKernel<PitchedOut>); }
