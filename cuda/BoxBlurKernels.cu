@@ -9,6 +9,7 @@
 #include "FilterDevice.cuh"
 #include "FilterKernelsDetail.h"
 #include "Sinks.cuh"
+#include "KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {
@@ -276,3 +277,6 @@ cudaError_t enqueueBoxTwoPass(const uint8_t* d_in, size_t pitch, int w, int h, i
 }
 
 }  // namespace cs::cuda::detail
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::boxBlurKernels() { return reinterpret_cast<const void*>(detail::boxColumnsKernel); }

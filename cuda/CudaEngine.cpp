@@ -24,6 +24,7 @@
 #include "ScopeImages.h"
 #include "ScopePipeline.h"
 #include "HdrKernels.h"
+#include "KernelCheck.h"
 #include "ReduceKernel.h"
 #include "core/FrameReduce.h"
 #include "core/PixelFormat.h"
@@ -151,6 +152,23 @@ struct CudaEngine::Impl {
     };
     std::array<Registered, 6> gl;   // picture, preview, histogram, waveform, parade, vectorscope
 
+    // Whether the call in progress has waited for its completion event (finish()). A call that
+    // fails part-way may have queued copies out of the slot's pinned staging or into its pinned
+    // results, and kernels reading the caller's frame: its CallGuard then waits for the stream
+    // before the call returns, so that the next call may overwrite or reallocate that memory and
+    // the caller may drop the frame. (The engine's stream is fed by the calling thread alone.)
+    bool finished = true;
+    struct CallGuard {
+        Impl& m;
+        explicit CallGuard(Impl& impl) : m(impl) { m.finished = false; }
+        ~CallGuard() {
+            if (!m.finished) cudaStreamSynchronize(m.stream.get());   // the call's own error is already its result
+            m.finished = true;
+        }
+        CallGuard(const CallGuard&) = delete;
+        CallGuard& operator=(const CallGuard&) = delete;
+    };
+
     Status orderAfter(const FrameView& f);
     Status finish();
     Status inputPlanes(const FrameView& f, cuda::PlaneSet& out);
@@ -178,6 +196,7 @@ Status CudaEngine::Impl::orderAfter(const FrameView& f) {
 Status CudaEngine::Impl::finish() {
     CS_CUDA_CHECK(cudaEventRecord(slot.done.get(), stream.get()));
     CS_CUDA_CHECK(cudaEventSynchronize(slot.done.get()));
+    finished = true;
     return {};
 }
 
@@ -423,6 +442,7 @@ std::string CudaEngine::deviceName() const { return impl_->deviceName; }
 Status CudaEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResults& out) {
     if (countsDiffer(spec)) return process(f, countedSpec(spec), out);   // RGB overlay / YRGB: the R'G'B' parade's counts
     CS_TRY(validateFrame(f));
+    const Impl::CallGuard guard(*impl_);
     CS_CUDA_CHECK(cudaSetDevice(impl_->device));
     const bool wantPicture = spec.displayImages && spec.picture;
     Impl& m = *impl_;
@@ -453,6 +473,7 @@ Status CudaEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResul
 
 Status CudaEngine::processToGl(const FrameView& f, const ScopeSpec& spec, ScopeResults& out, const GlTargets& t) {
     CS_TRY(validateFrame(f));
+    const Impl::CallGuard guard(*impl_);
     CS_CUDA_CHECK(cudaSetDevice(impl_->device));
     const std::array<const GlTexture*, 6> wanted = {&t.picture, &t.preview, &t.histogram, &t.waveform, &t.parade, &t.vectorscope};
     static constexpr const char* kNames[6] = {"picture", "preview", "histogram", "waveform", "parade", "vectorscope"};
@@ -562,6 +583,7 @@ Result<Frame> CudaEngine::copyRegion(const FrameView& f, int x, int y, int width
         return Status::error("region " + std::to_string(width) + "x" + std::to_string(height) + " at (" + std::to_string(x) + ", " +
                              std::to_string(y) + ") is not inside frame " + frameName(f) + " on its chroma grid");
     CS_CUDA_CHECK(cudaSetDevice(impl_->device));
+    const Impl::CallGuard guard(*impl_);
     CS_TRY(impl_->orderAfter(f));
     cudaStream_t s = impl_->stream.get();
     Frame region(f.format, width, height, f.color);
@@ -592,6 +614,7 @@ Status CudaEngine::downscaleToHost(const FrameView& f, int width, int height, Fr
     const int planeCount = info.isRgb ? 1 : 3;
     const size_t rowBytes = size_t(width) * (info.isRgb ? 3 : wide ? 2 : 1);
     CS_CUDA_CHECK(cudaSetDevice(impl_->device));
+    const Impl::CallGuard guard(*impl_);
     CS_TRY(impl_->reduced.reserve(rowBytes, size_t(height) * size_t(planeCount)));
     CS_TRY(impl_->slot.staging.reserve(rowBytes * size_t(height) * size_t(planeCount)));
     CS_TRY(impl_->orderAfter(f));
@@ -627,6 +650,7 @@ Result<std::unique_ptr<CudaEngine>> makeCudaEngine(int device) {
     if (count == 0) return Status::error("no CUDA device found");
     if (device < 0 || device >= count)
         return Status::error("CUDA device " + std::to_string(device) + " does not exist (" + std::to_string(count) + " found)");
+    CS_TRY(cuda::checkKernels(device));   // once per device: a GPU this build has no code for is found here
     auto impl = std::make_unique<CudaEngine::Impl>();
     impl->device = device;
     CS_CUDA_CHECK(cudaSetDevice(device));

@@ -14,6 +14,7 @@
 #include "CudaCheck.h"
 #include "GamutKernels.h"
 #include "Sinks.cuh"
+#include "KernelProbes.h"
 
 namespace cs::cuda {
 namespace {
@@ -172,3 +173,6 @@ void GamutPass::finish(const void* pinned, GamutResults& out, int width, int hei
 }
 
 }  // namespace cs::cuda
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::gamutKernels() { return reinterpret_cast<const void*>(gamutKernel<true, false, PitchedOut>); }

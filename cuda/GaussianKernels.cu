@@ -15,6 +15,7 @@
 #include "FilterKernelsDetail.h"
 #include "Sinks.cuh"
 #include "core/Filters.h"
+#include "KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {
@@ -635,3 +636,6 @@ cudaError_t enqueueGaussTwoPass(const uint8_t* d_in, size_t pitch, int w, int h,
 }
 
 }  // namespace cs::cuda::detail
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::gaussianKernels() { return reinterpret_cast<const void*>(detail::gaussRowsKernel); }

@@ -8,6 +8,7 @@
 #include "FilterDevice.cuh"
 #include "FilterKernelsDetail.h"
 #include "Sinks.cuh"
+#include "KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {
@@ -161,11 +162,16 @@ __device__ __forceinline__ float sqrtApprox(float x) {
     asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
     return r;
 }
-// 16-bit lanes' minimum, one instruction.
+// 16-bit lanes' minimum: one instruction from sm_90 on (min.u16x2 is an sm_90 instruction),
+// the SIMD intrinsic's equal result before.
 __device__ __forceinline__ uint32_t minU16x2(uint32_t a, uint32_t b) {
+#if __CUDA_ARCH__ >= 900
     uint32_t r;
     asm("min.u16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
     return r;
+#else
+    return __vminu2(a, b);
+#endif
 }
 
 // The CPU's grey is min(255, floor(V + 0.5)) of V = sqrt(g2) norm 255 in double, and it
@@ -365,3 +371,6 @@ cudaError_t enqueueWideFocusPeaking(const uint16_t* d_luma, size_t lumaPitch, co
 }
 
 }  // namespace cs::cuda::detail
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::groupFilterKernels() { return reinterpret_cast<const void*>(detail::medianKernel<PitchedOut>); }

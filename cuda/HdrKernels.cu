@@ -9,6 +9,7 @@
 
 #include "CudaCheck.h"
 #include "HdrKernels.h"
+#include "KernelProbes.h"
 
 namespace cs::cuda {
 namespace {
@@ -94,3 +95,6 @@ void HdrPass::finish(HdrStats& out) const {
 }
 
 }  // namespace cs::cuda
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::hdrKernels() { return reinterpret_cast<const void*>(hdrMaxCodeKernel); }

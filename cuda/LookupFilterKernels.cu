@@ -7,6 +7,7 @@
 #include "FilterDevice.cuh"
 #include "FilterKernelsDetail.h"
 #include "Sinks.cuh"
+#include "KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {
@@ -105,3 +106,6 @@ cudaError_t copyImage(const uint8_t* d_src, size_t srcPitch, int width, int heig
 }
 
 }  // namespace cs::cuda
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::lookupFilterKernels() { return reinterpret_cast<const void*>(detail::lookupKernel<PitchedOut>); }

@@ -26,6 +26,7 @@
 #include "DependentLaunch.cuh"
 #include "ScopeDevice.cuh"
 #include "ScopeKernelsDetail.h"
+#include "KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {
@@ -183,3 +184,6 @@ cudaError_t lumaHistogramPass(const PlaneSet& planes, PixelFormat format, int wi
 }
 
 }  // namespace cs::cuda::detail
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::lumaHistogramKernel() { return reinterpret_cast<const void*>(detail::lumaHistogramKernel<detail::LumaSamples::Bytes, false>); }

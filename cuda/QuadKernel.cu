@@ -51,6 +51,7 @@
 #include "QuadReaders.cuh"
 #include "ScopeDevice.cuh"
 #include "ScopeKernelsDetail.h"
+#include "KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {
@@ -470,3 +471,6 @@ cudaError_t quadPass(const PlaneSet& planes, PixelFormat format, int width, int 
 }
 
 }  // namespace cs::cuda::detail
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::quadKernel() { return reinterpret_cast<const void*>(detail::quadKernel<detail::Quad420Reader<1, false, false>, false, false, false>); }

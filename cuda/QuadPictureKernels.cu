@@ -7,6 +7,7 @@
 
 #include "DependentLaunch.cuh"
 #include "QuadReaders.cuh"
+#include "KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {
@@ -345,3 +346,6 @@ cudaError_t quadPicturePass(const PlaneSet& planes, PixelFormat format, const Sc
 }
 
 }  // namespace cs::cuda::detail
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::quadPictureKernels() { return reinterpret_cast<const void*>(detail::quadPictureKernel<detail::Quad444PlanarReader<1>>); }

@@ -1,5 +1,6 @@
 // The reduction of a device frame (cuda/ReduceKernel.h).
 #include "ReduceKernel.h"
+#include "KernelProbes.h"
 
 namespace cs::cuda {
 namespace {
@@ -29,3 +30,6 @@ cudaError_t reduceFrameOnDevice(const PixelSource& src, int srcWidth, int srcHei
 }
 
 }  // namespace cs::cuda
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::reduceKernel() { return reinterpret_cast<const void*>(reduceKernel); }

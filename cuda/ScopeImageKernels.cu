@@ -4,6 +4,7 @@
 #include "ScopeImageKernels.h"
 
 #include <cuda_runtime.h>
+#include "KernelProbes.h"
 
 namespace cs::cuda {
 namespace {
@@ -111,3 +112,6 @@ cudaError_t drawScopeImage(const ScopeImageJob& j, cudaStream_t stream) {
 }
 
 }  // namespace cs::cuda
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::scopeImageKernels() { return reinterpret_cast<const void*>(waveformImageKernel); }

@@ -15,6 +15,7 @@
 #include "DependentLaunch.cuh"
 #include "ScopeDevice.cuh"
 #include "ScopeKernelsDetail.h"
+#include "KernelProbes.h"
 
 namespace cs::cuda {
 namespace {
@@ -478,3 +479,6 @@ cudaError_t scopePass(const PlaneSet& planes, PixelFormat format, int width, int
 }
 
 }  // namespace cs::cuda
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::scopeKernels() { return reinterpret_cast<const void*>(scopeKernel<Rgb32Reader>); }

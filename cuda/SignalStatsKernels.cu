@@ -1,4 +1,5 @@
 #include "SignalStatsKernels.h"
+#include "KernelProbes.h"
 
 namespace cs::cuda {
 namespace {
@@ -157,3 +158,6 @@ cudaError_t countSignalStats(const SignalStatsPlanes& cur, const SignalStatsPlan
 }
 
 }  // namespace cs::cuda
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::signalStatsKernels() { return reinterpret_cast<const void*>(unpackKernel); }

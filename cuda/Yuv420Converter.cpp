@@ -36,7 +36,10 @@ public:
             d_out.pitch[i] = out.pitch[i] = std::ptrdiff_t(pitch[i]);
         }
         CS_TRY(enqueueConversion(rgba, k, d_out));
-        CS_CUDA_CHECK(cudaMemcpyAsync(host_.get(), planes_.get(), total, cudaMemcpyDeviceToHost, stream()));
+        if (const cudaError_t e = cudaMemcpyAsync(host_.get(), planes_.get(), total, cudaMemcpyDeviceToHost, stream()); e != cudaSuccess) {
+            cudaStreamSynchronize(stream());   // the upload from staging_ is queued: finished before the next picture overwrites it
+            return errorStatus(e, "cudaMemcpyAsync(host_.get(), planes_.get(), total, cudaMemcpyDeviceToHost, stream())");
+        }
         CS_CUDA_CHECK(cudaStreamSynchronize(stream()));
         return out;
     }
@@ -51,7 +54,9 @@ private:
     cudaStream_t stream() const { return static_cast<cudaStream_t>(stream_->native()); }
 
     // The upload (from pinned staging: the copy is asynchronous, the memcpy into it is the
-    // host's only work) and the kernel, queued on the stream.
+    // host's only work) and the kernel, queued on the stream. Where the kernel cannot be
+    // queued after the upload was, the upload is waited for before this returns, so that the
+    // next picture never overwrites staging the copy engine is still reading.
     Status enqueueConversion(const RgbaImage& rgba, const RgbToYuv& k, const Yuv420Planes& d_out) {
         CS_CUDA_CHECK(cudaSetDevice(device_));   // the calling thread's current device
         const size_t bytes = rgba.pixels.size();
@@ -59,7 +64,11 @@ private:
         CS_TRY(staging_.reserve(bytes));
         std::memcpy(staging_.get(), rgba.pixels.data(), bytes);
         CS_CUDA_CHECK(cudaMemcpyAsync(rgba_.get(), staging_.get(), bytes, cudaMemcpyHostToDevice, stream()));
-        CS_CUDA_CHECK(rgbaToYuv420(rgba_.get(), size_t(rgba.width) * 4, rgba.width, rgba.height, k, d_out, stream()));
+        if (const cudaError_t e = rgbaToYuv420(rgba_.get(), size_t(rgba.width) * 4, rgba.width, rgba.height, k, d_out, stream());
+            e != cudaSuccess) {
+            cudaStreamSynchronize(stream());
+            return errorStatus(e, "rgbaToYuv420(rgba_.get(), size_t(rgba.width) * 4, rgba.width, rgba.height, k, d_out, stream())");
+        }
         return {};
     }
 

@@ -1,4 +1,5 @@
 #include "Yuv420Kernel.h"
+#include "KernelProbes.h"
 
 namespace cs::cuda {
 namespace {
@@ -98,3 +99,6 @@ cudaError_t rgbaToYuv420(const uint8_t* d_rgba, size_t rgbaPitch, int width, int
 }
 
 }  // namespace cs::cuda
+
+// One kernel of this file, for the start-up check (KernelCheck.h).
+const void* cs::cuda::probe::yuv420Kernel() { return reinterpret_cast<const void*>(rgbaToYuv420Kernel<true>); }

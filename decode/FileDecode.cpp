@@ -17,6 +17,12 @@ ReadResult FileSource::read(VideoFrame& out) {
 }
 
 ReadResult FileSource::decodeNext(VideoFrame& out) {
+    // Every surface beyond the decoder's references is out: decoding on would take one the
+    // decoder does not have and lose a frame. Nothing is decoded; dropping a frame lets the
+    // next read go on from here.
+    if (cuda_ && lent_->load() >= kDeviceFrameBudget)
+        return {ReadStatus::Error, input_ + ": " + std::to_string(kDeviceFrameBudget) +
+                                       " NVDEC frames are held, the whole budget: drop one before reading the next"};
     for (;;) {
         collectMessages();
         if (ended_) return {ReadStatus::EndOfStream, {}};

@@ -16,6 +16,24 @@ extern "C" {
 
 namespace cs::detail {
 
+namespace {
+// An NVDEC frame while it is lent: counted from delivery until its last copy is dropped, when
+// the surface goes back to the decoder's pool first and the count follows.
+struct LentSurface {
+    LentSurface(std::shared_ptr<AVFrame> f, std::shared_ptr<std::atomic<int>> count) : frame(std::move(f)), lent(std::move(count)) {
+        lent->fetch_add(1);
+    }
+    ~LentSurface() {
+        frame.reset();
+        lent->fetch_sub(1);
+    }
+    LentSurface(const LentSurface&) = delete;
+    LentSurface& operator=(const LentSurface&) = delete;
+    std::shared_ptr<AVFrame> frame;
+    std::shared_ptr<std::atomic<int>> lent;
+};
+}  // namespace
+
 std::shared_ptr<AVFrame> FileSource::takeDecodedFrame() {
     ff::FramePtr next(av_frame_alloc());
     if (!next) return nullptr;
@@ -84,11 +102,14 @@ FileSource::Delivery FileSource::deliverHardwareFrame(VideoFrame& out, double pt
         return Delivery::Skipped;
     }
     cudaConfirmed_ = true;
-    auto holder = takeDecodedFrame();
-    if (!holder) {
+    auto decoded = takeDecodedFrame();
+    if (!decoded) {
         error = input_ + ": out of memory";
         return Delivery::Failed;
     }
+    // Lent until the last copy of the frame is dropped (lent_, FileSourceImpl.h).
+    auto lent = std::make_shared<LentSurface>(std::move(decoded), lent_);
+    std::shared_ptr<AVFrame> holder(lent, lent->frame.get());
     finishDelivery(out, std::move(holder), format, false, layout, true, pts);
     if (deviceStream_) {
         // The picture was mapped with this stream as its post-processing stream: it is ready

@@ -159,7 +159,7 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
         s.codec_->hw_device_ctx = av_buffer_ref(s.cudaDevice_.get());
         if (!s.codec_->hw_device_ctx) return fail("out of memory");
         s.codec_->get_format = &FileSource::chooseHardwareFormat;
-        s.codec_->extra_hw_frames = kHardwareFramesHeldDownstream;
+        s.codec_->extra_hw_frames = kDeviceFrameBudget;   // the surfaces a consumer may hold (Source.h)
         s.codec_->thread_count = 1;   // NVDEC is asynchronous already; frame threads would only add latency
         s.cuda_ = true;
     } else {

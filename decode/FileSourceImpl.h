@@ -25,10 +25,6 @@ namespace cs::detail {
 
 inline constexpr int kMaxReceiveErrorsInARow = 64;   // decoder errors with no packet fed in between
 inline constexpr int kMaxSeekRetries = 4;            // 1, 2, 4, 8 s further back, then the start
-// NVDEC frames are the decoder's own surfaces, mapped: each VideoFrame a consumer holds
-// keeps one. This many beyond what the decoder needs for references (a frame queue plus
-// the frame on screen and the one in the engine) keeps the pool from running dry.
-inline constexpr int kHardwareFramesHeldDownstream = 12;
 
 inline bool looksLikeUrl(const std::string& input) { return input.find("://") != std::string::npos; }
 
@@ -51,6 +47,7 @@ public:
     ReadResult read(VideoFrame& out) override;
     Status seek(double seconds) override;
     std::vector<std::string> takeWarnings() override;
+    int deviceFramesLent() const override { return lent_->load(); }
 
 private:
     enum class Delivery { Frame, Skipped, Failed };
@@ -90,6 +87,10 @@ private:
     ff::FramePtr frame_;
     ff::BufferRefPtr cudaDevice_;
     std::shared_ptr<DeviceStream> deviceStream_;   // NVDEC's stream: each hardware frame gets a ready event on it
+    // NVDEC frames lent and not yet returned (kDeviceFrameBudget): raised by the reading thread
+    // as a frame is delivered, lowered by whichever thread drops its last copy (after the
+    // surface went back), so shared with every frame's holder.
+    std::shared_ptr<std::atomic<int>> lent_ = std::make_shared<std::atomic<int>>(0);
     ff::SwsContextPtr scaler_;
     AVStream* stream_ = nullptr;
     int streamIndex_ = -1;

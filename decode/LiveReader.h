@@ -125,6 +125,8 @@ public:
         size_t queueBytes = 0;
     };
     static constexpr size_t kMaxQueuedDeviceFrames = 6;
+    // The queue, the frame being decoded and the consumer's frame within a source's NVDEC budget.
+    static_assert(kMaxQueuedDeviceFrames + 2 <= size_t(kDeviceFrameBudget), "the live queue's NVDEC frames exceed the budget");
 
     // Starts the thread, which opens `input` at once.
     LiveReader(std::string input, Options options, std::function<void()> wake = {});

@@ -173,6 +173,7 @@ public:
     ReadResult read(VideoFrame& out) override;
     Status seek(double seconds) override;
     std::vector<std::string> takeWarnings() override;
+    int deviceFramesLent() const override { return inner_ ? inner_->deviceFramesLent() : 0; }
 
 private:
     void refreshInfo();

@@ -14,13 +14,18 @@ struct AVFrame;
 
 namespace cs {
 
+// NVDEC frames are the decoder's own surfaces: a source lends at most this many at once (every
+// frame read and not yet dropped, by anyone, copies counted once; Source::deviceFramesLent).
+// The decoder is given this many surfaces beyond those it keeps for references, so it never
+// runs dry while they are out; at the budget read() refuses with an error that says so and
+// decodes nothing, so no frame is lost, and the next read after a frame is dropped goes on
+// where it stopped. Consumers size their queues from it (ui/Player.cpp, ui/WallTile.cpp,
+// decode/LiveReader.h), counting the frame a reader thread holds while its queue is full and
+// the frame on screen.
+inline constexpr int kDeviceFrameBudget = 14;
+
 // One decoded frame. `view` points into `holder` (an FFmpeg frame, host or device memory);
 // the frame's surface returns to the decoder's pool when the last copy is dropped.
-// NVDEC frames are decoder surfaces: hold at most 12 of them at once (queue included; the
-// decoder gets 12 beyond those it keeps for references, FileSource.cpp's
-// kHardwareFramesHeldDownstream), or it runs out of surfaces and frames are lost (with
-// warnings). The window holds at most 10: the Player's queue of 8, the frame on screen and
-// the one in the engine.
 // A surface goes back only when the last copy is dropped, so drop it only once the engine
 // that reads it has finished (the CUDA engine's calls return finished): the decoder writes
 // the next picture into it on its own stream, which waits for nobody.
@@ -97,6 +102,9 @@ public:
     virtual Status seek(double seconds) = 0;
     // Warnings collected since the last call (damaged packets, conversions, size changes).
     virtual std::vector<std::string> takeWarnings() = 0;
+    // NVDEC frames this source has handed out that are still held (kDeviceFrameBudget at most;
+    // 0 for host frames). Any thread may ask; frames are returned on whichever thread drops them.
+    virtual int deviceFramesLent() const { return 0; }
 };
 
 // "pattern:bars[:10bit]", "pattern:ramp", "pattern:zoneplate", a file path, a network URL

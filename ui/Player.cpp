@@ -8,8 +8,9 @@
 
 namespace cs {
 namespace {
-// Frames decoded ahead. Small: 4K frames are large, and NVDEC frames hold decoder surfaces
-// (the decoder has 12 beyond its own; the current frame and one in the engine hold two more).
+// Frames decoded ahead. Small: 4K frames are large, and NVDEC frames are decoder surfaces, of
+// which a source lends kDeviceFrameBudget (decode/Source.h): the queue's, the step cache's and
+// the current frame's (the one the engine reads) fit in it, as the assertion below checks.
 // NVDEC's 8 cover the decoder's restart at a loop wrap (about 60 ms for 4K H.264: at 60 fps
 // 4 frames run out before the first frame of the next pass is decoded).
 constexpr size_t kQueueFrames = 6, kQueueDeviceFrames = 8;
@@ -21,6 +22,7 @@ constexpr double kStarvedReanchor = 0.25;
 // The step cache: at most this many frames, and about this much memory of host frames; NVDEC
 // frames hold decoder surfaces (the queue's 8 and the current frame's are taken already).
 constexpr size_t kStepFrames = 16, kStepDeviceFrames = 4;
+static_assert(kQueueDeviceFrames + kStepDeviceFrames + 1 <= size_t(kDeviceFrameBudget), "the window's NVDEC frames exceed the budget");
 constexpr double kStepBytes = 256.0 * 1024 * 1024;
 }  // namespace
 

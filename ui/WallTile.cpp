@@ -24,6 +24,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr size_t kQueueFrames = 3, kQueueDeviceFrames = 4;   // read ahead per file (NVDEC: surfaces held)
+static_assert(kQueueDeviceFrames + 1 <= size_t(kDeviceFrameBudget), "a tile's NVDEC frames (queue, frame in hand) exceed the budget");
 constexpr size_t kCanvasQueue = 4;   // drawn frames waiting for their refresh
 // Files: a frame is drawn this long before it is due (the refresh shows it at its due time
 // plus the presentation delay, ui/WallPacing.h), so a worker's frame has that much more time.

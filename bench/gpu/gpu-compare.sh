@@ -21,7 +21,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/cudascope-compare.XXXXXX")
 export PATH=${CUDA_HOME:-/usr/local/cuda}/bin:$PATH
 for v in old new; do
   src=$([[ $v == old ]] && echo "$old" || echo "$root")
-  cmake -S "$src/bench/gpu" -B "$work/gb-$v" -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_BUILD_TYPE=Release > "$work/cfg-$v.log" 2>&1 &&
+  cmake -S "$src/bench/gpu" -B "$work/gb-$v" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$work/cfg-$v.log" 2>&1 &&
     cmake --build "$work/gb-$v" -j "$(nproc)" > "$work/build-$v.log" 2>&1 &
 done
 wait

@@ -49,7 +49,7 @@ step() {   # step NAME SECONDS COMMAND...: runs with a time limit, log in $OUT/N
 is() { for w in "$@"; do [[ $what == "$w" ]] && return 0; done; return 1; }
 if is all final bench; then
     # Build the benchmark while the tests run (it needs CPU cores, the tests mostly the GPU).
-    ( cmake -S bench/gpu -B "$gbb" -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_BUILD_TYPE=Release &&
+    ( cmake -S bench/gpu -B "$gbb" -G Ninja -DCMAKE_BUILD_TYPE=Release &&
       cmake --build "$gbb" -j "$(nproc)" ) > "$work/bench_build.log" 2>&1 &
     build=$!
 fi
@@ -95,7 +95,7 @@ if is all app; then
     fi
 fi
 if is all profile; then
-    [[ -x $gbb/gpu_bench ]] || { cmake -S bench/gpu -B "$gbb" -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90-real && cmake --build "$gbb" -j "$(nproc)"; } > "$OUT/bench_build.log" 2>&1
+    [[ -x $gbb/gpu_bench ]] || { cmake -S bench/gpu -B "$gbb" -G Ninja && cmake --build "$gbb" -j "$(nproc)"; } > "$OUT/bench_build.log" 2>&1
     ncu=$(command -v ncu || ls "$cuda/bin/ncu" 2>/dev/null | head -1)
     step profile 150 "$ncu" --clock-control none -k "regex:quadKernel|lumaHistogramKernel" -c 4 --section SpeedOfLight \
         --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section InstructionStats \

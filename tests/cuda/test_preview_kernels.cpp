@@ -13,6 +13,7 @@
 #include "EngineCompare.h"
 #include "core/Filters.h"
 #include "cuda/FilterKernels.h"
+#include "cuda/KernelCheck.h"
 
 namespace cs {
 namespace {
@@ -105,12 +106,14 @@ RgbaImage gaussianTestPicture(int w, int h, bool flat, std::mt19937& rng) {
     return img;
 }
 
-// Whether this device runs the build's sm_90 code (where the tensor-core Gaussian must be the
-// one that runs radii <= 16); older GPUs run it from sm_80 on only through their own build.
-bool runsSm90Code() {
-    int device = 0, major = 0;
-    return cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-           major >= 9;
+// Whether this device runs the build's code for sm_80 or later (machine code, or PTX compiled
+// by the driver), as the start-up check reads it: there the tensor-core Gaussian must be the
+// one that runs radii <= 16; code from compute_75 PTX has no mma.sync and takes the strip kernel.
+bool runsSm80Code() {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return false;
+    const auto code = cuda::kernelCode(device);
+    return code.ok() && code.value().ptxVersion >= 80;
 }
 
 // The Gaussian preview kernels alone, on RGBA pictures uploaded as they are, against core's
@@ -125,7 +128,7 @@ TEST(CudaPreview, GaussianMatchesCore) {
     std::mt19937 rng(41);
     std::vector<std::pair<int, int>> sizes = {{1, 1}, {2, 70}, {33, 17}, {300, 3}, {67, 45}, {257, 300}};
     if (!test::smallOnly()) sizes.push_back({1921, 1081});
-    const bool sm90 = runsSm90Code();
+    const bool sm80 = runsSm80Code();
     for (auto [w, h] : sizes)
         for (bool flat : {false, true}) {
             const RgbaImage picture = gaussianTestPicture(w, h, flat, rng);
@@ -145,7 +148,7 @@ TEST(CudaPreview, GaussianMatchesCore) {
                     RgbaImage got;
                     bool tensor = false;
                     ASSERT_TRUE(gaussianOnDevice(picture, sigma, surface, run == 0 ? 0xa5 : 0x5a, got, tensor)) << where;
-                    if (sm90) { EXPECT_EQ(tensor, r <= 16) << where; }
+                    EXPECT_EQ(tensor, sm80 && r <= 16) << where;
                     EXPECT_TRUE(test::imagesClose(got, expected, tensor ? 1 : 0, surface ? "surface" : "pitched")) << where << ", run " << run;
                 }
             }

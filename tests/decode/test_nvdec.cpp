@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <memory>
 #include <type_traits>
+#include <vector>
 
 #include "DecodeTestUtil.h"
 #include "core/PixelAccess.h"
@@ -291,6 +292,54 @@ TEST(Nvdec, AutoPicksNvdecAndSeeks) {
     int remaining = 0;
     while (source->read(f).status == ReadStatus::Frame) ++remaining;   // one frame held at a time
     EXPECT_EQ(remaining, kFrames - 9);
+}
+
+// A source lends at most kDeviceFrameBudget NVDEC frames and counts them. Held to the budget,
+// the next read refuses at once with an error naming it, and decodes nothing: once a frame is
+// dropped, reading goes on with the very next frame, and every frame of the clip comes out in
+// order, none lost (no warnings). A frame's copies count once; dropping the last returns it.
+TEST(Nvdec, FramesHeldToTheBudgetStallReadingAndLoseNone) {
+    static_assert(kFrames > kDeviceFrameBudget + 2, "the clip must outlast the budget");
+    test::TempDir dir;
+    const std::string clip = clipPath(dir, "h264.mp4", "-pix_fmt yuv420p -c:v libx264 -g 6 -bf 2");
+    OpenOptions options;
+    options.hwdec = HwDecode::Nvdec;
+    auto source = test::openOrFail(clip, options);
+    ASSERT_TRUE(source);
+    std::deque<VideoFrame> held;
+    std::vector<int64_t> indices;
+    for (int i = 0; i < kDeviceFrameBudget; ++i) {
+        VideoFrame f;
+        ASSERT_EQ(source->read(f).status, ReadStatus::Frame) << "frame " << i;
+        ASSERT_TRUE(f.onDevice);
+        indices.push_back(f.index);
+        const VideoFrame copy = f;   // a second copy of the same frame: still one surface
+        held.push_back(std::move(f));
+        EXPECT_EQ(source->deviceFramesLent(), i + 1);
+    }
+    VideoFrame refused;
+    const ReadResult stall = source->read(refused);
+    ASSERT_EQ(stall.status, ReadStatus::Error);
+    EXPECT_NE(stall.message.find(std::to_string(kDeviceFrameBudget) + " NVDEC frames are held"), std::string::npos) << stall.message;
+    EXPECT_EQ(source->read(refused).status, ReadStatus::Error) << "still at the budget: still refused";
+    EXPECT_EQ(source->deviceFramesLent(), kDeviceFrameBudget);
+    held.pop_front();
+    EXPECT_EQ(source->deviceFramesLent(), kDeviceFrameBudget - 1);
+    for (;;) {
+        VideoFrame f;
+        const ReadResult r = source->read(f);
+        if (r.status == ReadStatus::EndOfStream) break;
+        ASSERT_EQ(r.status, ReadStatus::Frame) << r.message;
+        indices.push_back(f.index);
+        held.push_back(std::move(f));
+        held.pop_front();   // at the budget less one from here on
+        EXPECT_EQ(source->deviceFramesLent(), kDeviceFrameBudget - 1);
+    }
+    ASSERT_EQ(indices.size(), size_t(kFrames)) << "every frame of the clip, none lost";
+    for (size_t i = 1; i < indices.size(); ++i) EXPECT_EQ(indices[i], indices[i - 1] + 1) << "frame " << i;
+    EXPECT_TRUE(source->takeWarnings().empty()) << test::joined(source->takeWarnings());
+    held.clear();
+    EXPECT_EQ(source->deviceFramesLent(), 0);
 }
 
 // A decode stream handed over (as the CUDA engine hands one per source): decoding runs on
