@@ -76,6 +76,38 @@ std::string fitText(const std::string& text, int pixels) {
     return "..." + text.substr(text.size() - size_t(chars - 3));
 }
 
+// Canvas storage for one tile, reused. take() gives storage nobody else holds: a canvas comes
+// back here only from its deleter, when its last holder (the tile's queue, the GUI thread that
+// uploads it, a snapshot) lets it go, on that holder's thread, under mutex_; the worker takes it
+// under the same lock, so the reader's last access happens before the worker's next write.
+class CanvasPool : public std::enable_shared_from_this<CanvasPool> {
+public:
+    std::shared_ptr<TileCanvas> take() {
+        std::unique_ptr<TileCanvas> canvas;
+        {
+            const std::lock_guard lock(mutex_);
+            if (!free_.empty()) {
+                canvas = std::move(free_.back());
+                free_.pop_back();
+            }
+        }
+        if (!canvas) canvas = std::make_unique<TileCanvas>();
+        return std::shared_ptr<TileCanvas>(canvas.release(), [pool = weak_from_this()](TileCanvas* c) {
+            std::unique_ptr<TileCanvas> owned(c);
+            if (const auto p = pool.lock()) p->give(owned);
+        });
+    }
+
+private:
+    static constexpr size_t kKeep = 4;
+    void give(std::unique_ptr<TileCanvas>& canvas) {
+        const std::lock_guard lock(mutex_);
+        if (free_.size() < kKeep) free_.push_back(std::move(canvas));   // else freed by the caller, after the lock
+    }
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<TileCanvas>> free_;   // guarded by mutex_
+};
+
 std::string shortName(const std::string& input) {
     if (isLiveInput(input) || input.rfind("pattern:", 0) == 0) return input;
     const size_t slash = input.find_last_of('/');
@@ -115,7 +147,7 @@ struct WallTile::Worker {
     LiveState liveState = LiveState::Connecting;
     uint64_t liveGeneration = 0;
     Clock::time_point origin;
-    std::shared_ptr<TileCanvas> spare;
+    std::shared_ptr<CanvasPool> canvases = std::make_shared<CanvasPool>();
 
     double seconds(Clock::time_point t) const { return std::chrono::duration<double>(t - start).count(); }
 };
@@ -254,8 +286,7 @@ void WallTile::run() {
     // Publishes the canvas drawn from what the worker has now (the last frame's images, the state).
     const auto compose = [&](bool newFrame) {
         const int cw = canvasWidth_, ch = canvasHeight_;
-        std::shared_ptr<TileCanvas> canvas = w.spare && w.spare.use_count() == 1 ? std::move(w.spare) : std::make_shared<TileCanvas>();
-        w.spare.reset();
+        std::shared_ptr<TileCanvas> canvas = w.canvases->take();   // storage nobody else holds
         RgbaImage& img = canvas->image;
         if (img.width != cw || img.height != ch) img.resize(cw, ch);
         fillRect(img, 0, 0, cw, ch, kBackground);
@@ -334,7 +365,7 @@ void WallTile::run() {
                 counters_.lastLatencyMs = std::chrono::duration<double, std::milli>(Clock::now() - w.origin).count();
             }
         }
-        w.spare = std::move(old);
+        old.reset();   // back to the pool unless the queue or the GUI thread holds it
         if (wake_) wake_();
     };
 

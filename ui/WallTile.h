@@ -21,6 +21,9 @@
 // waiting on the worker's work. The canvas size and the scopes are set by the GUI thread and
 // read by the worker at its next frame. `wake` is called on the worker thread (without a lock)
 // after each publication: post a queued call, nothing more.
+// A canvas is never written while it can be drawn: the worker draws each canvas into storage
+// it takes from the tile's pool, and storage goes back to the pool only when the last holder
+// (the queue, the GUI thread uploading it, a snapshot) lets it go, under the pool's lock.
 #pragma once
 #include <atomic>
 #include <chrono>
