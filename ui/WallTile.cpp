@@ -157,7 +157,9 @@ WallTile::WallTile(std::string input, Options options, std::function<void()> wak
       live_(isLiveInput(input_)),
       thread_([this] { run(); }) {}
 
-WallTile::~WallTile() {
+WallTile::~WallTile() { stop(); }
+
+void WallTile::stop() {
     requestStop();
     if (thread_.joinable()) thread_.join();
 }
@@ -203,6 +205,8 @@ CanvasTake WallTile::takeCanvas(std::chrono::steady_clock::time_point refresh, s
     const CanvasPick pick = pickDueCanvas(std::span(due, queue_.size()), refresh, delay, live_);
     if (pick.index >= 0) {
         take.unshown += pick.dropped;
+        counters_.unshown += pick.dropped;
+        ++counters_.presented;   // the queue holds new frames only
         take.canvas = queue_[size_t(pick.index)];
         queue_.erase(queue_.begin(), queue_.begin() + pick.index + 1);
     } else if (queue_.empty() && labelCanvas_ && labelCanvas_->serial > shownSerial_) {
@@ -225,7 +229,10 @@ std::vector<WallAlarmRecord> WallTile::takeAlarms() {
 
 TileCounters WallTile::counters() const {
     const std::lock_guard lock(mutex_);
-    return counters_;
+    TileCounters c = counters_;
+    c.pending = int64_t(queue_.size()) + (inHand_ ? 1 : 0) + liveWaiting_;
+    c.stopped = stoppedCanvases_ + liveDiscarded_;
+    return c;
 }
 
 std::string WallTile::statusText() const {
@@ -351,8 +358,10 @@ void WallTile::run() {
                 if (queue_.size() == kCanvasQueue) {
                     queue_.pop_front();
                     ++overflow_;
+                    ++counters_.unshown;
                 }
                 queue_.push_back(canvas_);
+                inHand_ = false;   // the frame in hand is now the queued canvas
             } else {
                 labelCanvas_ = canvas_;
             }
@@ -434,6 +443,11 @@ void WallTile::run() {
             measured = &w.full;
         }
         if (!status) {
+            {
+                const std::lock_guard lock(mutex_);
+                ++counters_.failed;
+                inHand_ = false;
+            }
             w.state = status.message();
             compose(false);
             return;
@@ -497,14 +511,21 @@ void WallTile::run() {
                 w.info = w.live->info();
                 w.haveInfo = true;
             }
-            if (auto f = w.live->tryTake()) {
+            auto f = w.live->tryTake();
+            {
+                // The mailbox's counts after the take: arrived = taken + replaced + discarded + waiting.
+                const FrameMailbox::Counts c = w.live->frameCounts();
+                const std::lock_guard lock(mutex_);
+                counters_.delivered = int64_t(c.put);
+                counters_.liveDropped = int64_t(c.dropped);
+                liveDiscarded_ = int64_t(c.discarded);
+                liveWaiting_ = int64_t(c.waiting);
+                if (f) inHand_ = true;
+            }
+            if (f) {
                 if (f->generation != w.liveGeneration) {
                     w.liveGeneration = f->generation;
                     w.info = w.live->info();
-                }
-                {
-                    const std::lock_guard lock(mutex_);
-                    counters_.liveDropped = int64_t(w.live->framesDropped());
                 }
                 process(f->frame, f->arrival);
                 presented = true;
@@ -558,25 +579,28 @@ void WallTile::run() {
                         deadline = std::min(deadline, itemDue - kLookahead);
                         break;
                     }
-                    if (take) {
-                        const std::lock_guard lock(mutex_);
-                        ++counters_.skipped;
-                    }
+                    const bool overtaken = take.has_value();
                     take = w.reader->pop();
+                    {
+                        const std::lock_guard lock(mutex_);
+                        ++counters_.delivered;
+                        if (overtaken) ++counters_.skipped;   // the one in hand, due before this one
+                        inHand_ = true;
+                    }
                     due = itemDue;
                     w.lastDue = itemDue;
                     w.lastPts = pts;
                 }
                 if (take) {
                     // Decoding slower than the stream: rather than fall further behind, the
-                    // clock restarts at this frame and the frames it had no time for count as
-                    // skipped (what a display that keeps time would have dropped).
+                    // clock restarts at this frame. No frame is dropped (the ones after it come
+                    // due on the new clock); the time is, and it is counted as stalled.
                     const double behind = std::chrono::duration<double>(Clock::now() - due).count();
-                    const double duration = w.info.frameRate > 0 ? 1.0 / w.info.frameRate : 0.04;
                     if (behind > kMaxBehindSeconds) {
                         {
                             const std::lock_guard lock(mutex_);
-                            counters_.skipped += int64_t(behind / duration);
+                            ++counters_.clockRestarts;
+                            counters_.stalledSeconds += behind;
                         }
                         w.anchorWall = Clock::now();
                         w.anchorPts = w.lastPts;
@@ -612,6 +636,21 @@ void WallTile::run() {
     // The readers stop (and their threads join) here, on the worker thread; their frames go first.
     if (w.live) w.live->requestStop();
     if (w.reader) w.reader->requestStop();
+    // Final counts: the mailbox takes nothing after requestStop, and no refresh will show the
+    // frames still queued.
+    std::deque<std::shared_ptr<const TileCanvas>> left;
+    {
+        const std::lock_guard lock(mutex_);
+        if (w.live) {
+            const FrameMailbox::Counts c = w.live->frameCounts();
+            counters_.delivered = int64_t(c.put);
+            counters_.liveDropped = int64_t(c.dropped);
+            liveDiscarded_ = int64_t(c.discarded);
+            liveWaiting_ = int64_t(c.waiting);
+        }
+        stoppedCanvases_ += int64_t(queue_.size());
+        left.swap(queue_);
+    }
 }
 
 }  // namespace cs
