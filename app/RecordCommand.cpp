@@ -3,11 +3,18 @@
 // renderer of recorded frames) into a video file through encode/VideoEncoder.
 //
 // Threads: this one reads, measures and draws each frame and hands it to the encoder's
-// thread; SIGINT/SIGTERM only set a flag that the loop reads between frames, so a stopped
-// recording is closed as any other (encoder flushed, trailer written).
-#include <atomic>
+// thread; SIGINT/SIGTERM only set a flag (StopSignals.h) that the loop reads between frames
+// (and that a live read waiting for a frame gives up on), so a stopped recording is closed as
+// any other (encoder flushed, trailer written).
+//
+// Files and patterns are read frame after frame; live inputs through decode/FrameInput's
+// LiveReader, which reconnects after an outage (the recording goes on; each gap is a warning
+// as it happens and is summed up at the end) and gives up after 30 s without a picture.
+// The closing lines account for every frame the input delivered (recorded, or dropped with
+// its cause) and say why the recording ended. Exit: 0 at the end of the input or of --frames /
+// --seconds; 130 / 143 stopped by SIGINT / SIGTERM (the file is closed and playable); 1 a live
+// stream gone for 30 s, a read or write error, or no frame recorded.
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
@@ -18,6 +25,8 @@
 #include "RecordOptions.h"
 #include "core/Engine.h"
 #include "core/MonitorLayout.h"
+#include "StopSignals.h"
+#include "decode/FrameInput.h"
 #include "decode/Source.h"
 #include "encode/VideoEncoder.h"
 #ifdef CS_HAVE_CUDA
@@ -28,8 +37,26 @@
 namespace cs {
 namespace {
 
-std::atomic<bool> stopRequested{false};
-extern "C" void requestStop(int) { stopRequested.store(true); }
+// A live stream that sends no picture for this long ends the recording (exit 1).
+constexpr double kLiveTimeoutSeconds = 30.0;
+
+// Why the recording ended: "end of stream", "--frames", "--seconds", "SIGINT", "SIGTERM",
+// "timeout", "read error", "write error"; the exit code that goes with it; the input's sentence.
+struct Stop {
+    std::string reason = "end of stream";
+    int exitCode = 0;
+    std::string message;
+};
+
+// Each frame the input delivered ends in exactly one of: recorded, or dropped as late
+// (--realtime), replaced (live: a newer frame came before this one was taken), encoder queue
+// full, engine failed, after the stop (live: arrived and not taken when the recording ended).
+struct FrameCounts {
+    int64_t delivered = 0, recorded = 0, late = 0, replaced = 0, queueFull = 0, failed = 0, afterStop = 0;
+    int64_t taken = 0;        // frames next() gave
+    int64_t pastTheEnd = 0;   // the frame read after --seconds' end (not part of the recording)
+    int64_t dropped() const { return late + replaced + queueFull + failed + afterStop; }
+};
 
 // The recording's size: --size, else the source's (picture, preview: rounded up to even; the
 // spare column or row stays black), else 1920x1080.
@@ -109,19 +136,43 @@ int runRecord(int argc, char** argv) {
         std::fprintf(stderr, "cudascope record: %s\n", decoding.message().c_str());
         return kExitFailure;
     }
-    OpenOptions options = std::move(decoding.value());
-    auto opened = openSource(a.input, options);
+    const StopSignals stopSignals;
+    FrameInputOptions inputOptions;
+    inputOptions.open = std::move(decoding.value());
+    inputOptions.open.cancel = StopSignals::flag();   // a live read waiting for a frame gives up on Ctrl-C
+    inputOptions.timeout = kLiveTimeoutSeconds;
+    inputOptions.notice = [](const std::string& state) { std::fprintf(stderr, "cudascope record: %s\n", state.c_str()); };
+    auto opened = openFrameInput(a.input, inputOptions);
     if (!opened) {
         std::fprintf(stderr, "cudascope record: %s\n", opened.message().c_str());
         return kExitFailure;
     }
-    Source& source = *opened.value();
-    const SourceInfo& info = source.info();
-    const bool live = info.live;
-    const double rate = info.frameRate > 0 ? info.frameRate : 30.0;
+    FrameInput& source = *opened.value();
+    const bool live = source.summary().live;
 
+    // Why the recording ended, and its exit code (RecordCommand.h's rule).
+    Stop stop;
+    FrameCounts counts;
+    const auto readNext = [&](InputFrame& frame) {
+        const InputResult rr = source.next(frame);
+        for (const auto& w : source.takeWarnings()) std::fprintf(stderr, "cudascope record: warning: %s\n", w.c_str());
+        if (rr.status == InputStatus::Frame) {
+            ++counts.taken;
+            return true;
+        }
+        if (stopSignals.received()) return false;   // a live read given up for the stop: the signal says why
+        if (rr.status == InputStatus::End) stop = {"end of stream", kExitOk, {}};
+        else stop = {rr.status == InputStatus::TimedOut ? "timeout" : "read error", kExitFailure, rr.message};
+        return false;
+    };
+
+    // The first frame: a live source's size and rate are known with its first picture.
+    InputFrame in;
+    const bool haveFrame = readNext(in);
+    const SourceInfo info = source.info();
+    const double rate = info.frameRate > 0 ? info.frameRate : 30.0;
     int width = 0, height = 0;
-    recordingSize(a, info.width, info.height, width, height);
+    recordingSize(a, haveFrame ? in.frame.view.width : info.width, haveFrame ? in.frame.view.height : info.height, width, height);
     ScopeSpec spec;
     spec.preview = a.preview;
     spec.filter = a.filter;
@@ -155,50 +206,55 @@ int runRecord(int argc, char** argv) {
     }
     VideoEncoder& encoder = **encoderOpened;
 
-    struct sigaction action {};
-    action.sa_handler = requestStop;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
-
     ScopeResults results;
     RgbaImage canvas;
-    long recorded = 0;
-    int64_t index = 0;
-    int exitCode = kExitOk;
-    Status submitError;
+    long accepted = 0;   // pictures the encoder took (--frames counts these)
+    Status submitError;  // the first failed write (a full disk): reported once, by close() below
     const auto start = std::chrono::steady_clock::now();
-    while (!stopRequested.load()) {
-        if (a.frames > 0 && recorded >= a.frames) break;
-        VideoFrame frame;
-        const ReadResult rr = source.read(frame);
-        for (const auto& w : source.takeWarnings()) std::fprintf(stderr, "cudascope record: warning: %s\n", w.c_str());
-        if (rr.status == ReadStatus::EndOfStream) break;
-        if (rr.status == ReadStatus::Error) {
-            std::fprintf(stderr, "cudascope record: %s\n", rr.message.c_str());
-            if (recorded == 0) exitCode = kExitFailure;
+    const auto frameDuration = std::chrono::duration<double>(1.0 / rate);
+    for (bool more = haveFrame; more; more = !stopSignals.received() && readNext(in)) {
+        // Files: the frame's place in the stream at the file's rate; live: the wall clock.
+        const double seconds = live ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+                                    : double(in.index) / rate;
+        if (a.seconds > 0 && seconds >= a.seconds) {
+            ++counts.pastTheEnd;   // read, but after the recording's end
+            stop = {"--seconds", kExitOk, {}};
             break;
         }
-        const double seconds = live ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
-                                    : double(index) / rate;
-        ++index;
-        // --realtime: each frame no earlier than its time, as a live source would bring it.
-        if (a.realtime && !live) std::this_thread::sleep_until(start + std::chrono::duration<double>(seconds));
-        if (a.seconds > 0 && seconds >= a.seconds) break;
-        if (const Status st = engine.process(frame.view, spec, results); !st) {
-            std::fprintf(stderr, "cudascope record: warning: frame %lld: %s\n", static_cast<long long>(index - 1), st.message().c_str());
+        ++counts.delivered;
+        // --realtime: each frame no earlier than its time, as a live source would bring it; a
+        // frame whose time has passed by more than a frame (the engine, the drawing or the
+        // encoder's queue took longer) is dropped as late, as the window drops it.
+        if (a.realtime && !live) {
+            const auto due = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+            if (std::chrono::steady_clock::now() > due + frameDuration) {
+                ++counts.late;
+                continue;
+            }
+            std::this_thread::sleep_until(due);
+        }
+        if (const Status st = engine.process(in.frame.view, spec, results); !st) {
+            std::fprintf(stderr, "cudascope record: warning: frame %lld: %s\n", static_cast<long long>(in.index), st.message().c_str());
+            ++counts.failed;
             continue;
         }
         drawMonitorLayout(results, a.layout, width, height, canvas);
         // A failed write (a full disk) ends the recording. close() returns the encoder's first
         // error, with where the part recorded is: one line, printed below.
-        const auto submitted = encoder.submit(canvas, seconds);
+        auto submitted = encoder.submit(canvas, seconds);
         if (!submitted) {
             submitError = submitted.status();
+            stop = {"write error", kExitFailure, {}};
+            ++counts.failed;
             break;
         }
-        ++recorded;
+        if (*submitted) ++accepted;
+        if (a.frames > 0 && accepted >= a.frames) {
+            stop = {"--frames", kExitOk, {}};
+            break;
+        }
     }
+    if (const int signal = stopSignals.received()) stop = {signalName(signal), 128 + signal, {}};
     Status closed = encoder.close();
     if (closed && !submitError) closed = submitError;
     if (!closed) {
@@ -206,19 +262,49 @@ int runRecord(int argc, char** argv) {
         return kExitFailure;
     }
     const EncoderStats stats = encoder.stats();
+    const InputSummary summary = source.summary();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "cudascope record: %lld frame%s from %s to %s (%s, %dx%d, %s layout, engine %s, conversion %s%s%s; %lld dropped; %.1f fps; per frame: conversion %.2f ms, encoding %.2f ms)\n",
+    if (!stop.message.empty()) std::fprintf(stderr, "cudascope record: %s\n", stop.message.c_str());
+
+    // Every frame the input delivered: recorded, or dropped with its cause.
+    FrameCounts& c = counts;
+    c.recorded = stats.encoded;
+    c.queueFull = stats.dropped;
+    if (live) {
+        c.replaced = int64_t(summary.droppedFrames);
+        // Arrived but never taken (waiting when the recording stopped), and the one read past --seconds.
+        c.afterStop = int64_t(summary.framesArrived) - c.taken - c.replaced + c.pastTheEnd;
+        c.delivered = int64_t(summary.framesArrived);
+    }
+    const bool balanced = c.delivered == c.recorded + c.dropped();
+    std::fprintf(stderr, "cudascope record: frames: %lld delivered = %lld recorded + %lld dropped (late %lld, replaced %lld, "
+                         "encoder queue full %lld, engine failed %lld, after the stop %lld)%s\n",
+                 static_cast<long long>(c.delivered), static_cast<long long>(c.recorded), static_cast<long long>(c.dropped()),
+                 static_cast<long long>(c.late), static_cast<long long>(c.replaced), static_cast<long long>(c.queueFull),
+                 static_cast<long long>(c.failed), static_cast<long long>(c.afterStop), balanced ? "" : ": the counts do not balance");
+    if (live) {
+        double gapSeconds = 0;
+        int64_t reconnects = 0;
+        for (const InputRestart& r : summary.restarts) {
+            gapSeconds += r.gapSeconds;
+            if (r.reason.rfind("reconnected", 0) == 0) ++reconnects;
+        }
+        std::fprintf(stderr, "cudascope record: stream: %zu gap%s (%.1f s in all), %lld reconnect%s\n", summary.restarts.size(),
+                     summary.restarts.size() == 1 ? "" : "s", gapSeconds, static_cast<long long>(reconnects), reconnects == 1 ? "" : "s");
+    }
+    std::fprintf(stderr, "cudascope record: %lld frame%s from %s to %s (%s, %dx%d, %s layout, engine %s, conversion %s%s%s; %lld dropped; %.1f fps; per frame: conversion %.2f ms, encoding %.2f ms); ended: %s\n",
                  static_cast<long long>(stats.encoded), stats.encoded == 1 ? "" : "s", a.input.c_str(), a.out.c_str(),
                  encoder.encoderName().c_str(), width, height, std::string(monitorLayoutName(a.layout)).c_str(),
                  std::string(engine.name()).c_str(), encoder.conversion(), encoder.fallbackReason().empty() ? "" : "; NVENC not used: ",
-                 encoder.fallbackReason().c_str(), static_cast<long long>(stats.dropped), wall > 0 ? double(stats.encoded) / wall : 0.0,
+                 encoder.fallbackReason().c_str(), static_cast<long long>(c.dropped()), wall > 0 ? double(stats.encoded) / wall : 0.0,
                  stats.encoded > 0 ? 1000.0 * stats.convertSeconds / double(stats.encoded) : 0.0,
-                 stats.encoded > 0 ? 1000.0 * stats.encodeSeconds / double(stats.encoded) : 0.0);
-    if (stats.encoded == 0 && exitCode == kExitOk) {
+                 stats.encoded > 0 ? 1000.0 * stats.encodeSeconds / double(stats.encoded) : 0.0, stop.reason.c_str());
+    if (!balanced) return kExitFailure;
+    if (stats.encoded == 0 && stop.exitCode == kExitOk) {
         std::fprintf(stderr, "cudascope record: %s: no frame could be recorded\n", a.input.c_str());
         return kExitFailure;
     }
-    return exitCode;
+    return stop.exitCode;
 }
 
 }  // namespace cs

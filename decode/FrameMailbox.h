@@ -7,6 +7,10 @@
 // oldest is dropped (and counted), so a consumer that falls behind stays at most `capacity`
 // frames behind and memory stays bounded.
 //
+// Every value accepted by put() is accounted for: taken, dropped (replaced, or pushed out of a
+// full queue), discarded (still waiting at clear() or close()) or waiting now, so
+// put = taken + dropped + discarded + waiting (counts(), one snapshot under the lock).
+//
 // Threading: every method may be called from any thread; one mutex guards the queue and the
 // counts. Dropped values are released after the lock is let go (freeing a frame may return a
 // decoder surface, which should not happen under our lock).
@@ -80,10 +84,11 @@ public:
         return takeLocked();
     }
 
-    // Drops every waiting value without counting it (a new connection, a closed display).
+    // Drops every waiting value (a new connection, a closed display); they count as discarded.
     void clear() {
         std::deque<T> released;
         std::lock_guard lock(mutex_);
+        discarded_ += queue_.size();
         released.swap(queue_);
     }
 
@@ -93,6 +98,7 @@ public:
         {
             std::lock_guard lock(mutex_);
             closed_ = true;
+            discarded_ += queue_.size();
             released.swap(queue_);
         }
         ready_.notify_all();
@@ -122,6 +128,17 @@ public:
         std::lock_guard lock(mutex_);
         return taken_;
     }
+    uint64_t discarded() const {   // waiting at clear() or close()
+        std::lock_guard lock(mutex_);
+        return discarded_;
+    }
+    struct Counts {
+        uint64_t put = 0, taken = 0, dropped = 0, discarded = 0, waiting = 0;   // put = the other four's sum
+    };
+    Counts counts() const {
+        std::lock_guard lock(mutex_);
+        return {put_, taken_, dropped_, discarded_, uint64_t(queue_.size())};
+    }
 
 private:
     // Drops the oldest until at most `keep` wait; they go to `released`, freed by the caller
@@ -150,6 +167,7 @@ private:
     uint64_t put_ = 0;
     uint64_t dropped_ = 0;
     uint64_t taken_ = 0;
+    uint64_t discarded_ = 0;
 };
 
 using FrameMailbox = LatestMailbox<LiveFrame>;

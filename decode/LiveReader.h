@@ -150,6 +150,9 @@ public:
 
     uint64_t framesArrived() const { return mailbox_.delivered(); }
     uint64_t framesDropped() const { return mailbox_.dropped(); }   // replaced, or pushed out of a full queue, untaken
+    // One snapshot of the mailbox's counts: arrived (put) = taken + dropped + discarded (waiting
+    // when the reader stopped) + waiting.
+    FrameMailbox::Counts frameCounts() const { return mailbox_.counts(); }
     size_t framesWaiting() const { return mailbox_.size(); }
     size_t queueCapacity() const { return mailbox_.capacity(); }   // frames that may wait now (Options::queueFrames, bounded)
 

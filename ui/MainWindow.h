@@ -163,6 +163,7 @@ private:
     QTimer reprocessTimer_, statusTimer_;
 
     std::unique_ptr<WindowRecorder> recorder_;
+    int64_t recordSourceDropped_ = 0;   // the player's dropped frames when the recording started
     QAction* recordAction_ = nullptr;
     QLabel* recordIndicator_ = nullptr;
 };

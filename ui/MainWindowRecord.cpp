@@ -81,9 +81,13 @@ Status MainWindow::startRecording(const RecordRequest& request) {
         if (made) converter = std::move(*made);
     }
 #endif
-    auto started = WindowRecorder::start(request, info.width, info.height, player_->frameRate(), std::move(converter));
+    // Files and patterns: every frame, at the source's rate (WindowRecorder.h); live: as shown.
+    const bool sourceRate = !info.live;
+    auto started = WindowRecorder::start(request, info.width, info.height, player_->frameRate(), std::move(converter), sourceRate);
     if (!started) return fail(started.status());
     recorder_ = std::move(*started);
+    player_->setEveryFrame(sourceRate);
+    recordSourceDropped_ = player_->frameCounts().dropped();
     {
         const QSignalBlocker block(recordAction_);
         recordAction_->setChecked(true);
@@ -105,6 +109,8 @@ Status MainWindow::startRecording(const RecordRequest& request) {
 Result<EncoderStats> MainWindow::stopRecording() {
     if (!recorder_) return Status::error("no recording is running");
     const std::unique_ptr<WindowRecorder> recorder = std::move(recorder_);
+    player_->setEveryFrame(false);
+    const int64_t sourceDropped = player_->frameCounts().dropped() - recordSourceDropped_;
     const Status closed = recorder->stop();
     {
         const QSignalBlocker block(recordAction_);
@@ -120,7 +126,7 @@ Result<EncoderStats> MainWindow::stopRecording() {
     status_->showMessage(tr("Recorded %1 frames to %2 (%3 dropped)")
                              .arg(stats.encoded)
                              .arg(recorder->request().path)
-                             .arg(stats.dropped),
+                             .arg(stats.dropped + sourceDropped),
                          10000);
     return stats;
 }
@@ -143,7 +149,7 @@ void MainWindow::recordShownFrame() {
 void MainWindow::refreshRecordIndicator() {
     if (!recordIndicator_) return;
     recordIndicator_->setVisible(recorder_ != nullptr);
-    if (recorder_) recordIndicator_->setText(recorder_->indicatorText());
+    if (recorder_) recordIndicator_->setText(recorder_->indicatorText(player_->frameCounts().dropped() - recordSourceDropped_));
 }
 
 }  // namespace cs

@@ -133,6 +133,7 @@ void Player::adoptPending(const SourceInfo& info) {
     haveFirstPts_ = false;
     observedDuration_ = 0.0;
     dropped_ = presented_ = 0;
+    counts_ = {};
     presentTimes_.clear();
     endReached_ = false;
     seekLast_ = {};
@@ -216,10 +217,16 @@ void Player::serviceLive() {
         }
     }
     if (live_->hasInfo()) info_ = live_->info();   // size and format follow the stream
-    dropped_ = int64_t(live_->framesDropped());
-    if (!playing_ && !presentNext_) return;
-    if (auto f = live_->tryTake()) {
+    std::optional<LiveFrame> f;
+    if (playing_ || presentNext_) f = live_->tryTake();
+    const FrameMailbox::Counts c = live_->frameCounts();   // after the take: it is counted as taken
+    counts_.delivered = int64_t(c.put);
+    counts_.replaced = int64_t(c.dropped + c.discarded);
+    counts_.waiting = int64_t(c.waiting);
+    dropped_ = int64_t(c.dropped);
+    if (f) {
         presentNext_ = false;
+        ++counts_.shown;
         present(std::move(f->frame));
     }
 }
@@ -235,8 +242,8 @@ void Player::service() {
         return;
     }
     if (presentNext_) {
-        auto item = reader_->pop();
-        if (item && item->wrap && loop_) item = reader_->pop();   // looping on: the start follows
+        auto item = takeItem();
+        if (item && item->wrap && loop_) item = takeItem();   // looping on: the start follows
         if (!item) return;   // a wake-up follows the frame's arrival
         presentNext_ = false;
         if (item->status == ReadStatus::Frame) {
@@ -257,8 +264,8 @@ void Player::tick() {
     bool wrap = false;
     if (!anchored_) {
         // Starting (or restarting after a seek): the first frame to arrive is shown now.
-        auto item = reader_->pop();
-        if (item && item->wrap && loop_) item = reader_->pop();
+        auto item = takeItem();
+        if (item && item->wrap && loop_) item = takeItem();
         if (!item) return;
         if (item->status != ReadStatus::Frame) {
             handleEndOrError(*item);
@@ -296,15 +303,21 @@ void Player::tick() {
             wrapPending_ = false;
         }
         if (pts > now + kDueSlack) break;
-        auto item = reader_->pop();
-        if (chosen) ++dropped_;   // a due frame overtaken by a later due one: never shown
+        auto item = takeItem();
+        if (chosen) {   // a due frame overtaken by a later due one: never shown
+            ++dropped_;
+            ++counts_.late;
+        }
         chosen = std::move(item);
+        if (everyFrame_) break;   // the next due frame is shown on the next tick, not dropped
     }
     if (chosen) {
         const bool starved = !reader_->peek(status, pts);
         const double late = now - chosen->frame.view.pts;
         presentItem(std::move(*chosen));
-        if (starved && late > kStarvedReanchor) anchor();
+        // Every frame: one that comes late starts the clock again at it, so the next ones are
+        // not all due at once.
+        if ((starved && late > kStarvedReanchor) || (everyFrame_ && late > frameDuration())) anchor();
     }
     if (reader_->peek(status, pts)) {
         if (status == ReadStatus::Frame) scheduleTick((pts - mediaNow()) / speed_);
@@ -330,7 +343,14 @@ void Player::handleEndOrError(SourceReader::Item& item) {
     emit endOfStream();
 }
 
+std::optional<SourceReader::Item> Player::takeItem() {
+    auto item = reader_->pop();
+    if (item && item->status == ReadStatus::Frame) ++counts_.delivered;
+    return item;
+}
+
 void Player::presentItem(SourceReader::Item&& item) {
+    ++counts_.shown;
     if (!item.prepared) item.prepared = reader_->awaitPrepared(item.serial);
     present(std::move(item.frame), std::move(item.prepared));
 }
@@ -359,6 +379,7 @@ void Player::requestSeek(double seconds) {
     reader_->seek(std::max(0.0, seconds));
     endReached_ = false;
     wrapPending_ = false;
+    if (seekLast_.haveLast) ++counts_.skipped;   // the frame held on the way to the end
     seekLast_ = {};
     if (playing_) {
         anchored_ = false;
@@ -473,10 +494,11 @@ void Player::startStepFill(double target) {
 
 void Player::serviceStepFill() {
     const double d = frameDuration();
-    while (auto item = reader_->pop()) {
+    while (auto item = takeItem()) {
         if (item->wrap) continue;
         if (item->status != ReadStatus::Frame) {
-            // The window ended early (a short or damaged file): land on the last frame read.
+            // The window ended early (a short or damaged file): land on the last frame read
+            // (counted as skipped already; shown again from the cache).
             steps_.filling = false;
             if (steps_.frames.empty()) handleEndOrError(*item);
             else present(VideoFrame(steps_.frames.back()));
@@ -485,9 +507,11 @@ void Player::serviceStepFill() {
         keepStepped(item->frame);
         if (item->frame.view.pts >= steps_.target - 0.5 * d) {
             steps_.filling = false;
+            ++counts_.shown;
             present(std::move(item->frame));
             return;
         }
+        ++counts_.skipped;   // on the way to the target (kept in the step cache)
     }
 }
 
@@ -558,6 +582,7 @@ void Player::goToEnd() {
     presentNext_ = false;
     anchored_ = false;
     wrapPending_ = false;
+    if (seekLast_.haveLast) ++counts_.skipped;   // the frame held on the way to the end
     seekLast_ = {};
     seekLast_.active = true;
     seekLast_.target = std::max(0.0, info_.duration - 1.0);
@@ -566,8 +591,9 @@ void Player::goToEnd() {
 }
 
 void Player::serviceSeekToLast() {
-    while (auto item = reader_->pop()) {
+    while (auto item = takeItem()) {
         if (item->status == ReadStatus::Frame) {
+            if (seekLast_.haveLast) ++counts_.skipped;   // on the way to the last frame
             seekLast_.last = std::move(item->frame);
             seekLast_.haveLast = true;
             continue;
@@ -576,6 +602,7 @@ void Player::serviceSeekToLast() {
             VideoFrame last = std::move(seekLast_.last);
             seekLast_ = {};
             endReached_ = true;   // the reader sits at its end now
+            ++counts_.shown;
             present(std::move(last));
             if (item->status == ReadStatus::Error) emit sourceError(QString::fromStdString(item->message));
             return;

@@ -16,6 +16,13 @@
 //
 // Reverse play (J): back steps at the playback rate, from the cache, refilled as it runs out.
 //
+// Every frame a reader hands the player is counted once (frameCounts()): shown, dropped as late
+// (a later frame was due too: the display keeps time), replaced (live: the mailbox had a newer
+// one), skipped (read through on the way to a seek's or a step's target) or, live, still waiting
+// in the mailbox: delivered = shown + late + replaced + skipped + waiting, at any moment. A file
+// recorded by the window (setEveryFrame) shows every frame instead of dropping late ones: the
+// clock starts again at a frame that comes late, so the recording holds every frame.
+//
 // Threading: every method runs on the GUI thread. The reader threads (SourceReader for
 // files and patterns, decode/LiveReader for cameras and streams) only queue frames and post
 // a wake-up (a queued call) to this object.
@@ -28,6 +35,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,7 +87,19 @@ public:
     bool loops() const { return loop_; }
     bool atEnd() const { return endReached_; }
     int64_t droppedFrames() const { return dropped_; }
-    int64_t presentedFrames() const { return presented_; }
+    int64_t presentedFrames() const { return presented_; }   // frames shown, again from the step cache included
+    struct FrameCounts {
+        int64_t delivered = 0;   // files: frames taken from the reader's queue; live: frames that arrived in the mailbox
+        int64_t shown = 0;       // delivered frames that became the current frame
+        int64_t late = 0, replaced = 0, skipped = 0;
+        int64_t waiting = 0;     // live: in the mailbox now
+        int64_t dropped() const { return late + replaced; }   // what playback lost (the status bar's "dropped")
+    };
+    // Since the source opened (live: the reader's counts at the last service).
+    FrameCounts frameCounts() const { return counts_; }
+    // Files and patterns: show every frame, none dropped as late (a recording of the window).
+    void setEveryFrame(bool every) { everyFrame_ = every; }
+    bool everyFrame() const { return everyFrame_; }
     double presentedFps() const;     // frames presented over the last second
 
 public slots:
@@ -128,6 +148,7 @@ private:
     void handleEndOrError(SourceReader::Item& item);
     void present(VideoFrame&& frame, std::shared_ptr<PreparedScopes> prepared = {});
     void presentItem(SourceReader::Item&& item);
+    std::optional<SourceReader::Item> takeItem();   // reader_->pop(), counting the frames delivered
     void requestSeek(double seconds);
     double mediaNow() const;
     void anchor();
@@ -188,6 +209,8 @@ private:
     QTimer reverseTimer_;
 
     int64_t dropped_ = 0, presented_ = 0;
+    FrameCounts counts_;
+    bool everyFrame_ = false;
     std::deque<Clock::time_point> presentTimes_;
     QTimer timer_;
 };

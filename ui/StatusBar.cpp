@@ -76,7 +76,19 @@ void StatusBar::refresh() {
         gamut_->hide();
     }
     fps_->setText(tr("%1 fps").arg(player_.presentedFps(), 0, 'f', 1));
-    dropped_->setText(tr("dropped %1").arg(player_.droppedFrames()));
+    // Every frame the source delivered since it opened: shown, dropped (late, replaced), skipped
+    // by a seek or a step, or waiting (Player::FrameCounts).
+    const Player::FrameCounts fc = player_.frameCounts();
+    dropped_->setText(tr("dropped %1").arg(fc.dropped()));
+    dropped_->setToolTip(tr("%1 delivered = %2 shown + %3 dropped (%4 late, %5 replaced in the live mailbox) + %6 skipped "
+                            "by seeks and steps + %7 waiting")
+                             .arg(fc.delivered)
+                             .arg(fc.shown)
+                             .arg(fc.dropped())
+                             .arg(fc.late)
+                             .arg(fc.replaced)
+                             .arg(fc.skipped)
+                             .arg(fc.waiting));
     time_->setText(tr("%1 ms").arg(engine_.averageComputeMilliseconds(), 0, 'f', 1));
 }
 

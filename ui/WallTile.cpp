@@ -77,6 +77,38 @@ std::string fitText(const std::string& text, int pixels) {
     return "..." + text.substr(text.size() - size_t(chars - 3));
 }
 
+// Canvas storage for one tile, reused. take() gives storage nobody else holds: a canvas comes
+// back here only from its deleter, when its last holder (the tile's queue, the GUI thread that
+// uploads it, a snapshot) lets it go, on that holder's thread, under mutex_; the worker takes it
+// under the same lock, so the reader's last access happens before the worker's next write.
+class CanvasPool : public std::enable_shared_from_this<CanvasPool> {
+public:
+    std::shared_ptr<TileCanvas> take() {
+        std::unique_ptr<TileCanvas> canvas;
+        {
+            const std::lock_guard lock(mutex_);
+            if (!free_.empty()) {
+                canvas = std::move(free_.back());
+                free_.pop_back();
+            }
+        }
+        if (!canvas) canvas = std::make_unique<TileCanvas>();
+        return std::shared_ptr<TileCanvas>(canvas.release(), [pool = weak_from_this()](TileCanvas* c) {
+            std::unique_ptr<TileCanvas> owned(c);
+            if (const auto p = pool.lock()) p->give(owned);
+        });
+    }
+
+private:
+    static constexpr size_t kKeep = 4;
+    void give(std::unique_ptr<TileCanvas>& canvas) {
+        const std::lock_guard lock(mutex_);
+        if (free_.size() < kKeep) free_.push_back(std::move(canvas));   // else freed by the caller, after the lock
+    }
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<TileCanvas>> free_;   // guarded by mutex_
+};
+
 std::string shortName(const std::string& input) {
     if (isLiveInput(input) || input.rfind("pattern:", 0) == 0) return input;
     const size_t slash = input.find_last_of('/');
@@ -116,7 +148,7 @@ struct WallTile::Worker {
     LiveState liveState = LiveState::Connecting;
     uint64_t liveGeneration = 0;
     Clock::time_point origin;
-    std::shared_ptr<TileCanvas> spare;
+    std::shared_ptr<CanvasPool> canvases = std::make_shared<CanvasPool>();
 
     double seconds(Clock::time_point t) const { return std::chrono::duration<double>(t - start).count(); }
 };
@@ -126,7 +158,9 @@ WallTile::WallTile(std::string input, Options options, std::function<void()> wak
       live_(isLiveInput(input_)),
       thread_([this] { run(); }) {}
 
-WallTile::~WallTile() {
+WallTile::~WallTile() { stop(); }
+
+void WallTile::stop() {
     requestStop();
     if (thread_.joinable()) thread_.join();
 }
@@ -172,6 +206,8 @@ CanvasTake WallTile::takeCanvas(std::chrono::steady_clock::time_point refresh, s
     const CanvasPick pick = pickDueCanvas(std::span(due, queue_.size()), refresh, delay, live_);
     if (pick.index >= 0) {
         take.unshown += pick.dropped;
+        counters_.unshown += pick.dropped;
+        ++counters_.presented;   // the queue holds new frames only
         take.canvas = queue_[size_t(pick.index)];
         queue_.erase(queue_.begin(), queue_.begin() + pick.index + 1);
     } else if (queue_.empty() && labelCanvas_ && labelCanvas_->serial > shownSerial_) {
@@ -194,7 +230,10 @@ std::vector<WallAlarmRecord> WallTile::takeAlarms() {
 
 TileCounters WallTile::counters() const {
     const std::lock_guard lock(mutex_);
-    return counters_;
+    TileCounters c = counters_;
+    c.pending = int64_t(queue_.size()) + (inHand_ ? 1 : 0) + liveWaiting_;
+    c.stopped = stoppedCanvases_ + liveDiscarded_;
+    return c;
 }
 
 std::string WallTile::statusText() const {
@@ -255,8 +294,7 @@ void WallTile::run() {
     // Publishes the canvas drawn from what the worker has now (the last frame's images, the state).
     const auto compose = [&](bool newFrame) {
         const int cw = canvasWidth_, ch = canvasHeight_;
-        std::shared_ptr<TileCanvas> canvas = w.spare && w.spare.use_count() == 1 ? std::move(w.spare) : std::make_shared<TileCanvas>();
-        w.spare.reset();
+        std::shared_ptr<TileCanvas> canvas = w.canvases->take();   // storage nobody else holds
         RgbaImage& img = canvas->image;
         if (img.width != cw || img.height != ch) img.resize(cw, ch);
         fillRect(img, 0, 0, cw, ch, kBackground);
@@ -321,8 +359,10 @@ void WallTile::run() {
                 if (queue_.size() == kCanvasQueue) {
                     queue_.pop_front();
                     ++overflow_;
+                    ++counters_.unshown;
                 }
                 queue_.push_back(canvas_);
+                inHand_ = false;   // the frame in hand is now the queued canvas
             } else {
                 labelCanvas_ = canvas_;
             }
@@ -335,7 +375,7 @@ void WallTile::run() {
                 counters_.lastLatencyMs = std::chrono::duration<double, std::milli>(Clock::now() - w.origin).count();
             }
         }
-        w.spare = std::move(old);
+        old.reset();   // back to the pool unless the queue or the GUI thread holds it
         if (wake_) wake_();
     };
 
@@ -404,6 +444,11 @@ void WallTile::run() {
             measured = &w.full;
         }
         if (!status) {
+            {
+                const std::lock_guard lock(mutex_);
+                ++counters_.failed;
+                inHand_ = false;
+            }
             w.state = status.message();
             compose(false);
             return;
@@ -467,14 +512,21 @@ void WallTile::run() {
                 w.info = w.live->info();
                 w.haveInfo = true;
             }
-            if (auto f = w.live->tryTake()) {
+            auto f = w.live->tryTake();
+            {
+                // The mailbox's counts after the take: arrived = taken + replaced + discarded + waiting.
+                const FrameMailbox::Counts c = w.live->frameCounts();
+                const std::lock_guard lock(mutex_);
+                counters_.delivered = int64_t(c.put);
+                counters_.liveDropped = int64_t(c.dropped);
+                liveDiscarded_ = int64_t(c.discarded);
+                liveWaiting_ = int64_t(c.waiting);
+                if (f) inHand_ = true;
+            }
+            if (f) {
                 if (f->generation != w.liveGeneration) {
                     w.liveGeneration = f->generation;
                     w.info = w.live->info();
-                }
-                {
-                    const std::lock_guard lock(mutex_);
-                    counters_.liveDropped = int64_t(w.live->framesDropped());
                 }
                 process(f->frame, f->arrival);
                 presented = true;
@@ -528,25 +580,28 @@ void WallTile::run() {
                         deadline = std::min(deadline, itemDue - kLookahead);
                         break;
                     }
-                    if (take) {
-                        const std::lock_guard lock(mutex_);
-                        ++counters_.skipped;
-                    }
+                    const bool overtaken = take.has_value();
                     take = w.reader->pop();
+                    {
+                        const std::lock_guard lock(mutex_);
+                        ++counters_.delivered;
+                        if (overtaken) ++counters_.skipped;   // the one in hand, due before this one
+                        inHand_ = true;
+                    }
                     due = itemDue;
                     w.lastDue = itemDue;
                     w.lastPts = pts;
                 }
                 if (take) {
                     // Decoding slower than the stream: rather than fall further behind, the
-                    // clock restarts at this frame and the frames it had no time for count as
-                    // skipped (what a display that keeps time would have dropped).
+                    // clock restarts at this frame. No frame is dropped (the ones after it come
+                    // due on the new clock); the time is, and it is counted as stalled.
                     const double behind = std::chrono::duration<double>(Clock::now() - due).count();
-                    const double duration = w.info.frameRate > 0 ? 1.0 / w.info.frameRate : 0.04;
                     if (behind > kMaxBehindSeconds) {
                         {
                             const std::lock_guard lock(mutex_);
-                            counters_.skipped += int64_t(behind / duration);
+                            ++counters_.clockRestarts;
+                            counters_.stalledSeconds += behind;
                         }
                         w.anchorWall = Clock::now();
                         w.anchorPts = w.lastPts;
@@ -582,6 +637,21 @@ void WallTile::run() {
     // The readers stop (and their threads join) here, on the worker thread; their frames go first.
     if (w.live) w.live->requestStop();
     if (w.reader) w.reader->requestStop();
+    // Final counts: the mailbox takes nothing after requestStop, and no refresh will show the
+    // frames still queued.
+    std::deque<std::shared_ptr<const TileCanvas>> left;
+    {
+        const std::lock_guard lock(mutex_);
+        if (w.live) {
+            const FrameMailbox::Counts c = w.live->frameCounts();
+            counters_.delivered = int64_t(c.put);
+            counters_.liveDropped = int64_t(c.dropped);
+            liveDiscarded_ = int64_t(c.discarded);
+            liveWaiting_ = int64_t(c.waiting);
+        }
+        stoppedCanvases_ += int64_t(queue_.size());
+        left.swap(queue_);
+    }
 }
 
 }  // namespace cs

@@ -21,6 +21,9 @@
 // waiting on the worker's work. The canvas size and the scopes are set by the GUI thread and
 // read by the worker at its next frame. `wake` is called on the worker thread (without a lock)
 // after each publication: post a queued call, nothing more.
+// A canvas is never written while it can be drawn: the worker draws each canvas into storage
+// it takes from the tile's pool, and storage goes back to the pool only when the last holder
+// (the queue, the GUI thread uploading it, a snapshot) lets it go, under the pool's lock.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -68,14 +71,28 @@ struct WallAlarmRecord {
     std::string timecode;                               // files: the frame's timecode when it was decided
 };
 
+// Every frame the tile's reader hands it ends in exactly one place: presented, dropped for one
+// of the causes below, or (for now) pending, so delivered = presented + dropped() + pending in
+// every snapshot (counters()); once the tile has stopped (stop()) nothing is pending.
+// Threading: the worker counts the deliveries and its own drops, the refresh (takeCanvas, on
+// the thread that draws the wall) counts presented and unshown; all under WallTile::mutex_.
 struct TileCounters {
     int64_t frames = 0;        // frames processed into a canvas
-    int64_t skipped = 0;       // files: frames that came due while the worker was busy, or that a decoder
-                               // slower than the stream had no time for (more than 0.25 s behind: the
-                               // clock restarts at the frame shown, the frames in that time count here)
-    int64_t liveDropped = 0;   // live: frames the mailbox replaced before the worker took them
+    int64_t delivered = 0;     // files: frames taken from the read-ahead queue; live: frames that arrived in the mailbox
+    int64_t presented = 0;     // frames a refresh showed
+    int64_t skipped = 0;       // late (files): came due while the worker was busy; only the latest due frame is drawn
+    int64_t liveDropped = 0;   // replaced (live): the mailbox had a newer frame before the worker took this one
+    int64_t unshown = 0;       // drawn, but passed over by the refreshes (due at an earlier one) or pushed out of a full queue
+    int64_t failed = 0;        // the reduction or an engine failed on it (the tile's state says why)
+    int64_t stopped = 0;       // left when the tile stopped: drawn and not shown yet, or waiting in the mailbox
+    int64_t pending = 0;       // now: in the worker's hands, drawn and queued for a refresh, or waiting in the mailbox
+    // Files: a decoder slower than the stream (more than 0.25 s behind) restarts the clock at
+    // the frame it shows: no frame is dropped, the time is lost (the source delivers nothing for it).
+    int64_t clockRestarts = 0;
+    double stalledSeconds = 0;
     double lastLatencyMs = 0;  // arrival (live) or due time (files) to the canvas's publication
     double lastProcessMs = 0;  // the worker's time for the last frame (engines, reduction, drawing)
+    int64_t dropped() const { return skipped + liveDropped + unshown + failed + stopped; }
 };
 
 class WallTile {
@@ -87,13 +104,16 @@ public:
         AlarmRules rules;
     };
     WallTile(std::string input, Options options, std::function<void()> wake);
-    ~WallTile();   // stops the worker and waits for it (and for its reader's read in progress)
+    ~WallTile();   // stop()
     WallTile(const WallTile&) = delete;
     WallTile& operator=(const WallTile&) = delete;
 
     const std::string& input() const { return input_; }
     int serial() const { return serial_; }     // unique per tile of this process
     void requestStop();
+    // Stops the worker and waits for it (and for its reader's read in progress); the counters
+    // are final then: the frames still queued for a refresh or waiting count as stopped.
+    void stop();
 
     // GUI thread: the tile's size on screen (device pixels) and the scopes it shows.
     void setCanvasSize(int width, int height);
@@ -139,7 +159,10 @@ private:
     std::deque<std::shared_ptr<const TileCanvas>> queue_;   // guarded by mutex_: frames drawn, not yet taken
     std::shared_ptr<const TileCanvas> labelCanvas_;          // guarded by mutex_: the newest label-only canvas
     uint64_t shownSerial_ = 0;                               // guarded by mutex_: the serial takeCanvas last gave
-    int64_t overflow_ = 0;                                   // guarded by mutex_: frames pushed out of a full queue
+    int64_t overflow_ = 0;                                   // guarded by mutex_: frames pushed out of a full queue, not yet reported
+    bool inHand_ = false;                                    // guarded by mutex_: the worker holds a delivered frame
+    int64_t liveWaiting_ = 0, liveDiscarded_ = 0;            // guarded by mutex_: the mailbox's, at the worker's last look
+    int64_t stoppedCanvases_ = 0;                            // guarded by mutex_: queued frames left at the stop
     std::vector<WallAlarmRecord> alarms_;  // guarded by mutex_
     TileCounters counters_;                // guarded by mutex_
     std::string status_ = "opening";       // guarded by mutex_

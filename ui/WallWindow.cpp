@@ -258,12 +258,21 @@ void WallWindow::poll() {
     }
     const WallView::PaintTimes pt = view_->paintTimes();
     int alarms = 0;
-    for (auto& t : tiles_)
+    int64_t delivered = 0, presented = 0, dropped = 0;   // every tile's frames (WallTile.h's TileCounters)
+    for (auto& t : tiles_) {
         if (!t->activeAlarms().empty()) ++alarms;
+        const TileCounters c = t->counters();
+        delivered += c.delivered;
+        presented += c.presented;
+        dropped += c.dropped();
+    }
     const std::string engine = tiles_.empty() ? std::string("-") : tiles_.front()->engineName();
-    char text[256];
-    std::snprintf(text, sizeof text, "%d sources   %d in alarm   engine %s   GUI %.1f ms a refresh (median; max %.1f)",
-                  int(tiles_.size()), alarms, engine.c_str(), pt.median, pt.max);
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "%d sources   %d in alarm   frames: %lld delivered, %lld presented, %lld dropped   engine %s   "
+                  "GUI %.1f ms a refresh (median; max %.1f)",
+                  int(tiles_.size()), alarms, static_cast<long long>(delivered), static_cast<long long>(presented),
+                  static_cast<long long>(dropped), engine.c_str(), pt.median, pt.max);
     status_->setText(QString::fromUtf8(text));
 }
 

@@ -14,9 +14,11 @@ namespace cs {
 
 Result<std::unique_ptr<WindowRecorder>> WindowRecorder::start(const RecordRequest& request, int sourceWidth,
                                                               int sourceHeight, double frameRate,
-                                                              std::shared_ptr<Yuv420Converter> converter) {
+                                                              std::shared_ptr<Yuv420Converter> converter, bool sourceRate) {
     std::unique_ptr<WindowRecorder> r(new WindowRecorder);
     r->request_ = request;
+    r->sourceRate_ = sourceRate;
+    r->frameRate_ = frameRate > 0 ? frameRate : 30.0;
     if (request.layout == RecordLayout::Picture) {
         r->width_ = std::max(16, (sourceWidth + 1) / 2 * 2);
         r->height_ = std::max(16, (sourceHeight + 1) / 2 * 2);
@@ -28,11 +30,11 @@ Result<std::unique_ptr<WindowRecorder>> WindowRecorder::start(const RecordReques
     o.path = request.path.toStdString();
     o.width = r->width_;
     o.height = r->height_;
-    o.frameRate = frameRate > 0 ? frameRate : 30.0;
-    o.wallClock = true;
+    o.frameRate = r->frameRate_;
+    o.wallClock = !sourceRate;
     o.codec = request.codec;
     o.quality = request.quality;
-    o.dropWhenBehind = true;   // the window never waits for the encoder
+    o.dropWhenBehind = !sourceRate;   // live: the window never waits for the encoder; files: every frame
     o.converter = std::move(converter);
     auto encoder = VideoEncoder::open(o);
     if (!encoder) return encoder.status();
@@ -45,7 +47,9 @@ Result<std::unique_ptr<WindowRecorder>> WindowRecorder::start(const RecordReques
 WindowRecorder::~WindowRecorder() { stop(); }
 
 Status WindowRecorder::submit() {
-    const auto queued = encoder_->submit(canvas_, elapsedSeconds());
+    const double seconds = sourceRate_ ? double(submitted_) / frameRate_ : elapsedSeconds();
+    ++submitted_;
+    const auto queued = encoder_->submit(canvas_, seconds);
     return queued.status();
 }
 
@@ -82,13 +86,14 @@ Status WindowRecorder::stop() {
     return encoder_->close();
 }
 
-QString WindowRecorder::indicatorText() const {
+QString WindowRecorder::indicatorText(int64_t sourceDropped) const {
     const qint64 s = clock_.elapsed() / 1000;
     const QString time = QStringLiteral("%1:%2:%3")
                              .arg(s / 3600, 2, 10, QLatin1Char('0'))
                              .arg(s / 60 % 60, 2, 10, QLatin1Char('0'))
                              .arg(s % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("\u25cf REC %1  %2 dropped").arg(time).arg(stats().dropped);
+    const EncoderStats counts = stats();
+    return QStringLiteral("\u25cf REC %1  %2 recorded, %3 dropped").arg(time).arg(counts.encoded).arg(counts.dropped + sourceDropped);
 }
 
 QString defaultRecordingPath(const QString& folder, const QString& source, const QString& extension) {

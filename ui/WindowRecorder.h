@@ -8,8 +8,12 @@
 //   Picture: the frame alone, drawn by core/MonitorLayout as `cudascope record --layout
 //     picture` draws it (the engine's picture with the colour override of the window), at
 //     the source's size rounded up to even.
-// Timestamps are the wall clock from the start (what the window showed, when it showed it),
-// in milliseconds. The encoder drops frames when it falls behind (counted), never the window.
+// Files and patterns (`sourceRate`): the window shows every frame while it records
+// (Player::setEveryFrame: none dropped as late, the clock waits instead), each is recorded and
+// stamped at the source's rate (frame n at n / rate: constant frame rate, whatever the
+// machine's load), and the window waits for the encoder rather than drop. Live sources:
+// timestamps are the wall clock from the start (what the window showed, when it showed it),
+// in milliseconds, and the encoder drops frames when it falls behind (counted), never the window.
 //
 // Threading: GUI thread only; the encoder has its own thread behind a bounded queue.
 #pragma once
@@ -43,7 +47,8 @@ public:
     // even. frameRate sets the keyframe interval (a keyframe and an MP4 fragment a second).
     // `converter` (the GPU's, with the CUDA engine) converts for the encoder; null: the CPU.
     static Result<std::unique_ptr<WindowRecorder>> start(const RecordRequest& request, int sourceWidth, int sourceHeight,
-                                                         double frameRate, std::shared_ptr<Yuv420Converter> converter = {});
+                                                         double frameRate, std::shared_ptr<Yuv420Converter> converter = {},
+                                                         bool sourceRate = false);
     ~WindowRecorder();
 
     // One frame as the window shows it. Panels: `panels` (may be empty: the viewer alone is
@@ -62,8 +67,10 @@ public:
     QString encoderName() const { return QString::fromStdString(encoder_->encoderName()); }
     QString fallbackReason() const { return QString::fromStdString(encoder_->fallbackReason()); }
     QString conversion() const { return QString::fromLatin1(encoder_->conversion()); }
-    // The status bar's indicator: "REC 00:01:05  2 dropped".
-    QString indicatorText() const;
+    bool sourceRate() const { return sourceRate_; }
+    // The status bar's indicator: "REC 00:01:05  1625 recorded, 2 dropped"; `sourceDropped`: frames
+    // the player dropped (late, replaced) while recording, added to the encoder's.
+    QString indicatorText(int64_t sourceDropped = 0) const;
 
 private:
     WindowRecorder() = default;
@@ -77,6 +84,9 @@ private:
     QImage fitted_;           // Panels: the composite fitted into the recording's size
     ScopeResults results_;    // Picture: the engine's picture
     bool stopped_ = false;
+    bool sourceRate_ = false;
+    double frameRate_ = 30.0;
+    int64_t submitted_ = 0;   // pictures handed to the encoder (sourceRate: the next one's place)
 };
 
 // A file name for a new recording in `folder`: cudascope-<source stem>-<yyyyMMdd-hhmmss>.<ext>.

@@ -75,37 +75,79 @@ std::string firstFrames(const std::vector<WallTile*>& tiles, const WallRenderer&
     return "no frame";
 }
 
-void printTable(const WallBenchOptions& o, const std::vector<WallTile*>& tiles, const WallRenderer& renderer,
+// Per tile over the measurement (differences from the baseline): every frame the reader
+// delivered is presented, dropped (by cause) or pending (in flight at either end), and
+// delivered = presented + dropped + pending change holds. False when it does not, for any tile.
+bool printTable(const WallBenchOptions& o, const std::vector<WallTile*>& tiles, const WallRenderer& renderer,
                 const std::vector<Baseline>& base, double seconds, const std::vector<double>& refreshMs, int64_t lateRefreshes,
                 const std::string& how) {
-    std::printf("| tile | input | decoder | engine | presented | fps | dropped (late / live / unshown) | latency ms mean / max | worker ms |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|\n");
-    int64_t droppedAll = 0;
+    std::printf("| tile | input | decoder | engine | delivered | presented | fps | dropped (late / replaced / unshown / failed) "
+                "| pending change | clock restarts (s stalled) | latency ms mean / max | worker ms |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    int64_t droppedAll = 0, deliveredAll = 0, presentedAll = 0;
+    bool balanced = true;
     for (size_t i = 0; i < tiles.size(); ++i) {
         const TileCounters c = tiles[i]->counters();
+        const TileCounters& b = base[i].counters;
         const TileDisplayStats d = renderer.stats(*tiles[i]);
-        const int64_t presented = d.presented - base[i].display.presented;
-        const int64_t late = c.skipped - base[i].counters.skipped;
-        const int64_t live = c.liveDropped - base[i].counters.liveDropped;
-        const int64_t unshown = d.unshown - base[i].display.unshown;
-        const double latency = presented ? (d.sumLatencyMs - base[i].display.sumLatencyMs) / double(presented) : 0.0;
-        droppedAll += late + live + unshown;
-        std::printf("| %zu | %s | %s | %s | %lld | %.1f | %lld (%lld / %lld / %lld) | %.1f / %.1f | %.1f |\n", i + 1,
-                    tiles[i]->input().c_str(), tiles[i]->decoder().c_str(), tiles[i]->engineName().c_str(),
-                    static_cast<long long>(presented), double(presented) / seconds,
-                    static_cast<long long>(late + live + unshown), static_cast<long long>(late),
-                    static_cast<long long>(live), static_cast<long long>(unshown), latency, d.maxLatencyMs,
-                    c.lastProcessMs);
+        const int64_t delivered = c.delivered - b.delivered, presented = c.presented - b.presented;
+        const int64_t late = c.skipped - b.skipped, live = c.liveDropped - b.liveDropped;
+        const int64_t unshown = c.unshown - b.unshown, failed = c.failed - b.failed;
+        const int64_t dropped = c.dropped() - b.dropped(), pending = c.pending - b.pending;
+        const int64_t shown = d.presented - base[i].display.presented;
+        const double latency = shown ? (d.sumLatencyMs - base[i].display.sumLatencyMs) / double(shown) : 0.0;
+        droppedAll += dropped;
+        deliveredAll += delivered;
+        presentedAll += presented;
+        if (delivered != presented + dropped + pending) balanced = false;
+        std::printf("| %zu | %s | %s | %s | %lld | %lld | %.1f | %lld (%lld / %lld / %lld / %lld) | %+lld | %lld (%.2f) | %.1f / %.1f | %.1f |\n",
+                    i + 1, tiles[i]->input().c_str(), tiles[i]->decoder().c_str(), tiles[i]->engineName().c_str(),
+                    static_cast<long long>(delivered), static_cast<long long>(presented), double(presented) / seconds,
+                    static_cast<long long>(dropped), static_cast<long long>(late), static_cast<long long>(live),
+                    static_cast<long long>(unshown), static_cast<long long>(failed), static_cast<long long>(pending),
+                    static_cast<long long>(c.clockRestarts - b.clockRestarts), c.stalledSeconds - b.stalledSeconds, latency,
+                    d.maxLatencyMs, c.lastProcessMs);
     }
     const Percentiles p = percentiles(refreshMs);
-    std::printf("\n%zu tiles, %.1f s measured (%s, %dx%d): %lld dropped in all; the drawing thread per refresh "
-                "(uploads + one pass over every tile%s): median %.2f ms, p99 %.2f ms, max %.2f ms over %zu refreshes",
-                tiles.size(), seconds, how.c_str(), o.width, o.height, static_cast<long long>(droppedAll),
+    std::printf("\n%zu tiles, %.1f s measured (%s, %dx%d): delivered %lld = presented %lld + dropped %lld + pending change %+lld%s; "
+                "the drawing thread per refresh (uploads + one pass over every tile%s): median %.2f ms, p99 %.2f ms, max %.2f ms over %zu refreshes",
+                tiles.size(), seconds, how.c_str(), o.width, o.height, static_cast<long long>(deliveredAll),
+                static_cast<long long>(presentedAll), static_cast<long long>(droppedAll),
+                static_cast<long long>(deliveredAll - presentedAll - droppedAll), balanced ? "" : " (NOT BALANCED for some tile)",
                 o.noWindow ? " + glFinish" : "", p.median, p.p99, p.max, refreshMs.size());
     if (o.noWindow) std::printf(", %lld refreshes later than their slot", static_cast<long long>(lateRefreshes));
     std::printf("\nGL: %s\n", gl::versionString().c_str());
     std::printf("(latency max is over the whole run, warm-up included; dropped: late = came due while the tile's worker"
-                " was busy or the decoder was behind, live = replaced in a live mailbox, unshown = drawn by the tile, due at a refresh and never shown)\n");
+                " was busy, replaced = replaced in a live mailbox, unshown = drawn by the tile, due at a refresh and never shown,"
+                " failed = the engines failed on it; pending = in the worker's hands, queued for a refresh or waiting in the mailbox;"
+                " a clock restart (the decoder more than 0.25 s behind) drops no frame, it loses the time stalled)\n");
+    return balanced;
+}
+
+// Stops every tile (their counters are final then) and checks delivered = presented + dropped
+// over the whole run, nothing pending. False, with a line per tile that does not balance.
+bool checkFinalCounts(const std::vector<WallTile*>& tiles) {
+    bool ok = true;
+    for (WallTile* t : tiles) t->requestStop();
+    int64_t delivered = 0, presented = 0, dropped = 0;
+    for (WallTile* t : tiles) {
+        t->stop();
+        const TileCounters c = t->counters();
+        delivered += c.delivered;
+        presented += c.presented;
+        dropped += c.dropped();
+        if (c.delivered != c.presented + c.dropped() || c.pending != 0) {
+            std::fprintf(stderr, "playback_bench: %s: delivered %lld != presented %lld + dropped %lld (pending %lld)\n",
+                         t->input().c_str(), static_cast<long long>(c.delivered), static_cast<long long>(c.presented),
+                         static_cast<long long>(c.dropped()), static_cast<long long>(c.pending));
+            ok = false;
+        }
+    }
+    std::printf("whole run, tiles stopped: delivered %lld = presented %lld + dropped %lld (late, replaced, unshown, failed, "
+                "and those left at the stop)%s\n",
+                static_cast<long long>(delivered), static_cast<long long>(presented), static_cast<long long>(dropped),
+                ok ? "" : ": NOT BALANCED");
+    return ok;
 }
 
 void snapshot(const std::vector<WallTile*>& tiles, const WallGrid& grid, int w, int h, const std::string& path) {
@@ -211,12 +253,13 @@ int runHeadless(const WallBenchOptions& o, int argc, char** argv) {
         std::fprintf(stderr, "playback_bench: --no-window: %s\n", s.message().c_str());
         return finish(1);
     }
-    printTable(o, tiles, renderer, base, seconds, refreshMs, late, "no window: EGL, offscreen framebuffer");
+    bool balanced = printTable(o, tiles, renderer, base, seconds, refreshMs, late, "no window: EGL, offscreen framebuffer");
     const Percentiles issue = percentiles(issueMs);
     std::printf("the same without waiting for glFinish (the thread's own share): median %.2f ms, p99 %.2f ms, max %.2f ms\n",
                 issue.median, issue.p99, issue.max);
     if (!o.snapshot.empty()) snapshot(tiles, grid, o.width, o.height, o.snapshot);
-    return finish(0);
+    balanced = checkFinalCounts(tiles) && balanced;
+    return finish(balanced ? 0 : 1);
 }
 
 int runWindowed(const WallBenchOptions& o, int argc, char** argv) {
@@ -260,9 +303,10 @@ int runWindowed(const WallBenchOptions& o, int argc, char** argv) {
     // The view keeps its last 600 paints: the table's figures are of those.
     const std::vector<double>& ms = window.view().paintSamples();
     std::printf("paints during the measurement: %lld\n", static_cast<long long>(pt.paints - paintsBefore));
-    printTable(o, tiles, renderer, base, seconds, ms, 0, "the wall's window");
+    bool balanced = printTable(o, tiles, renderer, base, seconds, ms, 0, "the wall's window");
     if (!o.snapshot.empty()) window.grab().save(QString::fromStdString(o.snapshot));
-    return 0;
+    balanced = checkFinalCounts(tiles) && balanced;
+    return balanced ? 0 : 1;
 }
 
 }  // namespace

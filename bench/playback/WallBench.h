@@ -19,7 +19,8 @@ struct WallBenchOptions {
     std::string snapshot;       // PNG of the wall after measuring ("": none)
 };
 
-// Exit: 0 measured; 1 an input or the engine failed; 77 no display / no OpenGL 3.3.
+// Exit: 0 measured; 1 an input or the engine failed, or a tile's delivered frames are not its presented plus
+// dropped ones; 77 no display / no OpenGL 3.3.
 int runWallBench(const WallBenchOptions& options, int argc, char** argv);
 
 }  // namespace cs::bench

@@ -11,8 +11,11 @@
 // Needs an X display with OpenGL 3.3 (Xvfb: xvfb-run -a -s "-screen 0 1920x1080x24");
 // --no-window needs an EGL OpenGL 3.3 context instead, for machines where no X server gives
 // the GPU's OpenGL: the same Player, EngineHost and views, drawing offscreen (bench/README.md).
+// It also prints every frame the source delivered accounted for (delivered = presented +
+// dropped + skipped + waiting, Player::FrameCounts).
 // Exit: 0 measured; 1 the input (or the engine asked for) failed, one line naming the
-// input and the reason; 2 usage; 77 no display or no OpenGL 3.3 here (CTest: skipped).
+// input and the reason, or the frames did not balance; 2 usage; 77 no display or no OpenGL
+// 3.3 here (CTest: skipped).
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDockWidget>
@@ -295,8 +298,17 @@ void printRow(const Options& o, const cs::Player& player, const cs::EngineHost& 
                 intervals.empty() ? 0.0 : *std::max_element(intervals.begin(), intervals.end()), load[0]);
 }
 
-void printFooter(const Options& o, const cs::Player& player, const cs::EngineHost& host, const std::string& glVersion) {
+// Also every frame the source delivered since it opened, accounted for (Player::FrameCounts);
+// false when delivered != shown + dropped + skipped + waiting.
+bool printFooter(const Options& o, const cs::Player& player, const cs::EngineHost& host, const std::string& glVersion) {
     std::printf("OpenGL: %s\n", glVersion.c_str());
+    const cs::Player::FrameCounts c = player.frameCounts();
+    const bool balanced = c.delivered == c.shown + c.dropped() + c.skipped + c.waiting;
+    std::printf("since the source opened: delivered %lld = presented %lld + dropped %lld (late %lld, replaced %lld) + skipped %lld"
+                " (seeks, steps) + waiting %lld%s\n",
+                static_cast<long long>(c.delivered), static_cast<long long>(c.shown), static_cast<long long>(c.dropped()),
+                static_cast<long long>(c.late), static_cast<long long>(c.replaced), static_cast<long long>(c.skipped),
+                static_cast<long long>(c.waiting), balanced ? "" : ": NOT BALANCED");
     std::printf("warm-up %.2f s; dropped since the source opened (status bar): %lld; threads: %s\n", o.warmup,
                 static_cast<long long>(player.droppedFrames()), o.threads > 0 ? std::to_string(o.threads).c_str() : "default");
     if (!host.usesCuda())
@@ -305,6 +317,7 @@ void printFooter(const Options& o, const cs::Player& player, const cs::EngineHos
                     " prepared)\n",
                     static_cast<long long>(host.preparedFramesUsed()), host.preparedMilliseconds());
     if (!host.note().empty()) std::printf("note: %s\n", host.note().c_str());
+    return balanced;
 }
 
 cs::HwDecode hwdecOf(const Options& o) {
@@ -394,8 +407,7 @@ int runWindow(const Options& o, int argc, char** argv) {
     }
     printRow(o, window.player(), host, rec, m);
     std::printf("\nwindow %dx%d; panels (device pixels): %s\n", window.width(), window.height(), panelSizes.c_str());
-    printFooter(o, window.player(), host, glVersion);
-    return 0;
+    return printFooter(o, window.player(), host, glVersion) ? 0 : 1;
 }
 
 // What the views drew into their offscreen targets, each fitted into a 960x540 cell:
@@ -539,10 +551,10 @@ int runWithoutWindow(const Options& o, int argc, char** argv) {
     std::printf("\nno window (--no-window): EGL pbuffer; every view drawn per frame into an offscreen framebuffer, then glFinish;"
                 " views (device pixels): %s\n",
                 panelSizes.c_str());
-    printFooter(o, player, host, cs::gl::versionString());
+    const bool balanced = printFooter(o, player, host, cs::gl::versionString());
     player.close();
     releaseGl();
-    return 0;
+    return balanced ? 0 : 1;
 }
 
 }  // namespace

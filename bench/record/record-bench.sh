@@ -6,8 +6,10 @@
 # GPU's (cuda/Yuv420Converter: NVENC frames, or planes downloaded once for libx264) and
 # swscale's. Each run is paced at the clip's frame rate (--realtime: frames the encoder cannot
 # take in time are dropped and counted) and then run flat out (the file waits for the
-# encoder): frames per second, dropped frames, and the encoder thread's milliseconds per frame
-# converting and encoding, from the command's summary line. Prints a markdown table.
+# encoder): frames per second, every frame accounted for (delivered = recorded + dropped, the
+# dropped ones late or refused by a full encoder queue), and the encoder thread's milliseconds
+# per frame converting and encoding, from the command's closing lines. Prints a markdown table;
+# exits 1 when a run's frames do not balance.
 #
 # Here (this machine, CPU engine):
 #   bench/record/record-bench.sh local BUILD [SECONDS]          (BUILD/app/cudascope; clips made in a temp folder)
@@ -39,7 +41,8 @@ bench() {
     local cudascope=$1 clips=$2 out=$3 engine=$4
     shift 4
     mkdir -p "$out"
-    echo "| clip | size recorded | engine | conversion | paced | fps | dropped | convert ms/frame | encode ms/frame | encoder |"
+    local unbalanced=0
+    echo "| clip | size recorded | engine | conversion | paced | fps | delivered = recorded + dropped (late / queue full) | convert ms/frame | encode ms/frame | encoder |"
     echo "|---|---|---|---|---|---:|---:|---:|---:|---|"
     for clip in 1080p60 2160p60; do
         [[ -f $clips/$clip.mp4 ]] || continue
@@ -57,18 +60,25 @@ bench() {
                     echo "| $clip | $size | $engine | $convert | $paced | failed: $(tail -1 "$log") | | | | |"
                     continue
                 fi
-                local fps dropped conv enc encoder conversion
+                local fps conv enc encoder conversion counts delivered recorded dropped late full
                 fps=$(sed -E 's/.*; ([0-9.]+) fps;.*/\1/' <<<"$line")
-                dropped=$(sed -E 's/.*; ([0-9]+) dropped;.*/\1/' <<<"$line")
+                counts=$(grep -E '^cudascope record: frames: ' "$log" | tail -1)
+                read -r delivered recorded dropped late full < <(sed -E \
+                    's/.*frames: ([0-9]+) delivered = ([0-9]+) recorded \+ ([0-9]+) dropped \(late ([0-9]+),.*encoder queue full ([0-9]+),.*/\1 \2 \3 \4 \5/' <<<"$counts")
+                if [[ -z $counts || $counts == *"do not balance"* || $((recorded + dropped)) -ne $delivered ]]; then
+                    unbalanced=1
+                    dropped="$dropped: NOT BALANCED"
+                fi
                 conv=$(sed -E 's/.*conversion ([0-9.]+) ms.*/\1/' <<<"$line")
                 enc=$(sed -E 's/.*encoding ([0-9.]+) ms.*/\1/' <<<"$line")
                 encoder=$(sed -E 's/.* to [^ ]+ \(([^,]+),.*/\1/' <<<"$line")
                 conversion=$(sed -E 's/.*, conversion ([^;)]+)[;)].*/\1/' <<<"$line")
-                echo "| $clip | $size | $engine | $conversion | $paced | $fps | $dropped | $conv | $enc | $encoder |"
+                echo "| $clip | $size | $engine | $conversion | $paced | $fps | $delivered = $recorded + $dropped ($late / $full) | $conv | $enc | $encoder |"
             done
         done
     done
     rm -f "$out"/*.mp4
+    return $unbalanced
 }
 
 case $mode in
@@ -81,7 +91,7 @@ local)
     makeClips "$work/clips" "$seconds" || exit 1
     echo "## cudascope record on $(nproc) cores, CPU engine, $(date -u +%F)"
     echo
-    bench "$build/app/cudascope" "$work/clips" "$work/out" cpu cpu swscale
+    bench "$build/app/cudascope" "$work/clips" "$work/out" cpu cpu swscale || exit 1
     ;;
 pack)
     bundle=${2:-}
@@ -115,6 +125,7 @@ run)
         echo
         bench "$b/run cudascope" "$b/data/clips" "$out/logs" "$engine" cpu cuda swscale
     } | tee "$out/record-bench.md"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || exit 1
     ;;
 *) usage ;;
 esac

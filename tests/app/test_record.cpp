@@ -11,7 +11,9 @@
 #include <QProcess>
 #include <QRegularExpression>
 
+#include <csignal>
 #include <chrono>
+#include <tuple>
 
 #include "tests/app/CliRunner.h"
 
@@ -141,19 +143,60 @@ TEST(Record, KilledRecordingIsPlayableUpToItsLastFragment) {
     EXPECT_EQ(decode.err, "");
 }
 
-TEST(Record, SigtermClosesTheFileCleanly) {
+// SIGTERM and SIGINT stop a recording with the file closed (playable to its end), the reason
+// in the closing line and exit 128 + the signal, as export.
+TEST(Record, StopSignalsCloseTheFileAndSayWhy) {
     QTemporaryDir dir;
-    const QString out = dir.filePath("stopped.mkv");
-    QProcess p;
-    ASSERT_TRUE(startRecording(p, longClip(dir), out, 50000)) << p.readAllStandardError().toStdString();
-    p.terminate();   // SIGTERM
-    ASSERT_TRUE(p.waitForFinished(30000));
-    EXPECT_EQ(p.exitStatus(), QProcess::NormalExit);
-    EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
-    EXPECT_FALSE(QFileInfo::exists(out + ".part")) << "closed whole: renamed into place";
-    const auto decode = runProgram(CS_TEST_FFMPEG, {"-v", "error", "-xerror", "-i", out, "-f", "null", "-"});
-    EXPECT_EQ(decode.exitCode, 0) << decode.err;
-    EXPECT_NE(probe(out, false).find("codec_name=h264"), std::string::npos);
+    const QString clip = longClip(dir);
+    for (const auto& [signal, name, code] : {std::tuple{SIGTERM, "SIGTERM", 143}, std::tuple{SIGINT, "SIGINT", 130}}) {
+        const QString out = dir.filePath(QString("stopped-%1.mkv").arg(name));
+        QProcess p;
+        ASSERT_TRUE(startRecording(p, clip, out, 50000)) << p.readAllStandardError().toStdString();
+        ::kill(pid_t(p.processId()), signal);
+        ASSERT_TRUE(p.waitForFinished(30000));
+        const std::string err = p.readAllStandardError().toStdString();
+        EXPECT_EQ(p.exitStatus(), QProcess::NormalExit) << name;
+        EXPECT_EQ(p.exitCode(), code) << err;
+        EXPECT_NE(err.find(std::string("ended: ") + name), std::string::npos) << err;
+        EXPECT_FALSE(QFileInfo::exists(out + ".part")) << "closed whole: renamed into place";
+        const auto decode = runProgram(CS_TEST_FFMPEG, {"-v", "error", "-xerror", "-i", out, "-f", "null", "-"});
+        EXPECT_EQ(decode.exitCode, 0) << decode.err;
+        EXPECT_NE(probe(out, false).find("codec_name=h264"), std::string::npos);
+    }
+}
+
+// The closing lines account for every frame: delivered = recorded + dropped. A file without
+// --realtime records every frame (the file's own count, by ffprobe); with --realtime the
+// frames it had no time for are dropped as late, and the recorded ones are those in the file.
+TEST(Record, EveryFrameIsRecordedOrCountedAsDropped) {
+    QTemporaryDir dir;
+    const QString clip = dir.filePath("two-seconds.mp4");
+    const auto made = ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "50", "-pix_fmt", "yuv420p",
+                              "-c:v", "libx264", "-preset", "ultrafast", clip});
+    ASSERT_EQ(made.exitCode, 0) << made.err;
+    for (const bool realtime : {false, true}) {
+        const QString out = dir.filePath(realtime ? "realtime.mp4" : "all.mp4");
+        QStringList args{"record", clip, "--out", out, "--engine", "cpu", "--layout", "composite", "--size", "640x360"};
+        if (realtime) args << "--realtime";
+        const auto r = cudascope(args);
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        const auto m = QRegularExpression("frames: (\\d+) delivered = (\\d+) recorded \\+ (\\d+) dropped \\(late (\\d+), "
+                                          "replaced (\\d+), encoder queue full (\\d+), engine failed (\\d+), after the stop (\\d+)\\)\n")
+                           .match(QString::fromStdString(r.err));
+        ASSERT_TRUE(m.hasMatch()) << r.err;
+        const int delivered = m.captured(1).toInt(), recorded = m.captured(2).toInt(), dropped = m.captured(3).toInt();
+        EXPECT_EQ(delivered, 50) << r.err;
+        EXPECT_EQ(delivered, recorded + dropped) << r.err;
+        EXPECT_EQ(dropped, m.captured(4).toInt() + m.captured(5).toInt() + m.captured(6).toInt() + m.captured(7).toInt() +
+                               m.captured(8).toInt())
+            << r.err;
+        EXPECT_NE(r.err.find("ended: end of stream"), std::string::npos) << r.err;
+        const std::string p = probe(out, true);
+        EXPECT_TRUE(has(p, "nb_read_frames=" + std::to_string(recorded))) << p << r.err;
+        if (!realtime) {
+            EXPECT_EQ(recorded, 50) << r.err;
+        }
+    }
 }
 
 TEST(Record, BadOutputIsOneLineAndExitOne) {

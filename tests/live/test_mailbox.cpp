@@ -76,6 +76,30 @@ TEST(LatestMailbox, CloseWakesWaitersAndRefusesPuts) {
     EXPECT_FALSE(box.tryTake().has_value());
 }
 
+// Every value put is taken, dropped, discarded (waiting at clear or close) or still waiting.
+TEST(LatestMailbox, AccountsForEveryValuePut) {
+    LatestMailbox<int> box(2);
+    for (int i = 0; i < 5; ++i) box.put(i);   // 0, 1, 2 pushed out of the full queue
+    ASSERT_TRUE(box.tryTake().has_value());   // 3
+    box.put(5);
+    box.put(6);                               // pushes 4 out
+    auto c = box.counts();
+    EXPECT_EQ(c.put, 7u);
+    EXPECT_EQ(c.taken, 1u);
+    EXPECT_EQ(c.dropped, 4u);
+    EXPECT_EQ(c.discarded, 0u);
+    EXPECT_EQ(c.waiting, 2u);
+    box.clear();                              // 5 and 6: a new connection
+    box.put(7);
+    box.close();                              // 7 still waiting
+    EXPECT_FALSE(box.put(8));                 // refused after close: not counted
+    c = box.counts();
+    EXPECT_EQ(c.put, 8u);
+    EXPECT_EQ(c.discarded, 3u);
+    EXPECT_EQ(c.waiting, 0u);
+    EXPECT_EQ(c.put, c.taken + c.dropped + c.discarded + c.waiting);
+}
+
 TEST(LatestMailbox, ReleasesTheReplacedValue) {
     // A replaced frame is let go at once (an NVDEC surface must not be held).
     LatestMailbox<std::shared_ptr<int>> box;
