@@ -17,6 +17,7 @@
 #include "ReportWriter.h"
 #include "StopSignals.h"
 #include "core/Engine.h"
+#include "core/SampleRange.h"
 #include "decode/FrameInput.h"
 #include "decode/Source.h"
 #include "engine/EngineChoice.h"
@@ -94,6 +95,11 @@ int runExport(int argc, char** argv) {
     std::string ended = "end_of_stream";
     Status written;
     const bool liveInput = source.summary().live;
+    // One warning per run of exported frames with samples above the format's range (core/SampleRange.h).
+    AboveRangeRuns aboveRange;
+    const auto warnAboveRange = [&](const std::optional<std::string>& w) {
+        if (w) warn(a.input + ": " + *w);
+    };
     for (;;) {
         if (stopSignals.received()) break;
         if (a.maxFrames > 0 && submitted >= a.maxFrames) {
@@ -122,6 +128,8 @@ int runExport(int argc, char** argv) {
         }
         const int64_t thisIndex = input.index;
         if (thisIndex % a.every != 0) continue;
+        if (const std::optional<int64_t> above = samplesAboveRange(frame.view))
+            warnAboveRange(aboveRange.frame(thisIndex, *above, frame.view.bitDepth()));
         ExportPipeline::Slot* slot = pipeline.acquire();
         if (!slot) break;   // an earlier frame's file or line failed: finish() below says which
         const Status st = engine.process(frame.view, a.spec, slot->results);
@@ -149,6 +157,7 @@ int runExport(int argc, char** argv) {
         pipeline.submit(slot);
         ++submitted;
     }
+    warnAboveRange(aboveRange.finish());
     if (written) written = pipeline.finish();
     if (!written) ended = "write_error";
     const long exported = pipeline.written();

@@ -1,9 +1,11 @@
 // `cudascope qc`: quality control of whole files. The inputs (folders expanded, sorted,
 // --shard applied) are taken in order by --jobs job threads, each running one input at a
-// time with its own source and engine (app/QcRun.cpp); with several --devices the jobs
-// are spread over them (job j on device j mod count). Threading: the job threads share
-// only the next-input counter (atomic), the outcome counters (atomic) and stderr, whose
-// lines are written whole under `logLock`.
+// time in a worker process of its own (app/QcWorker.h: the binary again, running
+// app/QcRun.cpp with its own source and engine), so that a crash or a hang fails that
+// input alone; with several --devices the jobs are spread over them (job j on device j mod
+// count). Threading: the job threads share only the next-input counter (atomic), the
+// outcome counters (atomic) and stderr, whose lines are written whole under `logLock`
+// (the workers' own lines are single writes to the same stderr).
 #include <QByteArray>
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include "Commands.h"
 #include "QcOptions.h"
 #include "QcRun.h"
+#include "QcWorker.h"
 #include "StopSignals.h"
 
 namespace cs {
@@ -95,20 +98,19 @@ int runQc(int argc, char** argv) {
     std::atomic<size_t> next{0};
     std::atomic<int> checked{0}, skipped{0}, failed{0}, stopped{0};
     const auto job = [&](int jobIndex) {
-        QcRunOptions o;
+        QcWorkerRequest o;
         o.outDir = a.outDir;
         o.engine = a.engine;
         o.hwdec = a.hwdec;
         o.device = a.devices.empty() ? 0 : a.devices[size_t(jobIndex) % a.devices.size()];
         o.qctools = a.qctools;
         o.force = a.force;
-        o.thresholds = a.thresholds;
+        o.thresholdsFile = a.thresholdsFile;
         o.gamutTarget = a.gamutTarget;
-        o.stop = StopSignals::flag();
-        o.log = log;
+        o.inputTimeout = a.inputTimeout;
         for (size_t i; (i = next.fetch_add(1)) < inputs.size();) {
             if (stopSignals.received()) break;
-            const QcRunResult r = runQcInput(inputs[i], o);
+            const QcRunResult r = runQcInputInWorker(inputs[i], o, [&] { return stopSignals.received(); });
             log(r.message);
             switch (r.outcome) {
                 case QcOutcome::Checked: ++checked; break;

@@ -32,6 +32,8 @@ const char* const kQcUsage =
     "  --qctools             write NAME.qctools.xml.gz (the default); --no-qctools: do not\n"
     "  --force               check inputs again whose report is complete (default: skipped)\n"
     "  --shard K/N           only the K-th (from 0) of N slices of the sorted inputs\n"
+    "  --input-timeout S     an input that finishes no frame for S seconds is stopped and fails (default 600;\n"
+    "                        0: never); each input runs in a process of its own, whose crash fails it alone\n"
     "  --list-inputs DIR     print the media files under DIR (sorted, after --shard) and exit\n"
     "Exit codes: 0 every input checked (events are findings), 1 an input could not be read\n"
     "(the others are still checked), 2 usage.\n";
@@ -104,7 +106,7 @@ const std::vector<OptionDef>& qcOptionTable() {
         {{"h", "help"}},  {{"out"}, true},        {{"jobs"}, true},   {{"engine"}, true},
         {{"hwdec"}, true}, {{"thresholds"}, true}, {{"qctools"}},      {{"no-qctools"}},
         {{"force"}},      {{"devices"}, true},    {{"shard"}, true},  {{"list-inputs"}, true},
-        {{"gamut-target"}, true}};
+        {{"gamut-target"}, true}, {{"input-timeout"}, true}};
     return table;
 }
 
@@ -163,6 +165,12 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
         const auto t = gamutTargetFromName(v);
         if (!t) return Status::error("must be bt709, p3 or bt2020, not " + quotedValue(v));
         a.gamutTarget = *t;
+        return Status{};
+    });
+    option("input-timeout", [&](const std::string& v) {
+        auto n = parseWholeNumber(v, 0, 86400);
+        if (!n) return Status::error("must be whole seconds from 0 to 86400, not " + quotedValue(v));
+        a.inputTimeout = double(*n);
         return Status{};
     });
     option("shard", [&](const std::string& v) {

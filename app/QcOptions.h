@@ -45,6 +45,7 @@ struct QcOptions {
     bool qctools = true, force = false;
     QcThresholds thresholds;
     Primaries gamutTarget = Primaries::Bt709;   // --gamut-target: each frame's share outside it
+    double inputTimeout = 600;         // --input-timeout: seconds without a frame finished (0: never)
 };
 
 const std::vector<OptionDef>& qcOptionTable();

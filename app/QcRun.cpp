@@ -24,6 +24,7 @@ extern "C" {
 #include "QcXml.h"
 #include "ReportWriter.h"
 #include "core/Engine.h"
+#include "core/SampleRange.h"
 #include "core/SignalStats.h"
 #include "decode/FrameInput.h"
 #include "engine/EngineChoice.h"
@@ -87,7 +88,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     inputOptions.open.cancel = o.stop;
     inputOptions.allFrames = true;   // live: every frame is checked, not the newest
     inputOptions.notice = o.log;
-    auto opened = openFrameInput(input, inputOptions);
+    auto opened = o.open ? o.open(input, inputOptions) : openFrameInput(input, inputOptions);
     if (!opened) return {QcOutcome::Failed, opened.message()};
     FrameInput& source = *opened.value();
 
@@ -121,6 +122,12 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     QcGraph graph;
     const double noise = o.thresholds.freezeNoise();
     bool signalstatsOk = true;
+    AboveRangeRuns aboveRange;   // one warning per run of frames with samples above the format's range
+    const auto warnAboveRange = [&](const std::optional<std::string>& w) {
+        if (!w) return;
+        report.addWarning(input + ": " + *w);
+        if (o.log) o.log(input + ": " + *w);
+    };
     int64_t frames = 0, lastIndex = 0;
     double lastPts = 0;
     int levels = 256;
@@ -152,6 +159,8 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             break;
         }
         FrameView view = in.frame.view;
+        const std::optional<int64_t> above = samplesAboveRange(view);
+        if (above) warnAboveRange(aboveRange.frame(in.index, *above, view.bitDepth()));
         if (Status st = engine.process(view, spec, results); !st) {
             report.addWarning("frame " + std::to_string(in.index) + ": " + st.message());
             finder.decodeError(in.index, in.pts, "frame " + std::to_string(in.index) + ": " + st.message());
@@ -245,6 +254,11 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         ++frames;
         lastIndex = in.index;
         lastPts = in.pts;
+        if (o.frameDone) o.frameDone(frames);
+        if (o.maxFrames > 0 && frames >= o.maxFrames) {
+            ended = "max_frames";
+            break;
+        }
 
         const auto now = std::chrono::steady_clock::now();
         if (o.log && std::chrono::duration<double>(now - lastProgress).count() >= o.progressSeconds) {
@@ -266,6 +280,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         return {QcOutcome::Failed, readFailed ? finder.events().empty() ? input + ": cannot be read" : finder.events().back().message
                                               : input + ": no frame could be decoded"};
     }
+    warnAboveRange(aboveRange.finish());
     const SourceInfo info = source.info();
     finder.finish(info.frameRate > 0 ? 1.0 / info.frameRate : 0.0);
     std::vector<QcEvent> events = finder.events();

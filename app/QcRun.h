@@ -11,6 +11,7 @@
 #include <string>
 
 #include "QcOptions.h"
+#include "decode/FrameInput.h"
 
 namespace cs {
 
@@ -23,6 +24,10 @@ struct QcRunOptions {
     const std::atomic<bool>* stop = nullptr;             // set: stop between frames, write nothing
     std::function<void(const std::string&)> log;         // one line to stderr (thread-safe)
     double progressSeconds = 5.0;                        // a progress line this often
+    int64_t maxFrames = 0;                               // more than 0: reading ends after this many frames (fuzz_qc)
+    // How the input is opened (null: openFrameInput); fuzz_qc opens bytes from memory.
+    std::function<Result<std::unique_ptr<FrameInput>>(const std::string&, const FrameInputOptions&)> open;
+    std::function<void(int64_t frames)> frameDone;      // after each frame measured (a worker's heartbeat)
 };
 
 enum class QcOutcome { Checked, Skipped, Failed, Stopped };

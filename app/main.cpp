@@ -6,6 +6,7 @@
 
 #include "CommandOptions.h"
 #include "Commands.h"
+#include "QcWorker.h"
 #include "decode/Source.h"
 #if CS_HAVE_BENCH_COMMAND
 #include "Bench.h"
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
     if (first == "probe") return cs::runProbe(argc - 2, argv + 2);
     if (first == "record") return cs::runRecord(argc - 2, argv + 2);
     if (first == "qc") return cs::runQc(argc - 2, argv + 2);
+    if (first == "qc-worker") return cs::runQcWorker(argc - 2, argv + 2);   // started by qc (QcWorker.h), not listed
     if (first == "bench") {
 #if CS_HAVE_BENCH_COMMAND
         return cs::runBench(argc - 2, argv + 2);

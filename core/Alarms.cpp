@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "PixelAccess.h"
 #include "PixelFormat.h"
 #include "SignalStats.h"
 
@@ -34,7 +35,8 @@ std::optional<double> lumaMafd(const FrameView& a, const FrameView& b) {
     if (a.onDevice || b.onDevice || a.format != b.format || a.width != b.width || a.height != b.height) return std::nullopt;
     const PixelFormatInfo& info = formatInfo(a.format);
     if (info.isRgb || info.layout == PixelLayout::PackedYuv422 || a.width <= 0 || a.height <= 0) return std::nullopt;
-    const int shift = a.format == PixelFormat::P010 ? 6 : 0;
+    const int shift = sampleShift(a.format);
+    const int32_t mask = (int32_t(1) << info.bitDepth) - 1;
     uint64_t sum = 0;
     for (int y = 0; y < a.height; ++y) {
         const uint8_t* ra = a.data[0] + y * a.pitch[0];
@@ -43,8 +45,8 @@ std::optional<double> lumaMafd(const FrameView& a, const FrameView& b) {
             for (int x = 0; x < a.width; ++x) sum += uint64_t(std::abs(int(ra[x]) - int(rb[x])));
         } else {
             for (int x = 0; x < a.width; ++x) {
-                const int va = (ra[2 * x] | (ra[2 * x + 1] << 8)) >> shift;
-                const int vb = (rb[2 * x] | (rb[2 * x + 1] << 8)) >> shift;
+                const int va = sampleCode(uint32_t(ra[2 * x] | (ra[2 * x + 1] << 8)), shift, mask);
+                const int vb = sampleCode(uint32_t(rb[2 * x] | (rb[2 * x + 1] << 8)), shift, mask);
                 sum += uint64_t(std::abs(va - vb));
             }
         }

@@ -154,7 +154,8 @@ inline int32_t word(const uint8_t* p, int i) {
 
 // Unpacks n pixels of row y from column x0 (even) into t.y/cb/cr, or t.r8/g8/b8 plus the
 // derived Y'CbCr for RGB sources. 16-bit samples keep only the bits of the depth (bits
-// above it are ignored rather than indexed, as the CUDA readers do).
+// above it are ignored rather than indexed: core/PixelAccess.h's sampleCode, as the CUDA
+// readers do).
 [[gnu::always_inline]] inline void unpackRow(const FramePlan& p, int x0, int y, int n, TileRow& t) {
     const PixelSource& s = p.src;
     const int32_t mask = p.valueMask;

@@ -100,6 +100,7 @@ PixelSource makePixelSource(const FrameView& f) {
     s.layout = info.layout;
     s.bytesPerSample = info.bytesPerSample;
     s.shift = sampleShift(f.format);
+    s.valueMask = (int32_t(1) << info.bitDepth) - 1;
     s.log2cw = info.log2ChromaW; s.log2ch = info.log2ChromaH;
     s.off0 = info.offset[0]; s.off1 = info.offset[1]; s.off2 = info.offset[2]; s.off3 = info.offset[3];
     s.bytesPerPixel = info.bytesPerPixel;

@@ -40,7 +40,7 @@ void unpackRows(const FrameView& f, YuvPlanes& p, int y0, int y1) {
         for (int y = r0; y < r1; ++y) {
             const uint8_t* row = f.data[size_t(plane)] + std::ptrdiff_t(y) * f.pitch[size_t(plane)];
             uint16_t* dst = &out[size_t(y) * size_t(width)];
-            for (int x = 0; x < width; ++x) dst[x] = uint16_t(loadSample(row, x, src.bytesPerSample, src.shift));
+            for (int x = 0; x < width; ++x) dst[x] = uint16_t(loadSample(row, x, src.bytesPerSample, src.shift, src.valueMask));
         }
     };
     if (info.layout == PixelLayout::Planar) {   // the common case, plane by plane

@@ -313,6 +313,10 @@ StreamTimeline::Placed StreamTimeline::place(double sourcePts, double arrival, u
     return p;
 }
 
+std::unique_ptr<FrameInput> frameInputOf(std::unique_ptr<Source> source) {
+    return std::make_unique<SourceFrameInput>(std::move(source));
+}
+
 Result<std::unique_ptr<FrameInput>> openFrameInput(const std::string& input, const FrameInputOptions& options) {
     if (!isLiveInput(input)) {
         auto opened = openSource(input, options.open);

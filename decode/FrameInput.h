@@ -95,6 +95,9 @@ public:
 // and this returns once the first open has an outcome where that open is final (an error
 // then, in one sentence), at once where the input waits for a sender.
 Result<std::unique_ptr<FrameInput>> openFrameInput(const std::string& input, const FrameInputOptions& options);
+// A source opened elsewhere (a file from memory: decode/MemoryInput.h), read as a file is:
+// every frame in order.
+std::unique_ptr<FrameInput> frameInputOf(std::unique_ptr<Source> source);
 
 // One rising timeline over a live stream whose own timestamps restart. The first run keeps
 // the stream's timestamps. A new connection (`generation`), timestamps that go back, or

@@ -6,21 +6,24 @@
 # found by hand (PROJECT_DIR/tests/data/damaged); the inputs of past findings
 # (PROJECT_DIR/tests/data/fuzz/file_source). OUT_DIR/parsers: input strings, option values
 # and command lines (arguments split at NUL bytes), and past findings (tests/data/fuzz/parsers).
+# OUT_DIR/qc: 10-bit and 4:2:2 clips for qc's measurements (black, frozen and moving pictures,
+# samples above the 10-bit range), and past findings (tests/data/fuzz/qc).
 set -euo pipefail
 if [[ $# -ne 3 ]]; then sed -n '2,3p' "$0"; exit 2; fi
 ffmpeg=$1 project=$2 out=$3
 
 files="$out/file_source"
-rm -rf "$files" "$out/parsers"
-mkdir -p "$files" "$out/parsers"
+rm -rf "$files" "$out/parsers" "$out/qc"
+mkdir -p "$files" "$out/parsers" "$out/qc"
 
 clip() {  # clip NAME INPUT_ARGS... -- OUTPUT_ARGS...
   local name=$1; shift
   local args=()
   while [[ $1 != -- ]]; do args+=("$1"); shift; done
   shift
-  "$ffmpeg" -nostdin -hide_banner -loglevel error -y "${args[@]}" "$@" -an -map_metadata -1 -fflags +bitexact \
-    "$files/$name"
+  local path=$files/$name
+  [[ $name == */* ]] && path=$out/$name
+  "$ffmpeg" -nostdin -hide_banner -loglevel error -y "${args[@]}" "$@" -an -map_metadata -1 -fflags +bitexact "$path"
 }
 src() { echo "-f lavfi -i testsrc2=size=$1:rate=25:duration=$2"; }
 
@@ -54,6 +57,29 @@ src() { echo "-f lavfi -i testsrc2=size=$1:rate=25:duration=$2"; }
   clip yuv410p.nut     $(src 16x8 0.04) -- -c:v rawvideo -pix_fmt yuv410p
   clip bt709full.mkv   $(src 64x48 0.08) -- -c:v libx264 -preset ultrafast -pix_fmt yuvj420p -color_primaries bt709 -color_trc bt709 -colorspace bt709
 }
+
+# qc: 10-bit and 4:2:2, with what qc looks for (black, frozen and moving frames, out of
+# legal range), and words above the 10-bit range (every byte 0xFF: each word 0xFFFF).
+ones() { head -c "$1" /dev/zero | tr '\0' '\377'; }
+# shellcheck disable=SC2046
+{
+  clip qc/h264-422p10.mkv   $(src 48x32 0.2) -- -c:v libx264 -preset ultrafast -g 4 -pix_fmt yuv422p10le
+  clip qc/h264-420p10.mp4   $(src 64x48 0.16) -- -c:v libx264 -preset ultrafast -bf 2 -g 3 -pix_fmt yuv420p10le
+  clip qc/hevc-422p10.mkv   $(src 32x32 0.12) -- -c:v libx265 -preset ultrafast -x265-params log-level=none -pix_fmt yuv422p10le
+  clip qc/prores-422.mov    $(src 32x16 0.08) -- -c:v prores_ks -profile:v 2
+  clip qc/ffv1-422p10.mkv   $(src 30x18 0.12) -- -c:v ffv1 -pix_fmt yuv422p10le
+  clip qc/black-420p10.y4m  -f lavfi -i color=black:size=32x16:rate=25:duration=0.2 -- -pix_fmt yuv420p10le -strict -1
+  clip qc/frozen-422p10.nut -f lavfi -i color=gray:size=34x20:rate=25:duration=0.2 -- -c:v rawvideo -pix_fmt yuv422p10le
+  clip qc/hot-422p10.nut    -f lavfi -i testsrc2=size=34x20:rate=25:duration=0.12 -- -vf lutyuv=y=val*1.2:u=val*1.3 -c:v rawvideo -pix_fmt yuv422p10le
+  clip qc/gray10.nut        $(src 16x8 0.12) -- -c:v rawvideo -pix_fmt gray10le
+  clip qc/p010.nut          $(src 32x18 0.08) -- -c:v rawvideo -pix_fmt p010le
+}
+ones $((16 * 8 * 3 * 3)) | "$ffmpeg" -nostdin -hide_banner -loglevel error -y -f rawvideo -pix_fmt yuv420p10le -s 16x8 -r 25 -i - \
+  -c:v rawvideo -fflags +bitexact "$out/qc/ffff-420p10.nut"
+ones $((16 * 8 * 4 * 3)) | "$ffmpeg" -nostdin -hide_banner -loglevel error -y -f rawvideo -pix_fmt yuv422p10le -s 16x8 -r 25 -i - \
+  -c:v rawvideo -fflags +bitexact "$out/qc/ffff-422p10.nut"
+cp "$files/yuv420p10.y4m" "$files/yuv422p10.nut" "$files/h264-10bit.mkv" "$out/qc/"
+if [[ -d $project/tests/data/fuzz/qc ]]; then cp "$project"/tests/data/fuzz/qc/* "$out/qc/"; fi
 
 cp "$project"/tests/data/damaged/* "$files/"
 if [[ -d $project/tests/data/fuzz/file_source ]]; then cp "$project"/tests/data/fuzz/file_source/* "$files/"; fi
@@ -89,5 +115,5 @@ argv a.mp4 b.mp4 --engine both --frames 30 --threads 4 --hwdec auto
 argv in.mp4 --out
 argv in.mp4 --help=yes
 if [[ -d $project/tests/data/fuzz/parsers ]]; then cp "$project"/tests/data/fuzz/parsers/* "$out/parsers/"; fi
-chmod u+w "$files"/* "$out"/parsers/* 2>/dev/null || true
+chmod u+w "$files"/* "$out"/parsers/* "$out"/qc/* 2>/dev/null || true
 touch "$out/seeds.stamp"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the fuzz targets on their corpora (fuzz/README.md):
 #   fuzz/run.sh [--smoke] BUILD_DIR SECONDS [TARGET]
-# TARGET: fuzz_file_source or fuzz_parsers (default: both, one after the other). BUILD_DIR
+# TARGET: fuzz_file_source, fuzz_parsers or fuzz_qc (default: all, one after the other). BUILD_DIR
 # is a build of the `fuzz` preset (targets and fuzz_seeds built). New inputs go to
 # BUILD_DIR/fuzz/corpus/NAME (kept between runs, read with the seeds); crashes, leaks,
 # timeouts and out-of-memory inputs to BUILD_DIR/fuzz/artifacts/NAME; the fuzzer's log to
@@ -17,13 +17,14 @@ if [[ $# -lt 2 || $# -gt 3 ]]; then sed -n '2,4p' "$0"; exit 2; fi
 build=$(cd "$1" && pwd) seconds=$2
 here=$(cd "$(dirname "$0")" && pwd)
 targets=("${3:-fuzz_file_source}")
-[[ $# -eq 2 ]] && targets=(fuzz_file_source fuzz_parsers)
+[[ $# -eq 2 ]] && targets=(fuzz_file_source fuzz_parsers fuzz_qc)
 
 # Per target: the seed folder's name, and its own flags. A file may take a few seconds
 # under ASan on a loaded machine; a minute is a hang.
-declare -A seeds=([fuzz_file_source]=file_source [fuzz_parsers]=parsers)
+declare -A seeds=([fuzz_file_source]=file_source [fuzz_parsers]=parsers [fuzz_qc]=qc)
 declare -A flags=([fuzz_file_source]="-max_len=65536 -timeout=60 -rss_limit_mb=4096"
-                  [fuzz_parsers]="-max_len=512 -timeout=10")
+                  [fuzz_parsers]="-max_len=512 -timeout=10"
+                  [fuzz_qc]="-max_len=65536 -timeout=60 -rss_limit_mb=4096")
 extra=()
 [[ $smoke -eq 1 ]] && extra=(-seed=1)
 

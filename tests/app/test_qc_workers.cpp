@@ -1,0 +1,91 @@
+// `cudascope qc` runs each input in a worker process (app/QcWorker.h): a worker that crashes
+// or hangs fails its input alone, with the reason (the signal; the timeout), its .part
+// files removed, while the other inputs are checked and the summary is printed. The faults
+// are injected through CUDASCOPE_QC_WORKER_FAULT, which only the worker reads (tests only):
+// there is no input left that crashes qc by itself.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QStringList>
+
+#include <chrono>
+
+#include "tests/app/CliRunner.h"
+
+using namespace cs::testing;
+
+namespace {
+
+QString clip(const QTemporaryDir& dir, const QString& name) {
+    const QString path = dir.path() + "/" + name;
+    const RunResult r = ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:d=0.4", "-c:v", "ffv1", path});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return path;
+}
+
+// The fault for one run of the binary (the test process's environment, inherited by
+// cudascope and its workers).
+struct Fault {
+    explicit Fault(const QByteArray& value) { qputenv("CUDASCOPE_QC_WORKER_FAULT", value); }
+    ~Fault() { qunsetenv("CUDASCOPE_QC_WORKER_FAULT"); }
+};
+
+QStringList entries(const QString& dir) { return QDir(dir).entryList(QDir::Files, QDir::Name); }
+
+}  // namespace
+
+TEST(QcWorkers, CrashFailsThatInputAlone) {
+    QTemporaryDir dir;
+    const QString a = clip(dir, "a.mkv"), crash = clip(dir, "crash.mkv"), c = clip(dir, "c.mkv");
+    const QString out = dir.path() + "/qc";
+    const Fault fault("crash:crash.mkv");
+    const RunResult r = cudascope({"qc", a, crash, c, "--out", out, "--engine", "cpu", "--jobs", "2"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("cudascope qc: " + crash.toStdString() + ": the qc worker crashed (SIGSEGV"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("2 checked, 0 skipped, 1 failed of 3 inputs"), std::string::npos) << r.err;
+    // The crashed input leaves nothing (its .part files removed); the others are complete.
+    EXPECT_EQ(entries(out), (QStringList{"a.mkv.qc.csv", "a.mkv.qc.json", "a.mkv.qc.png", "a.mkv.qctools.xml.gz", "c.mkv.qc.csv",
+                                         "c.mkv.qc.json", "c.mkv.qc.png", "c.mkv.qctools.xml.gz"}));
+    // A re-run without the fault checks it (the others are skipped: their reports are complete).
+    qunsetenv("CUDASCOPE_QC_WORKER_FAULT");
+    const RunResult again = cudascope({"qc", a, crash, c, "--out", out, "--engine", "cpu"});
+    EXPECT_EQ(again.exitCode, 0) << again.err;
+    EXPECT_NE(again.err.find("1 checked, 2 skipped, 0 failed of 3 inputs"), std::string::npos) << again.err;
+}
+
+TEST(QcWorkers, HangIsKilledAfterTheInputTimeout) {
+    QTemporaryDir dir;
+    const QString hang = clip(dir, "hang.mkv"), b = clip(dir, "b.mkv");
+    const QString out = dir.path() + "/qc";
+    const Fault fault("hang:hang.mkv");
+    const auto start = std::chrono::steady_clock::now();
+    // Long enough for b.mkv's worker to start and finish a frame on a loaded machine.
+    const RunResult r = cudascope({"qc", hang, b, "--out", out, "--engine", "cpu", "--input-timeout", "15"});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find(hang.toStdString() + ": timed out: no frame finished in 15 s (--input-timeout), the qc worker was killed"),
+              std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("1 checked, 0 skipped, 1 failed of 2 inputs"), std::string::npos) << r.err;
+    EXPECT_GE(seconds, 15.0);
+    EXPECT_EQ(entries(out), (QStringList{"b.mkv.qc.csv", "b.mkv.qc.json", "b.mkv.qc.png", "b.mkv.qctools.xml.gz"}));
+}
+
+TEST(QcWorkers, InputTimeoutIsReadStrictly) {
+    QTemporaryDir dir;
+    for (const char* bad : {"-1", "1.5", "86401", ""}) {
+        const RunResult r = cudascope({"qc", "a.mp4", "--out", dir.path(), "--input-timeout", bad});
+        EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.err;
+        EXPECT_NE(r.err.find("--input-timeout must be whole seconds from 0 to 86400"), std::string::npos) << r.err;
+    }
+}
+
+TEST(QcWorkers, WorkerCommandRefusesWhatQcDoesNotGive) {
+    for (const QStringList& args : {QStringList{"qc-worker"}, QStringList{"qc-worker", "--result-fd", "1", "x.mp4"},
+                                    QStringList{"qc-worker", "--result-fd", "99", "--", "x.mp4", "--out", "o"}}) {
+        const RunResult r = cudascope(args);
+        EXPECT_EQ(r.exitCode, 2) << args.join(' ').toStdString();
+        EXPECT_NE(r.err.find("cudascope qc-worker: the worker of `cudascope qc`"), std::string::npos) << r.err;
+    }
+}
