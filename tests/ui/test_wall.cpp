@@ -3,7 +3,8 @@
 // on its tile only while the others keep playing, the saved wall reopens the same; alarms on
 // clips made here with the ffmpeg CLI (a black segment, a frozen segment, moving content);
 // the full-size view of a tile and back. Conditions are waited for with QTRY_ (bounded
-// polling), never with sleeps. Set CS_WALL_SCREENSHOTS=DIR to keep screenshots of the walls.
+// polling, the bounds scaled for sanitized builds: tests/common/TestTime.h), never with
+// sleeps. Set CS_WALL_SCREENSHOTS=DIR to keep screenshots of the walls.
 #include <QProcess>
 #include <QTest>
 #include <QFile>
@@ -16,6 +17,7 @@
 #include <memory>
 
 #include "GuiTestSupport.h"
+#include "tests/common/TestTime.h"
 #include "ui/Gui.h"
 #include "ui/MainWindow.h"
 #include "ui/PictureView.h"
@@ -23,6 +25,7 @@
 #include "ui/WallWindow.h"
 
 using namespace cs;
+using cs::test::scaledMs;
 
 namespace {
 
@@ -116,24 +119,24 @@ void TestWall::patternsAndStreams() {
     // Every tile updates: its frame counter advances after its first frame.
     std::vector<int64_t> first(6);
     for (int i = 0; i < 6; ++i) {
-        QTRY_VERIFY_WITH_TIMEOUT(frames(wall, i) > 0, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(frames(wall, i) > 0, scaledMs(30000));
         first[size_t(i)] = frames(wall, i);
     }
-    for (int i = 0; i < 6; ++i) QTRY_VERIFY_WITH_TIMEOUT(frames(wall, i) > first[size_t(i)] + 5, 20000);
-    QTRY_VERIFY_WITH_TIMEOUT(wall.view().renderer().stats(wall.tile(5)).presented > 5, 10000);
+    for (int i = 0; i < 6; ++i) QTRY_VERIFY_WITH_TIMEOUT(frames(wall, i) > first[size_t(i)] + 5, scaledMs(20000));
+    QTRY_VERIFY_WITH_TIMEOUT(wall.view().renderer().stats(wall.tile(5)).presented > 5, scaledMs(10000));
     shoot(wall, "wall-2x3.png");
 
     // One sender gone: its tile reconnects; the others keep playing.
     sender1->kill();
     sender1->waitForFinished();
-    QTRY_VERIFY_WITH_TIMEOUT(wall.tile(4).statusText().rfind("reconnecting", 0) == 0, 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(wall.tile(4).statusText().rfind("reconnecting", 0) == 0, scaledMs(15000));
     QVERIFY(wall.tile(4).activeAlarms().find("signal") != std::string::npos);
     std::vector<int64_t> before(6);
     for (int i = 0; i < 6; ++i) before[size_t(i)] = frames(wall, i);
-    for (int i : {0, 1, 2, 3, 5}) QTRY_VERIFY_WITH_TIMEOUT(frames(wall, i) > before[size_t(i)] + 5, 20000);
+    for (int i : {0, 1, 2, 3, 5}) QTRY_VERIFY_WITH_TIMEOUT(frames(wall, i) > before[size_t(i)] + 5, scaledMs(20000));
     QVERIFY(wall.tile(4).statusText().rfind("reconnecting", 0) == 0);
     for (int i : {0, 1, 2, 3, 5}) QCOMPARE(wall.tile(i).statusText(), std::string("playing"));
-    QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, portSuffix(port1), "signal"), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, portSuffix(port1), "signal"), scaledMs(5000));
     QVERIFY(!hasAlarm(wall, portSuffix(port2), "signal"));
     shoot(wall, "wall-reconnecting.png");
 
@@ -170,12 +173,12 @@ void TestWall::alarms() {
     config.scopes = {true, true, true};
     wall.setWall(config);
     wall.show();
-    QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, "black.mp4", "black"), 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, "frozen.mp4", "frozen"), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, "black.mp4", "black"), scaledMs(30000));
+    QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, "frozen.mp4", "frozen"), scaledMs(30000));
     QVERIFY(!hasAlarm(wall, "frozen.mp4", "black"));
     if (wall.tile(0).activeAlarms().find("black") != std::string::npos) shoot(wall, "wall-2x2-alarms.png");
     // The moving clip has played through once (and wrapped) with no alarm.
-    QTRY_VERIFY_WITH_TIMEOUT(frames(wall, 2) > 140, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(frames(wall, 2) > 140, scaledMs(30000));
     for (int i = 0; i < wall.alarmRows(); ++i) QVERIFY2(wall.alarmRow(i)[1] != moving.toStdString(), wall.alarmRow(i)[2].c_str());
     QVERIFY(wall.tile(2).activeAlarms().empty());
     // The black alarm ends when the picture comes back (the clip loops).
@@ -185,7 +188,7 @@ void TestWall::alarms() {
                 if (wall.alarmRow(i)[2] == "black" && wall.alarmRow(i)[3] == "end") return true;
             return false;
         }(),
-        30000);
+        scaledMs(30000));
     shoot(wall, "wall-alarms.png");
     // The log as CSV.
     const std::string csv = dir.filePath("alarms.csv").toStdString();
@@ -206,30 +209,30 @@ void TestWall::fullViewAndBack() {
     config.sources = {"pattern:bars", "pattern:ramp"};
     wall.setWall(config);
     wall.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&wall));
-    QTRY_VERIFY_WITH_TIMEOUT(frames(wall, 1) > 0, 20000);
+    QVERIFY(QTest::qWaitForWindowExposed(&wall, scaledMs(5000)));
+    QTRY_VERIFY_WITH_TIMEOUT(frames(wall, 1) > 0, scaledMs(20000));
     // Double-click the second tile.
     const QPoint centre(wall.view().width() * 3 / 4, wall.view().height() / 2);
     QCOMPARE(wall.view().tileAt(centre), 1);
     QTest::mouseDClick(&wall.view(), Qt::LeftButton, {}, centre);
-    QTRY_VERIFY(wall.fullView() != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(wall.fullView() != nullptr, scaledMs(5000));
     MainWindow* full = wall.fullView();
-    QVERIFY(QTest::qWaitForWindowExposed(full));
+    QVERIFY(QTest::qWaitForWindowExposed(full, scaledMs(5000)));
     full->activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(full));
+    QVERIFY(QTest::qWaitForWindowActive(full, scaledMs(5000)));
     QTest::keyClick(full, Qt::Key_Escape);
-    QTRY_VERIFY(wall.fullView() == nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(wall.fullView() == nullptr, scaledMs(5000));
     // Again, and back with a double-click on the picture.
     QTest::mouseDClick(&wall.view(), Qt::LeftButton, {}, centre);
-    QTRY_VERIFY(wall.fullView() != nullptr);
-    QVERIFY(QTest::qWaitForWindowExposed(wall.fullView()));
+    QTRY_VERIFY_WITH_TIMEOUT(wall.fullView() != nullptr, scaledMs(5000));
+    QVERIFY(QTest::qWaitForWindowExposed(wall.fullView(), scaledMs(5000)));
     PictureView* picture = wall.fullView()->findChild<PictureView*>();
     QVERIFY(picture);
     QTest::mouseDClick(picture, Qt::LeftButton, {}, picture->rect().center());
-    QTRY_VERIFY(wall.fullView() == nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(wall.fullView() == nullptr, scaledMs(5000));
     // The wall kept playing.
     const int64_t before = frames(wall, 0);
-    QTRY_VERIFY_WITH_TIMEOUT(frames(wall, 0) > before + 3, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(frames(wall, 0) > before + 3, scaledMs(10000));
 }
 
 void TestWall::bigWall() {
@@ -244,9 +247,9 @@ void TestWall::bigWall() {
     wall.show();
     QCOMPARE(wall.view().grid().columns, 4);
     QCOMPARE(wall.view().grid().rows, 4);
-    for (int i = 0; i < 16; ++i) QTRY_VERIFY_WITH_TIMEOUT(wall.view().renderer().stats(wall.tile(i)).presented > 2, 30000);
+    for (int i = 0; i < 16; ++i) QTRY_VERIFY_WITH_TIMEOUT(wall.view().renderer().stats(wall.tile(i)).presented > 2, scaledMs(30000));
     // The patterns are still pictures: each tile's frozen alarm comes after 2 s.
-    QTRY_VERIFY_WITH_TIMEOUT(wall.alarmRows() >= 16, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(wall.alarmRows() >= 16, scaledMs(30000));
     shoot(wall, "wall-4x4.png");
 }
 
