@@ -30,18 +30,20 @@ WallView::~WallView() {
 }
 
 std::function<void()> WallView::waker() {
+    // Queued by name, the call event is made and delivered inside Qt and carries nothing of
+    // ours across the threads (as Player::wakeCall): a functor built on the worker's thread and
+    // destroyed on the GUI thread is ordered only by Qt's event-queue locks, which
+    // ThreadSanitizer cannot see. A view deleted meanwhile drops the queued call.
     return [hook = hook_] {
         if (hook->posted.exchange(true)) return;   // a paint is already on its way
         const std::lock_guard lock(hook->mutex);
-        if (!hook->view) return;
-        QMetaObject::invokeMethod(
-            hook->view,
-            [hook] {
-                hook->posted = false;
-                if (hook->view) hook->view->update();
-            },
-            Qt::QueuedConnection);
+        if (hook->view) QMetaObject::invokeMethod(hook->view, "onWake", Qt::QueuedConnection);
     };
+}
+
+void WallView::onWake() {
+    hook_->posted = false;
+    update();
 }
 
 void WallView::setTiles(std::vector<WallTile*> tiles, const WallGrid& grid) {

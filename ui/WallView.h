@@ -53,6 +53,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* e) override;
 
 private:
+    Q_INVOKABLE void onWake();   // queued by name from the workers' threads (waker)
     // Outlives the view in the workers' callbacks: the view unhooks itself under its lock.
     struct Hook {
         std::mutex mutex;

@@ -169,6 +169,15 @@ private:
     QTemporaryDir files_;
 
     cs::Player& player() { return window_->player(); }
+    // Every frame the reader handed the player since the source opened is accounted for:
+    // delivered = shown + dropped (late, replaced) + skipped (seeks, steps) + waiting.
+    void expectEveryFrameAccountedFor() {
+        const cs::Player::FrameCounts c = player().frameCounts();
+        const QString what = QStringLiteral("delivered %1, shown %2, late %3, replaced %4, skipped %5, waiting %6")
+                                 .arg(c.delivered).arg(c.shown).arg(c.late).arg(c.replaced).arg(c.skipped).arg(c.waiting);
+        QVERIFY2(c.delivered > 0 && c.shown > 0, qPrintable(what));
+        QVERIFY2(c.delivered == c.shown + c.dropped() + c.skipped + c.waiting, qPrintable(what));
+    }
     bool waitFrames(int64_t count) {
         const int64_t target = player().presentedFrames() + count;
         return cs::test::waitUntil([&] { return player().presentedFrames() >= target; }, kWaitMs);
@@ -451,6 +460,7 @@ private slots:
             if (std::abs(shown[i - 1].pts - 0.36) < 1e-6 && shown[i - 1].queued >= 2) ++startQueued;
         }
         QVERIFY(startQueued >= 1);
+        expectEveryFrameAccountedFor();   // across the start, three loop points and a pause
     }
 
     void theViewerShowsThePicturesCodeValues() {
@@ -573,6 +583,8 @@ private slots:
         player().seekTo(54 / 25.0);
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(54), kWaitMs);
         QCOMPARE(pictureHash(player()), at54);
+        expectEveryFrameAccountedFor();   // steps back read through from a keyframe: skipped
+        QVERIFY(player().frameCounts().skipped > 0);
     }
 
     void aDroppedFileOpens() {
@@ -856,6 +868,7 @@ private slots:
         QVERIFY(sender.waitForStarted());
         QVERIFY(waitFrames(10));
         QCOMPARE(QString::fromStdString(player().liveStatusText()), QStringLiteral("playing"));
+        expectEveryFrameAccountedFor();   // live: shown, replaced in the mailbox or waiting, across the outage
         sender.kill();
         sender.waitForFinished();
         QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
