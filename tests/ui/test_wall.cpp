@@ -296,7 +296,7 @@ void TestWall::everyFrameAccountedFor() {
     config.scopes = {true, true, true};
     wall.setWall(config);
     wall.show();
-    for (int i = 0; i < 3; ++i) QTRY_VERIFY_WITH_TIMEOUT(wall.tile(i).counters().delivered > 60, 60000);   // past two loop points
+    for (int i = 0; i < 3; ++i) QTRY_VERIFY_WITH_TIMEOUT(wall.tile(i).counters().delivered > 60, scaledMs(60000));   // past two loop points
     expectEveryFrameAccountedFor(wall);
     if (QTest::currentTestFailed()) return;
     const double elapsed = double(since.elapsed()) / 1000.0;
