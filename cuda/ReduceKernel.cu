@@ -32,4 +32,4 @@ cudaError_t reduceFrameOnDevice(const PixelSource& src, int srcWidth, int srcHei
 }  // namespace cs::cuda
 
 // One kernel of this file, for the start-up check (KernelCheck.h).
-const void* cs::cuda::probe::reduceKernel() { return reinterpret_cast<const void*>(reduceKernel); }
+const void* cs::cuda::probe::reduceKernel() { return reinterpret_cast<const void*>(cs::cuda::reduceKernel); }

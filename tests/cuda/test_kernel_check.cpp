@@ -58,6 +58,12 @@ TEST(KernelCheckCoverage, EveryKernelFileIsProbed) {
         ASSERT_NE(at, std::string::npos) << name << " defines kernels but no probe for the start-up check";
         const std::string probe = text.substr(at + 17, text.find('(', at) - at - 17);
         EXPECT_NE(probes.find("const void* " + probe + "();"), std::string::npos) << name << ": " << probe << " is not in KernelProbes.h";
+        // Inside the probe an unqualified name equal to its own is the probe itself, a host
+        // function (the check would then refuse every device): the kernel must be named otherwise.
+        const size_t cast = text.find("reinterpret_cast<const void*>(", at);
+        ASSERT_NE(cast, std::string::npos) << name;
+        const std::string kernel = text.substr(cast + 30, text.find(')', cast + 30) - cast - 30);
+        EXPECT_NE(kernel, probe) << name << ": the probe returns itself, not a kernel";
         EXPECT_NE(check.find("{\"" + name + "\", probe::" + probe + "()}"), std::string::npos) << name << " is not in KernelCheck.cpp's list";
     }
     EXPECT_GE(files, 15);
