@@ -567,6 +567,7 @@ void WallTile::run() {
                         // The next pass's first frame is due one frame after the old pass's last.
                         w.anchorWall = w.lastDue + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(duration));
                         w.anchorPts = pts;
+                        w.lastPts = pts;   // the jump back is the wrap, not a new clock (below)
                         w.wrapPending = false;
                     }
                     if (!w.anchored || pts < w.lastPts - 1.0) {
