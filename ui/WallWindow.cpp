@@ -1,6 +1,8 @@
 // The monitoring wall's window (ui/WallWindow.h).
 #include "WallWindow.h"
 
+#include <utility>
+
 #include <QAction>
 #include <QDateTime>
 #include <QTimeZone>
@@ -78,7 +80,9 @@ WallWindow::WallWindow(const std::string& engine, QWidget* parent) : QMainWindow
 
 WallWindow::~WallWindow() {
     poll_.stop();
-    delete full_.data();
+    // full_ is cleared first: while the full view is destroyed, its children's events still
+    // reach eventFilter(), which must not take the half-destroyed widget for a MainWindow.
+    delete std::exchange(full_, nullptr).data();
     view_->setTiles({}, {});
     for (auto& t : tiles_) t->requestStop();
     tiles_.clear();   // joins each worker (their reads are cancelled or end within a read)
