@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "CudaTestUtil.h"
+#include "DeviceCopy.h"
 #include "EngineCompare.h"
 #include "core/FrameReduce.h"
 #include "core/SampleRange.h"
@@ -21,26 +22,7 @@
 namespace cs {
 namespace {
 
-struct DeviceCopy {
-    FrameView view;
-    std::vector<void*> planes;
-    explicit DeviceCopy(const Frame& frame) : view(frame.view()) {
-        view.onDevice = true;
-        for (int p = 0; p < formatInfo(frame.format()).planeCount; ++p) {
-            const size_t bytes = size_t(frame.pitch(p)) * size_t(planeRows(frame.format(), frame.height(), p));
-            void* mem = nullptr;
-            if (cudaMalloc(&mem, bytes) != cudaSuccess) return;
-            planes.push_back(mem);
-            if (cudaMemcpy(mem, frame.plane(p), bytes, cudaMemcpyHostToDevice) != cudaSuccess) return;
-            view.data[size_t(p)] = static_cast<const uint8_t*>(mem);
-        }
-    }
-    ~DeviceCopy() {
-        for (void* m : planes) cudaFree(m);
-    }
-    DeviceCopy(const DeviceCopy&) = delete;
-    DeviceCopy& operator=(const DeviceCopy&) = delete;
-};
+using test::DeviceCopy;
 
 // Every stored word random over all 16 bits (kind 0), or every word 0xFFFF (kind 1), or
 // 14376 (kind 2: FFmpeg's H.264 10-bit decoder on a damaged stream).

@@ -9,33 +9,14 @@
 #include <vector>
 
 #include "CudaTestUtil.h"
+#include "DeviceCopy.h"
 #include "EngineFixture.h"
 #include "core/FrameReduce.h"
 
 namespace cs {
 namespace {
 
-// A host frame's planes copied to device memory, freed with it.
-struct DeviceCopy {
-    FrameView view;
-    std::vector<void*> planes;
-    explicit DeviceCopy(const Frame& frame) : view(frame.view()) {
-        view.onDevice = true;
-        for (int p = 0; p < formatInfo(frame.format()).planeCount; ++p) {
-            const size_t bytes = size_t(frame.pitch(p)) * size_t(planeRows(frame.format(), frame.height(), p));
-            void* mem = nullptr;
-            if (cudaMalloc(&mem, bytes) != cudaSuccess) return;
-            planes.push_back(mem);
-            if (cudaMemcpy(mem, frame.plane(p), bytes, cudaMemcpyHostToDevice) != cudaSuccess) return;
-            view.data[size_t(p)] = static_cast<const uint8_t*>(mem);
-        }
-    }
-    ~DeviceCopy() {
-        for (void* m : planes) cudaFree(m);
-    }
-    DeviceCopy(const DeviceCopy&) = delete;
-    DeviceCopy& operator=(const DeviceCopy&) = delete;
-};
+using test::DeviceCopy;
 
 void expectSameFrame(const Frame& a, const Frame& b) {
     ASSERT_EQ(a.format(), b.format());
