@@ -1,12 +1,12 @@
-// The wall's alarm rules (core/Alarms.h).
+// The wall's alarm rules (analysis/Alarms.h).
 #include "Alarms.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
-#include "PixelAccess.h"
-#include "PixelFormat.h"
+#include "core/PixelAccess.h"
+#include "core/PixelFormat.h"
 #include "SignalStats.h"
 
 namespace cs {

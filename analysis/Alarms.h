@@ -1,10 +1,10 @@
 // Alarm rules for a picture stream watched frame by frame (the wall's tiles): black, frozen,
 // out of legal range, out of gamut, and a lost signal. The black and frozen rules are FFmpeg's
-// blackdetect and freezedetect, with their defaults and decisions taken from core/DetectRules.h
+// blackdetect and freezedetect, with their defaults and decisions taken from analysis/DetectRules.h
 // (the ones `cudascope qc` uses), so that what the wall flags, what qc reports and what a file
 // run through those filters reports agree:
 //   black  (blackdetect): a pixel is black when its luma is at or below blackThresholdFor
-//          (core/SignalStats.h: limited 16 + 0.10 x 219 codes at 8 bits, scaled to the depth;
+//          (analysis/SignalStats.h: limited 16 + 0.10 x 219 codes at 8 bits, scaled to the depth;
 //          full 0.10 x (2^depth - 1)); a picture is black when at least
 //          picture_black_ratio_th = 98% of its pixels are; the alarm holds once pictures have
 //          been black for d = 2 s, from the first black one until one that is not.
@@ -15,7 +15,7 @@
 //          alone, with every luma sample still, is not seen).
 //   out of legal / out of gamut: FrameStats::outOfLegal / outOfGamut (signalstats' BRNG and
 //          EBU R 103's -5%..105%, docs/SCOPES.md) above a share of the pixels (1%) for a duration
-//          (1 s: single damaged frames do not raise it), as qc's events (core/DetectRules.h).
+//          (1 s: single damaged frames do not raise it), as qc's events (analysis/DetectRules.h).
 //   signal: the source's reader is reconnecting, failed or ended (decode/LiveReader.h).
 // The tracker measures durations on the time it is given (seconds, rising): the wall gives it a
 // steady clock, so a looping file or a restarted stream never runs time backwards.
@@ -28,8 +28,8 @@
 #include <vector>
 
 #include "DetectRules.h"
-#include "Frame.h"
-#include "ScopeResults.h"
+#include "core/Frame.h"
+#include "core/ScopeResults.h"
 
 namespace cs {
 

@@ -1,7 +1,7 @@
 // FFmpeg's blackdetect and freezedetect (vf_blackdetect.c, vf_freezedetect.c of FFmpeg 5.1):
-// their defaults and their per-frame decisions, once, for `cudascope qc` (app/QcEvents.h) and
-// the wall's alarms (core/Alarms.h), with the share rules both use for out-of-range pixels. The pixel threshold is blackThresholdFor and the MAFD's
-// scale freezeMafd (core/SignalStats.h).
+// their defaults and their per-frame decisions, once, for `cudascope qc` (app/qc/QcEvents.h) and
+// the wall's alarms (analysis/Alarms.h), with the share rules both use for out-of-range pixels. The pixel threshold is blackThresholdFor and the MAFD's
+// scale freezeMafd (analysis/SignalStats.h).
 #pragma once
 #include <cmath>
 

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <numbers>
 
-#include "PixelAccess.h"
-#include "ThreadPool.h"
+#include "core/PixelAccess.h"
+#include "core/ThreadPool.h"
 
 namespace cs {
 namespace {

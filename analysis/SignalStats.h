@@ -30,9 +30,9 @@
 #include <memory>
 #include <vector>
 
-#include "Frame.h"
-#include "ThreadPool.h"
-#include "Status.h"
+#include "core/Frame.h"
+#include "core/ThreadPool.h"
+#include "core/Status.h"
 
 namespace cs {
 
@@ -56,7 +56,7 @@ struct SignalStats {
 int signalstatsSat(int u, int v, int mid);
 int signalstatsHue(int u, int v, int mid);
 
-// What the per-sample passes count (the CPU meter and cuda/SignalStatsKernels alike); the
+// What the per-sample passes count (the CPU meter and cuda/analysis/SignalStatsKernels alike); the
 // statistics follow from them by finishSignalStats(), the one copy of that arithmetic.
 struct SignalStatsCounts {
     const uint32_t* histY = nullptr;   // levels each

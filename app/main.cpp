@@ -4,12 +4,12 @@
 #include <cstring>
 #include <string>
 
-#include "CommandOptions.h"
-#include "Commands.h"
-#include "QcWorker.h"
+#include "app/cli/CommandOptions.h"
+#include "app/cli/Commands.h"
+#include "app/qc/QcWorker.h"
 #include "decode/Source.h"
 #if CS_HAVE_BENCH_COMMAND
-#include "Bench.h"
+#include "app/bench/Bench.h"
 #endif
 #if CS_HAVE_GUI
 #include "ui/Gui.h"

@@ -8,7 +8,7 @@
 #   sm_90  the bulk copies (TMA) and their proxy fences, griddepcontrol (dependent launches),
 #          min.u16x2; Hopper;
 # plus compute_90 PTX, which the driver compiles for GPUs newer than the build (Blackwell on).
-# A GPU older than sm_75 has no code here: the engine's start-up check (cuda/KernelCheck.h)
+# A GPU older than sm_75 has no code here: the engine's start-up check (cuda/engine/KernelCheck.h)
 # finds that once, and `auto` takes the CPU engine. -DCMAKE_CUDA_ARCHITECTURES=... overrides
 # the list (scripts/dev gpu-test builds compute_75-only and compute_80-only variants with it).
 set(CS_CUDA_ARCHITECTURES "75-real;80-real;90")   # 90: sm_90 machine code and compute_90 PTX
@@ -17,7 +17,7 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
 endif()
 
 # "machine code for sm_75, sm_80, sm_90 and PTX for compute_90" for a list such as the above
-# (configure's summary, and the engine's start-up message: cuda/KernelCheck.h).
+# (configure's summary, and the engine's start-up message: cuda/engine/KernelCheck.h).
 function(cs_describe_cuda_architectures out)
   set(sass "")
   set(ptx "")

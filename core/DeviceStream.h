@@ -9,7 +9,7 @@
 // the planes, and the host waits for nothing. An event belongs to its frame: it goes back to
 // the stream's pool, to be recorded again, only when the last holder of the frame lets go.
 //
-// The CUDA engine makes these streams (cuda/CudaEngine.h: makeDecodeStream); decode/ uses
+// The CUDA engine makes these streams (cuda/engine/CudaEngine.h: makeDecodeStream); decode/ uses
 // them through this interface alone, so it needs no CUDA toolkit. Thread-safe: a source's
 // reader thread records, the threads that drop frames give events back.
 #pragma once

@@ -19,7 +19,4 @@ public:
     virtual Status process(const FrameView& frame, const ScopeSpec& spec, ScopeResults& out) = 0;
 };
 
-// threads = 0: one per hardware thread.
-std::unique_ptr<Engine> makeCpuEngine(int threads = 0);
-
 }  // namespace cs

@@ -3,7 +3,7 @@
 // into Y'CbCr 4:4:4 at the frame's depth (8-bit: yuv444p, deeper: yuv444p10) or RGB24 for
 // R'G'B' frames, so every supported format, NV12 and P010 from NVDEC included, comes out in
 // one of three. The per-pixel rule is CS_HD: reduceFrame (host) and the CUDA engine's
-// downscaleToHost (cuda/ReduceKernel.cu, for frames in GPU memory) run the same code and give
+// downscaleToHost (cuda/analysis/ReduceKernel.cu, for frames in GPU memory) run the same code and give
 // the same code values.
 #pragma once
 #include <cstdint>

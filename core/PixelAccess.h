@@ -30,8 +30,8 @@ PixelSource makePixelSource(const FrameView& f);
 // can set the 6 above): the code is the word shifted right by the format's shift with the
 // bits above the depth ignored, so it is always 0 .. 2^depth - 1, and every table and
 // histogram indexed by it stays in bounds. Every reader of samples applies it, the
-// engines' own vectorised loads included (core/CpuEngine.cpp, cuda/PixelGroups.h,
-// cuda/ScopeDevice.cuh's sampleInWord, cuda/QuadReaders.cuh). 0xFFFF reads as 1023 in
+// engines' own vectorised loads included (cpu/CpuEngine.cpp, cuda/scope/PixelGroups.h,
+// cuda/scope/ScopeDevice.cuh's sampleInWord, cuda/scope/QuadReaders.cuh). 0xFFFF reads as 1023 in
 // 10 bits. Such samples are counted by samplesAboveRange() (core/SampleRange.h) and the
 // reports warn of them.
 CS_HD int32_t sampleCode(uint32_t word, int shift, int32_t valueMask) { return int32_t(word >> shift) & valueMask; }

@@ -52,7 +52,7 @@ struct ScopeResults {
 
     // Display images (only when ScopeSpec::displayImages).
     RgbaImage picture, preview, histogramImage, waveformImage, paradeImage, vectorscopeImage;
-    RgbaImage cieImage;             // ScopeSpec::cie (core/CieDiagram.h)
+    RgbaImage cieImage;             // ScopeSpec::cie (scope/CieDiagram.h)
 };
 
 }  // namespace cs

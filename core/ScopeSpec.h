@@ -8,7 +8,7 @@
 
 #include "Color.h"
 #include "Gamut.h"
-#include "ScopeStyle.h"
+#include "core/ScopeStyle.h"
 
 namespace cs {
 
@@ -74,7 +74,7 @@ struct ScopeSpec {
     float vectorscopeGain = 1.0f;
     WaveformMode waveformMode = WaveformMode::Luma;   // RgbOverlay, Yrgb: drawn from the parade's R'G'B' counts
     TraceColour traceColour = TraceColour::Channel;  // every trace, both engines (core/ScopeStyle.h)
-    ReferenceLines referenceLines;  // over the waveform and parade (core/ReferenceLines.h)
+    ReferenceLines referenceLines;  // over the waveform and parade (scope/ReferenceLines.h)
     int scopeWidth = 1024;          // display image size of the waveform/parade/histogram
     int scopeHeight = 540;
     int vectorscopeSize = 540;      // square

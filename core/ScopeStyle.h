@@ -1,14 +1,14 @@
 // How scope traces look, one rule for every engine: the waveform's modes, the trace colour
 // the user picks, the brightness curve, the vectorscope's hue by position and its dot
-// splat, and the reference lines over the waveform. core/ScopeRender (the CPU images, and
-// the CUDA engine's exported images) and cuda/ScopeTrace.h (the CUDA engine's window
+// splat, and the reference lines over the waveform. scope/ScopeRender (the CPU images, and
+// the CUDA engine's exported images) and cuda/images/TraceTexels.h (the CUDA engine's window
 // traces) both call these functions (CS_HD), so a trace has the same colour in either.
 #pragma once
 #include <array>
 #include <cmath>
 #include <cstdint>
 
-#include "Color.h"
+#include "core/Color.h"
 
 namespace cs {
 

@@ -5,7 +5,7 @@
 // block's average R'G'B' (the four pixels' chroma sums, rounded once), sited at the
 // block's centre. Frames of odd width or height repeat their last column or row to fill the
 // last blocks. The arithmetic is core/Color.h's RgbToYuv fixed point, marked CS_HD: the
-// CPU conversion (rgbaToYuv420) and the CUDA kernel (cuda/Yuv420Kernel.h) run these very
+// CPU conversion (rgbaToYuv420) and the CUDA kernel (cuda/convert/Yuv420Kernel.h) run these very
 // functions, so they agree to the code value.
 #pragma once
 #include <cstddef>

@@ -1,5 +1,5 @@
 // Where an encoder gets its RGBA -> 4:2:0 conversion done, when not by core/Yuv420 on its
-// own thread: the CUDA converter (cuda/Yuv420Converter.h) behind this interface, so that
+// own thread: the CUDA converter (cuda/convert/Yuv420Converter.h) behind this interface, so that
 // encode/ needs neither the CUDA toolkit nor the runtime.
 //
 // Threading: one caller at a time (the encoder's thread); the planes a call returns stay

@@ -20,15 +20,16 @@
 #include <memory>
 #include <string>
 
-#include "Engine.h"
-#include "Filters.h"
-#include "CieDiagram.h"
-#include "Gamut.h"
-#include "GamutRow.h"
-#include "Hdr.h"
-#include "PixelAccess.h"
-#include "ScopeRender.h"
-#include "ThreadPool.h"
+#include "core/Engine.h"
+#include "core/Filters.h"
+#include "scope/CieDiagram.h"
+#include "core/Gamut.h"
+#include "core/GamutRow.h"
+#include "core/Hdr.h"
+#include "core/PixelAccess.h"
+#include "scope/ScopeRender.h"
+#include "core/ThreadPool.h"
+#include "CpuEngine.h"
 
 // The tile loop is compiled twice on x86-64 with GCC, for AVX2 and for the baseline, and
 // the loader picks one for the machine (integer code: both give the very same counts; on

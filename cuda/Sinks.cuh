@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "FilterKernels.h"
+#include "cuda/filters/FilterKernels.h"
 
 namespace cs::cuda {
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "decode/Source.h"
+#include "Source.h"
 
 struct AVIOContext;
 struct AVInputFormat;

@@ -1,5 +1,5 @@
 // FrameInput: a Source or a LiveReader read frame by frame (see FrameInput.h).
-#include "decode/FrameInput.h"
+#include "FrameInput.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,8 +7,8 @@
 #include <thread>
 #include <utility>
 
-#include "decode/LiveInput.h"
-#include "decode/LiveReader.h"
+#include "LiveInput.h"
+#include "LiveReader.h"
 
 namespace cs {
 namespace {

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "core/Status.h"
-#include "decode/Source.h"
+#include "Source.h"
 
 namespace cs {
 

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "decode/Source.h"
+#include "Source.h"
 
 namespace cs {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/Status.h"
-#include "decode/V4l2Devices.h"
+#include "V4l2Devices.h"
 
 namespace cs {
 

@@ -1,5 +1,5 @@
 // The live reader's thread: open, read into the mailbox, reconnect with backoff (see LiveReader.h).
-#include "decode/LiveReader.h"
+#include "LiveReader.h"
 
 #include <algorithm>
 #include <cmath>

@@ -37,8 +37,8 @@
 #include <thread>
 #include <vector>
 
-#include "decode/FrameMailbox.h"
-#include "decode/Source.h"
+#include "FrameMailbox.h"
+#include "Source.h"
 
 namespace cs {
 

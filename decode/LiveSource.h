@@ -10,8 +10,8 @@
 #pragma once
 #include <memory>
 
-#include "decode/LiveInput.h"
-#include "decode/Source.h"
+#include "LiveInput.h"
+#include "Source.h"
 
 namespace cs {
 

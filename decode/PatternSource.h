@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "decode/Source.h"
+#include "Source.h"
 
 namespace cs {
 

@@ -1,6 +1,6 @@
 // openSource: picks the kind of source an input names (a test pattern, a network stream or
 // camera, or a file).
-#include "decode/Source.h"
+#include "Source.h"
 
 extern "C" {
 #include <libavutil/log.h>

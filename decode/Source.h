@@ -19,7 +19,7 @@ namespace cs {
 // The decoder is given this many surfaces beyond those it keeps for references, so it never
 // runs dry while they are out; at the budget read() refuses with an error that says so and
 // decodes nothing, so no frame is lost, and the next read after a frame is dropped goes on
-// where it stopped. Consumers size their queues from it (ui/Player.cpp, ui/WallTile.cpp,
+// where it stopped. Consumers size their queues from it (ui/main/Player.cpp, playback/WallTile.cpp,
 // decode/LiveReader.h), counting the frame a reader thread holds while its queue is full and
 // the frame on screen.
 inline constexpr int kDeviceFrameBudget = 14;

@@ -47,7 +47,7 @@ struct EncoderOptions {
     // time (headless recording of a file): submit() waits for room instead.
     bool dropWhenBehind = true;
     // The conversion: null, core/Yuv420 on the encoder's thread; else this converter (the GPU:
-    // cuda/Yuv420Converter.h), whose device frames feed NVENC directly (AV_PIX_FMT_CUDA frames,
+    // cuda/convert/Yuv420Converter.h), whose device frames feed NVENC directly (AV_PIX_FMT_CUDA frames,
     // NV12, on its stream's primary context) and whose pinned planes feed libx264 / libx265.
     std::shared_ptr<Yuv420Converter> converter;
     // Without a converter: libswscale converts instead of core/Yuv420 (BT.709/601/2020 and the

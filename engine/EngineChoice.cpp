@@ -2,7 +2,8 @@
 #include "EngineChoice.h"
 
 #if CS_HAVE_CUDA
-#include "cuda/CudaEngine.h"
+#include "cuda/engine/CudaEngine.h"
+#include "cpu/CpuEngine.h"
 #endif
 
 namespace cs {

@@ -1,4 +1,4 @@
-// The one place that picks the scope engine, for the window (ui/EngineHost) and the command
+// The one place that picks the scope engine, for the window (playback/EngineHost) and the command
 // line (app/): "auto" (CUDA where a device can run it, else the CPU), "cpu" or "cuda". With
 // the CUDA engine it also makes each source's decode stream (NVDEC decodes on a stream of its
 // own; the engine orders itself after each frame's ready event).
@@ -12,7 +12,7 @@
 
 namespace cs {
 
-class CudaEngine;   // cuda/CudaEngine.h (in builds with CUDA)
+class CudaEngine;   // cuda/engine/CudaEngine.h (in builds with CUDA)
 
 struct EngineChoice {
     std::unique_ptr<Engine> engine;

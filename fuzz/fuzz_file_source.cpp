@@ -13,6 +13,7 @@
 #include "core/Engine.h"
 #include "decode/FileSource.h"
 #include "decode/MemoryInput.h"
+#include "cpu/CpuEngine.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 //     inputs (decode/LiveInput: the string as given and after the prefixes of a camera
 //     and of the network schemes, so mutations land in the options);
 //   - the input split at NUL bytes (what no shell argument can hold) as a command line:
-//     export, the window, probe and bench (app/ExportOptions, app/CommandOptions); an
+//     export, the window, probe and bench (app/export/ExportOptions, app/cli/CommandOptions); an
 //     accepted export's scope spec is run through the CPU engine on a small frame.
 // Checks, beyond the sanitizers: every message is one line (a typed newline is echoed
 // escaped) and names what it is about; accepted values are within the stated bounds and
@@ -19,17 +19,18 @@
 #include <string_view>
 #include <vector>
 
-#include "CommandOptions.h"
-#include "ExportOptions.h"
+#include "app/cli/CommandOptions.h"
+#include "app/export/ExportOptions.h"
 #include "core/Color.h"
 #include "core/Engine.h"
 #include "core/Parse.h"
 #include "core/PeakingColour.h"
 #include "core/PeakingWidth.h"
-#include "core/ReferenceLines.h"
+#include "scope/ReferenceLines.h"
 #include "core/ScopeSpec.h"
 #include "decode/LiveInput.h"
 #include "decode/PatternSource.h"
+#include "cpu/CpuEngine.h"
 
 namespace {
 

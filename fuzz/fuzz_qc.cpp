@@ -1,7 +1,7 @@
 // fuzz_qc: the fuzzer's bytes as a media file through `cudascope qc`'s path for one input
-// (app/QcRun.h's runQcInput, as a qc worker runs it): the file opened from memory through
+// (app/qc/QcRun.h's runQcInput, as a qc worker runs it): the file opened from memory through
 // the real FileSource, up to kMaxFrames frames through the CPU engine's statistics,
-// core/SignalStats (signalstats, blackdetect, freezedetect), the event runs, the samples
+// analysis/SignalStats (signalstats, blackdetect, freezedetect), the event runs, the samples
 // above the format's range, and every writer: NAME.qc.json, NAME.qc.csv, the gzip QCTools
 // XML and the graph PNG, into a folder of the fuzzer's own under the temporary directory.
 // Checks, beyond the sanitizers: the outcome is one line naming the input; a checked input
@@ -22,7 +22,7 @@
 #include <span>
 #include <string>
 
-#include "QcRun.h"
+#include "app/qc/QcRun.h"
 #include "decode/FileSource.h"
 #include "decode/MemoryInput.h"
 

@@ -5,20 +5,21 @@
 #include <algorithm>
 #include <chrono>
 
-#include "core/CieDiagram.h"
+#include "scope/CieDiagram.h"
 #include "core/Filters.h"
 #include "core/Gamut.h"
 #include "core/Hdr.h"
 #include "decode/Source.h"
-#include "core/PreviewLegend.h"
-#include "core/ScopeRender.h"
+#include "scope/PreviewLegend.h"
+#include "scope/ScopeRender.h"
 #include "render/GlObjects.h"
 #include "render/GraticuleOverlay.h"
 
 #include "engine/EngineChoice.h"
 
 #if CS_HAVE_CUDA
-#include "cuda/CudaEngine.h"
+#include "cuda/engine/CudaEngine.h"
+#include "cpu/CpuEngine.h"
 #endif
 
 namespace cs {

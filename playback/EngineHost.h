@@ -3,7 +3,7 @@
 // frame, so the picture and every scope always show the same frame.
 //
 // CPU engine: the images are uploaded (glTexSubImage2D into textures sized once). Scope
-// images are rendered for each panel's size (core/ScopeRender, the same code as headless
+// images are rendered for each panel's size (scope/ScopeRender, the same code as headless
 // export), so they are shown 1:1 with crisp graticules. Planar Y'CbCr frames go up as their
 // planes (render/YcbcrPicture.h): the shader draws the picture and the focus peaking
 // preview, so the engine computes no RGBA picture for them; it only counts, and each
@@ -12,7 +12,7 @@
 // panels add the graticule overlay (overlayFor).
 //
 // Ahead of presentation (CPU engine): prepare() computes a queued frame's scopes and panel
-// images on the source's preparer thread (ui/SourceReader.h) with a second CPU engine and the
+// images on the source's preparer thread (playback/SourceReader.h) with a second CPU engine and the
 // settings the GUI thread last used; process() then only uploads them when they were made
 // for that frame with the settings of now, and computes on the GUI thread otherwise (paused
 // frames processed again, a setting or panel size just changed, no preparation yet).
@@ -31,7 +31,7 @@
 #include "core/ToneMap.h"
 #include "render/FrameTextures.h"
 #include "render/Layout.h"
-#include "ui/PixelProbe.h"
+#include "PixelProbe.h"
 
 namespace cs {
 

@@ -7,11 +7,11 @@
 //
 // With a `prepare` function, a second thread (the preparer) runs it on the queued frames in
 // order, ahead of their presentation, and attaches what it returns to their items: the CPU
-// engine's scopes for each frame (ui/EngineHost.h), computed while the GUI thread draws the
+// engine's scopes for each frame (playback/EngineHost.h), computed while the GUI thread draws the
 // frame before. Bounded: the preparer works on the first 3 queued frames only, and a seek
 // flush leaves it nothing to do (a preparation in flight is discarded when it ends). A frame
 // that is the very picture prepared last, with the same settings (a still source), is left
-// unprepared: its scopes are those already shown (ui/MainWindow does not process it again).
+// unprepared: its scopes are those already shown (ui/main/MainWindow does not process it again).
 //
 // Threading: the Source is touched only by the reader thread after openSource returns.
 // mutex_ guards everything below it in the class; the callbacks run without the lock.
@@ -31,7 +31,7 @@
 
 namespace cs {
 
-struct PreparedScopes;   // ui/EngineHost.h
+struct PreparedScopes;   // playback/EngineHost.h
 
 class SourceReader {
 public:

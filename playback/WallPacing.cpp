@@ -1,4 +1,4 @@
-// The wall's presentation rule (ui/WallPacing.h).
+// The wall's presentation rule (playback/WallPacing.h).
 #include "WallPacing.h"
 
 namespace cs {

@@ -1,5 +1,5 @@
-// Which of a wall tile's drawn canvases a display refresh shows (ui/WallTile.h keeps the queue,
-// ui/WallRenderer.h asks once per refresh). Files are paced by their timestamps: each canvas is
+// Which of a wall tile's drawn canvases a display refresh shows (playback/WallTile.h keeps the queue,
+// ui/wall/WallRenderer.h asks once per refresh). Files are paced by their timestamps: each canvas is
 // stamped with the time its frame is due on the tile's clock, and the refresh at time R shows the
 // canvas whose due time is the latest at or before R - delay, the delay being about one refresh
 // period, so the worker's jitter (two canvases published within one refresh interval) loses

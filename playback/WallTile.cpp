@@ -1,4 +1,4 @@
-// A wall tile's worker (ui/WallTile.h).
+// A wall tile's worker (playback/WallTile.h).
 #include "WallTile.h"
 
 #include <algorithm>
@@ -7,15 +7,16 @@
 #include <optional>
 
 #include "core/Engine.h"
-#include "core/ScopeRender.h"
-#include "core/SignalStats.h"
+#include "scope/ScopeRender.h"
+#include "analysis/SignalStats.h"
 #include "decode/LiveReader.h"
 #include "engine/EngineChoice.h"
-#include "ui/SourceReader.h"
-#include "ui/Timecode.h"
-#include "ui/WallPacing.h"
+#include "SourceReader.h"
+#include "Timecode.h"
+#include "WallPacing.h"
 #if CS_HAVE_CUDA
-#include "cuda/CudaEngine.h"
+#include "cuda/engine/CudaEngine.h"
+#include "cpu/CpuEngine.h"
 #endif
 
 namespace cs {
@@ -27,7 +28,7 @@ constexpr size_t kQueueFrames = 3, kQueueDeviceFrames = 4;   // read ahead per f
 static_assert(kQueueDeviceFrames + 1 <= size_t(kDeviceFrameBudget), "a tile's NVDEC frames (queue, frame in hand) exceed the budget");
 constexpr size_t kCanvasQueue = 4;   // drawn frames waiting for their refresh
 // Files: a frame is drawn this long before it is due (the refresh shows it at its due time
-// plus the presentation delay, ui/WallPacing.h), so a worker's frame has that much more time.
+// plus the presentation delay, playback/WallPacing.h), so a worker's frame has that much more time.
 constexpr auto kLookahead = std::chrono::milliseconds(8);
 constexpr auto kStateRefresh = std::chrono::milliseconds(200);   // live: the label's latency and state
 constexpr double kMaxBehindSeconds = 0.25;   // files: a frame this late restarts the clock

@@ -1,9 +1,9 @@
 // One source of the monitoring wall: its reader (SourceReader for files and patterns, looping;
 // decode/LiveReader for streams and cameras, reconnecting), its engines and a worker thread
 // that turns each frame into the tile's picture: the frame reduced to the tile's size, the
-// small scopes the wall shows, the name, timecode or latency, the alarms (core/Alarms.h) and a
+// small scopes the wall shows, the name, timecode or latency, the alarms (analysis/Alarms.h) and a
 // border in the alarm's colour. The GUI thread only uploads and draws the finished picture
-// (ui/WallRenderer.h), so a source that stalls, drops or reconnects holds nobody but itself.
+// (ui/wall/WallRenderer.h), so a source that stalls, drops or reconnects holds nobody but itself.
 //
 // Engines, per tile: a one-thread CPU engine counts the reduced frame (the small scopes, the
 // picture, and the statistics without a GPU); with the CUDA engine (engine "auto" or "cuda"
@@ -15,7 +15,7 @@
 //
 // Threading: the worker thread owns the reader, the engines, the alarm tracker and the frames
 // (it holds at most the frame in hand: NVDEC surfaces per source are the reader's queue, 4,
-// plus that one). mutex_ guards the canvases (the queue of drawn frames, ui/WallPacing.h, the
+// plus that one). mutex_ guards the canvases (the queue of drawn frames, playback/WallPacing.h, the
 // newest canvas and the newest label-only canvas), the alarm records, the status text and the
 // counters below it; the GUI thread takes them under it briefly (pointer swaps), never
 // waiting on the worker's work. The canvas size and the scopes are set by the GUI thread and
@@ -38,11 +38,11 @@
 #include <thread>
 #include <vector>
 
-#include "core/Alarms.h"
+#include "analysis/Alarms.h"
 #include "core/FrameReduce.h"
 #include "core/ScopeResults.h"
 #include "decode/Source.h"
-#include "ui/WallFile.h"
+#include "playback/WallLayout.h"
 
 namespace cs {
 
@@ -121,7 +121,7 @@ public:
 
     // The newest canvas (null before the first): snapshots and tests.
     std::shared_ptr<const TileCanvas> canvas() const;
-    // The refresh at `refresh`: the canvas due for it (ui/WallPacing.h: files paced by their due
+    // The refresh at `refresh`: the canvas due for it (playback/WallPacing.h: files paced by their due
     // times, `delay` about one refresh period; live newest-wins), else a newer label-only canvas
     // when no frame is queued, else nothing. Counts the frames it passed over.
     CanvasTake takeCanvas(std::chrono::steady_clock::time_point refresh, std::chrono::steady_clock::duration delay);

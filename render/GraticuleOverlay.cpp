@@ -6,10 +6,10 @@
 #include <cmath>
 #include <vector>
 
-#include "core/BitmapFont.h"
-#include "core/Graticule.h"
-#include "core/HdrGraticule.h"
-#include "core/ScopeRender.h"
+#include "scope/BitmapFont.h"
+#include "scope/Graticule.h"
+#include "scope/HdrGraticule.h"
+#include "scope/ScopeRender.h"
 
 namespace cs {
 void renderGraticuleOverlay(gl::Plane plane, const ScopeResults& r, const ScopeSpec& spec, int width, int height,
@@ -54,7 +54,7 @@ void traceTextureSize(gl::Plane plane, int width, int height, int& textureWidth,
         }
         case gl::Plane::Waveform: {
             // Luma: the plot. RGB overlay: its one panel with headroom. YRGB: four panels of
-            // the plot's height side by side; the R'G'B' ones use their top rows (ScopeTrace.h).
+            // the plot's height side by side; the R'G'B' ones use their top rows (TraceTexels.h).
             const PlotRect p = waveformPlotRect(width, height);
             const int s = graticuleTextScale(width, height);
             const PlotRect panel = waveformMode == WaveformMode::RgbOverlay ? waveformPanelRect(p, 0, 1, s, true)

@@ -1,9 +1,9 @@
 // Graticule overlays for the GL scope views of engines that write only the trace (the
 // CUDA engine through interop). The overlay is drawn once per size or mode change from
-// core/Graticule.h geometry, with core's line and text primitives and the plot
+// scope/Graticule.h geometry, with core's line and text primitives and the plot
 // rectangles core's renderer uses, onto a transparent image: the result is premultiplied
 // RGBA that, blended with (ONE, ONE_MINUS_SRC_ALPHA) over the trace, gives the very
-// image core/ScopeRender draws (its graticule is blended "source over" the trace too).
+// image scope/ScopeRender draws (its graticule is blended "source over" the trace too).
 #pragma once
 #include "FrameTextures.h"
 #include "Layout.h"

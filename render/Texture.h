@@ -27,7 +27,7 @@ public:
     // The storage's identity: a value no texture of this process had before, taken on every
     // (re)specification of the storage (0: none). GL reuses the names of deleted textures, so
     // a name alone does not tell storages apart: CUDA-GL interop registrations are keyed by
-    // this (cuda/CudaEngine.h: GlTexture::generation) and renewed when it changes.
+    // this (cuda/engine/CudaEngine.h: GlTexture::generation) and renewed when it changes.
     uint64_t generation() const { return generation_; }
 
 private:

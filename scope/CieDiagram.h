@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "Gamut.h"
-#include "ScopeResults.h"
-#include "ScopeSpec.h"
+#include "core/Gamut.h"
+#include "core/ScopeResults.h"
+#include "core/ScopeSpec.h"
 
 namespace cs {
 

@@ -7,7 +7,7 @@
 #include <numbers>
 
 #include "BitmapFont.h"
-#include "ScopeStyle.h"
+#include "core/ScopeStyle.h"
 
 namespace cs {
 

@@ -1,5 +1,5 @@
 // Graticule geometry for the scopes: lines, labels, target boxes and circles in
-// normalised plot coordinates, so the CPU renderer (core/ScopeRender) and the OpenGL
+// normalised plot coordinates, so the CPU renderer (scope/ScopeRender) and the OpenGL
 // views draw the very same scale at any size.
 //
 // Coordinates: x runs 0..1 left to right across the plot, y runs 0..1 BOTTOM to TOP
@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "Color.h"
-#include "ScopeSpec.h"
+#include "core/Color.h"
+#include "core/ScopeSpec.h"
 
 namespace cs {
 
@@ -32,7 +32,7 @@ enum class Emphasis : uint8_t {
     Limit,    // legal limits (0/100 IRE, codes 16/235): bright amber
     Target,   // 75% colour-bar target boxes
     Skin,     // the skin-tone (flesh) line
-    Reference,   // the user's reference lines (core/ReferenceLines.h): cyan
+    Reference,   // the user's reference lines (scope/ReferenceLines.h): cyan
 };
 // RGBA (bytes R,G,B,A little-endian, as FilterParams::peakingColour), alpha < 255:
 // drawn semi-transparent over the trace.

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "Hdr.h"
+#include "core/Hdr.h"
 
 namespace cs {
 namespace {

@@ -1,6 +1,6 @@
 // The scopes' scales for HDR sources (docs/HDR.md): nits on the waveform, the R'G'B'
 // parade and the histogram, placed by the transfer's inverse EOTF at the stream's depth and
-// range, and the choice between them and the SDR scales of core/Graticule.h.
+// range, and the choice between them and the SDR scales of scope/Graticule.h.
 //
 //  PQ:  lines at 0.1, 1, 10, 100, 203, 1000, 4000 and 10000 cd/m2, each at the code of
 //       its ST 2084 signal (limited: 64 + 876 E' at 10 bits; full: 1023 E').

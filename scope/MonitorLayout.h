@@ -5,8 +5,8 @@
 #pragma once
 #include <string_view>
 
-#include "ScopeResults.h"
-#include "ScopeSpec.h"
+#include "core/ScopeResults.h"
+#include "core/ScopeSpec.h"
 
 namespace cs {
 

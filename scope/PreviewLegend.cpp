@@ -6,9 +6,9 @@
 #include <cstdio>
 
 #include "BitmapFont.h"
-#include "Filters.h"
-#include "Hdr.h"
-#include "HdrFalseColour.h"
+#include "core/Filters.h"
+#include "core/Hdr.h"
+#include "core/HdrFalseColour.h"
 #include "ScopeRender.h"
 
 namespace cs {

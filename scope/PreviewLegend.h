@@ -1,13 +1,13 @@
 // The legend of the zebra and false-colour previews: a strip along the bottom-left of the
 // preview listing each band's colour and IRE range (false colour; for a PQ or HLG frame the
 // bands of display light in nits, core/HdrFalseColour.h), or the zebra's level and stripes. Drawn into the exported preview PNG, and into a transparent overlay (premultiplied,
-// as core/ScopeRender's primitives draw into one) that the window lays over its preview.
+// as scope/ScopeRender's primitives draw into one) that the window lays over its preview.
 #pragma once
 #include <string>
 #include <vector>
 
-#include "ScopeResults.h"
-#include "ScopeSpec.h"
+#include "core/ScopeResults.h"
+#include "core/ScopeSpec.h"
 
 namespace cs {
 

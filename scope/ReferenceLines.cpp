@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "Parse.h"
+#include "core/Parse.h"
 
 namespace cs {
 namespace {

@@ -12,8 +12,8 @@
 #include <string_view>
 
 #include "Graticule.h"
-#include "ScopeStyle.h"
-#include "Status.h"
+#include "core/ScopeStyle.h"
+#include "core/Status.h"
 
 namespace cs {
 

@@ -1,6 +1,6 @@
 // Display images of the scopes from raw counts (see ScopeRender.h): resampling of the
 // counts onto the plot, a log-like brightness curve, trace colours, and the graticule
-// (core/Graticule.h) drawn over the trace with anti-aliased lines and the bitmap font.
+// (scope/Graticule.h) drawn over the trace with anti-aliased lines and the bitmap font.
 //
 // Speed without changing a pixel: a trace pixel's colour depends on its count and on a
 // denominator shared by many pixels, so colours are memoised per (denominator, count)
@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "BitmapFont.h"
-#include "Frame.h"
+#include "core/Frame.h"
 #include "HdrGraticule.h"
 #include "ReferenceLines.h"
-#include "ScopeStyle.h"
+#include "core/ScopeStyle.h"
 
 namespace cs {
 
@@ -444,7 +444,7 @@ void drawPanelName(RgbaImage& out, const PlotRect& plot, const PlotRect& panel, 
 }
 
 // The waveform-style graticule of a panel with the user's reference lines: nits for a PQ or
-// HLG source (core/HdrGraticule.h) except on the Cb and Cr panels (`ycbcrParade`).
+// HLG source (scope/HdrGraticule.h) except on the Cb and Cr panels (`ycbcrParade`).
 Graticule levelGraticule(int depth, Range sourceRange, Range scaleRange, const ScopeSpec& spec, Transfer transfer,
                          bool ycbcrParade = false) {
     Graticule g = waveformGraticuleFor(depth, scaleRange, spec.waveformScale, transfer, ycbcrParade);

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "Graticule.h"
-#include "ScopeResults.h"
-#include "ScopeSpec.h"
+#include "core/ScopeResults.h"
+#include "core/ScopeSpec.h"
 
 namespace cs {
 

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "Compare.h"
-#include "MainWindow.h"
+#include "ui/compare/Compare.h"
+#include "ui/main/MainWindow.h"
 #include "Theme.h"
-#include "WallFile.h"
-#include "WallWindow.h"
+#include "ui/wall/WallFile.h"
+#include "ui/wall/WallWindow.h"
 
 namespace cs {
 namespace {

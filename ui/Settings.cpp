@@ -13,7 +13,7 @@
 #include "core/Gamut.h"
 #include "core/PeakingColour.h"
 #include "core/PeakingWidth.h"
-#include "core/ReferenceLines.h"
+#include "scope/ReferenceLines.h"
 
 namespace cs::settings {
 namespace {

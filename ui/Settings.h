@@ -21,7 +21,7 @@
 #include <QStringList>
 
 #include "core/ScopeSpec.h"
-#include "ui/EngineHost.h"
+#include "playback/EngineHost.h"
 
 namespace cs::settings {
 
@@ -74,7 +74,7 @@ struct ScopeExportChoice {
 ScopeExportChoice scopeExport(const QString& fallbackFolder);
 void saveScopeExport(const ScopeExportChoice& c);
 
-// The Record dialog's last choices (ui/RecordDialog.h); read clamped to what the dialog offers.
+// The Record dialog's last choices (ui/record/RecordDialog.h); read clamped to what the dialog offers.
 struct RecordChoice {
     QString folder;
     QString extension = QStringLiteral("mp4");   // mp4 or mkv

@@ -16,12 +16,13 @@
 #include <string>
 #include <vector>
 
-#include "CommandOptions.h"
-#include "Commands.h"
+#include "app/cli/CommandOptions.h"
+#include "app/cli/Commands.h"
 #include "core/Engine.h"
 #include "decode/Source.h"
 #if CS_HAVE_CUDA
-#include "cuda/CudaEngine.h"
+#include "cuda/engine/CudaEngine.h"
+#include "cpu/CpuEngine.h"
 #endif
 
 namespace cs {

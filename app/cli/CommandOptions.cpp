@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "ExportOptions.h"
+#include "app/export/ExportOptions.h"
 #include "core/Parse.h"
 
 namespace cs {

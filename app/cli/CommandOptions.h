@@ -75,7 +75,7 @@ Result<PreviewFilter> parsePreviewChoice(const std::string& v, bool allowNone);
 Result<std::string> requiredInput(const ParsedOptions& parsed);
 
 // `cudascope [INPUT]`: the window; `cudascope IN1 IN2 ...` or `cudascope --wall FILE`: the
-// monitoring wall (ui/WallWindow.h).
+// monitoring wall (ui/wall/WallWindow.h).
 struct WindowOptions {
     bool help = false, version = false;
     std::string input;   // "" : the colour bars

@@ -10,12 +10,12 @@
 #include <mutex>
 #include <thread>
 
-#include "Commands.h"
-#include "DecodeOptions.h"
+#include "app/cli/Commands.h"
+#include "app/cli/DecodeOptions.h"
 #include "ExportOptions.h"
 #include "ExportPipeline.h"
 #include "ReportWriter.h"
-#include "StopSignals.h"
+#include "app/cli/StopSignals.h"
 #include "core/Engine.h"
 #include "core/SampleRange.h"
 #include "decode/FrameInput.h"

@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <string_view>
 
-#include "Commands.h"
+#include "app/cli/Commands.h"
 #include "core/Parse.h"
 #include "core/PeakingColour.h"
 #include "core/PeakingWidth.h"
-#include "core/ReferenceLines.h"
+#include "scope/ReferenceLines.h"
 
 namespace cs {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "CommandOptions.h"
+#include "app/cli/CommandOptions.h"
 #include "core/ScopeSpec.h"
 #include "core/Status.h"
 

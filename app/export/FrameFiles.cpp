@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <string_view>
 
-#include "AtomicFile.h"
+#include "app/cli/AtomicFile.h"
 #include "Npy.h"
 #include "core/Gamut.h"
-#include "core/PreviewLegend.h"
+#include "scope/PreviewLegend.h"
 
 namespace cs {
 
@@ -50,7 +50,7 @@ std::vector<FrameFile> frameFiles(const std::filesystem::path& dir, int64_t inde
     if (spec.preview != PreviewFilter::None) {
         const std::string name = "preview-" + std::string(previewName(spec.preview)) + ".png";
         if (previewHasLegend(spec.preview)) {
-            // Zebra and false colour carry their legend (core/PreviewLegend.h).
+            // Zebra and false colour carry their legend (scope/PreviewLegend.h).
             auto withLegend = std::make_shared<RgbaImage>(results.preview);
             drawPreviewLegend(*withLegend, spec.preview, spec.filter, results.color.transfer);
             files.push_back(FrameFile{path(name), withLegend.get(), nullptr, {}, withLegend});

@@ -3,7 +3,7 @@
 #include <bit>
 #include <string_view>
 
-#include "AtomicFile.h"
+#include "app/cli/AtomicFile.h"
 
 namespace cs {
 

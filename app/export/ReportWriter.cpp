@@ -1,7 +1,7 @@
 #include "ReportWriter.h"
 
 #include "core/PeakingColour.h"
-#include "core/ReferenceLines.h"
+#include "scope/ReferenceLines.h"
 #include "decode/FrameInput.h"
 
 #include <QByteArray>

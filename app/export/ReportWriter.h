@@ -29,7 +29,7 @@
 #include <string_view>
 #include <vector>
 
-#include "AtomicFile.h"
+#include "app/cli/AtomicFile.h"
 #include "HdrReport.h"
 #include "core/ScopeResults.h"
 #include "core/ScopeSpec.h"

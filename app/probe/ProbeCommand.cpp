@@ -2,8 +2,8 @@
 #include <cstdio>
 #include <string>
 
-#include "CommandOptions.h"
-#include "Commands.h"
+#include "app/cli/CommandOptions.h"
+#include "app/cli/Commands.h"
 #include "decode/Source.h"
 
 namespace cs {

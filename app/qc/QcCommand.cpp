@@ -1,7 +1,7 @@
 // `cudascope qc`: quality control of whole files. The inputs (folders expanded, sorted,
 // --shard applied) are taken in order by --jobs job threads, each running one input at a
-// time in a worker process of its own (app/QcWorker.h: the binary again, running
-// app/QcRun.cpp with its own source and engine), so that a crash or a hang fails that
+// time in a worker process of its own (app/qc/QcWorker.h: the binary again, running
+// app/qc/QcRun.cpp with its own source and engine), so that a crash or a hang fails that
 // input alone; with several --devices the jobs are spread over them (job j on device j mod
 // count). Threading: the job threads share only the next-input counter (atomic), the
 // outcome counters (atomic) and stderr, whose lines are written whole under `logLock`
@@ -19,11 +19,11 @@
 #include <thread>
 #include <vector>
 
-#include "Commands.h"
+#include "app/cli/Commands.h"
 #include "QcOptions.h"
 #include "QcRun.h"
 #include "QcWorker.h"
-#include "StopSignals.h"
+#include "app/cli/StopSignals.h"
 
 namespace cs {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "AtomicFile.h"
+#include "app/cli/AtomicFile.h"
 #include "core/Status.h"
 
 namespace cs {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/BitmapFont.h"
-#include "core/ScopeRender.h"
+#include "scope/BitmapFont.h"
+#include "scope/ScopeRender.h"
 
 namespace cs {
 namespace {

@@ -1,5 +1,5 @@
 // NAME.qc.png: the per-frame graphs a QCTools user reads (Y min/avg/max, Cb/Cr average,
-// YDIF, out-of-legal share over time, events shaded), drawn with core/ScopeRender's lines
+// YDIF, out-of-legal share over time, events shaded), drawn with scope/ScopeRender's lines
 // and bitmap font. Memory is flat: the series are kept as at most 2 x kColumns buckets of
 // min/max per value; when they fill up, neighbours are merged and each bucket covers twice
 // the frames. Not thread-safe: one per input.

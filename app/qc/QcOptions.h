@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "CommandOptions.h"
+#include "app/cli/CommandOptions.h"
 #include "core/Color.h"
-#include "core/DetectRules.h"
+#include "analysis/DetectRules.h"
 #include "core/Status.h"
 
 namespace cs {

@@ -5,7 +5,7 @@
 // only when NAME.qc.json parses whole, the input's other files are there, and all of that
 // matches this run; otherwise the input is checked again and the line says why. The engine
 // and the decoder are not settings: every engine writes the same report.
-// Plain functions of the files and the options; called from runQcInput (app/QcRun.cpp).
+// Plain functions of the files and the options; called from runQcInput (app/qc/QcRun.cpp).
 #pragma once
 #include <QJsonObject>
 

@@ -14,23 +14,23 @@ extern "C" {
 #include <filesystem>
 #include <map>
 
-#include "DecodeOptions.h"
-#include "FrameFiles.h"
-#include "HdrReport.h"
+#include "app/cli/DecodeOptions.h"
+#include "app/export/FrameFiles.h"
+#include "app/export/HdrReport.h"
 #include "QcCsv.h"
 #include "QcEvents.h"
 #include "QcGraph.h"
 #include "QcReuse.h"
 #include "QcXml.h"
-#include "ReportWriter.h"
+#include "app/export/ReportWriter.h"
 #include "core/Engine.h"
 #include "core/SampleRange.h"
-#include "core/SignalStats.h"
+#include "analysis/SignalStats.h"
 #include "decode/FrameInput.h"
 #include "engine/EngineChoice.h"
 #if CS_HAVE_CUDA
-#include "cuda/CudaEngine.h"
-#include "cuda/CudaSignalStats.h"
+#include "cuda/engine/CudaEngine.h"
+#include "cuda/analysis/CudaSignalStats.h"
 #endif
 
 namespace cs {
@@ -70,7 +70,7 @@ std::string qcPath(const std::string& dir, const std::string& name, const char* 
 
 QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     const std::string name = qcName(input);
-    const QJsonObject madeFrom = qcMadeFrom(input, o);   // app/QcReuse.h: recorded in the head
+    const QJsonObject madeFrom = qcMadeFrom(input, o);   // app/qc/QcReuse.h: recorded in the head
     if (!o.force) {
         const QcReuse earlier = qcReuse(name, madeFrom, o);
         if (earlier.reuse) return {QcOutcome::Skipped, input + ": skipped: " + earlier.reason};

@@ -1,5 +1,5 @@
 // One input of `cudascope qc`: decode it through an engine, measure every frame (the
-// engine's statistics, core/SignalStats, blackdetect's and freezedetect's tests), find
+// engine's statistics, analysis/SignalStats, blackdetect's and freezedetect's tests), find
 // the events, and write NAME.qc.csv, NAME.qctools.xml.gz, NAME.qc.png and last
 // NAME.qc.json, each through an AtomicFile: a run stopped or killed leaves no report, and
 // a complete NAME.qc.json means every file of the input is there. One call per input, on

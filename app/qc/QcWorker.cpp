@@ -23,8 +23,8 @@
 #include <sstream>
 #include <vector>
 
-#include "Commands.h"
-#include "StopSignals.h"
+#include "app/cli/Commands.h"
+#include "app/cli/StopSignals.h"
 #include "core/Gamut.h"
 
 extern char** environ;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "AtomicFile.h"
-#include "core/SignalStats.h"
+#include "app/cli/AtomicFile.h"
+#include "analysis/SignalStats.h"
 #include "core/Status.h"
 
 namespace cs {

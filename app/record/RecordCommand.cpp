@@ -1,5 +1,5 @@
 // `cudascope record`: runs a source through an engine without a window and records the
-// picture, the preview, the scopes or the composite of both (core/MonitorLayout, the one
+// picture, the preview, the scopes or the composite of both (scope/MonitorLayout, the one
 // renderer of recorded frames) into a video file through encode/VideoEncoder.
 //
 // Threads: this one reads, measures and draws each frame and hands it to the encoder's
@@ -19,19 +19,19 @@
 #include <filesystem>
 #include <thread>
 
-#include "Commands.h"
-#include "DecodeOptions.h"
+#include "app/cli/Commands.h"
+#include "app/cli/DecodeOptions.h"
 #include "engine/EngineChoice.h"
 #include "RecordOptions.h"
 #include "core/Engine.h"
-#include "core/MonitorLayout.h"
-#include "StopSignals.h"
+#include "scope/MonitorLayout.h"
+#include "app/cli/StopSignals.h"
 #include "decode/FrameInput.h"
 #include "decode/Source.h"
 #include "encode/VideoEncoder.h"
 #ifdef CS_HAVE_CUDA
-#include "cuda/CudaEngine.h"
-#include "cuda/Yuv420Converter.h"
+#include "cuda/engine/CudaEngine.h"
+#include "cuda/convert/Yuv420Converter.h"
 #endif
 
 namespace cs {

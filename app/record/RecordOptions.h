@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "CommandOptions.h"
-#include "core/MonitorLayout.h"
+#include "app/cli/CommandOptions.h"
+#include "scope/MonitorLayout.h"
 #include "core/ScopeSpec.h"
 #include "core/Status.h"
 

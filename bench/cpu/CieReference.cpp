@@ -8,9 +8,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/BitmapFont.h"
-#include "core/CieDiagram.h"
-#include "core/ScopeRender.h"
+#include "scope/BitmapFont.h"
+#include "scope/CieDiagram.h"
+#include "scope/ScopeRender.h"
 
 namespace cs::bench {
 namespace {

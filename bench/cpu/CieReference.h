@@ -1,6 +1,6 @@
 // The CIE diagram drawn without caching anything (the benchmark's baseline, see the .cpp).
 #pragma once
-#include "core/CieDiagram.h"
+#include "scope/CieDiagram.h"
 
 namespace cs::bench {
 

@@ -17,8 +17,9 @@
 
 #include "BenchFrames.h"
 #include "CieReference.h"
-#include "core/CieDiagram.h"
+#include "scope/CieDiagram.h"
 #include "core/Engine.h"
+#include "cpu/CpuEngine.h"
 
 extern "C" {
 #include <libavutil/log.h>

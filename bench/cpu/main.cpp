@@ -22,6 +22,7 @@
 #include "BenchFrames.h"
 #include "FfmpegGraph.h"
 #include "core/Engine.h"
+#include "cpu/CpuEngine.h"
 
 extern "C" {
 #include <libavutil/avutil.h>

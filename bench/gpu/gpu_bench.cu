@@ -34,10 +34,10 @@
 #include "core/Color.h"
 #include "core/Frame.h"
 #include "core/PixelFormat.h"
-#include "cuda/FilterKernels.h"
-#include "cuda/ScopeDevice.cuh"
-#include "cuda/ScopeKernels.h"
-#include "cuda/ScopePipeline.h"
+#include "cuda/filters/FilterKernels.h"
+#include "cuda/scope/ScopeDevice.cuh"
+#include "cuda/scope/ScopeKernels.h"
+#include "cuda/scope/ScopePipeline.h"
 
 namespace cs::bench {
 namespace {

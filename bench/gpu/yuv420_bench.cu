@@ -1,4 +1,4 @@
-// yuv420_bench: the RGBA -> NV12 / I420 kernel (cuda/Yuv420Kernel.h) at 1080p and 4K, beside
+// yuv420_bench: the RGBA -> NV12 / I420 kernel (cuda/convert/Yuv420Kernel.h) at 1080p and 4K, beside
 // the device's own copy of the same bytes (cudaMemcpyAsync moving as many bytes as the kernel
 // reads and writes: its memory floor, measured in the same run) and NPP's
 // nppiRGBToYUV420 / nppiBGRToYUV420 (where NPP is found). Inputs rotate through copies larger
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "NppBench.h"
-#include "cuda/Yuv420Kernel.h"
+#include "cuda/convert/Yuv420Kernel.h"
 
 namespace {
 

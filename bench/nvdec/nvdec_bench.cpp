@@ -23,7 +23,7 @@
 
 #include "core/ScopeResults.h"
 #include "core/ScopeSpec.h"
-#include "cuda/CudaEngine.h"
+#include "cuda/engine/CudaEngine.h"
 #include "decode/Source.h"
 
 namespace cs {

@@ -19,10 +19,10 @@
 #include "render/HeadlessContext.h"
 #include "render/OffscreenTarget.h"
 #include "ui/Gui.h"
-#include "ui/WallRenderer.h"
-#include "ui/WallTile.h"
-#include "ui/WallView.h"
-#include "ui/WallWindow.h"
+#include "ui/wall/WallRenderer.h"
+#include "playback/WallTile.h"
+#include "ui/wall/WallView.h"
+#include "ui/wall/WallWindow.h"
 
 namespace cs::bench {
 namespace {

@@ -1,6 +1,6 @@
-// playback_bench --wall: the monitoring wall (ui/WallTile, ui/WallRenderer) of several inputs,
+// playback_bench --wall: the monitoring wall (playback/WallTile, ui/wall/WallRenderer) of several inputs,
 // measured per tile (frames presented, dropped, latency) and per refresh (the drawing thread's
-// time), headless on an EGL context (--no-window) or in the wall's window (ui/WallWindow).
+// time), headless on an EGL context (--no-window) or in the wall's window (ui/wall/WallWindow).
 #pragma once
 #include <string>
 #include <vector>

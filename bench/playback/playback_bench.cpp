@@ -1,4 +1,4 @@
-// playback_bench: the real application window (ui/MainWindow, as `cudascope` opens it) with
+// playback_bench: the real application window (ui/main/MainWindow, as `cudascope` opens it) with
 // every scope panel and the preview visible, playing INPUT at its own frame rate at 1x
 // from the start with loop on. After a warm-up it measures for a while and prints one
 // markdown table row: frames presented and dropped (the Player's own counters, the ones
@@ -47,9 +47,9 @@
 #include "render/HeadlessContext.h"
 #include "render/OffscreenTarget.h"
 #include "ui/Gui.h"
-#include "ui/MainWindow.h"
-#include "ui/PictureView.h"
-#include "ui/ScopeView.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/PictureView.h"
+#include "ui/main/ScopeView.h"
 #include "WallBench.h"
 
 namespace {

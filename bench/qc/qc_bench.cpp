@@ -12,8 +12,8 @@
 // timed):
 //   decode      decoding alone, as qc decodes (--hwdec; software: FFmpeg's threads)
 //   qc          decoding + what qc computes per frame: the engine's statistics (--engine),
-//               core/SignalStats (every signalstats value, blackdetect's count) and
-//               freezedetect's MAFD; NVDEC frames counted on the GPU (cuda/CudaSignalStats)
+//               analysis/SignalStats (every signalstats value, blackdetect's count) and
+//               freezedetect's MAFD; NVDEC frames counted on the GPU (cuda/analysis/CudaSignalStats)
 //   ffmpeg-dec  software decoding alone, FFmpeg's own loop (thread_count 0: FFmpeg's pick)
 //   ffmpeg-qc   that decoding + signalstats=stat=tout+vrep+brng,blackdetect,freezedetect in
 //               one graph with nb_threads = --threads (0: every hardware thread)
@@ -30,12 +30,12 @@
 
 #include "FfmpegGraph.h"
 #include "core/Engine.h"
-#include "core/SignalStats.h"
+#include "analysis/SignalStats.h"
 #include "decode/Source.h"
 #include "engine/EngineChoice.h"
 #if CS_HAVE_CUDA
-#include "cuda/CudaEngine.h"
-#include "cuda/CudaSignalStats.h"
+#include "cuda/engine/CudaEngine.h"
+#include "cuda/analysis/CudaSignalStats.h"
 #endif
 
 using namespace cs;

@@ -3,7 +3,7 @@
 # running (--layout composite --preview peaking: histogram, waveform, parade, vectorscope,
 # the picture and a preview in each recorded frame), the same encoder (libx264 ultrafast, or
 # NVENC where the GPU has it) fed by each conversion in turn: the CPU's (core/Yuv420), the
-# GPU's (cuda/Yuv420Converter: NVENC frames, or planes downloaded once for libx264) and
+# GPU's (cuda/convert/Yuv420Converter: NVENC frames, or planes downloaded once for libx264) and
 # swscale's. Each run is paced at the clip's frame rate (--realtime: frames the encoder cannot
 # take in time are dropped and counted) and then run flat out (the file waits for the
 # encoder): frames per second, every frame accounted for (delivered = recorded + dropped, the

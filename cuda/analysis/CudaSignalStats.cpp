@@ -3,8 +3,8 @@
 #include <array>
 #include <vector>
 
-#include "CudaCheck.h"
-#include "CudaHandle.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/CudaHandle.h"
 #include "SignalStatsKernels.h"
 #include "core/PixelAccess.h"
 

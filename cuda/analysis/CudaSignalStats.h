@@ -1,4 +1,4 @@
-// core/SignalStats for frames in GPU memory (NVDEC): cuda/SignalStatsKernels count on a
+// analysis/SignalStats for frames in GPU memory (NVDEC): cuda/analysis/SignalStatsKernels count on a
 // stream of the meter's own (ordered after each frame's ready event), the counts come back
 // in one pinned copy and one synchronisation, and core's finishSignalStats() makes the
 // statistics, so the values equal SignalStatsMeter's on the same frames (tests/cuda). The
@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "core/Frame.h"
-#include "core/SignalStats.h"
+#include "analysis/SignalStats.h"
 #include "core/Status.h"
 
 namespace cs {

@@ -11,10 +11,10 @@
 #include <algorithm>
 #include <cstring>
 
-#include "CudaCheck.h"
+#include "cuda/CudaCheck.h"
 #include "GamutKernels.h"
-#include "Sinks.cuh"
-#include "KernelProbes.h"
+#include "cuda/Sinks.cuh"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda {
 namespace {

@@ -10,9 +10,9 @@
 
 #include <cstdint>
 
-#include "CudaHandle.h"
-#include "FilterKernels.h"
-#include "PixelGroups.h"
+#include "cuda/CudaHandle.h"
+#include "cuda/filters/FilterKernels.h"
+#include "cuda/scope/PixelGroups.h"
 #include "core/Frame.h"
 #include "core/Gamut.h"
 #include "core/PixelAccess.h"

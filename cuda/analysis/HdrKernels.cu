@@ -7,9 +7,9 @@
 
 #include <algorithm>
 
-#include "CudaCheck.h"
+#include "cuda/CudaCheck.h"
 #include "HdrKernels.h"
-#include "KernelProbes.h"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda {
 namespace {

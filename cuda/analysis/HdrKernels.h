@@ -7,8 +7,8 @@
 
 #include <cstdint>
 
-#include "CudaHandle.h"
-#include "PixelGroups.h"
+#include "cuda/CudaHandle.h"
+#include "cuda/scope/PixelGroups.h"
 #include "core/Frame.h"
 #include "core/Hdr.h"
 #include "core/PixelAccess.h"

@@ -1,6 +1,6 @@
-// The reduction of a device frame (cuda/ReduceKernel.h).
+// The reduction of a device frame (cuda/analysis/ReduceKernel.h).
 #include "ReduceKernel.h"
-#include "KernelProbes.h"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda {
 namespace {

@@ -1,5 +1,5 @@
 #include "SignalStatsKernels.h"
-#include "KernelProbes.h"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda {
 namespace {

@@ -1,4 +1,4 @@
-// core/SignalStats on the GPU (`cudascope qc` with NVDEC frames), shaped like CUB: device
+// analysis/SignalStats on the GPU (`cudascope qc` with NVDEC frames), shaped like CUB: device
 // pointers, an explicit stream, no allocation, nothing synchronised. The kernels only
 // count (histograms, sums of absolute differences, BRNG/TOUT/VREP/black counts, masks);
 // core's finishSignalStats() turns the counts into the statistics on the host, so both

@@ -2,9 +2,9 @@
 
 #include <cstring>
 
-#include "CudaCheck.h"
-#include "CudaDeviceStream.h"
-#include "CudaHandle.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/engine/CudaDeviceStream.h"
+#include "cuda/CudaHandle.h"
 #include "Yuv420Kernel.h"
 
 namespace cs::cuda {

@@ -1,5 +1,5 @@
 #include "Yuv420Kernel.h"
-#include "KernelProbes.h"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda {
 namespace {

@@ -11,7 +11,7 @@
 #include <mutex>
 #include <vector>
 
-#include "CudaHandle.h"
+#include "cuda/CudaHandle.h"
 
 namespace cs::cuda {
 namespace {

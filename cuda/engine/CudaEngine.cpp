@@ -19,17 +19,17 @@
 #include <thread>
 
 #include "CudaDeviceStream.h"
-#include "CudaHandle.h"
-#include "GamutKernels.h"
-#include "ScopeImages.h"
-#include "ScopePipeline.h"
-#include "HdrKernels.h"
+#include "cuda/CudaHandle.h"
+#include "cuda/analysis/GamutKernels.h"
+#include "cuda/images/HeadlessImages.h"
+#include "cuda/scope/ScopePipeline.h"
+#include "cuda/analysis/HdrKernels.h"
 #include "KernelCheck.h"
-#include "ReduceKernel.h"
+#include "cuda/analysis/ReduceKernel.h"
 #include "core/FrameReduce.h"
 #include "core/PixelFormat.h"
-#include "core/CieDiagram.h"
-#include "core/ScopeRender.h"
+#include "scope/CieDiagram.h"
+#include "scope/ScopeRender.h"
 #include "core/ThreadPool.h"
 
 // From cuda_gl_interop.h, declared here so that cs_cuda (and bench/gpu, built on machines
@@ -142,7 +142,7 @@ struct CudaEngine::Impl {
     FrameSlot slot;
     cuda::EventHandle legacyMark;   // for device frames without a ready event: the legacy default stream's work so far
     ThreadPool pool{copyThreads()};   // host copies through pinned memory; overlays of the scope images
-    cuda::ScopeImages images;         // process()'s scope images, drawn on the GPU
+    cuda::HeadlessImages images;         // process()'s scope images, drawn on the GPU
 
     struct Registered {
         unsigned name = 0;
@@ -377,7 +377,7 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
     if (scopeImages) {
         RgbaImage* dst[4] = {&out.histogramImage, &out.waveformImage, &out.paradeImage, &out.vectorscopeImage};
         for (int k = 0; k < 4; ++k) {
-            const cuda::ScopeImages::Placed& p = images.placed(cuda::ScopeImageKind(k));
+            const cuda::HeadlessImages::Placed& p = images.placed(cuda::ScopeImageKind(k));
             if (!p.onGpu) continue;
             sizeImage(*dst[k], p.width, p.height);
             pieces.push_back({dst[k]->pixels.data(), pinned + imagesAt + p.offset, size_t(p.width) * size_t(p.height) * 4});
@@ -458,7 +458,7 @@ Status CudaEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResul
     CS_TRY(m.download(f, spec, spec.counts || hostImages, true, out));
     using cuda::ScopeImageKind;
     auto image = [&](ScopeImageKind k, RgbaImage& img, void (*render)(const ScopeResults&, const ScopeSpec&, RgbaImage&)) {
-        const cuda::ScopeImages::Placed& p = m.images.placed(k);
+        const cuda::HeadlessImages::Placed& p = m.images.placed(k);
         if (!spec.displayImages || !p.wanted) img = {};
         else if (!p.onGpu) render(out, spec, img);
     };

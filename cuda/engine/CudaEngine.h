@@ -31,7 +31,7 @@ struct GlTexture {
 
 struct GlTargets {
     GlTexture picture, preview;                          // must be the frame's size
-    GlTexture histogram, waveform, parade, vectorscope;  // any size: traces (cuda/ScopeTrace.h says how they look)
+    GlTexture histogram, waveform, parade, vectorscope;  // any size: traces (cuda/images/TraceTexels.h says how they look)
     // The waveform, parade and vectorscope counts are large (63 MB for a 4K 10-bit frame):
     // they are copied back into ScopeResults only when asked. Histograms and statistics always are.
     bool downloadCounts = false;
@@ -48,7 +48,7 @@ public:
     // (NVDEC) are read in place once their ready event (FrameView::deviceReady) has
     // completed, or, without one, once the legacy default stream's work so far has. The
     // frame must stay alive until the call returns. The scope images are drawn on the GPU
-    // (ScopeImages.h) to core/ScopeRender's pixels, so they equal the CPU engine's; the large
+    // (HeadlessImages.h) to scope/ScopeRender's pixels, so they equal the CPU engine's; the large
     // counts are copied back only with spec.counts. Results come back through pinned memory
     // with one event synchronisation per call.
     Status process(const FrameView& frame, const ScopeSpec& spec, ScopeResults& out) override;

@@ -5,7 +5,7 @@
 #include <map>
 #include <mutex>
 
-#include "CudaCheck.h"
+#include "cuda/CudaCheck.h"
 #include "KernelProbes.h"
 
 namespace cs::cuda {

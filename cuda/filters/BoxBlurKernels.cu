@@ -5,11 +5,11 @@
 
 #include <algorithm>
 
-#include "DependentLaunch.cuh"
+#include "cuda/DependentLaunch.cuh"
 #include "FilterDevice.cuh"
 #include "FilterKernelsDetail.h"
-#include "Sinks.cuh"
-#include "KernelProbes.h"
+#include "cuda/Sinks.cuh"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {

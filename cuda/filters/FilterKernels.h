@@ -14,7 +14,7 @@
 #include <optional>
 #include <vector>
 
-#include "CudaHandle.h"
+#include "cuda/CudaHandle.h"
 #include "core/Color.h"
 #include "core/ScopeSpec.h"
 

@@ -10,12 +10,12 @@
 #include <iterator>
 #include <utility>
 
-#include "DependentLaunch.cuh"
+#include "cuda/DependentLaunch.cuh"
 #include "FilterDevice.cuh"
 #include "FilterKernelsDetail.h"
-#include "Sinks.cuh"
+#include "cuda/Sinks.cuh"
 #include "core/Filters.h"
-#include "KernelProbes.h"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {

@@ -4,11 +4,11 @@
 // (wider peaking: those marks, then a square dilation that paints).
 #include <cuda_runtime.h>
 
-#include "DependentLaunch.cuh"
+#include "cuda/DependentLaunch.cuh"
 #include "FilterDevice.cuh"
 #include "FilterKernelsDetail.h"
-#include "Sinks.cuh"
-#include "KernelProbes.h"
+#include "cuda/Sinks.cuh"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {

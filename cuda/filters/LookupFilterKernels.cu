@@ -3,11 +3,11 @@
 // the plain copy of an image into a sink. These kernels only move bytes.
 #include <cuda_runtime.h>
 
-#include "DependentLaunch.cuh"
+#include "cuda/DependentLaunch.cuh"
 #include "FilterDevice.cuh"
 #include "FilterKernelsDetail.h"
-#include "Sinks.cuh"
-#include "KernelProbes.h"
+#include "cuda/Sinks.cuh"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {

@@ -1,7 +1,7 @@
-// The scope display images on the GPU (ScopeImages.h).
-#include "ScopeImages.h"
+// The scope display images on the GPU (HeadlessImages.h).
+#include "HeadlessImages.h"
 
-#include "ScopePipeline.h"
+#include "cuda/scope/ScopePipeline.h"
 
 namespace cs::cuda {
 namespace {
@@ -22,13 +22,13 @@ constexpr ScopeImageKind kKinds[4] = {ScopeImageKind::Histogram, ScopeImageKind:
 
 }  // namespace
 
-bool ScopeImages::anyOnHost() const {
+bool HeadlessImages::anyOnHost() const {
     for (const Placed& p : placed_)
         if (p.wanted && !p.onGpu) return true;
     return false;
 }
 
-Status ScopeImages::prepare(const ScopeSpec& spec, const ScopeResults& meta, ThreadPool& pool, cudaStream_t stream) {
+Status HeadlessImages::prepare(const ScopeSpec& spec, const ScopeResults& meta, ThreadPool& pool, cudaStream_t stream) {
     blockBytes_ = 0;
     int topsWidth = 0;
     for (ScopeImageKind k : kKinds) {
@@ -71,7 +71,7 @@ Status ScopeImages::prepare(const ScopeSpec& spec, const ScopeResults& meta, Thr
     return {};
 }
 
-Status ScopeImages::enqueue(const ScopePipeline& pipeline, const ScopeSpec& spec, const ScopeResults& meta, cudaStream_t stream) {
+Status HeadlessImages::enqueue(const ScopePipeline& pipeline, const ScopeSpec& spec, const ScopeResults& meta, cudaStream_t stream) {
     for (ScopeImageKind k : kKinds) {
         const Placed& p = placed_[size_t(k)];
         if (!p.wanted || !p.onGpu || p.width <= 0 || p.height <= 0) continue;

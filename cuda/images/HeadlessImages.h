@@ -2,14 +2,14 @@
 // Engine::process(): drawn on the GPU from the counts in device memory into one block of
 // device memory, which the engine copies back with the frame's other results. The overlays
 // (graticule, labels, names: ScopeOverlay.h) are made on the host once per layout and spec
-// and kept on the device; the images equal core/ScopeRender's (tests/cuda).
+// and kept on the device; the images equal scope/ScopeRender's (tests/cuda).
 #pragma once
 #include <cuda_runtime_api.h>
 
 #include <array>
 #include <cstdint>
 
-#include "CudaHandle.h"
+#include "cuda/CudaHandle.h"
 #include "ScopeImageKernels.h"
 #include "ScopeOverlay.h"
 #include "core/ScopeResults.h"
@@ -23,7 +23,7 @@ namespace cs::cuda {
 
 class ScopePipeline;
 
-class ScopeImages {
+class HeadlessImages {
 public:
     // An overlay whose tables would take more device memory than this (an image of tens of
     // megapixels) is not made: that image is drawn by core on the host instead (onGpu false).

@@ -1,11 +1,11 @@
-// The scope display images of core/ScopeRender.cpp, pixel by pixel, for the CUDA engine's
-// headless path (ScopeImages.h): each function gives one pixel of a trace from the counts, with
+// The scope display images of scope/ScopeRender.cpp, pixel by pixel, for the CUDA engine's
+// headless path (HeadlessImages.h): each function gives one pixel of a trace from the counts, with
 // core's operations in core's order (CS_HD, compiled for the kernels and for the host reference
 // that tests/cuda/test_scope_image.cpp holds against core's renderer, byte for byte). The
 // graticule, labels and parade names are not drawn here: they are an overlay (ScopeOverlay.h)
 // composited over these pixels.
 //
-// What each image is (core/ScopeRender.cpp draws the same):
+// What each image is (scope/ScopeRender.cpp draws the same):
 // - waveform and parade: display column d shows the frame columns under it (area mapping),
 //   display row e the codes landing on it (TraceAxis Down); n = the counts in that box, the
 //   column's total is its frame columns times the frame height (every pixel counted once);
@@ -25,7 +25,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "ScopeTrace.h"
+#include "TraceTexels.h"
 #include "core/Color.h"
 #include "core/ScopeStyle.h"
 
@@ -33,7 +33,7 @@ namespace cs::cuda {
 
 struct ShadeRgb { float r, g, b; };
 
-// A plot rectangle (core/Graticule.h's PlotRect, without its host-only methods).
+// A plot rectangle (scope/Graticule.h's PlotRect, without its host-only methods).
 struct ShadePlot {
     int left = 0, top = 0, width = 0, height = 0;
     CS_HD bool contains(int x, int y) const { return x >= left && y >= top && x < left + width && y < top + height; }
@@ -102,7 +102,7 @@ CS_HD uint32_t waveShadePixel(const Columns& cols, int channel, const WaveShade&
     return b > 0.0f ? traceShade(hue, b) : kShadeBlack;
 }
 
-// Pixel (x, y) of the waveform image in `mode`, its panels as cuda/ScopeOverlay's scopeLayout
+// Pixel (x, y) of the waveform image in `mode`, its panels as cuda/images/ScopeOverlay's scopeLayout
 // places them (Luma, RgbOverlay: panels[0]; Yrgb: four). hues: [0] luma, [1..3] R', G', B'.
 // `luma`: the luma counts (channel lumaChannel); `rgb`: the R'G'B' parade's (channels
 // rgbChannel .. rgbChannel + 2).

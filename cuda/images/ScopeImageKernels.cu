@@ -1,10 +1,10 @@
-// Scope display images on the GPU: one thread per image pixel, the trace by ScopeImage.h's
+// Scope display images on the GPU: one thread per image pixel, the trace by ImagePixels.h's
 // functions, then the overlay's tables. Compiled without FMA contraction (-fmad=false, see
 // CMakeLists.txt), so float and double operations round as core's host code does.
 #include "ScopeImageKernels.h"
 
 #include <cuda_runtime.h>
-#include "KernelProbes.h"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda {
 namespace {

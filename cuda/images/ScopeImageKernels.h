@@ -1,11 +1,11 @@
-// The scope display images drawn on the GPU (ScopeImage.h's pixels, ScopeOverlay.h's tables
+// The scope display images drawn on the GPU (ImagePixels.h's pixels, ScopeOverlay.h's tables
 // applied), from the counts the scope pass left in device memory, into RGBA device memory.
 #pragma once
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 
-#include "ScopeImage.h"
+#include "ImagePixels.h"
 #include "ScopeOverlay.h"
 
 namespace cs::cuda {

@@ -8,9 +8,9 @@
 #include <mutex>
 
 #include "core/Frame.h"
-#include "core/Graticule.h"
-#include "core/HdrGraticule.h"
-#include "core/ScopeRender.h"
+#include "scope/Graticule.h"
+#include "scope/HdrGraticule.h"
+#include "scope/ScopeRender.h"
 #include "core/ThreadPool.h"
 
 namespace cs::cuda {
@@ -18,7 +18,7 @@ namespace {
 
 ShadePlot shadePlot(const PlotRect& p) { return ShadePlot{p.left, p.top, p.width, p.height}; }
 
-// core/ScopeRender's image size: <= 0 gives no image, else bounded like frames.
+// scope/ScopeRender's image size: <= 0 gives no image, else bounded like frames.
 void imageSize(int w, int h, int& outW, int& outH) {
     if (w <= 0 || h <= 0) { outW = outH = 0; return; }
     outW = std::min(w, kMaxDimension);

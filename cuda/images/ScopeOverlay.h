@@ -1,6 +1,6 @@
-// What core/ScopeRender draws over a scope image's trace (graticule, labels, the parade's
+// What scope/ScopeRender draws over a scope image's trace (graticule, labels, the parade's
 // channel names), as a map per pixel that the CUDA engine applies on the GPU after drawing the
-// trace (ScopeImage.h), so that its images are core's byte for byte.
+// trace (ImagePixels.h), so that its images are core's byte for byte.
 //
 // Every overlay pixel is a chain of source-over blends (core's blendPixel), each channel a
 // function of that channel's value beneath alone, and alpha stays 255 over an opaque trace. So
@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ScopeImage.h"
+#include "ImagePixels.h"
 #include "core/ScopeResults.h"
 #include "core/ScopeSpec.h"
 
@@ -25,8 +25,8 @@ namespace cs::cuda {
 enum class ScopeImageKind { Histogram, Waveform, Parade, Vectorscope };
 
 // Where a scope image's trace goes: the image's size (0 x 0: no image) and its plot rectangle
-// and panels, as core/ScopeRender lays them out (the parade: three panels; the waveform: its
-// mode's, ScopeImage.h's waveformModePixel).
+// and panels, as scope/ScopeRender lays them out (the parade: three panels; the waveform: its
+// mode's, ImagePixels.h's waveformModePixel).
 struct ScopeLayout {
     int width = 0, height = 0;
     WaveformMode waveformMode = WaveformMode::Luma;
@@ -47,7 +47,7 @@ struct OverlayKey {
     WaveformScale waveformScale = WaveformScale::Ire;
     WaveformMode waveformMode = WaveformMode::Luma;   // the waveform's panels and names
     ReferenceLines referenceLines;                    // over the waveform and parade
-    Transfer transfer = Transfer::Unspecified;   // PQ and HLG: nits scales (core/HdrGraticule.h)
+    Transfer transfer = Transfer::Unspecified;   // PQ and HLG: nits scales (scope/HdrGraticule.h)
     int zoom = 1;
     bool targets75 = true, skinToneLine = true;
     bool operator==(const OverlayKey&) const = default;
@@ -63,7 +63,7 @@ struct ScopeOverlay {
 };
 
 // Draws the overlay with core's functions into `img` (already `key`'s size), over whatever
-// `img` holds: core/ScopeRender's drawing after the trace, in its order.
+// `img` holds: scope/ScopeRender's drawing after the trace, in its order.
 void drawOverlay(const OverlayKey& key, RgbaImage& img);
 
 // The tables of `key`'s overlay, made on `pool`.
@@ -73,10 +73,10 @@ ScopeOverlay buildOverlay(const OverlayKey& key, ThreadPool& pool);
 void applyOverlay(const ScopeOverlay& overlay, RgbaImage& img);
 
 // The scope image as the CUDA engine draws it, on the host from `r`'s row-major counts: the
-// trace by ScopeImage.h's functions, then the overlay. Equal to core/ScopeRender's image.
+// trace by ImagePixels.h's functions, then the overlay. Equal to scope/ScopeRender's image.
 void referenceScopeImage(ScopeImageKind kind, const ScopeResults& r, const ScopeSpec& spec, const ScopeOverlay& overlay, RgbaImage& out);
 
-// The parameters ScopeImage.h's functions take for `r` and `spec`.
+// The parameters ImagePixels.h's functions take for `r` and `spec`.
 WaveShade waveShade(const ScopeResults& r, const ScopeSpec& spec);
 VectorShade vectorShade(const ScopeResults& r, const ScopeSpec& spec);
 // The trace hues (core/ScopeStyle.h's traceHue for spec.traceColour): the waveform's luma

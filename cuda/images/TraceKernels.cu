@@ -1,13 +1,13 @@
-// Trace kernels: one thread per texel, each summing its box of counts (ScopeTrace.h).
+// Trace kernels: one thread per texel, each summing its box of counts (TraceTexels.h).
 // This file is compiled without FMA contraction (-fmad=false, see CMakeLists.txt) so its
 // double arithmetic rounds as the host reference's does.
 #include "TraceKernels.h"
 
 #include <cuda_runtime.h>
 
-#include "ScopeTrace.h"
-#include "Sinks.cuh"
-#include "KernelProbes.h"
+#include "TraceTexels.h"
+#include "cuda/Sinks.cuh"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda {
 namespace {

@@ -1,12 +1,12 @@
 // Scope traces into RGBA images (GL textures through surfaces, or device memory), from the
-// counts the scope pass left in device memory; texel rules in ScopeTrace.h. Also the host
+// counts the scope pass left in device memory; texel rules in TraceTexels.h. Also the host
 // reference that draws the same texels from a ScopeResults.
 #pragma once
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 
-#include "FilterKernels.h"
+#include "cuda/filters/FilterKernels.h"
 #include "core/ScopeResults.h"
 #include "core/ScopeSpec.h"
 
@@ -18,7 +18,7 @@ struct TraceSources {
     const uint16_t* d_columns = nullptr;    // waveform and parade counts (ColumnCounts.h)
     const uint32_t* d_vectorscope = nullptr;
     int width = 0, height = 0, levels = 256;
-    // The vectorscope's hue by position (ScopeTrace.h's VectorscopeStyle, colour from the spec).
+    // The vectorscope's hue by position (TraceTexels.h's VectorscopeStyle, colour from the spec).
     double kr = 0.2126, kb = 0.0722, chromaScale = 224.0;
 };
 

@@ -1,8 +1,8 @@
-// Host reference of the scope traces (TraceKernels.h): the same ScopeTrace.h texel
+// Host reference of the scope traces (TraceKernels.h): the same TraceTexels.h texel
 // functions over a ScopeResults' counts.
 #include <algorithm>
 
-#include "ScopeTrace.h"
+#include "TraceTexels.h"
 #include "TraceKernels.h"
 
 namespace cs::cuda {

@@ -5,7 +5,7 @@
 //
 // Mapping: the texture is the plot (render/GraticuleOverlay draws it into the PlotRect of
 // its size), texel (tx, ty) the plot's pixel (tx, ty), row 0 the top. Code axes follow
-// core/Graticule.h and core/ScopeRender exactly: code c sits at the pixel centre
+// scope/Graticule.h and scope/ScopeRender exactly: code c sits at the pixel centre
 // lround(PlotRect::toPixelX/Y of its graticule position), each code lands on exactly one
 // texel, and a texel no code lands on (a texture taller than the codes) shows its nearest
 // code; so a trace lies on the very pixel the graticule line of its code is drawn on.
@@ -18,7 +18,7 @@
 //   mapping); code c at y = c / (L - 1); the density v = count / (H * columns * codes in
 //   the box / L) is 1 for counts spread evenly over all levels; brightness and colour by
 //   core/ScopeStyle.h (traceBrightness, traceHue, traceShade), the mode's panels as
-//   core/ScopeRender lays them out (RGB overlay: one panel with headroom, channels added;
+//   scope/ScopeRender lays them out (RGB overlay: one panel with headroom, channels added;
 //   YRGB: four quarters, the R'G'B' ones with headroom rows at the bottom left black).
 // - parade: three panels side by side (texW split in thirds), each a waveform of its
 //   component, in its channel's hue (or the trace colour).
@@ -26,7 +26,7 @@
 //   zoom scaling around it); v = count * L^2 / (16 W H cells in the box) times
 //   vectorscopeDepthGain; hue by position (vectorscopeHue) or the trace colour; each texel
 //   the brightest cell within the splat disc (vectorscopeSplatRadius).
-// So the texels inside the plot are the very pixels core/ScopeRender draws under its
+// So the texels inside the plot are the very pixels scope/ScopeRender draws under its
 // graticule (tests/cuda/test_trace_style.cpp checks it on the host).
 // Texels are opaque (A = 255). All arithmetic is double or float with correctly rounded
 // operations (the kernels are compiled without FMA contraction), so host and device agree
@@ -37,7 +37,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "ColumnCounts.h"
+#include "cuda/scope/ColumnCounts.h"
 #include "core/Color.h"
 #include "core/ScopeStyle.h"
 
@@ -49,7 +49,7 @@ CS_HD uint32_t traceCode(double v) {   // 0..1 -> 0..255, rounded
     return c <= 0.0 ? 0u : (c >= 255.0 ? 255u : uint32_t(c));
 }
 // [begin, end) of the frame columns (n) that texel t of `size` covers: at least one column
-// (core/ScopeRender's area mapping).
+// (scope/ScopeRender's area mapping).
 CS_HD void traceSpan(int t, int size, int n, int& begin, int& end) {
     begin = int((long long)t * n / size);
     end = int((long long)(t + 1) * n / size);
@@ -59,7 +59,7 @@ CS_HD void traceSpan(int t, int size, int n, int& begin, int& end) {
 }
 
 // A code axis of `display` texels showing `codes` codes, code c at display position pos(c)
-// (pixel centres), computed with core/ScopeRender's very operations:
+// (pixel centres), computed with scope/ScopeRender's very operations:
 //   Up:   c * k, k = (display - 1) / (codes - 1)            (histogram columns)
 //   Down: (display - 1) - c * k                               (waveform rows, from the top)
 //   ScopeUp:   (0.5 + zoom * (c - codes/2) / codes) * (display - 1)   (vectorscope Cb)
@@ -97,7 +97,7 @@ struct TraceAxis {
         return p > -0.5 && p < double(display) - 0.5 && lround(p) == d;
     }
     // The codes [lo, hi] texel d shows: those that land on it, else the nearest one
-    // (core/ScopeRender's nearestSpans); false when none (a zoomed scope's texel beyond
+    // (scope/ScopeRender's nearestSpans); false when none (a zoomed scope's texel beyond
     // the codes).
     CS_HD bool span(int d, int& lo, int& hi) const {
         if (display <= 1 || codes <= 1) {
@@ -173,7 +173,7 @@ struct StripColumns {
 };
 
 // Brightness of a waveform box: channel `channel`'s columns [x0, x1) of a frame of `height`
-// rows, the codes texel row ty (from the top, of texH) shows; core/ScopeRender's density
+// rows, the codes texel row ty (from the top, of texH) shows; scope/ScopeRender's density
 // (the box's count over the column's total times the share of the scale the row shows)
 // through core/ScopeStyle.h's curve. 0: no count.
 template <class Columns>
@@ -272,7 +272,7 @@ CS_HD uint32_t paradeTexel(const Count* parade, int width, int height, int level
 }
 
 // The vectorscope's colour inputs: the matrix's luma weights and the chroma scale (limited:
-// 224 * 2^(depth - 8); full: levels - 1), as core/ScopeRender takes them from the results.
+// 224 * 2^(depth - 8); full: levels - 1), as scope/ScopeRender takes them from the results.
 struct VectorscopeStyle {
     TraceColour colour;
     double kr, kb, chromaScale;

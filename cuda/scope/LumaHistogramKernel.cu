@@ -23,10 +23,10 @@
 
 #include <algorithm>
 
-#include "DependentLaunch.cuh"
+#include "cuda/DependentLaunch.cuh"
 #include "ScopeDevice.cuh"
 #include "ScopeKernelsDetail.h"
-#include "KernelProbes.h"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {

@@ -47,11 +47,11 @@
 #include <climits>
 #include <type_traits>
 
-#include "DependentLaunch.cuh"
+#include "cuda/DependentLaunch.cuh"
 #include "QuadReaders.cuh"
 #include "ScopeDevice.cuh"
 #include "ScopeKernelsDetail.h"
-#include "KernelProbes.h"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <type_traits>
 
-#include "DependentLaunch.cuh"
+#include "cuda/DependentLaunch.cuh"
 #include "QuadReaders.cuh"
-#include "KernelProbes.h"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda::detail {
 namespace {

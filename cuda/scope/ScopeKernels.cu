@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "DependentLaunch.cuh"
+#include "cuda/DependentLaunch.cuh"
 #include "ScopeDevice.cuh"
 #include "ScopeKernelsDetail.h"
-#include "KernelProbes.h"
+#include "cuda/engine/KernelProbes.h"
 
 namespace cs::cuda {
 namespace {

@@ -9,10 +9,10 @@
 #include <array>
 #include <cstdint>
 
-#include "CudaHandle.h"
-#include "FilterKernels.h"
+#include "cuda/CudaHandle.h"
+#include "cuda/filters/FilterKernels.h"
 #include "ScopeKernels.h"
-#include "TraceKernels.h"
+#include "cuda/images/TraceKernels.h"
 #include "core/ScopeSpec.h"
 
 namespace cs::cuda {

@@ -4,7 +4,7 @@
 
 #include <QJsonArray>
 
-#include "tests/app/CliRunner.h"
+#include "CliRunner.h"
 
 using namespace cs::testing;
 

@@ -5,7 +5,7 @@
 #include <QFile>
 #include <QJsonArray>
 
-#include "tests/app/CliRunner.h"
+#include "CliRunner.h"
 
 using namespace cs::testing;
 

@@ -10,7 +10,7 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 
-#include "tests/app/CliRunner.h"
+#include "CliRunner.h"
 
 using namespace cs::testing;
 

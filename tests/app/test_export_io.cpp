@@ -16,7 +16,7 @@
 #include <functional>
 #include <set>
 
-#include "tests/app/CliRunner.h"
+#include "CliRunner.h"
 
 using namespace cs::testing;
 

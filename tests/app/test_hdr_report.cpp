@@ -13,7 +13,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "tests/app/CliRunner.h"
+#include "CliRunner.h"
 
 using namespace cs::testing;
 

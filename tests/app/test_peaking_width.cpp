@@ -9,7 +9,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 
-#include "tests/app/CliRunner.h"
+#include "CliRunner.h"
 
 using namespace cs::testing;
 

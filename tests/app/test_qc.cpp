@@ -17,7 +17,7 @@
 #include <set>
 #include <zlib.h>
 
-#include "tests/app/CliRunner.h"
+#include "CliRunner.h"
 
 using namespace cs::testing;
 

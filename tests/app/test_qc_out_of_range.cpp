@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/app/CliRunner.h"
+#include "CliRunner.h"
 
 using namespace cs::testing;
 

@@ -1,4 +1,4 @@
-// `cudascope qc` runs each input in a worker process (app/QcWorker.h): a worker that crashes
+// `cudascope qc` runs each input in a worker process (app/qc/QcWorker.h): a worker that crashes
 // or hangs fails its input alone, with the reason (the signal; the timeout), its .part
 // files removed, while the other inputs are checked and the summary is printed. The faults
 // are injected through CUDASCOPE_QC_WORKER_FAULT, which only the worker reads (tests only):
@@ -12,7 +12,7 @@
 
 #include <chrono>
 
-#include "tests/app/CliRunner.h"
+#include "CliRunner.h"
 
 using namespace cs::testing;
 

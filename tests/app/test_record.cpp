@@ -15,7 +15,7 @@
 #include <chrono>
 #include <tuple>
 
-#include "tests/app/CliRunner.h"
+#include "CliRunner.h"
 
 using namespace cs::testing;
 

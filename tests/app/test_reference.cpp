@@ -9,7 +9,7 @@
 #include <map>
 
 #include "core/PixelFormat.h"
-#include "tests/app/CliRunner.h"
+#include "CliRunner.h"
 #include "tests/common/ReferenceScopes.h"
 
 using namespace cs;

@@ -17,7 +17,7 @@
 #include <tuple>
 #include <vector>
 
-#include "tests/app/CliRunner.h"
+#include "CliRunner.h"
 
 using namespace cs::testing;
 

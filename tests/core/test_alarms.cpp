@@ -1,9 +1,9 @@
-// core/Alarms: blackdetect's and freezedetect's defaults and decisions (core/DetectRules.h), the
+// analysis/Alarms: blackdetect's and freezedetect's defaults and decisions (analysis/DetectRules.h), the
 // MAFD, the duration rule.
 #include <gtest/gtest.h>
 
-#include "core/Alarms.h"
-#include "core/SignalStats.h"
+#include "analysis/Alarms.h"
+#include "analysis/SignalStats.h"
 
 using namespace cs;
 

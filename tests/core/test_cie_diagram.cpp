@@ -1,4 +1,4 @@
-// core/CieDiagram's header: the form chosen for each image size fits inside the image, and
+// scope/CieDiagram's header: the form chosen for each image size fits inside the image, and
 // the pixels drawn in the header's rows are that text, whole, with nothing else over it. The
 // counts' dots, and the layers kept between drawings following every change.
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/BitmapFont.h"
-#include "core/CieDiagram.h"
+#include "scope/BitmapFont.h"
+#include "scope/CieDiagram.h"
 
 namespace cs {
 namespace {

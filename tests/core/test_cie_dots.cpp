@@ -1,4 +1,4 @@
-// core/CieDiagram: the counts drawn over the graticule. Each lit bin is a 5 x 5 dot (per
+// scope/CieDiagram: the counts drawn over the graticule. Each lit bin is a 5 x 5 dot (per
 // display pixel it covers), brighter with more pixels; bins far apart draw the same dots
 // together as alone.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/CieDiagram.h"
+#include "scope/CieDiagram.h"
 #include "core/Gamut.h"
 
 namespace cs {

@@ -9,6 +9,7 @@
 #include "core/Engine.h"
 #include "core/PixelAccess.h"
 #include "tests/common/ReferenceScopes.h"
+#include "cpu/CpuEngine.h"
 
 using namespace cs;
 using namespace cs::testing;

@@ -7,11 +7,12 @@
 #include <numeric>
 #include <random>
 
-#include "core/CieDiagram.h"
+#include "scope/CieDiagram.h"
 #include "core/Engine.h"
 #include "core/Filters.h"
 #include "core/Frame.h"
 #include "core/Gamut.h"
+#include "cpu/CpuEngine.h"
 
 namespace cs {
 namespace {

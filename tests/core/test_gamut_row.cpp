@@ -13,6 +13,7 @@
 #include "core/Frame.h"
 #include "core/Gamut.h"
 #include "core/GamutRow.h"
+#include "cpu/CpuEngine.h"
 
 namespace cs {
 namespace {

@@ -10,8 +10,8 @@
 #include <set>
 #include <string>
 
-#include "core/BitmapFont.h"
-#include "core/Graticule.h"
+#include "scope/BitmapFont.h"
+#include "scope/Graticule.h"
 
 namespace cs {
 namespace {

@@ -10,6 +10,7 @@
 #include "core/Engine.h"
 #include "core/Frame.h"
 #include "core/Hdr.h"
+#include "cpu/CpuEngine.h"
 
 using namespace cs;
 

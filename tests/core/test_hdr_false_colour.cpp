@@ -10,7 +10,8 @@
 #include "core/Frame.h"
 #include "core/Hdr.h"
 #include "core/HdrFalseColour.h"
-#include "core/HdrGraticule.h"
+#include "scope/HdrGraticule.h"
+#include "cpu/CpuEngine.h"
 
 using namespace cs;
 

@@ -1,4 +1,4 @@
-// The HDR scales (core/HdrGraticule.h): each nits line at the code of its ST 2084 / HLG
+// The HDR scales (scope/HdrGraticule.h): each nits line at the code of its ST 2084 / HLG
 // signal at the depth and range, the labels, the stops, and the SDR scales kept elsewhere.
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/HdrGraticule.h"
+#include "scope/HdrGraticule.h"
 
 using namespace cs;
 

@@ -9,12 +9,13 @@
 #include <numeric>
 #include <vector>
 
-#include "core/Alarms.h"
+#include "analysis/Alarms.h"
 #include "core/Engine.h"
 #include "core/FrameReduce.h"
 #include "core/PixelAccess.h"
 #include "core/SampleRange.h"
-#include "core/SignalStats.h"
+#include "analysis/SignalStats.h"
+#include "cpu/CpuEngine.h"
 
 using namespace cs;
 

@@ -10,9 +10,9 @@
 #include <set>
 #include <string_view>
 
-#include "core/BitmapFont.h"
+#include "scope/BitmapFont.h"
 #include "core/Frame.h"
-#include "core/ScopeRender.h"
+#include "scope/ScopeRender.h"
 
 namespace cs {
 namespace {

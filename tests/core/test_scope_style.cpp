@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/Graticule.h"
+#include "scope/Graticule.h"
 #include "core/HdrFalseColour.h"
-#include "core/HdrGraticule.h"
+#include "scope/HdrGraticule.h"
 #include "core/PeakingColour.h"
-#include "core/PreviewLegend.h"
-#include "core/ReferenceLines.h"
-#include "core/ScopeRender.h"
+#include "scope/PreviewLegend.h"
+#include "scope/ReferenceLines.h"
+#include "scope/ScopeRender.h"
 #include "core/ScopeStyle.h"
 
 namespace cs {

@@ -5,7 +5,8 @@
 #include <memory>
 
 #include "core/Engine.h"
-#include "cuda/CudaEngine.h"
+#include "cuda/engine/CudaEngine.h"
+#include "cpu/CpuEngine.h"
 
 namespace cs::test {
 

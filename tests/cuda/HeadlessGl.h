@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/ScopeResults.h"
-#include "cuda/CudaEngine.h"
+#include "cuda/engine/CudaEngine.h"
 
 namespace cs::test {
 

@@ -16,7 +16,7 @@
 
 #include "EngineCompare.h"
 #include "core/Filters.h"
-#include "cuda/FilterKernels.h"
+#include "cuda/filters/FilterKernels.h"
 
 namespace cs {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "EngineCompare.h"
-#include "core/ReferenceLines.h"
+#include "scope/ReferenceLines.h"
 
 namespace cs {
 namespace {
@@ -191,7 +191,7 @@ TEST(CudaEngine, PictureKernelsAtEveryEdge) {
     }
 }
 
-// Headless: the scope images are drawn on the GPU (cuda/ScopeImages.h); with ScopeSpec::counts
+// Headless: the scope images are drawn on the GPU (cuda/images/HeadlessImages.h); with ScopeSpec::counts
 // off no large counts come back, and the images, histograms and statistics are still the CPU
 // engine's exactly.
 TEST(CudaEngine, HeadlessImagesWithoutCounts) {

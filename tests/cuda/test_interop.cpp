@@ -14,7 +14,7 @@
 #include "CudaTestUtil.h"
 #include "EngineFixture.h"
 #include "HeadlessGl.h"
-#include "cuda/TraceKernels.h"
+#include "cuda/images/TraceKernels.h"
 
 namespace cs {
 namespace {
@@ -114,7 +114,7 @@ TEST_F(CudaInterop, TexturesMatchHostResults) {
 }
 
 // The waveform's modes, the trace colours and the vectorscope's splat on the device: every
-// texture as the host reference draws it (ScopeTrace.h, itself checked against the CPU
+// texture as the host reference draws it (TraceTexels.h, itself checked against the CPU
 // engine's images by cuda_host_tests' TraceStyle), 8 and 10 bits, 1x and 2x.
 TEST_F(CudaInterop, WaveformModesAndTraceColoursMatchHostResults) {
     std::mt19937 rng(31);

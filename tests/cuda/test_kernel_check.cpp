@@ -1,4 +1,4 @@
-// The start-up check's words and its coverage, without a GPU (cuda/KernelCheck.h): the line a
+// The start-up check's words and its coverage, without a GPU (cuda/engine/KernelCheck.h): the line a
 // device gets when the build has no code for it or the driver cannot compile the build's PTX,
 // and that every kernel file of cuda/ is probed. cuda_tests runs the check itself on a GPU.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "cuda/KernelCheck.h"
+#include "cuda/engine/KernelCheck.h"
 
 namespace cs::cuda {
 namespace {
@@ -46,9 +46,9 @@ std::string readText(const std::filesystem::path& p) {
 // until its kernels are first launched.
 TEST(KernelCheckCoverage, EveryKernelFileIsProbed) {
     const std::filesystem::path dir = std::filesystem::path(CS_TEST_SOURCE_DIR) / "cuda";
-    const std::string check = readText(dir / "KernelCheck.cpp"), probes = readText(dir / "KernelProbes.h");
+    const std::string check = readText(dir / "engine" / "KernelCheck.cpp"), probes = readText(dir / "engine" / "KernelProbes.h");
     int files = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
         if (entry.path().extension() != ".cu") continue;
         const std::string text = readText(entry.path());
         if (text.find("__global__") == std::string::npos) continue;

@@ -1,4 +1,4 @@
-// The start-up check on this GPU (cuda/KernelCheck.h): every module of the engine loads, the
+// The start-up check on this GPU (cuda/engine/KernelCheck.h): every module of the engine loads, the
 // code the device runs is the one CUDA's rules pick from the build's list (machine code of the
 // device's major version, else the newest PTX it can compile; only PTX under
 // CUDA_FORCE_PTX_JIT=1), and a module that cannot load is named in one line, with no error
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/KernelCheck.h"
+#include "cuda/engine/KernelCheck.h"
 
 namespace cs::cuda {
 namespace {

@@ -1,5 +1,5 @@
 // Samples above the format's range (16-bit words with bits set above the depth, as damaged
-// 10-bit streams leave them) through the CUDA engine, cuda/CudaSignalStats and the device
+// 10-bit streams leave them) through the CUDA engine, cuda/analysis/CudaSignalStats and the device
 // reduction, against the CPU engine, core's SignalStatsMeter and the host reduction on the
 // same frames: every value equal, the rule being core/PixelAccess.h's sampleCode (the bits
 // above the depth ignored). Run under compute-sanitizer, an out-of-bounds table or
@@ -16,8 +16,8 @@
 #include "EngineCompare.h"
 #include "core/FrameReduce.h"
 #include "core/SampleRange.h"
-#include "core/SignalStats.h"
-#include "cuda/CudaSignalStats.h"
+#include "analysis/SignalStats.h"
+#include "cuda/analysis/CudaSignalStats.h"
 
 namespace cs {
 namespace {

@@ -12,7 +12,7 @@
 #include "CudaTestUtil.h"
 #include "EngineFixture.h"
 #include "core/Filters.h"
-#include "cuda/FilterKernels.h"
+#include "cuda/filters/FilterKernels.h"
 
 namespace cs {
 namespace {

@@ -1,4 +1,4 @@
-// The CUDA scope pass's vectorised readers (cuda/PixelGroups.h), run on the host: every
+// The CUDA scope pass's vectorised readers (cuda/scope/PixelGroups.h), run on the host: every
 // group of every row of random frames, in every pixel format, must unpack to exactly what
 // core's PixelAccess reads pixel by pixel. Needs no GPU.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 
 #include "CudaTestUtil.h"
 #include "core/PixelAccess.h"
-#include "cuda/PixelGroups.h"
+#include "cuda/scope/PixelGroups.h"
 
 namespace cs {
 namespace {

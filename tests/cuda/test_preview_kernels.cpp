@@ -12,8 +12,8 @@
 
 #include "EngineCompare.h"
 #include "core/Filters.h"
-#include "cuda/FilterKernels.h"
-#include "cuda/KernelCheck.h"
+#include "cuda/filters/FilterKernels.h"
+#include "cuda/engine/KernelCheck.h"
 
 namespace cs {
 namespace {

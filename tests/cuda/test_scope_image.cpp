@@ -1,5 +1,5 @@
-// The CUDA engine's scope images (cuda/ScopeImage.h's pixels under cuda/ScopeOverlay.h's
-// tables) against core/ScopeRender's, byte for byte, on the host: counts from the CPU engine
+// The CUDA engine's scope images (cuda/images/ImagePixels.h's pixels under cuda/images/ScopeOverlay.h's
+// tables) against scope/ScopeRender's, byte for byte, on the host: counts from the CPU engine
 // for random and patterned frames, every image kind, 8 and 10 bit, both ranges and parade
 // modes, linear and log histograms, both vectorscope zooms, gains, and image sizes from tiny
 // to the default. The kernels run these very functions; tests/cuda/test_engine_scopes.cpp compares
@@ -11,9 +11,10 @@
 
 #include "CudaTestUtil.h"
 #include "core/Engine.h"
-#include "core/ReferenceLines.h"
+#include "scope/ReferenceLines.h"
 #include "core/ThreadPool.h"
-#include "cuda/ScopeOverlay.h"
+#include "cuda/images/ScopeOverlay.h"
+#include "cpu/CpuEngine.h"
 
 namespace cs {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "EngineCompare.h"
-#include "cuda/ScopeKernels.h"
+#include "cuda/scope/ScopeKernels.h"
 
 namespace cs {
 namespace {

@@ -1,4 +1,4 @@
-// cuda/CudaSignalStats (qc's signalstats, black count and freeze MAFD for NVDEC frames)
+// cuda/analysis/CudaSignalStats (qc's signalstats, black count and freeze MAFD for NVDEC frames)
 // against core's SignalStatsMeter, the CPU reference, on the same frames: every Y'CbCr
 // format, random samples (out-of-range values included), sequences with a repeated frame
 // (DIF 0, MAFD 0) and a size change; every value equal.
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "CudaTestUtil.h"
-#include "core/SignalStats.h"
-#include "cuda/CudaSignalStats.h"
+#include "analysis/SignalStats.h"
+#include "cuda/analysis/CudaSignalStats.h"
 
 using namespace cs;
 

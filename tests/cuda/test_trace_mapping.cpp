@@ -1,5 +1,5 @@
-// The CUDA engine's scope traces (cuda/ScopeTrace.h) put every code on the pixel where the
-// graticule overlay draws that code's line (core/Graticule.h: PlotRect over the texture,
+// The CUDA engine's scope traces (cuda/images/TraceTexels.h) put every code on the pixel where the
+// graticule overlay draws that code's line (scope/Graticule.h: PlotRect over the texture,
 // vectorscopePoint), checked through the texel functions themselves on counts holding a
 // single code. Host only (the kernels run the same CS_HD functions); needs no GPU.
 #include <gtest/gtest.h>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/Graticule.h"
-#include "cuda/ScopeTrace.h"
+#include "scope/Graticule.h"
+#include "cuda/images/TraceTexels.h"
 
 namespace cs {
 namespace {

@@ -1,5 +1,5 @@
-// The CUDA engine's window traces (cuda/ScopeTrace.h, the texel functions its kernels run)
-// against the CPU engine's scope images (core/ScopeRender): in every waveform mode, trace
+// The CUDA engine's window traces (cuda/images/TraceTexels.h, the texel functions its kernels run)
+// against the CPU engine's scope images (scope/ScopeRender): in every waveform mode, trace
 // colour, parade mode and vectorscope zoom, at 8 and 10 bits, every plot pixel the
 // graticule leaves untouched is the same RGBA in both. Host only: no GPU needed.
 #include <gtest/gtest.h>
@@ -10,10 +10,10 @@
 #include <random>
 #include <string>
 
-#include "core/Graticule.h"
-#include "core/ReferenceLines.h"
-#include "core/ScopeRender.h"
-#include "cuda/ScopeTrace.h"
+#include "scope/Graticule.h"
+#include "scope/ReferenceLines.h"
+#include "scope/ScopeRender.h"
+#include "cuda/images/TraceTexels.h"
 
 namespace cs {
 namespace {

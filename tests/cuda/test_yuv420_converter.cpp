@@ -1,4 +1,4 @@
-// cuda/Yuv420Converter (what `cudascope record` hands the encoder with the CUDA engine)
+// cuda/convert/Yuv420Converter (what `cudascope record` hands the encoder with the CUDA engine)
 // against core's CPU conversion: the planes it downloads into pinned memory and the planes it
 // writes into device memory (NVENC's frames) hold the same bytes as rgbaToYuv420's, NV12 and
 // I420, even and odd sizes, pictures of changing size through one converter.
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/Yuv420.h"
-#include "cuda/Yuv420Converter.h"
+#include "cuda/convert/Yuv420Converter.h"
 
 using namespace cs;
 

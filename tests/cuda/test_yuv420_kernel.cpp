@@ -1,4 +1,4 @@
-// cuda/Yuv420Kernel against core's CPU conversion (core/Yuv420.h): the same bytes, on random
+// cuda/convert/Yuv420Kernel against core's CPU conversion (core/Yuv420.h): the same bytes, on random
 // RGBA, for NV12 and I420, even and odd sizes, with aligned pitched planes (the vector path)
 // and with planes offset by one byte (the byte path).
 #include <cuda_runtime_api.h>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/Yuv420.h"
-#include "cuda/Yuv420Kernel.h"
+#include "cuda/convert/Yuv420Kernel.h"
 
 using namespace cs;
 

@@ -10,6 +10,7 @@
 #include "DecodeTestUtil.h"
 #include "core/Engine.h"
 #include "core/Gamut.h"
+#include "cpu/CpuEngine.h"
 
 namespace cs {
 namespace {

@@ -19,7 +19,7 @@
 #include <iterator>
 #include <thread>
 
-#include "../decode/DecodeTestUtil.h"
+#include "tests/decode/DecodeTestUtil.h"
 
 extern char** environ;
 

@@ -25,7 +25,7 @@
 #include "GuiTestSupport.h"
 #include "decode/Source.h"
 #include "ui/Gui.h"
-#include "ui/MainWindow.h"
+#include "ui/main/MainWindow.h"
 
 int main(int argc, char** argv) {
     if (argc < 3) {

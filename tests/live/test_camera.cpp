@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "../decode/DecodeTestUtil.h"
+#include "tests/decode/DecodeTestUtil.h"
 #include "LiveTestUtil.h"
 #include "decode/LiveInput.h"
 #include "decode/LiveReader.h"

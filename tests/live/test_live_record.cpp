@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "../decode/DecodeTestUtil.h"
+#include "tests/decode/DecodeTestUtil.h"
 #include "ChildProcess.h"
 #include "LiveTestUtil.h"
 

@@ -21,7 +21,7 @@
 #include <fstream>
 #include <thread>
 
-#include "../decode/DecodeTestUtil.h"
+#include "tests/decode/DecodeTestUtil.h"
 #include "LiveTestUtil.h"
 #include "decode/LiveReader.h"
 

@@ -11,8 +11,8 @@
 
 #include "GuiTestSupport.h"
 #include "ui/Gui.h"
-#include "ui/MainWindow.h"
-#include "ui/PictureView.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/PictureView.h"
 
 int main(int argc, char** argv) {
     if (argc < 2) {

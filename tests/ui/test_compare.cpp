@@ -1,4 +1,4 @@
-// GUI tests (QTest) of the compare mode (ui/Compare.h) under a real X display with OpenGL 3.3
+// GUI tests (QTest) of the compare mode (ui/compare/Compare.h) under a real X display with OpenGL 3.3
 // (Xvfb and Mesa in CI): the viewer's wipe, split and side by side show A's and B's pixels
 // where render/CompareLayout.h puts them (read back from the viewer's framebuffer against
 // the CPU engine's pictures), a snapshot stays as it was while A plays on and costs no engine
@@ -22,12 +22,13 @@
 
 #include "GuiTestSupport.h"
 #include "core/Engine.h"
-#include "ui/Compare.h"
+#include "ui/compare/Compare.h"
 #include "ui/Gui.h"
-#include "ui/MainWindow.h"
-#include "ui/PictureView.h"
-#include "ui/PixelProbe.h"
-#include "ui/ScopeView.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/PictureView.h"
+#include "playback/PixelProbe.h"
+#include "ui/main/ScopeView.h"
+#include "cpu/CpuEngine.h"
 
 using cs::CompareMode;
 using cs::CompareScopes;

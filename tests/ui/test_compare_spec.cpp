@@ -1,4 +1,4 @@
-// Compare's B engine (ui/Compare.h): its settings from A's count only what a panel shows of
+// Compare's B engine (ui/compare/Compare.h): its settings from A's count only what a panel shows of
 // B, and its engine then measures neither chromaticities nor HDR light levels.
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "core/Frame.h"
-#include "ui/Compare.h"
-#include "ui/EngineHost.h"
+#include "ui/compare/Compare.h"
+#include "playback/EngineHost.h"
 
 namespace cs {
 namespace {

@@ -20,13 +20,14 @@
 #include <utility>
 #include <vector>
 
-#include "core/Graticule.h"
-#include "core/ScopeRender.h"
+#include "scope/Graticule.h"
+#include "scope/ScopeRender.h"
 #include "render/GlObjects.h"
 #include "render/GraticuleOverlay.h"
 #include "render/HeadlessContext.h"
-#include "ui/EngineHost.h"
-#include "ui/PixelProbe.h"
+#include "playback/EngineHost.h"
+#include "playback/PixelProbe.h"
+#include "cpu/CpuEngine.h"
 
 namespace cs {
 namespace {
@@ -204,7 +205,7 @@ TEST_F(GpuView, EngineWritesTheFrameTexturesUnderCoresGraticule) {
     EXPECT_EQ(host.placement(gl::Plane::Parade, textures).pieces.size(), 3u);
 
     // The vectorscope trace: each bar's chroma lights the texel at the graticule's point for
-    // it (the 75% targets sit there), rounded as the overlay rounds it (cuda/ScopeTrace.h uses
+    // it (the 75% targets sit there), rounded as the overlay rounds it (cuda/images/TraceTexels.h uses
     // core's mapping).
     const ScopePlacement vs = host.placement(gl::Plane::Vectorscope, textures);
     const RgbaImage vsTrace = readTexture(textures.texture(gl::Plane::Vectorscope));
@@ -350,7 +351,7 @@ TEST_F(GpuView, PickerReadsDeviceFramesAsHostFrames) {
 }
 
 TEST_F(GpuView, CompareRunsASecondEngineIntoItsOwnTextures) {
-    // Compare (ui/Compare.h): B's EngineHost is a second CUDA engine writing a second set of
+    // Compare (ui/compare/Compare.h): B's EngineHost is a second CUDA engine writing a second set of
     // frame textures in the same context; A's stay as they were, each picture is its frame's
     // (against the CPU engine), and a device frame copied to the host (the snapshot of an
     // NVDEC frame) has the frame's very samples.

@@ -33,17 +33,18 @@
 
 #include "GuiTestSupport.h"
 #include "core/Engine.h"
-#include "core/Graticule.h"
-#include "core/ScopeRender.h"
+#include "scope/Graticule.h"
+#include "scope/ScopeRender.h"
 #include "ui/Gui.h"
-#include "ui/MainWindow.h"
-#include "ui/PictureView.h"
-#include "ui/PixelProbe.h"
-#include "ui/ScopeExport.h"
-#include "ui/ScopeView.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/PictureView.h"
+#include "playback/PixelProbe.h"
+#include "ui/main/ScopeExport.h"
+#include "ui/main/ScopeView.h"
 #include "ui/Settings.h"
-#include "ui/SourceDialog.h"
-#include "ui/TransportBar.h"
+#include "ui/main/SourceDialog.h"
+#include "ui/main/TransportBar.h"
+#include "cpu/CpuEngine.h"
 
 using cs::gl::Plane;
 

@@ -26,14 +26,14 @@
 #include <fstream>
 
 #include "GuiTestSupport.h"
-#include "core/CieDiagram.h"
+#include "scope/CieDiagram.h"
 #include "core/Gamut.h"
-#include "ui/EngineHost.h"
+#include "playback/EngineHost.h"
 #include "ui/Gui.h"
-#include "ui/MainWindow.h"
-#include "ui/PictureView.h"
-#include "ui/Player.h"
-#include "ui/ScopeView.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/PictureView.h"
+#include "ui/main/Player.h"
+#include "ui/main/ScopeView.h"
 #include "ui/Settings.h"
 
 using cs::gl::Plane;

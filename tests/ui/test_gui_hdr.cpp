@@ -24,17 +24,17 @@
 
 #include "GuiTestSupport.h"
 #include "core/Gamut.h"
-#include "core/Graticule.h"
-#include "core/HdrGraticule.h"
+#include "scope/Graticule.h"
+#include "scope/HdrGraticule.h"
 #include "core/ToneMap.h"
-#include "ui/EngineHost.h"
+#include "playback/EngineHost.h"
 #include "ui/Gui.h"
-#include "ui/MainWindow.h"
-#include "ui/PictureView.h"
-#include "ui/Player.h"
-#include "ui/ScopeView.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/PictureView.h"
+#include "ui/main/Player.h"
+#include "ui/main/ScopeView.h"
 #include "ui/Settings.h"
-#include "ui/StatusBar.h"
+#include "ui/main/StatusBar.h"
 
 using cs::gl::Plane;
 

@@ -22,7 +22,7 @@
 
 #include "GuiTestSupport.h"
 #include "ui/Gui.h"
-#include "ui/MainWindow.h"
+#include "ui/main/MainWindow.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // traces in the window rely on the overlay; the CPU engine's images on core's renderer).
 #include <gtest/gtest.h>
 
-#include "core/ScopeRender.h"
+#include "scope/ScopeRender.h"
 #include "render/GraticuleOverlay.h"
 
 using namespace cs;

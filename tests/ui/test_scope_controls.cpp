@@ -17,14 +17,15 @@
 
 #include "GuiTestSupport.h"
 #include "core/Engine.h"
-#include "core/ReferenceLines.h"
-#include "core/ScopeRender.h"
-#include "ui/EngineHost.h"
+#include "scope/ReferenceLines.h"
+#include "scope/ScopeRender.h"
+#include "playback/EngineHost.h"
 #include "ui/Gui.h"
-#include "ui/MainWindow.h"
-#include "ui/PictureView.h"
-#include "ui/Player.h"
-#include "ui/ScopeView.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/PictureView.h"
+#include "ui/main/Player.h"
+#include "ui/main/ScopeView.h"
+#include "cpu/CpuEngine.h"
 
 using cs::gl::Plane;
 

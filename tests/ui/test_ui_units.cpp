@@ -14,15 +14,15 @@
 #include <mutex>
 #include <vector>
 
-#include "core/ReferenceLines.h"
-#include "core/ScopeRender.h"
+#include "scope/ReferenceLines.h"
+#include "scope/ScopeRender.h"
 #include "render/GraticuleOverlay.h"
 #include "render/Layout.h"
 #include "render/YcbcrPicture.h"
-#include "ui/EngineHost.h"
-#include "ui/PixelProbe.h"
-#include "ui/SourceReader.h"
-#include "ui/Timecode.h"
+#include "playback/EngineHost.h"
+#include "playback/PixelProbe.h"
+#include "playback/SourceReader.h"
+#include "playback/Timecode.h"
 
 namespace cs {
 namespace {

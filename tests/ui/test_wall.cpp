@@ -21,10 +21,10 @@
 #include "GuiTestSupport.h"
 #include "tests/common/TestTime.h"
 #include "ui/Gui.h"
-#include "ui/MainWindow.h"
-#include "ui/PictureView.h"
-#include "ui/WallView.h"
-#include "ui/WallWindow.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/PictureView.h"
+#include "ui/wall/WallView.h"
+#include "ui/wall/WallWindow.h"
 
 using namespace cs;
 using cs::test::scaledMs;

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "core/PixelAccess.h"
-#include "ui/WallFile.h"
-#include "ui/WallPacing.h"
-#include "ui/WallTile.h"
+#include "ui/wall/WallFile.h"
+#include "playback/WallPacing.h"
+#include "playback/WallTile.h"
 
 using namespace cs;
 

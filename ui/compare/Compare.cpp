@@ -13,15 +13,15 @@
 #include <cmath>
 #include <cstring>
 
-#include "MainWindow.h"
-#include "PictureView.h"
-#include "PixelProbe.h"
-#include "Player.h"
-#include "ScopeView.h"
-#include "Settings.h"
-#include "SourceDialog.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/PictureView.h"
+#include "playback/PixelProbe.h"
+#include "ui/main/Player.h"
+#include "ui/main/ScopeView.h"
+#include "ui/Settings.h"
+#include "ui/main/SourceDialog.h"
 #include "core/Frame.h"
-#include "core/ScopeRender.h"
+#include "scope/ScopeRender.h"
 #include "decode/Source.h"
 
 namespace cs {

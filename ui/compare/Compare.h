@@ -26,7 +26,7 @@
 #include <memory>
 #include <optional>
 
-#include "EngineHost.h"
+#include "playback/EngineHost.h"
 #include "render/CompareLayout.h"
 #include "render/FrameTextures.h"
 #include "render/Layout.h"

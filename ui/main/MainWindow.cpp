@@ -36,18 +36,18 @@
 #include <algorithm>
 #include <cmath>
 
-#include "Compare.h"
-#include "GainControl.h"
-#include "MessageBar.h"
+#include "ui/compare/Compare.h"
+#include "ui/GainControl.h"
+#include "ui/MessageBar.h"
 #include "PictureView.h"
-#include "PixelProbe.h"
+#include "playback/PixelProbe.h"
 #include "ScopeExport.h"
 #include "ScopeView.h"
-#include "core/ReferenceLines.h"
-#include "Settings.h"
+#include "scope/ReferenceLines.h"
+#include "ui/Settings.h"
 #include "SourceDialog.h"
 #include "StatusBar.h"
-#include "Timecode.h"
+#include "playback/Timecode.h"
 #include "TransportBar.h"
 #include "TransferOverride.h"
 

@@ -12,9 +12,9 @@
 #include <memory>
 #include <optional>
 
-#include "EngineHost.h"
+#include "playback/EngineHost.h"
 #include "Player.h"
-#include "WindowRecorder.h"
+#include "ui/record/WindowRecorder.h"
 #include "render/FrameTextures.h"
 #include "render/Layout.h"
 
@@ -48,7 +48,7 @@ public:
     void setDecoding(HwDecode hwdec, int decoderThreads = 0);
 
     Player& player() { return *player_; }
-    // A against B (a second source or a snapshot): ui/Compare.h.
+    // A against B (a second source or a snapshot): ui/compare/Compare.h.
     CompareController& compare() { return *compare_; }
     EngineHost& engineHost() { return engine_; }
     PictureView* viewer() { return viewer_; }
@@ -73,8 +73,8 @@ public:
     // off a screen that is gone).
     void bringFloatingPanelsForward();
 
-    // Recording what the window shows (ui/WindowRecorder.h; the Record button and Ctrl+R ask
-    // with ui/RecordDialog.h). Starting refuses a second recording or a window without a
+    // Recording what the window shows (ui/record/WindowRecorder.h; the Record button and Ctrl+R ask
+    // with ui/record/RecordDialog.h). Starting refuses a second recording or a window without a
     // source; stopping closes the file (also on closing the window and at the source's end).
     // The errors are also shown in the window; stopping returns the recording's counts.
     Status startRecording(const RecordRequest& request);
@@ -104,7 +104,7 @@ private:
     bool currentFrameProcessed() const;
     void scheduleReprocess();
     void syncPanel(gl::Plane plane);
-    QComboBox* traceColourCombo(QWidget* parent);   // ui/ScopeControls.cpp
+    QComboBox* traceColourCombo(QWidget* parent);   // ui/main/ScopeControls.cpp
     QComboBox* referenceCombo(QWidget* parent);
     void syncParadeMode();
     void refreshOverlays();
@@ -126,7 +126,7 @@ private:
     void setPreviewFilter(PreviewFilter f);
     void setPreviewInViewer(bool on);
     void applyPreviewSpec();
-    void syncPreviewControls();   // ui/ScopeControls.cpp
+    void syncPreviewControls();   // ui/main/ScopeControls.cpp
 
     EngineHost engine_;
     Player* player_;
@@ -141,7 +141,7 @@ private:
 
     QMenu* recentMenu_ = nullptr;
     QComboBox *matrixCombo_ = nullptr, *rangeCombo_ = nullptr;
-    QComboBox* transferCombo_ = nullptr;   // transfer override (ui/TransferOverride.h)
+    QComboBox* transferCombo_ = nullptr;   // transfer override (ui/main/TransferOverride.h)
     QLabel* falseColourLegend_ = nullptr;  // the preview's false colour bands, for the frame's transfer
     int legendTransfer_ = -1;              // the transfer falseColourLegend_ shows
     QAction* gamutCheckAction_ = nullptr;   // View > Gamut Check (EngineHost::gamutCheck)

@@ -1,5 +1,5 @@
 // MainWindow's recording (the Record button, Ctrl+R): part of MainWindow, kept apart from
-// the window's construction. The recorder itself is ui/WindowRecorder.h.
+// the window's construction. The recorder itself is ui/record/WindowRecorder.h.
 #include <QAction>
 #include <QFileInfo>
 #include <QLabel>
@@ -9,11 +9,11 @@
 
 #include "MainWindow.h"
 #include "PictureView.h"
-#include "RecordDialog.h"
+#include "ui/record/RecordDialog.h"
 #include "StatusBar.h"
 #ifdef CS_HAVE_CUDA
-#include "cuda/CudaEngine.h"
-#include "cuda/Yuv420Converter.h"
+#include "cuda/engine/CudaEngine.h"
+#include "cuda/convert/Yuv420Converter.h"
 #endif
 
 namespace cs {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/ScopeRender.h"
+#include "scope/ScopeRender.h"
 
 namespace cs {
 

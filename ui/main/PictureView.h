@@ -1,13 +1,13 @@
 // The viewer: the current frame's picture (or its filtered preview) fitted or zoomed,
 // with the pixel picker. It owns the shared frame textures (render/FrameTextures.h), so
-// they live and die with its context; the scope views draw from them. Comparing (ui/Compare.h)
+// they live and die with its context; the scope views draw from them. Comparing (ui/compare/Compare.h)
 // it draws picture B from a second set of textures beside or across A (render/CompareLayout.h:
 // wipe with a draggable divider, split, side by side).
 #pragma once
 #include <functional>
 #include <optional>
 
-#include "GlView.h"
+#include "ui/GlView.h"
 #include "render/CompareLayout.h"
 #include "render/FrameTextures.h"
 #include "render/ImageRenderer.h"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "Timecode.h"
+#include "playback/Timecode.h"
 
 namespace cs {
 namespace {

@@ -39,7 +39,7 @@
 #include <string>
 #include <vector>
 
-#include "SourceReader.h"
+#include "playback/SourceReader.h"
 #include "decode/LiveReader.h"
 
 namespace cs {

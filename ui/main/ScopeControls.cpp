@@ -16,11 +16,11 @@
 #include <cmath>
 #include <utility>
 
-#include "GainControl.h"
+#include "ui/GainControl.h"
 #include "MainWindow.h"
 #include "core/PeakingColour.h"
 #include "core/PeakingWidth.h"
-#include "core/ReferenceLines.h"
+#include "scope/ReferenceLines.h"
 
 namespace cs {
 namespace {
@@ -325,7 +325,7 @@ QComboBox* MainWindow::traceColourCombo(QWidget* parent) {
 }
 
 // Reference lines over the waveform and parade: presets, or any list typed in (the syntax of
-// core/ReferenceLines.h, as export's --reference-lines); a bad list is refused with a message.
+// scope/ReferenceLines.h, as export's --reference-lines); a bad list is refused with a message.
 QComboBox* MainWindow::referenceCombo(QWidget* parent) {
     auto* c = new QComboBox(parent);
     c->setObjectName(QStringLiteral("referenceLines"));

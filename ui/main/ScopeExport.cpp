@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "core/ScopeRender.h"
+#include "scope/ScopeRender.h"
 
 namespace cs {
 namespace {

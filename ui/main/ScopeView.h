@@ -1,12 +1,12 @@
 // One scope panel's drawing surface: the scope's image from the shared frame textures,
 // at 1:1 when the engine rendered it for this panel's size (else fitted), plus, for
 // engines that write only the trace (CUDA), the graticule overlay rendered from
-// core/Graticule.h geometry for the same image size. Comparing (ui/Compare.h) it shows picture
+// scope/Graticule.h geometry for the same image size. Comparing (ui/compare/Compare.h) it shows picture
 // B's scope instead, or B's trace in a second colour over A's (render/CompareTrace.h).
 #pragma once
 #include <memory>
 
-#include "GlView.h"
+#include "ui/GlView.h"
 #include "core/ScopeResults.h"
 #include "render/CompareLayout.h"
 #include "render/CompareTrace.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "EngineHost.h"
+#include "playback/EngineHost.h"
 #include "Player.h"
 #include "TransferOverride.h"
 #include "core/Gamut.h"

@@ -12,8 +12,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "Icons.h"
-#include "Timecode.h"
+#include "ui/Icons.h"
+#include "playback/Timecode.h"
 
 namespace cs {
 namespace {

@@ -14,7 +14,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 
-#include "Settings.h"
+#include "ui/Settings.h"
 
 namespace cs {
 

@@ -7,8 +7,8 @@
 
 #include <cstring>
 
-#include "ScopeExport.h"
-#include "core/MonitorLayout.h"
+#include "ui/main/ScopeExport.h"
+#include "scope/MonitorLayout.h"
 
 namespace cs {
 

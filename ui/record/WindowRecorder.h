@@ -5,7 +5,7 @@
 //     (MainWindow::scopesComposite: the picture where the viewer sits, each docked panel as
 //     laid out, floating ones beside), fitted into a fixed size (default 1920x1080) every
 //     frame, so resizing the window or a panel mid-recording changes nothing in the file's size;
-//   Picture: the frame alone, drawn by core/MonitorLayout as `cudascope record --layout
+//   Picture: the frame alone, drawn by scope/MonitorLayout as `cudascope record --layout
 //     picture` draws it (the engine's picture with the colour override of the window), at
 //     the source's size rounded up to even.
 // Files and patterns (`sourceRate`): the window shows every frame while it records

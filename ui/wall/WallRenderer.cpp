@@ -1,10 +1,10 @@
-// The wall's one drawing pass (ui/WallRenderer.h).
+// The wall's one drawing pass (ui/wall/WallRenderer.h).
 #include "WallRenderer.h"
 
 #include <algorithm>
 #include <set>
 
-#include "ui/WallTile.h"
+#include "playback/WallTile.h"
 
 namespace cs {
 

@@ -1,8 +1,8 @@
-// The GL side of the wall: every tile's canvas (ui/WallTile.h) uploaded when it changed and
+// The GL side of the wall: every tile's canvas (playback/WallTile.h) uploaded when it changed and
 // drawn in one pass into the bound framebuffer: one texture and one quad per tile, the
-// selected tile outlined. Used by the wall's view (ui/WallView.h) on the GUI thread and by
+// selected tile outlined. Used by the wall's view (ui/wall/WallView.h) on the GUI thread and by
 // playback_bench --wall --no-window on its refresh thread, with the GL context current.
-// Each refresh takes, per tile, the canvas due for it (WallTile::takeCanvas, ui/WallPacing.h:
+// Each refresh takes, per tile, the canvas due for it (WallTile::takeCanvas, playback/WallPacing.h:
 // files paced by their due times with a presentation delay of one refresh period, live
 // newest-wins). It keeps, per tile, what the display showed: frames presented, frames the tile
 // drew that no refresh showed, and the latency from a frame's arrival (live) or due time
@@ -18,7 +18,7 @@
 #include "core/Status.h"
 #include "render/ImageRenderer.h"
 #include "render/Texture.h"
-#include "ui/WallFile.h"
+#include "WallFile.h"
 
 namespace cs {
 

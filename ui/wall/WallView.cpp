@@ -1,4 +1,4 @@
-// The wall's view (ui/WallView.h).
+// The wall's view (ui/wall/WallView.h).
 #include "WallView.h"
 
 #include <QMouseEvent>
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "ui/WallTile.h"
+#include "playback/WallTile.h"
 
 namespace cs {
 

@@ -1,4 +1,4 @@
-// The wall's one GL view: every tile drawn in one pass per display refresh (ui/WallRenderer.h),
+// The wall's one GL view: every tile drawn in one pass per display refresh (ui/wall/WallRenderer.h),
 // not one widget per source. The tiles' workers call wake() from their threads; it posts at
 // most one paint at a time to the GUI thread. Click selects a tile, double-click activates it
 // (the wall opens it full size).
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ui/GlView.h"
-#include "ui/WallRenderer.h"
+#include "WallRenderer.h"
 
 class QTimer;
 

@@ -1,4 +1,4 @@
-// The monitoring wall's window (ui/WallWindow.h).
+// The monitoring wall's window (ui/wall/WallWindow.h).
 #include "WallWindow.h"
 
 #include <utility>
@@ -20,10 +20,10 @@
 
 #include <cstdio>
 
-#include "ui/MainWindow.h"
-#include "ui/PictureView.h"
-#include "ui/SourceDialog.h"
-#include "ui/WallView.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/PictureView.h"
+#include "ui/main/SourceDialog.h"
+#include "WallView.h"
 
 namespace cs {
 namespace {

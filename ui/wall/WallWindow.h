@@ -1,7 +1,7 @@
 // The monitoring wall: `cudascope IN1 IN2 ...` or `cudascope --wall FILE`. One view draws every
-// tile (ui/WallView.h); each source is a ui/WallTile with its own reader, engines and worker.
+// tile (ui/wall/WallView.h); each source is a playback/WallTile with its own reader, engines and worker.
 // Menus: add and remove sources, the small scopes (waveform, vectorscope, histogram), save and
-// open wall files (ui/WallFile.h), export the alarm log as CSV. Double-click a tile (or Enter on
+// open wall files (ui/wall/WallFile.h), export the alarm log as CSV. Double-click a tile (or Enter on
 // the selected one) to open that source full size in the single-source window with every scope,
 // over the wall (which keeps playing, its alarms included); Esc or a double-click on its
 // picture (or closing it) comes back to the wall. The wall is not hidden meanwhile: a hidden
@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "ui/WallFile.h"
-#include "ui/WallTile.h"
+#include "WallFile.h"
+#include "playback/WallTile.h"
 
 class QLabel;
 class QTableWidget;
