@@ -1,9 +1,10 @@
 // The engine choice (EngineChoice.h).
 #include "EngineChoice.h"
 
-#if CS_HAVE_CUDA
-#include "cuda/engine/CudaEngine.h"
 #include "cpu/CpuEngine.h"
+#if CS_HAVE_CUDA
+#include "cuda/convert/Yuv420Converter.h"
+#include "cuda/engine/CudaEngine.h"
 #endif
 
 namespace cs {
@@ -15,7 +16,18 @@ Result<std::shared_ptr<DeviceStream>> EngineChoice::decodeStream() const {
     return std::shared_ptr<DeviceStream>();
 }
 
-Result<EngineChoice> chooseEngine(const std::string& name, CudaUnavailable unavailable, int device) {
+Result<std::shared_ptr<Yuv420Converter>> makeGpuConverter(const Engine& engine) {
+#if CS_HAVE_CUDA
+    // The factory made the engine, so its name says its type.
+    const int device = engine.name() == "cuda" ? static_cast<const CudaEngine&>(engine).device() : 0;
+    return cuda::makeYuv420Converter(device);
+#else
+    (void)engine;
+    return Status::error("this build has no CUDA support");
+#endif
+}
+
+Result<EngineChoice> chooseEngine(const std::string& name, CudaUnavailable unavailable, int device, int cpuThreads) {
     if (name != "auto" && name != "cpu" && name != "cuda")
         return Status::error("unknown engine '" + name + "' (expected auto, cpu or cuda)");
     EngineChoice choice;
@@ -37,7 +49,7 @@ Result<EngineChoice> chooseEngine(const std::string& name, CudaUnavailable unava
         }
 #endif
     }
-    choice.engine = makeCpuEngine();
+    choice.engine = makeCpuEngine(cpuThreads);
     return choice;
 }
 

@@ -17,9 +17,9 @@
 
 #include "engine/EngineChoice.h"
 
+#include "cpu/CpuEngine.h"
 #if CS_HAVE_CUDA
 #include "cuda/engine/CudaEngine.h"
-#include "cpu/CpuEngine.h"
 #endif
 
 namespace cs {

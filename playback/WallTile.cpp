@@ -14,9 +14,9 @@
 #include "SourceReader.h"
 #include "Timecode.h"
 #include "WallPacing.h"
+#include "cpu/CpuEngine.h"
 #if CS_HAVE_CUDA
 #include "cuda/engine/CudaEngine.h"
-#include "cpu/CpuEngine.h"
 #endif
 
 namespace cs {
