@@ -41,14 +41,10 @@ std::optional<double> lumaMafd(const FrameView& a, const FrameView& b) {
     for (int y = 0; y < a.height; ++y) {
         const uint8_t* ra = a.data[0] + y * a.pitch[0];
         const uint8_t* rb = b.data[0] + y * b.pitch[0];
-        if (info.bytesPerSample == 1) {
-            for (int x = 0; x < a.width; ++x) sum += uint64_t(std::abs(int(ra[x]) - int(rb[x])));
-        } else {
-            for (int x = 0; x < a.width; ++x) {
-                const int va = sampleCode(uint32_t(ra[2 * x] | (ra[2 * x + 1] << 8)), shift, mask);
-                const int vb = sampleCode(uint32_t(rb[2 * x] | (rb[2 * x + 1] << 8)), shift, mask);
-                sum += uint64_t(std::abs(va - vb));
-            }
+        for (int x = 0; x < a.width; ++x) {   // core/PixelAccess.h's one read of a stored sample
+            const int32_t va = loadSample(ra, x, info.bytesPerSample, shift, mask);
+            const int32_t vb = loadSample(rb, x, info.bytesPerSample, shift, mask);
+            sum += uint64_t(std::abs(va - vb));
         }
     }
     return freezeMafd(sum, uint64_t(a.width) * uint64_t(a.height), info.bitDepth);

@@ -9,6 +9,7 @@
 #include "core/DeviceStream.h"
 #include "core/Engine.h"
 #include "core/Status.h"
+#include "core/Yuv420Converter.h"
 
 namespace cs {
 
@@ -27,8 +28,14 @@ struct EngineChoice {
 enum class CudaUnavailable { Error, UseCpu };
 
 // name: "auto", "cpu" or "cuda"; anything else is an error naming it. device: the CUDA
-// device the CUDA engine runs on (qc --devices spreads its jobs over several).
+// device the CUDA engine runs on (qc --devices spreads its jobs over several); cpuThreads: the
+// CPU engine's pool (0: one per hardware thread).
 Result<EngineChoice> chooseEngine(const std::string& name, CudaUnavailable unavailable = CudaUnavailable::Error,
-                                  int device = 0);
+                                  int device = 0, int cpuThreads = 0);
+
+// The recording's RGBA -> 4:2:0 conversion on a GPU (cuda/convert): on the CUDA engine's own
+// device, or on device 0 beside the CPU engine. An error says why there is none (no CUDA in
+// this build, no device, no memory). Callers never need the engine's concrete type.
+Result<std::shared_ptr<Yuv420Converter>> makeGpuConverter(const Engine& engine);
 
 }  // namespace cs

@@ -20,9 +20,9 @@
 #include "app/cli/Commands.h"
 #include "core/Engine.h"
 #include "decode/Source.h"
+#include "engine/EngineChoice.h"
 #if CS_HAVE_CUDA
 #include "cuda/engine/CudaEngine.h"
-#include "cpu/CpuEngine.h"
 #endif
 
 namespace cs {
@@ -193,21 +193,30 @@ int runBench(int argc, char** argv) {
         }
     if (unreadable) return kExitFailure;
 
-    std::unique_ptr<Engine> cpu;
-    if (a.engine != "cuda") cpu = makeCpuEngine(a.threads);
+    // Both engines from the one factory (engine/EngineChoice.h), as every other command gets them.
+    EngineChoice cpuChoice, cudaChoice;
+    if (a.engine != "cuda") {
+        auto made = chooseEngine("cpu", CudaUnavailable::Error, 0, a.threads);
+        if (!made) {
+            std::fprintf(stderr, "cudascope bench: %s\n", made.message().c_str());
+            return kExitFailure;
+        }
+        cpuChoice = std::move(*made);
+    }
+    Engine* const cpu = cpuChoice.engine.get();
 #if CS_HAVE_CUDA
-    std::unique_ptr<CudaEngine> cuda;
     std::string cudaNote;
     if (a.engine != "cpu") {
-        auto made = makeCudaEngine(0);
-        if (made.ok()) cuda = std::move(made.value());
+        auto made = chooseEngine("cuda", CudaUnavailable::Error, 0);
+        if (made) cudaChoice = std::move(*made);
         else cudaNote = made.message();
     }
+    CudaEngine* const cuda = cudaChoice.cuda;
     if (a.engine == "cuda" && !cuda) {
-        std::fprintf(stderr, "cudascope bench: CUDA engine unavailable: %s\n", cudaNote.c_str());
+        std::fprintf(stderr, "cudascope bench: %s\n", cudaNote.c_str());
         return kExitFailure;
     }
-    if (!cudaNote.empty()) std::printf("CUDA engine unavailable (%s): timing the CPU engine only\n", cudaNote.c_str());
+    if (!cudaNote.empty()) std::printf("%s: timing the CPU engine only\n", cudaNote.c_str());
     if (cuda) std::printf("CUDA engine on %s\n", cuda->deviceName().c_str());
 #else
     if (a.engine == "cuda") {

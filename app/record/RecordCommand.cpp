@@ -29,10 +29,6 @@
 #include "decode/FrameInput.h"
 #include "decode/Source.h"
 #include "encode/VideoEncoder.h"
-#ifdef CS_HAVE_CUDA
-#include "cuda/engine/CudaEngine.h"
-#include "cuda/convert/Yuv420Converter.h"
-#endif
 
 namespace cs {
 namespace {
@@ -77,17 +73,11 @@ void recordingSize(const RecordOptions& a, int sourceW, int sourceH, int& w, int
 Result<std::shared_ptr<Yuv420Converter>> chooseConverter(const std::string& convert, Engine& engine, std::string& note) {
     if (convert == "cpu" || convert == "swscale" || (convert == "auto" && engine.name() != "cuda"))
         return std::shared_ptr<Yuv420Converter>();
-#ifdef CS_HAVE_CUDA
-    auto* cudaEngine = dynamic_cast<CudaEngine*>(&engine);
-    auto made = cuda::makeYuv420Converter(cudaEngine ? cudaEngine->device() : 0);
+    auto made = makeGpuConverter(engine);
     if (made) return std::move(*made);
     if (convert == "cuda") return Status::error("--convert cuda: no GPU conversion (" + made.message() + ")");
     note = "converted on the CPU: " + made.message();
     return std::shared_ptr<Yuv420Converter>();
-#else
-    (void)note;
-    return Status::error("--convert cuda: this cudascope is built without CUDA");
-#endif
 }
 
 }  // namespace

@@ -11,10 +11,7 @@
 #include "PictureView.h"
 #include "ui/record/RecordDialog.h"
 #include "StatusBar.h"
-#ifdef CS_HAVE_CUDA
-#include "cuda/engine/CudaEngine.h"
-#include "cuda/convert/Yuv420Converter.h"
-#endif
+#include "engine/EngineChoice.h"
 
 namespace cs {
 namespace {
@@ -49,7 +46,7 @@ QAction* MainWindow::buildRecording(QMenu* menu) {
 
 void MainWindow::toggleRecording() {
     if (recorder_) {
-        stopRecording();
+        (void)stopRecording();   // it shows its outcome
         return;
     }
     {
@@ -61,7 +58,7 @@ void MainWindow::toggleRecording() {
         return;
     }
     const auto request = askRecording(this, QString::fromStdString(player_->input()));
-    if (request) startRecording(*request);
+    if (request) (void)startRecording(*request);   // a failure is shown by startRecording itself
 }
 
 Status MainWindow::startRecording(const RecordRequest& request) {
@@ -75,12 +72,10 @@ Status MainWindow::startRecording(const RecordRequest& request) {
     // With the CUDA engine the conversion runs on its GPU (NVENC fed device frames, else the
     // planes downloaded once); where no converter can be made, on the CPU.
     std::shared_ptr<Yuv420Converter> converter;
-#ifdef CS_HAVE_CUDA
-    if (auto* cudaEngine = dynamic_cast<CudaEngine*>(&engine_.engine())) {
-        auto made = cuda::makeYuv420Converter(cudaEngine->device());
+    if (engine_.engine().name() == "cuda") {
+        auto made = makeGpuConverter(engine_.engine());
         if (made) converter = std::move(*made);
     }
-#endif
     // Files and patterns: every frame, at the source's rate (WindowRecorder.h); live: as shown.
     const bool sourceRate = !info.live;
     auto started = WindowRecorder::start(request, info.width, info.height, player_->frameRate(), std::move(converter), sourceRate);
@@ -142,7 +137,7 @@ void MainWindow::recordShownFrame() {
     }
     if (!s) {
         showError(tr("Record: %1").arg(QString::fromStdString(s.message())));
-        stopRecording();
+        (void)stopRecording();   // the first error is shown; the file is closed playable
     }
 }
 
