@@ -11,6 +11,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <span>
 
 #include "playback/EngineHost.h"
 #include "Player.h"
@@ -91,6 +92,8 @@ private:
     void buildViewer();
     void buildDocks();
     void buildMenusAndToolbar();
+    // The scope panels (every dock but the picture), in the order the docks are made.
+    static std::span<const gl::Plane> panels();
     QWidget* controlsFor(gl::Plane plane);
     void loadSettings();
     void saveSettings();
