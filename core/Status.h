@@ -8,7 +8,7 @@
 
 namespace cs {
 
-class Status {
+class [[nodiscard]] Status {
 public:
     Status() = default;                                   // success
     static Status error(std::string message) { Status s; s.message_ = std::move(message); s.failed_ = true; return s; }
@@ -21,7 +21,7 @@ private:
 };
 
 template <typename T>
-class Result {
+class [[nodiscard]] Result {
 public:
     Result(T value) : v_(std::move(value)) {}             // NOLINT: implicit by design
     Result(Status error) : v_(std::move(error)) {}       // NOLINT: must be a failed Status

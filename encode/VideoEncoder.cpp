@@ -246,7 +246,9 @@ Result<std::unique_ptr<VideoEncoder>> VideoEncoder::open(const EncoderOptions& o
     return e;
 }
 
-VideoEncoder::~VideoEncoder() { close(); }
+// An encoder dropped without close() (an error path of its caller) still finishes its thread;
+// the caller has its own error to report, so this one goes unread.
+VideoEncoder::~VideoEncoder() { (void)close(); }
 
 Result<bool> VideoEncoder::submit(const RgbaImage& picture, double seconds) {
     if (picture.width != options_.width || picture.height != options_.height)

@@ -13,7 +13,7 @@ ExportPipeline::ExportPipeline(std::filesystem::path dir, const ScopeSpec& spec,
 }
 
 ExportPipeline::~ExportPipeline() {
-    finish();
+    (void)finish();   // the owner finish()es to see the outcome; this only lets the threads end
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stop_ = true;

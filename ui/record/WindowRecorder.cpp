@@ -44,7 +44,7 @@ Result<std::unique_ptr<WindowRecorder>> WindowRecorder::start(const RecordReques
     return r;
 }
 
-WindowRecorder::~WindowRecorder() { stop(); }
+WindowRecorder::~WindowRecorder() { (void)stop(); }   // the owner stop()s to see the outcome; this is the last resort
 
 Status WindowRecorder::submit() {
     const double seconds = sourceRate_ ? double(submitted_) / frameRate_ : elapsedSeconds();
