@@ -1,0 +1,166 @@
+#include "AudioMeter.h"
+
+#include <algorithm>
+
+#include <ebur128.h>
+
+namespace cs::audio {
+
+namespace {
+// BS.1770-4's channel weights through libebur128's channel names: its LEFT_SURROUND and
+// RIGHT_SURROUND (M+-110) are weighted 1.41, M+-135 and everything else 1.0, UNUSED 0.
+int ebur128Channel(ChannelRole r) {
+    switch (r) {
+        case ChannelRole::Left: return EBUR128_LEFT;
+        case ChannelRole::Right: return EBUR128_RIGHT;
+        case ChannelRole::Centre: return EBUR128_CENTER;
+        case ChannelRole::Lfe: return EBUR128_UNUSED;
+        case ChannelRole::LeftSurround: return EBUR128_LEFT_SURROUND;
+        case ChannelRole::RightSurround: return EBUR128_RIGHT_SURROUND;
+        case ChannelRole::LeftRear: return EBUR128_Mp135;
+        case ChannelRole::RightRear: return EBUR128_Mm135;
+        case ChannelRole::Other: return EBUR128_CENTER;   // weight 1.0
+    }
+    return EBUR128_CENTER;
+}
+
+constexpr int kMode = EBUR128_MODE_M | EBUR128_MODE_S | EBUR128_MODE_I | EBUR128_MODE_LRA | EBUR128_MODE_TRUE_PEAK |
+                      EBUR128_MODE_SAMPLE_PEAK | EBUR128_MODE_HISTOGRAM;   // histogram: memory flat over hours
+constexpr size_t kChunk = 4096;   // sample frames interleaved at a time
+}  // namespace
+
+struct AudioMeter::State {
+    explicit State(ebur128_state* made) : st(made) {}
+    ~State() {
+        if (st) ebur128_destroy(&st);
+    }
+    State(const State&) = delete;
+    State& operator=(const State&) = delete;
+    ebur128_state* st;
+};
+
+Result<std::unique_ptr<AudioMeter>> AudioMeter::make(int sampleRate, const ChannelLayoutInfo& layout) {
+    if (layout.channels() < 1 || layout.channels() > kMaxChannels)
+        return Status::error("the audio has " + std::to_string(layout.channels()) + " channels; the meter takes 1 to " +
+                             std::to_string(kMaxChannels));
+    if (sampleRate < 8000 || sampleRate > 384000)
+        return Status::error("the audio's sample rate " + std::to_string(sampleRate) + " Hz is outside 8000 to 384000 Hz");
+    std::unique_ptr<AudioMeter> m(new AudioMeter);
+    m->rate_ = sampleRate;
+    m->channels_ = layout.channels();
+    m->layout_ = layout;
+    if (Status s = m->configure(); !s) return s;
+    return m;
+}
+
+AudioMeter::~AudioMeter() = default;
+
+Status AudioMeter::configure() {
+    state_ = std::make_unique<State>(ebur128_init(unsigned(channels_), static_cast<unsigned long>(rate_), kMode));
+    if (!state_->st) return Status::error("the loudness meter could not be made (out of memory)");
+    for (int c = 0; c < channels_; ++c)
+        if (ebur128_set_channel(state_->st, unsigned(c), ebur128Channel(layout_.roles[size_t(c)])) != EBUR128_SUCCESS)
+            return Status::error("the loudness meter refused channel " + std::to_string(c + 1));
+    interval_ = IntervalLevels{};
+    interval_.samplePeak.assign(size_t(channels_), 0.0);
+    interval_.truePeak.assign(size_t(channels_), 0.0);
+    samplePeakAll_.assign(size_t(channels_), 0.0);
+    sumLR_ = sumLL_ = sumRR_ = 0;
+    total_ = 0;
+    return {};
+}
+
+void AudioMeter::add(const float* const* planes, size_t frames, bool attribute) {
+    const size_t ch = size_t(channels_);
+    interleaved_.resize(kChunk * ch);
+    for (size_t done = 0; done < frames;) {
+        const size_t n = std::min(kChunk, frames - done);
+        float* out = interleaved_.data();
+        for (size_t c = 0; c < ch; ++c) {
+            const float* in = planes[c] + done;
+            for (size_t i = 0; i < n; ++i) out[i * ch + c] = in[i];
+        }
+        ebur128_add_frames_float(state_->st, out, n);
+        if (attribute) {
+            for (size_t c = 0; c < ch; ++c) {
+                double sp = 0, tp = 0;
+                ebur128_prev_sample_peak(state_->st, unsigned(c), &sp);
+                ebur128_prev_true_peak(state_->st, unsigned(c), &tp);
+                interval_.samplePeak[c] = std::max(interval_.samplePeak[c], sp);
+                // The oversampled peak is never below the samples themselves.
+                interval_.truePeak[c] = std::max(interval_.truePeak[c], std::max(tp, sp));
+            }
+            if (layout_.pairLeft >= 0) {
+                const float* l = planes[layout_.pairLeft] + done;
+                const float* r = planes[layout_.pairRight] + done;
+                double lr = 0, ll = 0, rr = 0;
+                for (size_t i = 0; i < n; ++i) {
+                    lr += double(l[i]) * r[i];
+                    ll += double(l[i]) * l[i];
+                    rr += double(r[i]) * r[i];
+                }
+                sumLR_ += lr;
+                sumLL_ += ll;
+                sumRR_ += rr;
+            }
+            interval_.samples += int64_t(n);
+        }
+        for (size_t c = 0; c < ch; ++c) {
+            double sp = 0;
+            ebur128_prev_sample_peak(state_->st, unsigned(c), &sp);
+            samplePeakAll_[c] = std::max(samplePeakAll_[c], sp);
+        }
+        total_ += int64_t(n);
+        done += n;
+    }
+}
+
+IntervalLevels AudioMeter::takeInterval() {
+    IntervalLevels out = interval_;
+    out.momentary = momentary();
+    out.shortTerm = shortTerm();
+    if (sumLL_ > 0 && sumRR_ > 0) out.correlation = std::clamp(sumLR_ / std::sqrt(sumLL_ * sumRR_), -1.0, 1.0);
+    else if (sumLL_ > 0 || sumRR_ > 0) out.correlation = 0.0;   // one side silent: uncorrelated
+    interval_.samples = 0;
+    std::fill(interval_.samplePeak.begin(), interval_.samplePeak.end(), 0.0);
+    std::fill(interval_.truePeak.begin(), interval_.truePeak.end(), 0.0);
+    sumLR_ = sumLL_ = sumRR_ = 0;
+    return out;
+}
+
+double AudioMeter::momentary() const {
+    double v = kSilentDb;
+    if (ebur128_loudness_momentary(state_->st, &v) != EBUR128_SUCCESS) return kSilentDb;
+    return v;
+}
+
+double AudioMeter::shortTerm() const {
+    double v = kSilentDb;
+    if (ebur128_loudness_shortterm(state_->st, &v) != EBUR128_SUCCESS) return kSilentDb;
+    return v;
+}
+
+LoudnessSummary AudioMeter::summary() const {
+    LoudnessSummary s;
+    s.samples = total_;
+    double v = kSilentDb;
+    if (ebur128_loudness_global(state_->st, &v) == EBUR128_SUCCESS) s.integrated = v;
+    v = 0;
+    if (ebur128_loudness_range(state_->st, &v) == EBUR128_SUCCESS) s.range = v;
+    for (int c = 0; c < channels_; ++c) {
+        double tp = 0;
+        ebur128_true_peak(state_->st, unsigned(c), &tp);
+        tp = std::max(tp, samplePeakAll_[size_t(c)]);
+        s.truePeak.push_back(tp);
+        s.samplePeak.push_back(samplePeakAll_[size_t(c)]);
+        s.maxTruePeak = std::max(s.maxTruePeak, tp);
+    }
+    return s;
+}
+
+void AudioMeter::reset() {
+    // libebur128 has no reset: a fresh state with the same channel map.
+    (void)configure();
+}
+
+}  // namespace cs::audio

@@ -1,0 +1,83 @@
+// The meter: per channel sample peak and true peak (BS.1770-4 Annex 2: 4x oversampling at
+// 48 kHz), momentary, short-term and integrated loudness, loudness range and the maximum
+// true peak, measured by libebur128 (the field's BS.1770 / EBU Tech 3341-3342
+// implementation), plus the phase correlation of one channel pair. Samples are added as they
+// come; the levels of an interval (a video frame's) are taken at its end.
+//
+// One thread at a time: a meter belongs to whoever feeds it (qc's loop, the window's audio
+// thread), which also reads it.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "ChannelLayout.h"
+#include "core/Status.h"
+
+namespace cs::audio {
+
+inline constexpr double kSilentDb = -std::numeric_limits<double>::infinity();
+
+// 20 log10 of an amplitude (full scale 1.0); -inf for 0.
+inline double amplitudeToDb(double a) { return a > 0 ? 20.0 * std::log10(a) : kSilentDb; }
+inline double dbToAmplitude(double db) { return std::pow(10.0, db / 20.0); }
+
+// The audio of one interval: what was added since the previous takeInterval().
+struct IntervalLevels {
+    int64_t samples = 0;                 // sample frames added in the interval (0: no audio)
+    std::vector<double> samplePeak;      // per channel, amplitude (full scale 1.0)
+    std::vector<double> truePeak;        // per channel, amplitude of the 4x oversampled signal
+    double momentary = kSilentDb;        // LUFS over the last 400 ms, at the interval's end
+    double shortTerm = kSilentDb;        // LUFS over the last 3 s, at the interval's end
+    double correlation = std::numeric_limits<double>::quiet_NaN();   // of the pair; NaN: silent or no pair
+};
+
+struct LoudnessSummary {
+    double integrated = kSilentDb;       // LUFS, gated (BS.1770-4: -70 LUFS absolute, -10 LU relative)
+    double range = 0;                    // LRA, LU (EBU Tech 3342)
+    double maxTruePeak = 0;              // amplitude, over every channel
+    std::vector<double> truePeak;        // per channel, amplitude
+    std::vector<double> samplePeak;      // per channel, amplitude
+    int64_t samples = 0;                 // sample frames measured
+};
+
+class AudioMeter {
+public:
+    static Result<std::unique_ptr<AudioMeter>> make(int sampleRate, const ChannelLayoutInfo& layout);
+    ~AudioMeter();
+    AudioMeter(const AudioMeter&) = delete;
+    AudioMeter& operator=(const AudioMeter&) = delete;
+
+    // `frames` sample frames, one array per channel. attribute: they belong to the interval
+    // being measured (false: samples outside every interval, which still count for loudness).
+    void add(const float* const* planes, size_t frames, bool attribute = true);
+    // The interval's levels; the next interval starts empty.
+    IntervalLevels takeInterval();
+    LoudnessSummary summary() const;
+    // Loudness now, without ending the interval (the window's panel).
+    double momentary() const;
+    double shortTerm() const;
+    // Everything measured so far is forgotten (the loudness panel's reset).
+    void reset();
+
+    int channels() const { return channels_; }
+    int sampleRate() const { return rate_; }
+    const ChannelLayoutInfo& layout() const { return layout_; }
+
+private:
+    AudioMeter() = default;
+    struct State;                        // libebur128's state (its header stays in the .cpp)
+    Status configure();
+    std::unique_ptr<State> state_;
+    int rate_ = 0, channels_ = 0;
+    ChannelLayoutInfo layout_;
+    std::vector<float> interleaved_;     // scratch: libebur128 reads interleaved samples
+    IntervalLevels interval_;
+    std::vector<double> samplePeakAll_;   // per channel since the start (or reset)
+    double sumLR_ = 0, sumLL_ = 0, sumRR_ = 0;
+    int64_t total_ = 0;
+};
+
+}  // namespace cs::audio
