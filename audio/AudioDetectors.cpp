@@ -25,7 +25,9 @@ void AudioDetectors::closeSilence(int64_t end) {
         e.start = silenceStart_;
         e.end = end;
         e.firstFrame = silenceFrame_;
+        e.firstPts = silencePts_;
         e.lastFrame = frame_;
+        e.lastPts = framePts_;
         events_.push_back(std::move(e));
     }
 }
@@ -41,7 +43,9 @@ void AudioDetectors::closeChannel(int c, int64_t end) {
         e.start = r.start;
         e.end = end;
         e.firstFrame = r.startFrame;
+        e.firstPts = r.startPts;
         e.lastFrame = frame_;
+        e.lastPts = framePts_;
         events_.push_back(std::move(e));
     }
     r.othersActive = false;
@@ -62,6 +66,7 @@ void AudioDetectors::closeClip(int c, int64_t end) {
     if (clipOpen_ && start - lastClipEnd_ <= mergeGap_) {
         clip_.end = std::max(clip_.end, end);
         clip_.lastFrame = frame_;
+        clip_.lastPts = framePts_;
         ++clip_.runs;
         clip_.samples += length;
     } else {
@@ -74,7 +79,9 @@ void AudioDetectors::closeClip(int c, int64_t end) {
         clip_.start = start;
         clip_.end = end;
         clip_.firstFrame = r.startFrame;
+        clip_.firstPts = r.startPts;
         clip_.lastFrame = frame_;
+        clip_.lastPts = framePts_;
         clip_.runs = 1;
         clip_.samples = length;
     }
@@ -102,7 +109,10 @@ void AudioDetectors::add(const float* const* planes, int64_t first, size_t frame
             active += a >= channelNoise_;
             ClipRun& clip = clips_[c];
             if (a >= kFullScale) {
-                if (clip.length++ == 0) clip.startFrame = frame_;
+                if (clip.length++ == 0) {
+                    clip.startFrame = frame_;
+                    clip.startPts = framePts_;
+                }
             } else if (clip.length > 0) {
                 closeClip(int(c), p);
             }
@@ -112,6 +122,7 @@ void AudioDetectors::add(const float* const* planes, int64_t first, size_t frame
                 silent_ = true;
                 silenceStart_ = p;
                 silenceFrame_ = frame_;
+                silencePts_ = framePts_;
             }
         } else if (silent_) {
             closeSilence(p);
@@ -124,6 +135,7 @@ void AudioDetectors::add(const float* const* planes, int64_t first, size_t frame
                     r.open = true;
                     r.start = p;
                     r.startFrame = frame_;
+                    r.startPts = framePts_;
                 }
                 if (active > 0) r.othersActive = true;
             } else if (r.open) {

@@ -34,6 +34,7 @@ struct AudioEvent {
     std::string label;           // its label ("Rs")
     int64_t start = 0, end = 0;  // samples [start, end)
     int64_t firstFrame = 0, lastFrame = 0;   // the video frames they fall in (caller's labels)
+    double firstPts = 0, lastPts = 0;        // those frames' pts
     int64_t runs = 0, samples = 0;           // clipping: runs and clipped samples in the event
 };
 
@@ -41,7 +42,10 @@ class AudioDetectors {
 public:
     AudioDetectors(const AudioDetectRules& rules, int sampleRate, const ChannelLayoutInfo& layout);
     // The video frame the next samples belong to (events name it).
-    void setFrame(int64_t index) { frame_ = index; }
+    void setFrame(int64_t index, double pts = 0) {
+        frame_ = index;
+        framePts_ = pts;
+    }
     // `frames` sample frames starting at sample `first` (contiguous with the previous call,
     // or later: a jump ends open runs at the last sample seen).
     void add(const float* const* planes, int64_t first, size_t frames);
@@ -61,20 +65,24 @@ private:
     float silenceNoise_ = 0, channelNoise_ = 0;
     int64_t minSilence_ = 0, minChannelSilence_ = 0, mergeGap_ = 0;
     int64_t frame_ = 0;
+    double framePts_ = 0;
     int64_t pos_ = 0;            // the next sample expected
     bool any_ = false;
     // silence
     bool silent_ = false;
     int64_t silenceStart_ = 0, silenceFrame_ = 0;
+    double silencePts_ = 0;
     // silent_channel, per channel
     struct ChannelRun {
         bool open = false, othersActive = false;
         int64_t start = 0, startFrame = 0;
+        double startPts = 0;
     };
     std::vector<ChannelRun> runs_;
     // clipping, per channel: the current run of full-scale samples
     struct ClipRun {
         int64_t length = 0, startFrame = 0;
+        double startPts = 0;
     };
     std::vector<ClipRun> clips_;
     bool clipOpen_ = false;

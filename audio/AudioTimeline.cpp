@@ -72,7 +72,7 @@ IntervalLevels AudioTimeline::measure(int64_t frame, double start, double end) {
     const double rate = meter_->sampleRate();
     const int64_t from = int64_t(std::llround(start * rate));
     const int64_t until = std::max(from, int64_t(std::llround(end * rate)));
-    detectors_.setFrame(frame);
+    detectors_.setFrame(frame, start);
     feed(until, from);
     return meter_->takeInterval();
 }

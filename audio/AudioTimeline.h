@@ -27,7 +27,7 @@ public:
 
     // The levels of [start, end) seconds, the interval of video frame `frame`. Intervals come
     // in rising order; a part of one that was already read (overlapping intervals) is not read again.
-    IntervalLevels measure(int64_t frame, double start, double end);
+    IntervalLevels measure(int64_t frame, double start, double end);   // frame's pts: start
     // The rest of the audio (after the last frame), for loudness and the detectors.
     void finish();
 
