@@ -61,6 +61,9 @@ Status AudioMeter::configure() {
     for (int c = 0; c < channels_; ++c)
         if (ebur128_set_channel(state_->st, unsigned(c), ebur128Channel(layout_.roles[size_t(c)])) != EBUR128_SUCCESS)
             return Status::error("the loudness meter refused channel " + std::to_string(c + 1));
+    blockFrames_ = size_t((rate_ + 5) / 10);
+    blocks_.assign(30, 0.0);
+    blockNext_ = 0;
     interval_ = IntervalLevels{};
     interval_.samplePeak.assign(size_t(channels_), 0.0);
     interval_.truePeak.assign(size_t(channels_), 0.0);
@@ -74,7 +77,9 @@ void AudioMeter::add(const float* const* planes, size_t frames, bool attribute) 
     const size_t ch = size_t(channels_);
     interleaved_.resize(kChunk * ch);
     for (size_t done = 0; done < frames;) {
-        const size_t n = std::min(kChunk, frames - done);
+        // Pieces end at the 100 ms block boundaries, where M and S are read.
+        const size_t toBoundary = blockFrames_ - size_t(total_ % int64_t(blockFrames_));
+        const size_t n = std::min({kChunk, frames - done, toBoundary});
         float* out = interleaved_.data();
         for (size_t c = 0; c < ch; ++c) {
             const float* in = planes[c] + done;
@@ -112,7 +117,22 @@ void AudioMeter::add(const float* const* planes, size_t frames, bool attribute) 
         }
         total_ += int64_t(n);
         done += n;
+        if (total_ % int64_t(blockFrames_) == 0) endBlock();
     }
+}
+
+void AudioMeter::endBlock() {
+    double l = kSilentDb;
+    double e = 0;
+    if (ebur128_loudness_window(state_->st, 100, &l) == EBUR128_SUCCESS && std::isfinite(l)) e = std::pow(10.0, (l + 0.691) / 10.0);
+    blocks_[blockNext_] = e;
+    blockNext_ = (blockNext_ + 1) % blocks_.size();
+}
+
+double AudioMeter::meanEnergy(size_t count) const {
+    double sum = 0;
+    for (size_t i = 1; i <= count; ++i) sum += blocks_[(blockNext_ + blocks_.size() - i) % blocks_.size()];
+    return sum / double(count);
 }
 
 IntervalLevels AudioMeter::takeInterval() {
@@ -128,16 +148,16 @@ IntervalLevels AudioMeter::takeInterval() {
     return out;
 }
 
+// BS.1770: L = -0.691 + 10 log10(weighted mean square); the mean of whole blocks' energies is
+// the energy of the window they make up.
 double AudioMeter::momentary() const {
-    double v = kSilentDb;
-    if (ebur128_loudness_momentary(state_->st, &v) != EBUR128_SUCCESS) return kSilentDb;
-    return v;
+    const double e = meanEnergy(4);
+    return e > 0 ? -0.691 + 10.0 * std::log10(e) : kSilentDb;
 }
 
 double AudioMeter::shortTerm() const {
-    double v = kSilentDb;
-    if (ebur128_loudness_shortterm(state_->st, &v) != EBUR128_SUCCESS) return kSilentDb;
-    return v;
+    const double e = meanEnergy(30);
+    return e > 0 ? -0.691 + 10.0 * std::log10(e) : kSilentDb;
 }
 
 LoudnessSummary AudioMeter::summary() const {
