@@ -103,6 +103,7 @@ struct AudioSource::Impl {
     double origin = 0;                 // the picture's origin, seconds
     int64_t next = 0;                  // the sample the next block starts at
     bool started = false, draining = false, ended = false;
+    bool seeked = false;               // a seek: the first block's place is not a late start
     std::vector<std::string> warnings;
     size_t warningsDropped = 0;
 
@@ -200,7 +201,7 @@ struct AudioSource::Impl {
         }
         if (!started) {
             started = true;
-            if (timeOf(at) > kTimingTolerance)
+            if (!seeked && timeOf(at) > kTimingTolerance)
                 warn(timeOf(at), "the audio starts " + seconds(timeOf(at)) + " after the picture");
             next = at;
         } else if (double(at - next) > kTimingTolerance * outRate) {
@@ -336,6 +337,22 @@ Result<bool> AudioSource::read(AudioBlock& out) {
         av_packet_unref(m.packet.get());
         if (ret < 0 && ret != AVERROR(EAGAIN)) m.warn(at, "an audio packet could not be decoded (" + ff::errorText(ret) + ")");
     }
+}
+
+Status AudioSource::seek(double to) {
+    Impl& m = *impl_;
+    const double tb = av_q2d(m.stream->time_base);
+    const int64_t ts = int64_t(std::floor((to + m.origin) / tb));
+    if (int ret = av_seek_frame(m.format.get(), m.stream->index, ts, AVSEEK_FLAG_BACKWARD); ret < 0)
+        return Status::error(m.input + ": its audio cannot seek to " + seconds(to) + " (" + ff::errorText(ret) + ")");
+    avcodec_flush_buffers(m.codec.get());
+    m.swr.reset();
+    av_channel_layout_uninit(&m.inLayout);
+    m.inRate = 0;
+    m.inFormat = -1;
+    m.started = m.draining = m.ended = false;
+    m.seeked = true;
+    return {};
 }
 
 std::vector<std::string> AudioSource::takeWarnings() {

@@ -63,6 +63,9 @@ public:
     // The next block (true), the end (false), or an error that ends reading (the file could
     // not be read on). Blocks follow each other without overlap; a jump forward is a gap.
     Result<bool> read(AudioBlock& out);
+    // Reading from `to` seconds on the picture's clock (the demuxer lands at or before it; the
+    // blocks that follow carry their true positions). False when the file cannot seek.
+    Status seek(double to);
     // Warnings since the last call ("INPUT: audio at 12.340 s: ...").
     std::vector<std::string> takeWarnings();
 

@@ -38,6 +38,12 @@ bool AudioTimeline::fill() {
 
 void AudioTimeline::feedSamples(const float* const* planes, size_t n, bool attribute) {
     meter_->add(planes, n, attribute);
+    const ChannelLayoutInfo& l = meter_->layout();
+    if (keepPair_ && attribute && l.pairLeft >= 0) {
+        const size_t step = std::max<size_t>(1, n / kPairPoints + 1);
+        for (size_t i = 0; i < n && pair_.size() < kPairPoints; i += step)
+            pair_.emplace_back(planes[l.pairLeft][i], planes[l.pairRight][i]);
+    }
     detectors_.add(planes, pos_, n);
     pos_ += int64_t(n);
 }
@@ -73,7 +79,10 @@ IntervalLevels AudioTimeline::measure(int64_t frame, double start, double end) {
     const int64_t from = int64_t(std::llround(start * rate));
     const int64_t until = std::max(from, int64_t(std::llround(end * rate)));
     detectors_.setFrame(frame, start);
+    pair_.clear();
+    keepPair_ = true;
     feed(until, from);
+    keepPair_ = false;
     return meter_->takeInterval();
 }
 
@@ -97,6 +106,13 @@ void AudioTimeline::finish() {
         offset_ = block_.frames;
     }
     detectors_.finish();
+}
+
+Status AudioTimeline::seek(double seconds) {
+    if (Status s = source_->seek(seconds); !s) return s;
+    haveBlock_ = ended_ = started_ = false;
+    offset_ = 0;
+    return {};
 }
 
 std::vector<std::string> AudioTimeline::takeWarnings() {

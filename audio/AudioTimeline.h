@@ -30,6 +30,12 @@ public:
     IntervalLevels measure(int64_t frame, double start, double end);   // frame's pts: start
     // The rest of the audio (after the last frame), for loudness and the detectors.
     void finish();
+    // Reading on from `seconds` (the window's seeks); what the meter measured so far stays.
+    Status seek(double seconds);
+    // The phase pair's samples of the last interval measured, at most kPairPoints of them
+    // (evenly picked): the goniometer's dots. Empty without a pair.
+    static constexpr size_t kPairPoints = 2048;
+    const std::vector<std::pair<float, float>>& pairSamples() const { return pair_; }
 
     LoudnessSummary summary() const { return meter_->summary(); }
     std::vector<AudioEvent> takeEvents() { return detectors_.takeEvents(); }
@@ -51,6 +57,8 @@ private:
     int64_t pos_ = 0;                // the next sample to feed
     std::vector<float> silence_;     // zeros for gaps
     std::vector<std::string> warnings_;
+    std::vector<std::pair<float, float>> pair_;
+    bool keepPair_ = false;          // within measure(): the interval's samples are kept
 };
 
 }  // namespace cs::audio

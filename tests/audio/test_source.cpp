@@ -55,6 +55,22 @@ TEST(AudioTimeline, ToneStartingAtAFrameShowsInThatFrame) {
     EXPECT_TRUE(tl.takeWarnings().empty());
 }
 
+TEST(AudioTimeline, SeekReadsOnFromThere) {
+    TempDir dir;
+    const std::string clip = burstClip(dir, 1.0);
+    auto t = AudioTimeline::open(clip, {});
+    ASSERT_TRUE(t.ok()) << t.message();
+    EXPECT_EQ((*t)->measure(0, 0.0, 0.04).samplePeak[0], 0.0);
+    ASSERT_TRUE((*t)->seek(1.6).ok());
+    const IntervalLevels l = (*t)->measure(40, 1.6, 1.64);
+    EXPECT_EQ(l.samples, 1920);
+    EXPECT_NEAR(amplitudeToDb(l.samplePeak[0]), -6.02, 0.05);
+    EXPECT_EQ((*t)->pairSamples().size(), 1920u);   // under kPairPoints: every sample pair
+    ASSERT_TRUE((*t)->seek(0.2).ok());              // back before the tone
+    EXPECT_EQ((*t)->measure(5, 0.2, 0.24).samplePeak[0], 0.0);
+    EXPECT_TRUE((*t)->takeWarnings().empty());
+}
+
 TEST(AudioTimeline, LateAudioLeavesTheFirstFramesWithoutAudioAndWarns) {
     TempDir dir;
     const std::string clip = burstClip(dir, 0.0, "-itsoffset 0.5");
