@@ -24,8 +24,8 @@ int ebur128Channel(ChannelRole r) {
     return EBUR128_CENTER;
 }
 
-constexpr int kMode = EBUR128_MODE_M | EBUR128_MODE_S | EBUR128_MODE_I | EBUR128_MODE_LRA | EBUR128_MODE_TRUE_PEAK |
-                      EBUR128_MODE_SAMPLE_PEAK | EBUR128_MODE_HISTOGRAM;   // histogram: memory flat over hours
+// Loudness only: the peaks are TruePeak's. Histogram: memory flat over hours.
+constexpr int kMode = EBUR128_MODE_M | EBUR128_MODE_S | EBUR128_MODE_I | EBUR128_MODE_LRA | EBUR128_MODE_HISTOGRAM;
 constexpr size_t kChunk = 4096;   // sample frames interleaved at a time
 }  // namespace
 
@@ -68,6 +68,10 @@ Status AudioMeter::configure() {
     interval_.samplePeak.assign(size_t(channels_), 0.0);
     interval_.truePeak.assign(size_t(channels_), 0.0);
     samplePeakAll_.assign(size_t(channels_), 0.0);
+    truePeakAll_.assign(size_t(channels_), 0.0);
+    peaks_ = std::make_unique<TruePeak>(channels_, rate_);
+    blockSample_.assign(size_t(channels_), 0.0);
+    blockTrue_.assign(size_t(channels_), 0.0);
     sumLR_ = sumLL_ = sumRR_ = 0;
     total_ = 0;
     return {};
@@ -86,14 +90,19 @@ void AudioMeter::add(const float* const* planes, size_t frames, bool attribute) 
             for (size_t i = 0; i < n; ++i) out[i * ch + c] = in[i];
         }
         ebur128_add_frames_float(state_->st, out, n);
+        std::fill(blockSample_.begin(), blockSample_.end(), 0.0);
+        std::fill(blockTrue_.begin(), blockTrue_.end(), 0.0);
+        at_.resize(ch);
+        for (size_t c = 0; c < ch; ++c) at_[c] = planes[c] + done;
+        peaks_->add(at_.data(), n, blockSample_.data(), blockTrue_.data());
+        for (size_t c = 0; c < ch; ++c) {
+            samplePeakAll_[c] = std::max(samplePeakAll_[c], blockSample_[c]);
+            truePeakAll_[c] = std::max(truePeakAll_[c], blockTrue_[c]);
+        }
         if (attribute) {
             for (size_t c = 0; c < ch; ++c) {
-                double sp = 0, tp = 0;
-                ebur128_prev_sample_peak(state_->st, unsigned(c), &sp);
-                ebur128_prev_true_peak(state_->st, unsigned(c), &tp);
-                interval_.samplePeak[c] = std::max(interval_.samplePeak[c], sp);
-                // The oversampled peak is never below the samples themselves.
-                interval_.truePeak[c] = std::max(interval_.truePeak[c], std::max(tp, sp));
+                interval_.samplePeak[c] = std::max(interval_.samplePeak[c], blockSample_[c]);
+                interval_.truePeak[c] = std::max(interval_.truePeak[c], blockTrue_[c]);   // never below the samples
             }
             if (layout_.pairLeft >= 0) {
                 const float* l = planes[layout_.pairLeft] + done;
@@ -109,11 +118,6 @@ void AudioMeter::add(const float* const* planes, size_t frames, bool attribute) 
                 sumRR_ += rr;
             }
             interval_.samples += int64_t(n);
-        }
-        for (size_t c = 0; c < ch; ++c) {
-            double sp = 0;
-            ebur128_prev_sample_peak(state_->st, unsigned(c), &sp);
-            samplePeakAll_[c] = std::max(samplePeakAll_[c], sp);
         }
         total_ += int64_t(n);
         done += n;
@@ -168,9 +172,7 @@ LoudnessSummary AudioMeter::summary() const {
     v = 0;
     if (ebur128_loudness_range(state_->st, &v) == EBUR128_SUCCESS) s.range = v;
     for (int c = 0; c < channels_; ++c) {
-        double tp = 0;
-        ebur128_true_peak(state_->st, unsigned(c), &tp);
-        tp = std::max(tp, samplePeakAll_[size_t(c)]);
+        const double tp = truePeakAll_[size_t(c)];
         s.truePeak.push_back(tp);
         s.samplePeak.push_back(samplePeakAll_[size_t(c)]);
         s.maxTruePeak = std::max(s.maxTruePeak, tp);

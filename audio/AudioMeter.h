@@ -1,7 +1,7 @@
-// The meter: per channel sample peak and true peak (BS.1770-4 Annex 2: 4x oversampling at
-// 48 kHz), momentary, short-term and integrated loudness, loudness range and the maximum
-// true peak, measured by libebur128 (the field's BS.1770 / EBU Tech 3341-3342
-// implementation), plus the phase correlation of one channel pair. Samples are added as they
+// The meter: momentary, short-term and integrated loudness and loudness range measured by
+// libebur128 (the field's BS.1770 / EBU Tech 3341-3342 implementation); per channel sample
+// peak and true peak (BS.1770-4 Annex 2: 4x oversampling at 48 kHz, libebur128's
+// interpolator computed on planar samples: TruePeak.h); the phase correlation of one pair. Samples are added as they
 // come; the levels of an interval (a video frame's) are taken at its end.
 //
 // One thread at a time: a meter belongs to whoever feeds it (qc's loop, the window's audio
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ChannelLayout.h"
+#include "TruePeak.h"
 #include "core/Status.h"
 
 namespace cs::audio {
@@ -84,7 +85,10 @@ private:
     std::vector<double> blocks_;         // ring of the last 30 block energies
     size_t blockNext_ = 0;
     IntervalLevels interval_;
-    std::vector<double> samplePeakAll_;   // per channel since the start (or reset)
+    std::unique_ptr<TruePeak> peaks_;    // sample and true peak, on the planar samples
+    std::vector<double> blockSample_, blockTrue_;   // scratch: one piece's peaks
+    std::vector<const float*> at_;                  // scratch: the piece's planes
+    std::vector<double> samplePeakAll_, truePeakAll_;   // per channel since the start (or reset)
     double sumLR_ = 0, sumLL_ = 0, sumRR_ = 0;
     int64_t total_ = 0;
 };
