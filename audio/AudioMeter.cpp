@@ -24,8 +24,13 @@ int ebur128Channel(ChannelRole r) {
     return EBUR128_CENTER;
 }
 
-// Loudness only: the peaks are TruePeak's. Histogram: memory flat over hours.
-constexpr int kMode = EBUR128_MODE_M | EBUR128_MODE_S | EBUR128_MODE_I | EBUR128_MODE_LRA | EBUR128_MODE_HISTOGRAM;
+// Integrated loudness and the 100 ms blocks' energies only: the peaks are TruePeak's, M, S
+// and LRA are made from the blocks here (AudioMeter.h). Histogram: memory flat over hours.
+constexpr int kMode = EBUR128_MODE_M | EBUR128_MODE_I | EBUR128_MODE_HISTOGRAM;
+constexpr int kBins = 1000;   // libebur128's histogram: 0.1 LU bins from -70 LUFS
+double binLoudness(int i) { return -69.95 + i / 10.0; }   // a bin's centre, as libebur128 takes it
+double energyOf(double lufs) { return std::pow(10.0, (lufs + 0.691) / 10.0); }
+double loudnessOf(double energy) { return -0.691 + 10.0 * std::log10(energy); }
 constexpr size_t kChunk = 4096;   // sample frames interleaved at a time
 }  // namespace
 
@@ -64,6 +69,8 @@ Status AudioMeter::configure() {
     blockFrames_ = size_t((rate_ + 5) / 10);
     blocks_.assign(30, 0.0);
     blockNext_ = 0;
+    blockCount_ = 0;
+    stHistogram_.assign(kBins, 0);
     interval_ = IntervalLevels{};
     interval_.samplePeak.assign(size_t(channels_), 0.0);
     interval_.truePeak.assign(size_t(channels_), 0.0);
@@ -131,6 +138,45 @@ void AudioMeter::endBlock() {
     if (ebur128_loudness_window(state_->st, 100, &l) == EBUR128_SUCCESS && std::isfinite(l)) e = std::pow(10.0, (l + 0.691) / 10.0);
     blocks_[blockNext_] = e;
     blockNext_ = (blockNext_ + 1) % blocks_.size();
+    // A short-term value for the loudness range once 3 s are in, then every second, as
+    // libebur128 takes them; below -70 LUFS (the absolute gate) none.
+    ++blockCount_;
+    if (blockCount_ >= 30 && (blockCount_ - 30) % 10 == 0) {
+        const double st = meanEnergy(30);
+        if (st >= energyOf(-70.0)) {
+            const int bin = std::min(kBins - 1, int(std::floor((loudnessOf(st) + 70.0) * 10.0)));
+            ++stHistogram_[size_t(bin)];
+        }
+    }
+}
+
+// EBU Tech 3342 as libebur128 reduces its histogram: the mean energy of the short-term values
+// less 20 LU is the relative gate; the range is the 95th less the 10th percentile of the
+// values at or above it.
+double AudioMeter::loudnessRange() const {
+    uint64_t count = 0;
+    double power = 0;
+    for (int i = 0; i < kBins; ++i) {
+        count += stHistogram_[size_t(i)];
+        power += double(stHistogram_[size_t(i)]) * energyOf(binLoudness(i));
+    }
+    if (count == 0) return 0;
+    const double gate = loudnessOf(power / double(count)) - 20.0;
+    int first = 0;
+    if (gate >= -70.0) {
+        first = std::min(kBins - 1, int(std::floor((gate + 70.0) * 10.0)));
+        if (gate > binLoudness(first)) ++first;
+    }
+    uint64_t gated = 0;
+    for (int i = first; i < kBins; ++i) gated += stHistogram_[size_t(i)];
+    if (gated == 0) return 0;
+    const uint64_t low = uint64_t(double(gated - 1) * 0.1 + 0.5), high = uint64_t(double(gated - 1) * 0.95 + 0.5);
+    uint64_t seen = 0;
+    int i = first;
+    while (seen <= low) seen += stHistogram_[size_t(i++)];
+    const double lowL = binLoudness(i - 1);
+    while (seen <= high) seen += stHistogram_[size_t(i++)];
+    return binLoudness(i - 1) - lowL;
 }
 
 double AudioMeter::meanEnergy(size_t count) const {
@@ -169,8 +215,7 @@ LoudnessSummary AudioMeter::summary() const {
     s.samples = total_;
     double v = kSilentDb;
     if (ebur128_loudness_global(state_->st, &v) == EBUR128_SUCCESS) s.integrated = v;
-    v = 0;
-    if (ebur128_loudness_range(state_->st, &v) == EBUR128_SUCCESS) s.range = v;
+    s.range = loudnessRange();
     for (int c = 0; c < channels_; ++c) {
         const double tp = truePeakAll_[size_t(c)];
         s.truePeak.push_back(tp);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -76,6 +77,7 @@ private:
     ChannelLayoutInfo layout_;
     void endBlock();                     // at each 100 ms boundary: that block's energy kept
     double meanEnergy(size_t blocks) const;
+    double loudnessRange() const;
     std::vector<float> interleaved_;     // scratch: libebur128 reads interleaved samples
     // Momentary and short-term loudness from the energies of the last 30 100 ms blocks (each
     // read from libebur128 once, as ebur128_loudness_window over 100 ms): the same sums as
@@ -84,6 +86,11 @@ private:
     size_t blockFrames_ = 0;             // samples in 100 ms, rounded as libebur128 rounds
     std::vector<double> blocks_;         // ring of the last 30 block energies
     size_t blockNext_ = 0;
+    int64_t blockCount_ = 0;
+    // Loudness range (EBU Tech 3342) from the short-term loudness every second, kept as
+    // libebur128 keeps it in histogram mode (0.1 LU bins from -70 LUFS) and reduced by its
+    // rule, so that libebur128 need not sum 3 s of every channel each second itself.
+    std::vector<uint32_t> stHistogram_;
     IntervalLevels interval_;
     std::unique_ptr<TruePeak> peaks_;    // sample and true peak, on the planar samples
     std::vector<double> blockSample_, blockTrue_;   // scratch: one piece's peaks
