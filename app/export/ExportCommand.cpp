@@ -12,6 +12,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/DecodeOptions.h"
+#include "app/qc/AudioReport.h"
 #include "ExportOptions.h"
 #include "ExportPipeline.h"
 #include "ReportWriter.h"
@@ -78,6 +79,14 @@ int runExport(int argc, char** argv) {
         return kExitFailure;
     }
     const StopSignals stopSignals;
+    // The audio beside the picture (app/qc/AudioReport.h): each exported frame's levels and a
+    // summary; files only (a live input's audio is not read here).
+    std::unique_ptr<AudioReport> audio;
+    if (!source.summary().live && a.input.rfind("pattern:", 0) != 0) {
+        std::string problem;
+        audio = AudioReport::open(a.input, QcThresholds{}, problem);
+        if (!problem.empty()) warn(problem);
+    }
 
     // Files and report lines are encoded and written by the pipeline (ExportPipeline.h) while
     // this thread reads and computes the next frames: a few frames in flight, in frame order.
@@ -141,7 +150,9 @@ int runExport(int argc, char** argv) {
         if (!report.begun()) {
             std::lock_guard<std::mutex> lock(reportMutex);
             results = slot->results;
-            written = report.begin(reportHead(source.info(), engine.name(), a.spec, results));
+            QJsonObject head = reportHead(source.info(), engine.name(), a.spec, results);
+            if (audio) head["audio"] = audio->streamJson();
+            written = report.begin(head);
         }
         if (!written) {
             pipeline.release(slot);
@@ -152,6 +163,11 @@ int runExport(int argc, char** argv) {
         QJsonObject liveFields;   // the stream's own timestamp, and the first frame after a restart
         if (liveInput) liveFields["source_pts"] = input.sourcePts;
         if (input.discontinuity) liveFields["discontinuity"] = true;
+        if (audio) {
+            const double rate = source.info().frameRate;
+            liveFields["audio"] = audio->frame(thisIndex, input.pts, rate > 0 ? 1.0 / rate : 0.04);
+            for (const auto& w : audio->takeWarnings()) warn(w);
+        }
         slot->index = thisIndex;
         slot->line = reportFrame(thisIndex, input.pts, a.spec, slot->results, liveFields);
         pipeline.submit(slot);
@@ -170,7 +186,13 @@ int runExport(int argc, char** argv) {
     // The report of the frames done, also after a stop or a failed frame file. One that
     // cannot be finished stays as report.json.part, readable as a killed run's.
     Status finished = report.begun() ? Status{} : report.begin(reportHead(info, engine.name(), a.spec, results));
-    if (finished) finished = report.finish(ended, reportLiveTail(source.summary()));
+    QJsonObject tail = reportLiveTail(source.summary());
+    if (audio && !stopSignal) {   // a stopped run ends at once: the rest of the audio is not read
+        audio->finish();
+        for (const auto& w : audio->takeWarnings()) report.addWarning(w);
+        tail["audio_summary"] = audio->summaryJson();
+    }
+    if (finished) finished = report.finish(ended, tail);
     if (!written || !finished) {
         const bool kept = !finished && report.keepPartial();
         std::fprintf(stderr, "cudascope export: %s%s%s%s\n", (!written ? written : finished).message().c_str(),

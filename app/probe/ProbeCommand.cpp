@@ -4,6 +4,7 @@
 
 #include "app/cli/CommandOptions.h"
 #include "app/cli/Commands.h"
+#include "audio/AudioSource.h"
 #include "decode/Source.h"
 
 namespace cs {
@@ -11,7 +12,31 @@ namespace cs {
 namespace {
 constexpr const char* kProbeUsage =
     "usage: cudascope probe INPUT\n"
-    "  prints the video stream's properties (a media file, a live URL or camera, or pattern:...)\n";
+    "  prints the video stream's properties (a media file, a live URL or camera, or pattern:...)\n"
+    "  and every audio stream's: codec, sample rate, channel layout and labels, bit depth, language\n";
+// Every audio stream: "audio #1:    aac, 48000 Hz, stereo (L R), 24-bit, language eng, default".
+void printAudioStreams(const std::string& input) {
+    auto streams = audio::listAudioStreams(input);
+    if (!streams) {
+        std::fprintf(stderr, "cudascope probe: warning: %s; its audio is not listed\n", streams.message().c_str());
+        return;
+    }
+    if (streams->empty()) {
+        std::printf("audio:       none\n");
+        return;
+    }
+    for (const audio::AudioStreamInfo& a : *streams) {
+        std::string labels;
+        for (const std::string& l : a.layout.labels) labels += (labels.empty() ? "" : " ") + l;
+        std::string line = a.codec + ", " + std::to_string(a.sampleRate) + " Hz, " + a.layout.name + " (" + labels + ")";
+        if (a.bitDepth > 0) line += ", " + std::to_string(a.bitDepth) + "-bit";
+        if (!a.sampleFormat.empty()) line += ", " + a.sampleFormat;
+        if (!a.language.empty()) line += ", language " + a.language;
+        if (a.isDefault) line += ", default";
+        std::printf("audio #%d:%*s%s\n", a.index, a.index < 10 ? 4 : 3, "", line.c_str());
+    }
+}
+
 }  // namespace
 
 int runProbe(int argc, char** argv) {
@@ -52,6 +77,7 @@ int runProbe(int argc, char** argv) {
     std::printf("duration:    %.3f s\n", info.duration);
     if (info.frameCount > 0) std::printf("frames:      %lld\n", static_cast<long long>(info.frameCount));
     std::printf("seekable:    %s\n", info.seekable ? "yes" : "no");
+    if (input.rfind("pattern:", 0) != 0 && !info.live) printAudioStreams(input);
     for (const auto& w : source.takeWarnings()) std::fprintf(stderr, "cudascope probe: warning: %s\n", w.c_str());
     if (rr.status == ReadStatus::Error) {
         std::fprintf(stderr, "cudascope probe: %s\n", rr.message.c_str());

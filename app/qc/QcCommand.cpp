@@ -53,7 +53,7 @@ int runQc(int argc, char** argv) {
         if (!in) return usage("--thresholds " + a.thresholdsFile + ": cannot be read");
         std::stringstream text;
         text << in.rdbuf();
-        auto t = parseQcThresholds(text.str());
+        auto t = parseQcThresholds(text.str(), a.thresholds);
         if (!t) return usage("--thresholds " + a.thresholdsFile + ": " + t.message());
         a.thresholds = *t;
     }
@@ -106,6 +106,7 @@ int runQc(int argc, char** argv) {
         o.qctools = a.qctools;
         o.force = a.force;
         o.thresholdsFile = a.thresholdsFile;
+        o.loudnessTarget = a.loudnessTarget;
         o.gamutTarget = a.gamutTarget;
         o.inputTimeout = a.inputTimeout;
         for (size_t i; (i = next.fetch_add(1)) < inputs.size();) {

@@ -11,7 +11,7 @@ void RunDetector::frameStartingAt(int64_t index, double pts, int64_t startIndex,
     if (inRun) {
         if (!open_) {
             open_ = true;
-            run_ = QcEvent{type_, startIndex, index, startPts, pts, {}};
+            run_ = QcEvent{type_, startIndex, index, startPts, pts, {}, -1, -1, {}};
         }
         run_.lastFrame = index;
         run_.lastPts = pts;
@@ -49,7 +49,7 @@ void QcEventFinder::add(const Frame& f) {
 
 void QcEventFinder::decodeError(int64_t index, double pts, const std::string& warning) {
     ++decodeErrors_;
-    if (size_t(decodeErrors_) <= kMaxDecodeErrorEvents) events_.push_back(QcEvent{"decode_error", index, index, pts, pts, warning});
+    if (size_t(decodeErrors_) <= kMaxDecodeErrorEvents) events_.push_back(QcEvent{"decode_error", index, index, pts, pts, warning, -1, -1, {}});
 }
 
 void QcEventFinder::finish(double frameDuration) {

@@ -14,10 +14,14 @@
 namespace cs {
 
 struct QcEvent {
-    std::string type;   // black, freeze, out_of_legal, out_of_gamut, out_of_target_gamut, decode_error
+    // black, freeze, out_of_legal, out_of_gamut, out_of_target_gamut, decode_error; audio (AudioReport.h):
+    // loudness, true_peak, phase, silence, silent_channel, clipping
+    std::string type;
     int64_t firstFrame = 0, lastFrame = 0;
     double firstPts = 0, lastPts = 0;
-    std::string message;   // decode_error: the integrity warning
+    std::string message;   // decode_error: the integrity warning; loudness, clipping: what was found
+    double start = -1, end = -1;   // audio events found on samples: their exact times (seconds), else -1
+    std::string channel;           // silent_channel: the channel's label
 };
 
 // A run of frames for which a condition holds.

@@ -29,6 +29,8 @@ const char* const kQcUsage =
     "  --devices LIST        CUDA devices to spread the jobs over, e.g. 0,1,2,3 (default 0)\n"
     "  --thresholds FILE     event thresholds and minimum durations as JSON (docs/QC.md)\n"
     "  --gamut-target G      bt709|p3|bt2020: each frame's share of pixels outside it (default bt709)\n"
+    "  --loudness-target T   r128|a85: the audio's loudness target (default r128: -23 LUFS +-0.5 LU, -1 dBTP;\n"
+    "                        a85: -24 LKFS +-2 dB, -2 dBTP); a custom one in the thresholds file\n"
     "  --qctools             write NAME.qctools.xml.gz (the default); --no-qctools: do not\n"
     "  --force               check inputs again whose report is complete (default: skipped)\n"
     "  --shard K/N           only the K-th (from 0) of N slices of the sorted inputs\n"
@@ -59,23 +61,30 @@ Status readMember(const QJsonObject& o, const char* group, const char* key, doub
 
 double QcThresholds::freezeNoise() const { return freezeNoiseFromDb(freezeNoiseDb); }
 
-Result<QcThresholds> parseQcThresholds(const std::string& jsonText) {
+Result<QcThresholds> parseQcThresholds(const std::string& jsonText, const QcThresholds& base) {
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(jsonText), &error);
     if (error.error != QJsonParseError::NoError)
         return Status::error("not JSON (" + error.errorString().toStdString() + " at byte " + std::to_string(error.offset) + ")");
     if (!doc.isObject()) return Status::error("must be a JSON object");
-    QcThresholds t;
+    QcThresholds t = base;
     const QJsonObject root = doc.object();
     const std::map<std::string, std::vector<std::string>> known{{"black", {"picture_ratio", "pixel_ratio", "min_duration"}},
                                                                 {"freeze", {"noise_db", "min_duration"}},
                                                                 {"out_of_legal", {"share", "min_duration"}},
                                                                 {"out_of_gamut", {"share", "min_duration"}},
-                                                                {"out_of_target_gamut", {"share", "min_duration"}}};
+                                                                {"out_of_target_gamut", {"share", "min_duration"}},
+                                                                {"loudness", {"target", "integrated", "tolerance", "max_true_peak"}},
+                                                                {"true_peak", {"min_duration"}},
+                                                                {"phase", {"correlation", "min_duration"}},
+                                                                {"silence", {"noise_db", "min_duration"}},
+                                                                {"silent_channel", {"noise_db", "min_duration"}},
+                                                                {"clipping", {"min_run", "merge_gap"}}};
     for (auto it = root.begin(); it != root.end(); ++it) {
         const std::string group = it.key().toStdString();
         const auto k = known.find(group);
-        if (k == known.end()) return Status::error("unknown member '" + group + "' (expected black, freeze, out_of_legal, out_of_gamut, out_of_target_gamut)");
+        if (k == known.end()) return Status::error("unknown member '" + group + "' (expected black, freeze, out_of_legal, out_of_gamut, out_of_target_gamut, "
+                                                               "loudness, true_peak, phase, silence, silent_channel, clipping)");
         if (!it->isObject()) return Status::error(group + " must be an object");
         const QJsonObject members = it->toObject();
         for (auto m = members.begin(); m != members.end(); ++m)
@@ -98,6 +107,36 @@ Result<QcThresholds> parseQcThresholds(const std::string& jsonText) {
                             readMember(target, "out_of_target_gamut", "share", 0, 1, t.targetGamutShare),
                             readMember(target, "out_of_target_gamut", "min_duration", 0, kLongest, t.targetGamutMinDuration)})
         if (!s) return s;
+
+    const QJsonObject loudness = root["loudness"].toObject(), truePeak = root["true_peak"].toObject(),
+                      phase = root["phase"].toObject(), silence = root["silence"].toObject(),
+                      silentChannel = root["silent_channel"].toObject(), clipping = root["clipping"].toObject();
+    if (loudness.contains("target")) {
+        const auto preset = loudness["target"].isString() ? audio::loudnessPreset(loudness["target"].toString().toStdString())
+                                                          : std::nullopt;
+        if (!preset) return Status::error("loudness.target must be \"r128\" or \"a85\"");
+        t.loudness = *preset;
+    }
+    const audio::LoudnessTarget before = t.loudness;
+    double minRun = t.audioRules.clippingMinRun;
+    for (const Status& s : {readMember(loudness, "loudness", "integrated", -70, 0, t.loudness.integrated),
+                            readMember(loudness, "loudness", "tolerance", 0, 20, t.loudness.tolerance),
+                            readMember(loudness, "loudness", "max_true_peak", -30, 6, t.loudness.maxTruePeak),
+                            readMember(truePeak, "true_peak", "min_duration", 0, kLongest, t.truePeakMinDuration),
+                            readMember(phase, "phase", "correlation", -1, 1, t.phaseCorrelation),
+                            readMember(phase, "phase", "min_duration", 0, kLongest, t.phaseMinDuration),
+                            readMember(silence, "silence", "noise_db", -200, 0, t.audioRules.silenceNoiseDb),
+                            readMember(silence, "silence", "min_duration", 0, kLongest, t.audioRules.silenceMinDuration),
+                            readMember(silentChannel, "silent_channel", "noise_db", -200, 0, t.audioRules.silentChannelNoiseDb),
+                            readMember(silentChannel, "silent_channel", "min_duration", 0, kLongest, t.audioRules.silentChannelMinDuration),
+                            readMember(clipping, "clipping", "min_run", 1, 1e6, minRun),
+                            readMember(clipping, "clipping", "merge_gap", 0, kLongest, t.audioRules.clippingMergeGap)})
+        if (!s) return s;
+    if (minRun != std::floor(minRun)) return Status::error("clipping.min_run must be a whole number of samples");
+    t.audioRules.clippingMinRun = int(minRun);
+    if (t.loudness.integrated != before.integrated || t.loudness.tolerance != before.tolerance ||
+        t.loudness.maxTruePeak != before.maxTruePeak)
+        t.loudness.name = "custom";
     return t;
 }
 
@@ -106,7 +145,7 @@ const std::vector<OptionDef>& qcOptionTable() {
         {{"h", "help"}},  {{"out"}, true},        {{"jobs"}, true},   {{"engine"}, true},
         {{"hwdec"}, true}, {{"thresholds"}, true}, {{"qctools"}},      {{"no-qctools"}},
         {{"force"}},      {{"devices"}, true},    {{"shard"}, true},  {{"list-inputs"}, true},
-        {{"gamut-target"}, true}, {{"input-timeout"}, true}};
+        {{"gamut-target"}, true}, {{"input-timeout"}, true}, {{"loudness-target"}, true}};
     return table;
 }
 
@@ -159,6 +198,13 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
             if (comma == std::string::npos) break;
             pos = comma + 1;
         }
+        return Status{};
+    });
+    option("loudness-target", [&](const std::string& v) {
+        const auto preset = audio::loudnessPreset(v);
+        if (!preset) return Status::error("must be r128 or a85, not '" + v + "'");
+        a.loudnessTarget = v;
+        a.thresholds.loudness = *preset;
         return Status{};
     });
     option("gamut-target", [&](const std::string& v) {

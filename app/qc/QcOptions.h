@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "app/cli/CommandOptions.h"
+#include "audio/AudioDetectors.h"
+#include "audio/LoudnessTarget.h"
 #include "core/Color.h"
 #include "analysis/DetectRules.h"
 #include "core/Status.h"
@@ -26,14 +28,26 @@ struct QcThresholds {
     double gamutShare = kShareThreshold, gamutMinDuration = kShareMinDuration;
     // Frames whose share of pixels outside the --gamut-target (core/Gamut.h's rule) is above `share`.
     double targetGamutShare = kShareThreshold, targetGamutMinDuration = kShareMinDuration;
+    // Audio (docs/AUDIO.md): the loudness target (EBU R128 unless --loudness-target or the
+    // file says otherwise: the `loudness` event, and the true-peak limit of `true_peak`),
+    // silencedetect's silence, silent channels, clipping, and phase: frames whose L/R
+    // correlation is below `phaseCorrelation` for at least its duration.
+    audio::LoudnessTarget loudness = audio::ebuR128Target();
+    double truePeakMinDuration = 0;
+    double phaseCorrelation = -0.3, phaseMinDuration = 1.0;
+    audio::AudioDetectRules audioRules;
     double freezeNoise() const;   // 10^(dB/20)
 };
 
 // A thresholds file: {"black": {"picture_ratio", "pixel_ratio", "min_duration"},
 // "freeze": {"noise_db", "min_duration"}, "out_of_legal": {"share", "min_duration"},
-// "out_of_gamut": {"share", "min_duration"}, "out_of_target_gamut": {"share", "min_duration"}},
-// every member optional, unknown ones refused.
-Result<QcThresholds> parseQcThresholds(const std::string& jsonText);
+// "out_of_gamut": {"share", "min_duration"}, "out_of_target_gamut": {"share", "min_duration"},
+// "loudness": {"target" ("r128"|"a85"), "integrated", "tolerance", "max_true_peak"} (a number
+// given makes the target "custom"), "true_peak": {"min_duration"}, "phase": {"correlation",
+// "min_duration"}, "silence": {"noise_db", "min_duration"}, "silent_channel": {"noise_db",
+// "min_duration"}, "clipping": {"min_run", "merge_gap"}}, every member optional, unknown ones
+// refused; what the file leaves out stays as in `base`.
+Result<QcThresholds> parseQcThresholds(const std::string& jsonText, const QcThresholds& base = {});
 
 struct QcOptions {
     bool help = false;
@@ -46,6 +60,7 @@ struct QcOptions {
     QcThresholds thresholds;
     Primaries gamutTarget = Primaries::Bt709;   // --gamut-target: each frame's share outside it
     double inputTimeout = 600;         // --input-timeout: seconds without a frame finished (0: never)
+    std::string loudnessTarget;        // --loudness-target r128|a85 (also in thresholds.loudness); "" if not given
 };
 
 const std::vector<OptionDef>& qcOptionTable();

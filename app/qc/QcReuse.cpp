@@ -29,7 +29,15 @@ QJsonObject qcThresholdsJson(const QcThresholds& t) {
             {"freeze", QJsonObject{{"noise_db", t.freezeNoiseDb}, {"min_duration", t.freezeMinDuration}}},
             {"out_of_legal", QJsonObject{{"share", t.legalShare}, {"min_duration", t.legalMinDuration}}},
             {"out_of_gamut", QJsonObject{{"share", t.gamutShare}, {"min_duration", t.gamutMinDuration}}},
-            {"out_of_target_gamut", QJsonObject{{"share", t.targetGamutShare}, {"min_duration", t.targetGamutMinDuration}}}};
+            {"out_of_target_gamut", QJsonObject{{"share", t.targetGamutShare}, {"min_duration", t.targetGamutMinDuration}}},
+            {"loudness", QJsonObject{{"target", QString::fromStdString(t.loudness.name)}, {"integrated", t.loudness.integrated},
+                                     {"tolerance", t.loudness.tolerance}, {"max_true_peak", t.loudness.maxTruePeak}}},
+            {"true_peak", QJsonObject{{"min_duration", t.truePeakMinDuration}}},
+            {"phase", QJsonObject{{"correlation", t.phaseCorrelation}, {"min_duration", t.phaseMinDuration}}},
+            {"silence", QJsonObject{{"noise_db", t.audioRules.silenceNoiseDb}, {"min_duration", t.audioRules.silenceMinDuration}}},
+            {"silent_channel", QJsonObject{{"noise_db", t.audioRules.silentChannelNoiseDb},
+                                           {"min_duration", t.audioRules.silentChannelMinDuration}}},
+            {"clipping", QJsonObject{{"min_run", t.audioRules.clippingMinRun}, {"merge_gap", t.audioRules.clippingMergeGap}}}};
 }
 
 QJsonObject qcMadeFrom(const std::string& input, const QcRunOptions& o) {

@@ -17,6 +17,7 @@ extern "C" {
 #include "app/cli/DecodeOptions.h"
 #include "app/export/FrameFiles.h"
 #include "app/export/HdrReport.h"
+#include "AudioReport.h"
 #include "QcCsv.h"
 #include "QcEvents.h"
 #include "QcGraph.h"
@@ -52,6 +53,11 @@ QJsonObject eventJson(const QcEvent& e) {
                   {"first_pts", e.firstPts},
                   {"last_pts", e.lastPts}};
     if (!e.message.empty()) o["message"] = QString::fromStdString(e.message);
+    if (e.start >= 0) {
+        o["start"] = e.start;
+        o["end"] = e.end;
+    }
+    if (!e.channel.empty()) o["channel"] = QString::fromStdString(e.channel);
     return o;
 }
 
@@ -100,6 +106,21 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     if (o.qctools)
         if (Status st = xml.open(qcPath(o.outDir, name, ".qctools.xml.gz")); !st) return {QcOutcome::Failed, st.message()};
     if (!choice->note.empty()) report.addWarning(choice->note);
+    // The audio beside the picture (app/qc/AudioReport.h); an input without audio is checked as before.
+    std::string audioProblem;
+    std::unique_ptr<AudioReport> audio =
+        o.open || input.rfind("pattern:", 0) == 0 ? nullptr : AudioReport::open(input, o.thresholds, audioProblem);
+    if (!audioProblem.empty()) {
+        report.addWarning(audioProblem);
+        if (o.log) o.log(audioProblem);
+    }
+    const auto takeAudioWarnings = [&] {
+        if (!audio) return;
+        for (const auto& w : audio->takeWarnings()) {
+            report.addWarning(w);
+            if (o.log) o.log(w);
+        }
+    };
 
     ScopeSpec spec;   // the statistics only: no counts to keep, no images
     spec.histogram = spec.waveform = spec.parade = spec.vectorscope = false;
@@ -219,6 +240,11 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         QJsonObject line{{"index", qint64(in.index)}, {"pts", in.pts}, {"stats", reportStats(results)}};
         if (results.hdr.measured) line["hdr"] = hdrFrameJson(results.hdr);   // MaxCLL/MaxFALL in the summary
         if (results.gamut.measured) line["gamut"] = gamutJson(results.gamut, results.color);
+        if (audio) {
+            const double rate = source.info().frameRate;
+            line["audio"] = audio->frame(in.index, in.pts, rate > 0 ? 1.0 / rate : 0.04);
+            takeAudioWarnings();
+        }
         if (signalstatsOk) {
             line["ydif"] = ss.ydif;
             line["ylow"] = ss.ylow;
@@ -232,6 +258,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             head.remove("scopes");
             head["thresholds"] = qcThresholdsJson(o.thresholds);
             head["made_from"] = madeFrom;
+            if (audio) head["audio"] = audio->streamJson();
             written = report.begin(head);
         }
         if (written) written = report.addFrame(line);
@@ -284,6 +311,11 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     const SourceInfo info = source.info();
     finder.finish(info.frameRate > 0 ? 1.0 / info.frameRate : 0.0);
     std::vector<QcEvent> events = finder.events();
+    if (audio) {
+        audio->finish();
+        takeAudioWarnings();
+        for (QcEvent& e : audio->takeEvents()) events.push_back(std::move(e));
+    }
     std::stable_sort(events.begin(), events.end(), [](const QcEvent& a, const QcEvent& b) { return a.firstFrame < b.firstFrame; });
 
     // The other files first, NAME.qc.json last: its presence says the input is complete.
@@ -302,6 +334,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         ++counts[e.type];
     }
     QJsonObject tail{{"events", eventList}};
+    if (audio) tail["audio_summary"] = audio->summaryJson();
     if (finder.decodeErrors() > int64_t(QcEventFinder::kMaxDecodeErrorEvents))
         tail["decode_errors_not_listed"] = qint64(finder.decodeErrors() - int64_t(QcEventFinder::kMaxDecodeErrorEvents));
     if (Status st = report.finish(ended, tail); !st) return {QcOutcome::Failed, st.message()};

@@ -73,6 +73,7 @@ std::vector<std::string> workerArguments(const std::string& input, const QcWorke
                                   "--gamut-target", std::string(gamutTargetName(r.gamutTarget))};
     if (!r.hwdec.empty()) args.insert(args.end(), {"--hwdec", r.hwdec});
     if (!r.thresholdsFile.empty()) args.insert(args.end(), {"--thresholds", r.thresholdsFile});
+    if (!r.loudnessTarget.empty()) args.insert(args.end(), {"--loudness-target", r.loudnessTarget});
     if (!r.qctools) args.emplace_back("--no-qctools");
     if (r.force) args.emplace_back("--force");
     args.insert(args.end(), {"--", input});
@@ -237,7 +238,7 @@ int runQcWorker(int argc, char** argv) {
         std::ifstream in(a.thresholdsFile, std::ios::binary);
         std::stringstream text;
         text << in.rdbuf();
-        auto t = parseQcThresholds(text.str());
+        auto t = parseQcThresholds(text.str(), a.thresholds);
         if (!in || !t) return finish({QcOutcome::Failed, input + ": --thresholds " + a.thresholdsFile + ": " +
                                                              (t ? std::string("cannot be read") : t.message())});
         a.thresholds = *t;

@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/audio/AudioDock.h"
 #include "ui/compare/Compare.h"
 #include "ui/GainControl.h"
 #include "ui/MessageBar.h"
@@ -255,6 +256,11 @@ void MainWindow::buildDocks() {
     // The CIE diagram shares the vectorscope's place as a tab: counted only while its tab is shown.
     tabifyDockWidget(docks_[size_t(Plane::Vectorscope)], docks_[size_t(Plane::Cie)]);
     docks_[size_t(Plane::Vectorscope)]->raise();
+    // The audio meters (ui/audio/AudioDock.h), beside the parade.
+    audio_ = new AudioDock(this, player_);
+    splitDockWidget(docks_[size_t(Plane::Parade)], audio_->dock(), Qt::Horizontal);
+    resizeDocks({docks_[size_t(Plane::Waveform)], docks_[size_t(Plane::Parade)], audio_->dock()}, {400, 400, 520}, Qt::Horizontal);
+    connect(audio_, &AudioDock::warning, this, [this](const QString& m) { showWarning(m); });
 }
 
 void MainWindow::buildMenusAndToolbar() {
@@ -335,6 +341,7 @@ void MainWindow::buildMenusAndToolbar() {
     // View.
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (Plane p : kPanels) view->addAction(docks_[size_t(p)]->toggleViewAction());
+    view->addAction(audio_->dock()->toggleViewAction());
     view->addSeparator();
     view->addAction(tr("Show All Panels"), this, &MainWindow::showAllPanels);
     view->addAction(tr("Reset Layout"), this, &MainWindow::resetLayout);

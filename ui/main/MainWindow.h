@@ -27,6 +27,7 @@ class QMenu;
 
 namespace cs {
 
+class AudioDock;
 class CompareController;
 class MessageBar;
 class PictureView;
@@ -165,6 +166,7 @@ private:
 
     QTimer reprocessTimer_, statusTimer_;
 
+    AudioDock* audio_ = nullptr;   // the audio meters' dock (ui/audio/AudioDock.h)
     std::unique_ptr<WindowRecorder> recorder_;
     int64_t recordSourceDropped_ = 0;   // the player's dropped frames when the recording started
     QAction* recordAction_ = nullptr;

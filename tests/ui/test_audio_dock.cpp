@@ -1,0 +1,98 @@
+// The window's audio dock under Xvfb, where no audio output device exists: the meters move on
+// a tone clip (levels, loudness, correlation), a test pattern says it has no audio, and the
+// over indicators light on a true peak above the target's limit and clear on Reset.
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+#include "GuiTestSupport.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/Player.h"
+#include "ui/audio/AudioMeters.h"
+
+namespace {
+
+constexpr int kWaitMs = 20000;
+
+class AudioDockTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString tone_;
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        tone_ = dir_.path() + "/tone.mkv";
+        // 4 s: L a 440 Hz tone at 0.5 (-6 dBFS), R the same at 0.25 (-12 dBFS), in phase.
+        QVERIFY(cs::test::runFfmpeg({"-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:d=4", "-f", "lavfi",
+                                     "-i", "aevalsrc=exprs=0.5*sin(2*PI*440*t)|0.25*sin(2*PI*440*t):s=48000:d=4", "-c:v", "libx264",
+                                     "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", tone_}));
+    }
+
+    void metersMoveOnAToneWithoutAnOutputDevice() {
+        cs::MainWindow window("cpu");
+        window.resize(1600, 900);
+        window.show();
+        window.openInput(tone_);
+        auto* meters = window.findChild<cs::AudioMeters*>();
+        QVERIFY(meters);
+        QVERIFY(cs::test::waitUntil([&] { return meters->levels().present && std::isfinite(meters->levels().momentary); }, kWaitMs));
+        const cs::AudioLevels& l = meters->levels();
+        QCOMPARE(l.labels, (std::vector<std::string>{"L", "R"}));
+        QVERIFY2(std::fabs(l.peakDb[0] - -6.02) < 0.1, std::to_string(l.peakDb[0]).c_str());
+        QVERIFY2(std::fabs(l.peakDb[1] - -12.04) < 0.1, std::to_string(l.peakDb[1]).c_str());
+        QVERIFY(l.correlation > 0.99);   // in phase
+        QVERIFY(!l.pair.empty());        // the goniometer has dots
+        QVERIFY(cs::test::waitUntil([&] { return std::isfinite(meters->levels().integrated); }, kWaitMs));
+        QVERIFY(!meters->overs()[0]);    // -6 dBTP is under R128's -1
+        // Reset starts the loudness again (and the meters keep moving).
+        auto* reset = window.findChild<QPushButton*>();
+        for (auto* b : window.findChildren<QPushButton*>())
+            if (b->text() == "Reset") reset = b;
+        QVERIFY(reset && reset->text() == "Reset");
+        reset->click();
+        QVERIFY(cs::test::waitUntil([&] { return meters->levels().present; }, kWaitMs));
+    }
+
+    void aPatternHasNoAudio() {
+        cs::MainWindow window("cpu");
+        window.show();
+        window.openInput(QStringLiteral("pattern:bars"));
+        auto* meters = window.findChild<cs::AudioMeters*>();
+        QVERIFY(meters);
+        QVERIFY(cs::test::waitUntil([&] { return window.player().hasFrame(); }, kWaitMs));
+        QVERIFY(meters->levels().labels.empty());
+    }
+
+    void oversLightAboveTheLimitAndClearOnReset() {
+        cs::AudioMeters meters;
+        cs::AudioLevels l;
+        l.labels = {"L", "R"};
+        l.present = true;
+        l.peakDb = {-3.0, -20.0};
+        l.truePeakDb = {-0.5, -20.0};   // L over R128's -1 dBTP
+        meters.setLevels(l);
+        QVERIFY(meters.overs()[0]);
+        QVERIFY(!meters.overs()[1]);
+        QCOMPARE(meters.holds()[0], -3.0);
+        l.peakDb = {-30.0, -30.0};
+        l.truePeakDb = {-30.0, -30.0};
+        meters.setLevels(l);
+        QCOMPARE(meters.holds()[0], -3.0);   // held
+        QVERIFY(meters.overs()[0]);          // latched
+        meters.resetHolds();
+        QVERIFY(!meters.overs()[0]);
+        meters.setTarget(cs::audio::atscA85Target());
+        l.truePeakDb = {-1.5, -30.0};        // over A/85's -2 dBTP, not R128's -1
+        meters.setLevels(l);
+        QVERIFY(meters.overs()[0]);
+    }
+};
+
+}  // namespace
+
+CS_GUI_TEST_MAIN(AudioDockTest)
+
+#include "test_audio_dock.moc"
