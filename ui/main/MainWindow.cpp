@@ -362,6 +362,8 @@ void MainWindow::buildMenusAndToolbar() {
     QAction* twice = view->addAction(tr("Zoom 200%"), this, [this] { viewer_->zoomTo(2.0); });
     twice->setShortcut(QKeySequence(Qt::Key_2));
     view->addAction(tr("Clear Pixel Marker"), this, [this] { viewer_->setPinned(std::nullopt); });
+    playback->addSeparator();
+    buildTimecodeActions(playback, view);
 
     // Colour override, in a menu and on the toolbar.
     QToolBar* bar = addToolBar(tr("Main"));
@@ -424,6 +426,7 @@ void MainWindow::buildMenusAndToolbar() {
                "<tr><td><b>J</b></td><td>play in reverse; again: faster (up to 4x)</td></tr>"
                "<tr><td><b>Left / Right</b></td><td>one frame back / forward</td></tr>"
                "<tr><td><b>Home / End</b></td><td>first / last frame</td></tr>"
+               "<tr><td><b>Ctrl+G</b></td><td>go to timecode (click the timecode: elapsed time)</td></tr>"
                "<tr><td><b>F, 1, 2</b></td><td>zoom to fit, 100%, 200% (wheel zooms, drag pans)</td></tr>"
                "<tr><td><b>P</b></td><td>preview in the viewer</td></tr>"
                "<tr><td><b>Ctrl+Shift+S</b></td><td>save scopes</td></tr>"
@@ -588,7 +591,7 @@ void MainWindow::onFrameChanged() {
     // (a change processes it at once, see reprocessTimer_) its scopes are what they were.
     if (!currentFrameProcessed()) processCurrentFrame();
     if (compare_) compare_->aFrameChanged();
-    transport_->setPosition(player_->currentPts(), player_->currentFrameNumber());
+    transport_->setPosition(player_->currentPts(), player_->currentFrameNumber(), player_->currentFrame().timecode);
     updatePicker();
     if (recorder_) recordShownFrame();
 }
@@ -709,7 +712,7 @@ void MainWindow::updatePicker() {
     }
     const QString prefix = hover_ ? QString() : tr("pinned  ");
     const QString b = compare_ ? compare_->pickerText(*at) : QString();
-    status_->setPickerText(prefix + (b.isEmpty() ? QString() : QStringLiteral("A ")) + QString::fromStdString(describe(*p)) +
+    status_->setPickerText(prefix + QString::fromStdString(shownTimecode().text()) + QStringLiteral("  ") + (b.isEmpty() ? QString() : QStringLiteral("A ")) + QString::fromStdString(describe(*p)) +
                            (b.isEmpty() ? QString() : QStringLiteral("   |   ") + b));
 }
 
@@ -829,6 +832,7 @@ Result<QStringList> MainWindow::saveScopesTo(const QString& folder, int width, i
     request.folder = folder;
     request.source = QString::fromStdString(player_->input());
     request.frameNumber = player_->currentFrameNumber();
+    if (player_->currentFrame().timecode.known()) request.timecode = player_->currentFrame().timecode.text();
     request.spec = engine_.spec();
     request.width = width;
     request.height = height;

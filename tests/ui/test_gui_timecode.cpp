@@ -1,0 +1,144 @@
+// GUI test (QTest, under Xvfb) of source timecode in the window: a clip the ffmpeg CLI writes
+// with -timecode 10:00:00:00 (a MOV tmcd track) shows 10:00:00:00 in the transport's readout
+// at its first frame, "TC" beside it and in the status bar; Ctrl+G opens Go to Timecode, which
+// seeks exactly to the frame typed; a bad input shows a message naming it and the dialog
+// stays; a click on the readout switches to the elapsed time (View > Show Elapsed Time
+// follows) and back. Exits 77 without a display or GL 3.3.
+#include <QAction>
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <functional>
+
+#include "GuiTestSupport.h"
+#include "ui/GoToTimecodeDialog.h"
+#include "ui/MainWindow.h"
+#include "ui/Player.h"
+
+namespace {
+constexpr int kWaitMs = 20000;
+}
+
+class TimecodeGuiTest : public QObject {
+    Q_OBJECT
+
+private:
+    cs::MainWindow* window_ = nullptr;
+    QTemporaryDir files_;
+    QString clip_;
+
+    cs::Player& player() { return window_->player(); }
+    QLabel* label(const char* name) { return window_->findChild<QLabel*>(QString::fromLatin1(name)); }
+    QString readout() { return label("timecode")->text(); }
+    // Runs `inDialog` on Go to Timecode once Ctrl+G has opened it (exec() runs its own loop).
+    void withDialog(const std::function<void(cs::GoToTimecodeDialog*)>& inDialog) {
+        bool ran = false;
+        QTimer::singleShot(0, this, [&] {
+            cs::test::waitUntil([] { return qobject_cast<cs::GoToTimecodeDialog*>(QApplication::activeModalWidget()); }, kWaitMs);
+            auto* dialog = qobject_cast<cs::GoToTimecodeDialog*>(QApplication::activeModalWidget());
+            if (!dialog) return;
+            ran = true;
+            inDialog(dialog);
+        });
+        QTest::keyClick(window_, Qt::Key_G, Qt::ControlModifier);
+        QVERIFY2(ran, "Ctrl+G opened no Go to Timecode dialog");
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(files_.isValid());
+        clip_ = files_.filePath(QStringLiteral("tc.mov"));
+        QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                                     "testsrc2=size=320x180:rate=25:d=3", "-timecode", "10:00:00:00", "-c:v", "libx264",
+                                     "-pix_fmt", "yuv420p", "-g", "12", clip_}));
+        window_ = new cs::MainWindow("cpu");
+        window_->resize(1280, 720);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_));
+        window_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window_));   // the window's shortcuts (Ctrl+G) need it active
+        window_->openInput(clip_);
+        QVERIFY(cs::test::waitUntil([&] { return player().hasFrame() && player().presentedFrames() > 0; }, kWaitMs));
+        player().pause();
+        player().goToStart();
+    }
+    void cleanupTestCase() {
+        delete window_;
+        window_ = nullptr;
+    }
+
+    void transportShowsTheSourceTimecode() {
+        QTRY_COMPARE_WITH_TIMEOUT(readout(), QStringLiteral("10:00:00:00"), kWaitMs);
+        QCOMPARE(label("timecodeKind")->text(), QStringLiteral("TC"));
+        QVERIFY2(label("timecode")->toolTip().contains(QStringLiteral("mov tmcd track")), qPrintable(label("timecode")->toolTip()));
+        QTRY_COMPARE_WITH_TIMEOUT(label("statusTimecode")->text(), QStringLiteral("TC 10:00:00:00"), kWaitMs);
+    }
+
+    void ctrlGSeeksExactlyToTheFrame() {
+        withDialog([](cs::GoToTimecodeDialog* d) {
+            d->findChild<QLineEdit*>(QStringLiteral("timecodeInput"))->setText(QStringLiteral("10:00:01:07"));
+            d->tryAccept();
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(readout(), QStringLiteral("10:00:01:07"), kWaitMs);
+        QCOMPARE(player().currentFrameNumber(), int64_t(32));
+        QCOMPARE(QString::fromStdString(player().currentFrame().timecode.text()), QStringLiteral("10:00:01:07"));
+        // The eight digits alone, and backwards.
+        withDialog([](cs::GoToTimecodeDialog* d) {
+            d->findChild<QLineEdit*>(QStringLiteral("timecodeInput"))->setText(QStringLiteral("10000003"));
+            d->tryAccept();
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(readout(), QStringLiteral("10:00:00:03"), kWaitMs);
+        QCOMPARE(player().currentFrameNumber(), int64_t(3));
+    }
+
+    void badInputIsNamed() {
+        QString shown;
+        bool stayed = false;
+        withDialog([&](cs::GoToTimecodeDialog* d) {
+            d->findChild<QLineEdit*>(QStringLiteral("timecodeInput"))->setText(QStringLiteral("10:00:99:00"));
+            d->tryAccept();
+            QLabel* error = d->findChild<QLabel*>(QStringLiteral("timecodeError"));
+            shown = error->isVisible() ? error->text() : QString();
+            d->findChild<QLineEdit*>(QStringLiteral("timecodeInput"))->setText(QStringLiteral("11:00:00:00"));
+            d->tryAccept();
+            stayed = d->isVisible();
+            const QString after = error->text();
+            shown += QStringLiteral(" | ") + after;
+            d->reject();
+        });
+        QVERIFY2(shown.startsWith(QStringLiteral("10:00:99:00: minutes and seconds")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("| 11:00:00:00: is after the end (10:00:02:24)")), qPrintable(shown));
+        QVERIFY(stayed);
+        QCOMPARE(readout(), QStringLiteral("10:00:00:03"));   // nothing moved
+        // Without the dialog: the same sentence.
+        const cs::Status st = window_->goToTimecode(QStringLiteral("garbage"));
+        QVERIFY(!st.ok());
+        QVERIFY2(QString::fromStdString(st.message()).startsWith(QStringLiteral("garbage: not a timecode")), st.message().c_str());
+    }
+
+    void clickSwitchesToElapsedTime() {
+        QAction* elapsed = window_->findChild<QAction*>(QStringLiteral("showElapsed"));
+        QVERIFY(elapsed);
+        QVERIFY(!elapsed->isChecked());
+        QTest::mouseClick(label("timecode"), Qt::LeftButton);
+        QCOMPARE(readout(), QStringLiteral("00:00:00:03"));
+        QCOMPARE(label("timecodeKind")->text(), QStringLiteral("elapsed"));
+        QVERIFY(elapsed->isChecked());
+        // Go to timecode reads what is shown: elapsed time now.
+        QVERIFY(window_->goToTimecode(QStringLiteral("00:00:02:00")).ok());
+        QTRY_COMPARE_WITH_TIMEOUT(readout(), QStringLiteral("00:00:02:00"), kWaitMs);
+        QCOMPARE(player().currentFrameNumber(), int64_t(50));
+        elapsed->setChecked(false);
+        QCOMPARE(readout(), QStringLiteral("10:00:02:00"));
+        QCOMPARE(label("timecodeKind")->text(), QStringLiteral("TC"));
+    }
+};
+
+CS_GUI_TEST_MAIN(TimecodeGuiTest)
+#include "test_gui_timecode.moc"
