@@ -5,12 +5,14 @@
 #include "MainWindow.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QMenu>
 
 #include "GoToTimecodeDialog.h"
 #include "StatusBar.h"
 #include "Timecode.h"
 #include "TransportBar.h"
+#include "timeline/TimelinePanel.h"
 
 namespace cs {
 
@@ -34,6 +36,28 @@ void MainWindow::buildTimecodeActions(QMenu* playback, QMenu* view) {
         updatePicker();
     });
     connect(transport_, &TransportBar::showElapsedToggled, showElapsedAction_, &QAction::setChecked);
+}
+
+void MainWindow::buildTimeline(QMenu* view) {
+    timeline_ = new timeline::TimelinePanel(this);
+    timelineDock_ = new QDockWidget(tr("Timeline"), this);
+    timelineDock_->setObjectName(QStringLiteral("timelineDock"));
+    timelineDock_->setWidget(timeline_);
+    // Under the bottom panels, across the area's width (Qt::Vertical: stacked, not beside them).
+    addDockWidget(Qt::BottomDockWidgetArea, timelineDock_, Qt::Vertical);
+    resizeDocks({timelineDock_}, {180}, Qt::Vertical);
+    view->addAction(timelineDock_->toggleViewAction());
+    connect(timeline_, &timeline::TimelinePanel::seekRequested, this, [this](double seconds) {
+        if (player_->canSeek()) player_->seekTo(seconds);
+    });
+}
+
+void MainWindow::openTimeline(const QString& input, bool isFile) {
+    timeline_->open(input, isFile, std::string(engine_.name()));
+}
+
+void MainWindow::followTimeline() {
+    if (timelineDock_->isVisible()) timeline_->setPlayhead(player_->currentPts());
 }
 
 Result<double> MainWindow::timecodeTarget(const std::string& text) const {

@@ -3,8 +3,19 @@
 // at its first frame, "TC" beside it and in the status bar; Ctrl+G opens Go to Timecode, which
 // seeks exactly to the frame typed; a bad input shows a message naming it and the dialog
 // stays; a click on the readout switches to the elapsed time (View > Show Elapsed Time
-// follows) and back. Exits 77 without a display or GL 3.3.
+// follows) and back. The Timeline panel fills from its background pass (the cudascope
+// binary's qc, as the application runs itself) with the values `cudascope qc` writes for the
+// same file, or from a qc report beside the video without a pass; a click on it seeks. With
+// CS_TEST_SCREENSHOT_DIR set the window is saved there as timeline.png. Exits 77 without a
+// display or GL 3.3.
 #include <QAction>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QApplication>
 #include <QDialogButtonBox>
 #include <QLabel>
@@ -20,6 +31,7 @@
 #include "ui/GoToTimecodeDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/Player.h"
+#include "ui/timeline/TimelinePanel.h"
 
 namespace {
 constexpr int kWaitMs = 20000;
@@ -34,6 +46,39 @@ private:
     QString clip_;
 
     cs::Player& player() { return window_->player(); }
+    cs::timeline::TimelinePanel& timeline() { return *window_->timeline(); }
+    static QJsonObject runQc(const QString& clip, const QString& out) {
+        QProcess p;
+        p.start(QStringLiteral(CS_TEST_CUDASCOPE), {"qc", clip, "--out", out, "--no-qctools", "--engine", "cpu"});
+        if (!p.waitForFinished(60000) || p.exitCode() != 0) return {};
+        QFile f(out + QLatin1Char('/') + QFileInfo(clip).fileName() + QStringLiteral(".qc.json"));
+        if (!f.open(QIODevice::ReadOnly)) return {};
+        return QJsonDocument::fromJson(f.readAll()).object();
+    }
+    // The timeline's values are qc's for every frame and series.
+    void compareWithQc(const QJsonObject& report) {
+        using cs::timeline::Series;
+        const QJsonArray frames = report["frames"].toArray();
+        const cs::timeline::TimelineData& d = timeline().data();
+        QCOMPARE(d.frames(), int64_t(frames.size()));
+        int compared = 0;
+        for (int i = 0; i < frames.size(); ++i) {
+            const QJsonObject f = frames[i].toObject(), s = f["stats"].toObject();
+            const std::pair<Series, double> expected[] = {
+                {Series::YMin, s["y"].toObject()["min"].toDouble()}, {Series::YAvg, s["y"].toObject()["avg"].toDouble()},
+                {Series::YMax, s["y"].toObject()["max"].toDouble()}, {Series::UAvg, s["u"].toObject()["avg"].toDouble()},
+                {Series::VAvg, s["v"].toObject()["avg"].toDouble()}, {Series::SatAvg, f["satavg"].toDouble()},
+                {Series::Ydif, f["ydif"].toDouble()},                {Series::OutOfLegal, s["out_of_legal"].toDouble()},
+                {Series::OutsideTarget, f["gamut"].toObject()["outside_share"].toDouble()}};
+            for (const auto& [series, value] : expected) {
+                QCOMPARE(d.value(series, i), float(value));
+                ++compared;
+            }
+            QCOMPARE(QString::fromStdString(d.timecode(i)), f["timecode"].toString());
+        }
+        QCOMPARE(int(d.events().size()), int(report["events"].toArray().size()));
+        QVERIFY(compared > 0);
+    }
     QLabel* label(const char* name) { return window_->findChild<QLabel*>(QString::fromLatin1(name)); }
     QString readout() { return label("timecode")->text(); }
     // Runs `inDialog` on Go to Timecode once Ctrl+G has opened it (exec() runs its own loop).
@@ -53,6 +98,8 @@ private:
 private slots:
     void initTestCase() {
         QVERIFY(files_.isValid());
+        cs::timeline::TimelinePass::setProgram(QStringLiteral(CS_TEST_CUDASCOPE));
+        cs::timeline::TimelinePass::setCacheFolder(files_.filePath(QStringLiteral("cache")));
         clip_ = files_.filePath(QStringLiteral("tc.mov"));
         QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
                                      "testsrc2=size=320x180:rate=25:d=3", "-timecode", "10:00:00:00", "-c:v", "libx264",
@@ -137,6 +184,40 @@ private slots:
         elapsed->setChecked(false);
         QCOMPARE(readout(), QStringLiteral("10:00:02:00"));
         QCOMPARE(label("timecodeKind")->text(), QStringLiteral("TC"));
+    }
+
+    void timelineFilledByTheBackgroundPass() {
+        QVERIFY(window_->timelineDock()->isVisible());
+        QVERIFY2(cs::test::waitUntil([&] { return !timeline().passRunning() && timeline().data().frames() == 75; }, 60000),
+                 qPrintable(timeline().status()));
+        QVERIFY2(timeline().status().contains(QStringLiteral("pass")), qPrintable(timeline().status()));
+        const QJsonObject reference = runQc(clip_, files_.filePath(QStringLiteral("reference")));
+        QVERIFY(!reference.isEmpty());
+        compareWithQc(reference);
+        // A click on the timeline seeks there.
+        cs::timeline::TimelineView* view = timeline().view();
+        int x = 0;
+        while (x < view->width() && view->frameAtX(x) < 60) ++x;
+        const int64_t target = view->frameAtX(x);
+        QTest::mouseClick(view, Qt::LeftButton, {}, QPoint(x, view->height() / 2));
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), target, kWaitMs);
+        QCOMPARE(view->describeFrame(target).left(11), QString::fromStdString(player().currentFrame().timecode.text()));
+        if (const QByteArray dir = qgetenv("CS_TEST_SCREENSHOT_DIR"); !dir.isEmpty())
+            window_->grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/timeline.png"));
+    }
+
+    void timelineFromAReportBesideTheVideo() {
+        const QString clip = files_.filePath(QStringLiteral("beside.mov"));
+        QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                                     "testsrc2=size=160x90:rate=25:d=1", "-timecode", "01:00:00:00", "-c:v", "libx264",
+                                     "-pix_fmt", "yuv420p", clip}));
+        const QJsonObject report = runQc(clip, files_.path());   // NAME.qc.json beside the video
+        QVERIFY(!report.isEmpty());
+        window_->openInput(clip);
+        QVERIFY(cs::test::waitUntil([&] { return timeline().data().frames() == 25; }, kWaitMs));
+        QVERIFY2(timeline().status().contains(QStringLiteral("beside")), qPrintable(timeline().status()));
+        QVERIFY(!timeline().passRunning());
+        compareWithQc(report);
     }
 };
 

@@ -364,6 +364,7 @@ void MainWindow::buildMenusAndToolbar() {
     view->addAction(tr("Clear Pixel Marker"), this, [this] { viewer_->setPinned(std::nullopt); });
     playback->addSeparator();
     buildTimecodeActions(playback, view);
+    buildTimeline(view);
 
     // Colour override, in a menu and on the toolbar.
     QToolBar* bar = addToolBar(tr("Main"));
@@ -570,6 +571,7 @@ void MainWindow::onOpened() {
     int64_t frames = info.frameCount;
     if (frames <= 0 && info.duration > 0) frames = int64_t(std::llround(info.duration * player_->frameRate()));
     transport_->setTimeline(frames, player_->frameRate(), info.seekable && !info.live);
+    openTimeline(input, !isPattern(input) && !info.live);
     status_->refresh();
     if (playOnOpen_) player_->play();
 }
@@ -592,6 +594,7 @@ void MainWindow::onFrameChanged() {
     if (!currentFrameProcessed()) processCurrentFrame();
     if (compare_) compare_->aFrameChanged();
     transport_->setPosition(player_->currentPts(), player_->currentFrameNumber(), player_->currentFrame().timecode);
+    followTimeline();
     updatePicker();
     if (recorder_) recordShownFrame();
 }

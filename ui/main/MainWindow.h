@@ -26,6 +26,9 @@ class QMenu;
 
 namespace cs {
 
+namespace timeline {
+class TimelinePanel;
+}
 class CompareController;
 class MessageBar;
 class PictureView;
@@ -66,6 +69,9 @@ public:
     Status goToTimecode(const QString& text);
     // The current frame's timecode as the transport shows it (not known(): no frame).
     FrameTimecode shownTimecode() const;
+    // The Timeline dock (ui/timeline/): graphs of the whole file, filled in the background.
+    timeline::TimelinePanel* timeline() { return timeline_; }
+    QDockWidget* timelineDock() { return timelineDock_; }
 
     // Writes the current frame's scopes (see ScopeExport.h) without a dialog.
     Result<QStringList> saveScopesTo(const QString& folder, int width, int height);
@@ -123,6 +129,9 @@ private:
     void saveScopesDialog();
     // MainWindowTimecode.cpp: Go to Timecode (in `playback`), Show Elapsed Time (in `view`).
     void buildTimecodeActions(QMenu* playback, QMenu* view);
+    void buildTimeline(QMenu* view);   // the Timeline dock, its toggle in `view`
+    void openTimeline(const QString& input, bool isFile);
+    void followTimeline();             // the playhead at the frame shown
     void goToTimecodeDialog();
     Result<double> timecodeTarget(const std::string& text) const;
     // MainWindowRecord.cpp: the Record action (in `menu`), the status bar's indicator, the
@@ -158,6 +167,8 @@ private:
     QAction* previewInViewerAction_ = nullptr;
     QAction* toneMapAction_ = nullptr;      // View > Tone Map HDR to SDR (EngineHost::toneMapHdr)
     QAction* showElapsedAction_ = nullptr;  // View > Show Elapsed Time (TransportBar::setShowElapsed)
+    timeline::TimelinePanel* timeline_ = nullptr;
+    QDockWidget* timelineDock_ = nullptr;
 
     PreviewFilter previewFilter_ = PreviewFilter::FocusPeaking;
     bool previewInViewer_ = false;
