@@ -45,7 +45,7 @@ void MainWindow::buildTimeline(QMenu* view) {
     timelineDock_->setWidget(timeline_);
     // Under the bottom panels, across the area's width (Qt::Vertical: stacked, not beside them).
     addDockWidget(Qt::BottomDockWidgetArea, timelineDock_, Qt::Vertical);
-    resizeDocks({timelineDock_}, {180}, Qt::Vertical);
+    resizeDocks({timelineDock_}, {240}, Qt::Vertical);
     view->addAction(timelineDock_->toggleViewAction());
     connect(timeline_, &timeline::TimelinePanel::seekRequested, this, [this](double seconds) {
         if (player_->canSeek()) player_->seekTo(seconds);

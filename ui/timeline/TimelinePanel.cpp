@@ -20,12 +20,11 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     layout->setSpacing(0);
     layout->addWidget(whole, 0, Qt::AlignRight);
     layout->addWidget(view_, 1);
-    connect(whole, &QToolButton::clicked, this, [this] { view_->setVisible(0, data_.expectedFrames() - 1); });
+    connect(whole, &QToolButton::clicked, view_, &TimelineView::showWhole);
     connect(view_, &TimelineView::seekRequested, this, &TimelinePanel::seekRequested);
     connect(&pass_, &TimelinePass::progressed, this, &TimelinePanel::showProgress);
     connect(&pass_, &TimelinePass::finished, this, [this] {
         status_ = tr("%1 frames, from the %2").arg(data_.frames()).arg(pass_.origin());
-        view_->setVisible(0, data_.expectedFrames() - 1);
         view_->setStatusText(status_);
         emit filled();
     });
@@ -39,7 +38,7 @@ void TimelinePanel::clear() {
     pass_.stop();
     data_.clear();
     input_.clear();
-    view_->setVisible(0, 0);
+    view_->showWhole();
     view_->dataChanged();
 }
 

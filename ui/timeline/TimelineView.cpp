@@ -15,7 +15,7 @@ namespace cs::timeline {
 
 namespace {
 
-constexpr int kLaneHeight = 12, kAxisHeight = 16, kLabelWidth = 74, kBands = 5;
+constexpr int kLaneHeight = 11, kAxisHeight = 16, kLabelWidth = 116, kBands = 5;
 
 struct Band {
     const char* title;
@@ -129,7 +129,7 @@ void TimelineView::setStatusText(const QString& text) {
 
 int64_t TimelineView::span() const { return std::max<int64_t>(1, data_.expectedFrames()); }
 
-void TimelineView::setVisible(int64_t first, int64_t last) {
+void TimelineView::showFrames(int64_t first, int64_t last) {
     const int64_t total = span();
     const int64_t minSpan = std::min<int64_t>(total, std::max(8, graphRect().width() / 12));   // frames a few pixels wide
     if (last - first + 1 < minSpan) last = first + minSpan - 1;
@@ -142,6 +142,12 @@ void TimelineView::setVisible(int64_t first, int64_t last) {
     update();
 }
 
+void TimelineView::showWhole() {
+    first_ = 0;
+    last_ = -1;
+    update();
+}
+
 void TimelineView::setPlayhead(double seconds) {
     const int64_t f = data_.frames() > 0 ? data_.frameAt(seconds) : int64_t(std::llround(seconds * data_.frameRate()));
     if (f == playhead_) return;
@@ -149,7 +155,7 @@ void TimelineView::setPlayhead(double seconds) {
     // Zoomed in: the view follows the playhead, a page at a time.
     if (last_ >= first_ && (f < first_ || f > last_)) {
         const int64_t width = last_ - first_;
-        setVisible(f - width / 10, f - width / 10 + width);
+        showFrames(f - width / 10, f - width / 10 + width);
     }
     update();
 }
@@ -290,7 +296,7 @@ void TimelineView::wheelEvent(QWheelEvent* e) {
     const int64_t at = frameAtX(int(e->position().x()));
     const double factor = e->angleDelta().y() > 0 ? 0.8 : 1.25;
     const double left = double(at - first) * factor, right = double(last - at) * factor;
-    setVisible(at - int64_t(std::llround(left)), at + int64_t(std::llround(right)));
+    showFrames(at - int64_t(std::llround(left)), at + int64_t(std::llround(right)));
     e->accept();
 }
 

@@ -35,7 +35,9 @@ public:
     // The frame on screen, by its time.
     void setPlayhead(double seconds);
     // Frames [first, last] shown; clamped to the file.
-    void setVisible(int64_t first, int64_t last);
+    void showFrames(int64_t first, int64_t last);
+    // The whole file, however long it grows.
+    void showWhole();
     int64_t firstVisible() const { return first_; }
     int64_t lastVisible() const { return last_; }
     // The frame under x (widget coordinates).
