@@ -45,15 +45,27 @@ void MainWindow::buildTimeline(QMenu* view) {
     timelineDock_->setWidget(timeline_);
     // Under the bottom panels, across the area's width (Qt::Vertical: stacked, not beside them).
     addDockWidget(Qt::BottomDockWidgetArea, timelineDock_, Qt::Vertical);
-    resizeDocks({timelineDock_}, {240}, Qt::Vertical);
+    // Hidden until asked for (View > Timeline): it takes height from the viewer and the panels,
+    // and its pass CPU time. A file opened while it is hidden is analysed once it shows.
+    timelineDock_->hide();
     view->addAction(timelineDock_->toggleViewAction());
+    connect(timelineDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible || !timelinePending_) return;
+        timelinePending_ = false;
+        timeline_->open(timelineInput_, timelineIsFile_, std::string(engine_.name()));
+        timeline_->setPlayhead(player_->currentPts());
+    });
     connect(timeline_, &timeline::TimelinePanel::seekRequested, this, [this](double seconds) {
         if (player_->canSeek()) player_->seekTo(seconds);
     });
 }
 
 void MainWindow::openTimeline(const QString& input, bool isFile) {
-    timeline_->open(input, isFile, std::string(engine_.name()));
+    timelineInput_ = input;
+    timelineIsFile_ = isFile;
+    timelinePending_ = !timelineDock_->isVisible();
+    if (timelinePending_) timeline_->clear();
+    else timeline_->open(input, isFile, std::string(engine_.name()));
 }
 
 void MainWindow::followTimeline() {

@@ -110,6 +110,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(window_));
         window_->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(window_));   // the window's shortcuts (Ctrl+G) need it active
+        window_->timelineDock()->show();   // hidden by default; the pass runs while it shows
         window_->openInput(clip_);
         QVERIFY(cs::test::waitUntil([&] { return player().hasFrame() && player().presentedFrames() > 0; }, kWaitMs));
         player().pause();
@@ -142,6 +143,10 @@ private slots:
         });
         QTRY_COMPARE_WITH_TIMEOUT(readout(), QStringLiteral("10:00:00:03"), kWaitMs);
         QCOMPARE(player().currentFrameNumber(), int64_t(3));
+        // Save Scopes names the files by frame number and source timecode.
+        auto written = window_->saveScopesTo(files_.filePath(QStringLiteral("scopes")), 320, 180);
+        QVERIFY2(written.ok(), written.message().c_str());
+        QVERIFY2(written->first().endsWith(QStringLiteral("/tc-000003-10_00_00_03-picture.png")), qPrintable(written->first()));
     }
 
     void badInputIsNamed() {

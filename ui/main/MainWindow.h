@@ -169,6 +169,9 @@ private:
     QAction* showElapsedAction_ = nullptr;  // View > Show Elapsed Time (TransportBar::setShowElapsed)
     timeline::TimelinePanel* timeline_ = nullptr;
     QDockWidget* timelineDock_ = nullptr;
+    QString timelineInput_;                 // the source the timeline is (or is to be) filled for
+    bool timelineIsFile_ = false;
+    bool timelinePending_ = false;          // opened while the dock was hidden: filled when it shows
 
     PreviewFilter previewFilter_ = PreviewFilter::FocusPeaking;
     bool previewInViewer_ = false;

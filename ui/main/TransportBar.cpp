@@ -55,7 +55,7 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
     mono.setStyleHint(QFont::Monospace);
     mono.setPointSizeF(font().pointSizeF() * 1.15);
     QFont large = mono;
-    large.setPointSizeF(font().pointSizeF() * 1.8);
+    large.setPointSizeF(font().pointSizeF() * 1.45);
     large.setBold(true);
     timecode_ = new QLabel(this);
     timecode_->setObjectName(QStringLiteral("timecode"));

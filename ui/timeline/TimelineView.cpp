@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <vector>
 
 namespace cs::timeline {
 
@@ -84,6 +85,14 @@ void drawGraphs(QImage& image, const TimelineData& data, int64_t first, int64_t 
     if (n == 0) return;
     const double perColumn = double(last - first + 1) / w;
     const int64_t known = data.frames() - 1;
+    // Each column's frames, once for every series: [f0, f1], up to the frames known.
+    std::vector<std::pair<int64_t, int64_t>> columns;
+    columns.reserve(size_t(w));
+    for (int x = 0; x < w; ++x) {
+        const int64_t f0 = first + int64_t(std::floor(x * perColumn));
+        if (f0 > known) break;
+        columns.push_back({f0, std::clamp<int64_t>(first + int64_t(std::floor((x + 1) * perColumn)) - 1, f0, known)});
+    }
     auto* px = reinterpret_cast<QRgb*>(image.bits());
     const qsizetype stride = image.bytesPerLine() / 4;
     for (int i = 0; i < n; ++i) {
@@ -96,15 +105,11 @@ void drawGraphs(QImage& image, const TimelineData& data, int64_t first, int64_t 
         for (Series s : kBandList[band].series) {
             if (!data.has(s)) continue;
             const QRgb c = colourOf(s);
-            for (int x = 0; x < w; ++x) {
-                const int64_t f0 = first + int64_t(std::floor(x * perColumn));
-                int64_t f1 = first + int64_t(std::floor((x + 1) * perColumn)) - 1;
-                if (f0 > known) break;
-                f1 = std::clamp<int64_t>(f1, f0, known);
-                const auto [lo, hi] = data.range(s, f0, f1);
+            for (size_t x = 0; x < columns.size(); ++x) {
+                const auto [lo, hi] = data.range(s, columns[x].first, columns[x].second);
                 const int y0 = std::clamp(bottom - int(std::lround(hi * scale)), top, bottom);
                 const int y1 = std::clamp(bottom - int(std::lround(lo * scale)), top, bottom);
-                for (int y = y0; y <= y1; ++y) px[qsizetype(y) * stride + x] = c;
+                for (int y = y0; y <= y1; ++y) px[qsizetype(y) * stride + qsizetype(x)] = c;
             }
         }
     }
