@@ -28,9 +28,9 @@
 #include <functional>
 
 #include "GuiTestSupport.h"
-#include "ui/GoToTimecodeDialog.h"
-#include "ui/MainWindow.h"
-#include "ui/Player.h"
+#include "ui/main/GoToTimecodeDialog.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/Player.h"
 #include "ui/timeline/TimelinePanel.h"
 
 namespace {

@@ -9,7 +9,7 @@
 
 #include "playback/EngineHost.h"
 #include "Player.h"
-#include "Timecode.h"
+#include "playback/Timecode.h"
 #include "TransferOverride.h"
 #include "core/Gamut.h"
 #include "decode/PatternSource.h"

@@ -1,7 +1,7 @@
 // MainWindow, timecode: the transport's readout (source timecode or elapsed time, View >
 // Show Elapsed Time), Go to Timecode (Ctrl+G) and the timecode the picker, the status bar
 // and Save Scopes use. The frames' timecodes come from the source (decode/Source.h's
-// VideoFrame::timecode, timecode/TimecodeReader.h); ui/Timecode.h turns them into what is shown.
+// VideoFrame::timecode, timecode/TimecodeReader.h); playback/Timecode.h turns them into what is shown.
 #include "MainWindow.h"
 
 #include <QAction>
@@ -10,9 +10,9 @@
 
 #include "GoToTimecodeDialog.h"
 #include "StatusBar.h"
-#include "Timecode.h"
+#include "playback/Timecode.h"
 #include "TransportBar.h"
-#include "timeline/TimelinePanel.h"
+#include "ui/timeline/TimelinePanel.h"
 
 namespace cs {
 
