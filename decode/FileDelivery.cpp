@@ -44,6 +44,7 @@ std::shared_ptr<AVFrame> FileSource::takeDecodedFrame() {
 FileSource::Delivery FileSource::deliver(VideoFrame& out, std::string& error) {
     AVFrame& f = *frame_;
     const double pts = framePts(f);
+    deliveringTimecode_ = timecodes_ ? timecodes_->read(f, pts, codec_->has_b_frames > 0) : FrameTimecode{};
 
     if (seek_.active) {
         // Frame durations in odd time bases (1 ms in Matroska) round pts down by up to a tick.
@@ -281,6 +282,7 @@ void FileSource::finishDelivery(VideoFrame& out, std::shared_ptr<AVFrame> holder
     out.ready.reset();
     out.index = nextIndex_++;
     out.onDevice = onDevice;
+    out.timecode = deliveringTimecode_;
 }
 
 }  // namespace cs::detail

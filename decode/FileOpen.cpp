@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
 #include <utility>
 
@@ -26,6 +27,37 @@ int decodingThreads(const AVCodecContext& codec) {
     if (codec.active_thread_type != 0 || (codec.codec->capabilities & AV_CODEC_CAP_OTHER_THREADS))
         return std::max(1, codec.thread_count);
     return 1;
+}
+
+// What the codec's time-code side data (S12M) is called.
+TimecodeSource codecTimecodeSource(AVCodecID codec) {
+    if (codec == AV_CODEC_ID_H264) return TimecodeSource::H264Sei;
+    if (codec == AV_CODEC_ID_HEVC) return TimecodeSource::HevcSei;
+    return TimecodeSource::FrameSei;
+}
+
+const char* timecodeTag(const AVDictionary* metadata) {
+    const AVDictionaryEntry* e = av_dict_get(metadata, "timecode", nullptr, 0);
+    return e && e->value && *e->value ? e->value : nullptr;
+}
+
+// The container's start timecode: a QuickTime/MP4 tmcd track (the demuxer copies its first
+// sample to the `timecode` tag of the track and of the video track it serves), the video
+// stream's own tag, then the container's (MXF: its material package's timecode component).
+ContainerTimecode containerTimecode(const AVFormatContext& format, const AVStream& video) {
+    for (unsigned i = 0; i < format.nb_streams; ++i) {
+        const AVStream* st = format.streams[i];
+        if (st->codecpar->codec_type != AVMEDIA_TYPE_DATA || st->codecpar->codec_tag != MKTAG('t', 'm', 'c', 'd')) continue;
+        const char* tag = timecodeTag(video.metadata);
+        if (!tag) tag = timecodeTag(st->metadata);
+        if (tag) return {tag, TimecodeSource::MovTmcd};
+    }
+    if (const char* tag = timecodeTag(video.metadata)) return {tag, TimecodeSource::StreamTag};
+    if (const char* tag = timecodeTag(format.metadata)) {
+        const bool mxf = format.iformat && std::string_view(format.iformat->name) == "mxf";
+        return {tag, mxf ? TimecodeSource::Mxf : TimecodeSource::FormatTag};
+    }
+    return {};
 }
 
 }  // namespace
@@ -202,6 +234,9 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
     const AVRational rate = av_guess_frame_rate(s.format_.get(), s.stream_, nullptr);
     if (rate.num > 0 && rate.den > 0) info.frameRate = av_q2d(rate);
     if (info.frameRate > 0) s.frameDuration_ = 1.0 / info.frameRate;
+    s.timecodes_.emplace(TimecodeRate{rate.num, rate.den}, codecTimecodeSource(par->codec_id),
+                         containerTimecode(*s.format_, *s.stream_));
+    for (auto& p : s.timecodes_->takeProblems()) s.warn(input + ": " + p);
     s.startTimestamp_ = s.stream_->start_time != AV_NOPTS_VALUE ? s.stream_->start_time : 0;
     s.integrity_.streamChosen(*s.stream_, s.startTimestamp_);
     if (s.stream_->duration != AV_NOPTS_VALUE && s.stream_->duration > 0)
@@ -230,6 +265,7 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
         if (!s.warnings_.pending().empty()) why += " (" + reasonOf(s.warnings_.pending().front()) + ")";
         return fail(why);
     }
+    info.timecode = first.timecode.known() ? first.timecode : s.timecodes_->container();
     s.primed_ = std::move(first);
     if (!fallbackReason.empty()) s.warn(input + ": NVDEC not used: " + fallbackReason + "; decoding in software");
     attempt.source = std::move(source);

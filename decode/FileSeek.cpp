@@ -60,6 +60,7 @@ Status FileSource::seekToStart() {
 }
 
 void FileSource::resetDecoderState() {
+    if (timecodes_) timecodes_->restart();
     avcodec_flush_buffers(codec_.get());
     av_packet_unref(packet_.get());
     av_frame_unref(frame_.get());

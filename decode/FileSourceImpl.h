@@ -20,6 +20,7 @@
 #include "FFmpegLog.h"
 #include "FileSource.h"
 #include "StreamIntegrity.h"
+#include "timecode/TimecodeReader.h"
 
 namespace cs::detail {
 
@@ -94,6 +95,10 @@ private:
     ff::SwsContextPtr scaler_;
     AVStream* stream_ = nullptr;
     int streamIndex_ = -1;
+    // The frames' source timecode (created at open, once the rate is known); the one of the
+    // frame being delivered, read before a seek may skip it so that counting sees every frame.
+    std::optional<TimecodeReader> timecodes_;
+    FrameTimecode deliveringTimecode_;
     int64_t startTimestamp_ = 0;        // stream time base; pts are seconds from here
     double frameDuration_ = 1.0 / 25;   // for frames without a timestamp
 

@@ -44,6 +44,7 @@ public:
         if (r.status == ReadStatus::Error) return {InputStatus::Error, r.message};
         out.index = index_++;
         out.pts = out.sourcePts = out.frame.view.pts;
+        out.timecode = timecodeOrElapsed(out.frame.timecode, out.pts, source_->info().frameRate);
         return {InputStatus::Frame, {}};
     }
     std::vector<std::string> takeWarnings() override { return source_->takeWarnings(); }
@@ -179,6 +180,7 @@ private:
             restartDrops_.push_back(reader_.framesDropped());
         }
         out.frame = std::move(live.frame);
+        out.timecode = timecodeOrElapsed(out.frame.timecode, out.pts, frameRate);
         lastArrival_ = live.arrival;
         noticeBacklog();
     }

@@ -42,6 +42,9 @@ struct InputFrame {
     double pts = 0.0;           // seconds; live: rising across restarts (see StreamTimeline)
     double sourcePts = 0.0;     // the stream's own timestamp (frame.view.pts)
     bool discontinuity = false; // live: the first frame after the stream restarted
+    // The source's timecode of the frame (frame.timecode) where it has one, else the elapsed
+    // time `pts` written as a timecode, marked TimecodeSource::Elapsed.
+    FrameTimecode timecode;
 };
 
 enum class InputStatus { Frame, End, Error, TimedOut };

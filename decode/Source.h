@@ -9,6 +9,7 @@
 #include "core/DeviceStream.h"
 #include "core/Frame.h"
 #include "core/Status.h"
+#include "timecode/Timecode.h"
 
 struct AVFrame;
 
@@ -38,6 +39,9 @@ struct VideoFrame {
     std::shared_ptr<void> ready;
     int64_t index = 0;          // decode order number from the start (or from the last seek)
     bool onDevice = false;      // planes are CUDA device pointers (NVDEC)
+    // The source's own timecode of this frame (SEI, GOP header, the container's start counted
+    // on: timecode/TimecodeReader.h); not known() where the source has none.
+    FrameTimecode timecode;
 };
 
 struct SourceInfo {
@@ -54,6 +58,8 @@ struct SourceInfo {
     int64_t frameCount = 0;     // 0 when unknown
     bool seekable = false;
     bool live = false;
+    // The first frame's source timecode and where it came from (not known() where none).
+    FrameTimecode timecode;
 };
 
 enum class ReadStatus { Frame, EndOfStream, Error };

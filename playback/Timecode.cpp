@@ -1,9 +1,8 @@
-// Timecode formatting.
+// Timecode for the window, through timecode/'s values (libavutil's counting).
 #include "Timecode.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace cs {
 
@@ -13,15 +12,40 @@ int64_t frameNumberAt(double seconds, double fps) {
     return int64_t(std::llround(seconds * fps));
 }
 
-std::string timecode(double seconds, double fps) {
-    const int64_t nominal = fps > 0 ? std::max<int64_t>(1, std::llround(fps)) : 25;
-    const int64_t n = frameNumberAt(seconds, fps);
-    const int64_t ff = n % nominal, totalSeconds = n / nominal;
-    char text[48];
-    std::snprintf(text, sizeof text, "%02lld:%02lld:%02lld:%02lld", static_cast<long long>(totalSeconds / 3600),
-                  static_cast<long long>(totalSeconds / 60 % 60), static_cast<long long>(totalSeconds % 60),
-                  static_cast<long long>(ff));
-    return text;
+std::string timecode(double seconds, double fps) { return elapsedTimecode(seconds, fps).text(); }
+
+FrameTimecode shownTimecode(const VideoFrame& frame, double fps, bool elapsed) {
+    return timecodeOrElapsed(elapsed ? FrameTimecode{} : frame.timecode, frame.view.pts, fps);
+}
+
+Result<double> timecodeSeekTarget(const std::string& text, const FrameTimecode& reference, double referencePts,
+                                  double fps, double duration) {
+    if (!reference.known()) return Status::error(text + ": no frame is shown to count from");
+    const double rate = fps > 0 ? fps : 25.0;
+    // Read at the reference's counting: its nominal rate, drop-frame as typed.
+    TimecodeRate tcRate = timecodeRateOf(rate);
+    if (tcRate.valid() && int((int64_t(tcRate.num) + tcRate.den / 2) / tcRate.den) != reference.value.fps)
+        tcRate = {reference.value.fps, 1};
+    auto target = parseTimecode(text, tcRate);
+    if (!target) return target.status();
+    if (target->dropFrame != reference.value.dropFrame)
+        return Status::error(text + ": the timecode shown is " + (reference.value.dropFrame ? "drop-frame (type ;FF)" : "non-drop-frame (type :FF)"));
+    // The nearer way round the 24-hour clock.
+    const int64_t day = reference.value.framesPerDay();
+    int64_t delta = ((target->frames - reference.value.frames) % day + day) % day;
+    if (delta > day / 2) delta -= day;
+    const double seconds = referencePts + double(delta) / rate;
+    const double half = 0.5 / rate;
+    if (seconds < -half) {
+        const FrameTimecode first{reference.value.plus(-int64_t(std::llround(referencePts * rate))), reference.source, false};
+        return Status::error(text + ": is before the start (" + first.text() + ")");
+    }
+    if (duration > 0 && seconds > duration - half) {
+        const int64_t last = int64_t(std::llround(duration * rate)) - 1;
+        const FrameTimecode end{reference.value.plus(last - int64_t(std::llround(referencePts * rate))), reference.source, false};
+        return Status::error(text + ": is after the end (" + end.text() + ")");
+    }
+    return std::max(0.0, seconds);
 }
 
 }  // namespace cs

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <optional>
 
 #include "core/Engine.h"
@@ -21,6 +22,16 @@
 
 namespace cs {
 namespace {
+
+// The local time of day, HH:MM:SS: a live tile's time where the stream carries no timecode.
+std::string timeOfDay(std::chrono::system_clock::time_point t) {
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
+    std::tm local{};
+    localtime_r(&seconds, &local);
+    char text[16];
+    std::strftime(text, sizeof text, "%H:%M:%S", &local);
+    return text;
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -145,6 +156,7 @@ struct WallTile::Worker {
     RgbaImage picture, waveform, vectorscope, histogram;
     bool haveFrame = false;
     double pts = 0.0;
+    FrameTimecode timecode;   // the frame's source timecode (not known(): none)
     std::string state = "opening";
     LiveState liveState = LiveState::Connecting;
     uint64_t liveGeneration = 0;
@@ -323,17 +335,19 @@ void WallTile::run() {
                 blit(img, *cells[i], x0 + (x1 - x0 - cells[i]->width) / 2, kBorder + picH + (stripH - cells[i]->height) / 2);
             }
         }
-        // The label: name and timecode (files) or latency (live); then the state and the alarms.
+        // The label: name and timecode (files: the source's, else the elapsed time; live: the
+        // stream's own where it carries one, else the time of day, and the latency); then the
+        // state and the alarms.
         fillRect(img, kBorder, kBorder, innerW, kLabelHeight, rgba(0, 0, 0, 160), true);
         std::string right;
         if (w.haveFrame) {
             if (live) {
                 char text[48];
-                std::snprintf(text, sizeof text, "latency %.0f ms",
+                std::snprintf(text, sizeof text, "  %.0f ms",
                               std::chrono::duration<double, std::milli>(Clock::now() - w.origin).count());
-                right = text;
+                right = (w.timecode.known() ? w.timecode.text() : timeOfDay(std::chrono::system_clock::now())) + text;
             } else {
-                right = timecode(w.pts, w.info.frameRate);
+                right = timecodeOrElapsed(w.timecode, w.pts, w.info.frameRate).text();
             }
         }
         const int rightW = int(right.size()) * 6;
@@ -390,7 +404,9 @@ void WallTile::run() {
             r.event = e;
             r.since = w.wallStart + std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(e.since));
             r.at = w.wallStart + std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(e.at));
-            if (!live && w.haveFrame) r.timecode = timecode(w.pts, w.info.frameRate);
+            if (w.haveFrame)
+                r.timecode = live ? (w.timecode.known() ? w.timecode.text() : timeOfDay(r.at))
+                                  : timecodeOrElapsed(w.timecode, w.pts, w.info.frameRate).text();
             records.push_back(std::move(r));
         }
         w.events.clear();
@@ -461,6 +477,7 @@ void WallTile::run() {
         w.histogram = w.small.histogramImage;
         w.haveFrame = true;
         w.pts = view.pts;
+        w.timecode = frame.timecode;
         w.origin = origin;
 
         AlarmMeasure m;

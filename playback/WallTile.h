@@ -68,7 +68,9 @@ struct WallAlarmRecord {
     std::string source;
     AlarmEvent event;
     std::chrono::system_clock::time_point since, at;    // event.since / event.at on the wall clock
-    std::string timecode;                               // files: the frame's timecode when it was decided
+    // The frame's timecode when it was decided: files, the source's (else the elapsed time);
+    // live, the stream's own (else the time of day of `at`).
+    std::string timecode;
 };
 
 // Every frame the tile's reader hands it ends in exactly one place: presented, dropped for one

@@ -160,7 +160,9 @@ int runExport(int argc, char** argv) {
         }
         // The frame's files first, then its line in the report (the pipeline's order): a frame
         // the report lists has all its files.
-        QJsonObject liveFields;   // the stream's own timestamp, and the first frame after a restart
+        // The frame's timecode (the source's, or the elapsed time: the head's timecode_source
+        // says which), the stream's own timestamp, and the first frame after a restart.
+        QJsonObject liveFields{{"timecode", QString::fromStdString(input.timecode.text())}};
         if (liveInput) liveFields["source_pts"] = input.sourcePts;
         if (input.discontinuity) liveFields["discontinuity"] = true;
         if (audio) {

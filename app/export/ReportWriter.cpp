@@ -55,7 +55,12 @@ QJsonObject sourceJson(const SourceInfo& info) {
             {"primaries_tagged", info.color.primaries != Primaries::Unspecified},
             {"frame_rate", info.frameRate},
             {"duration", info.duration},
-            {"decoder", str(info.decoder)}};
+            {"decoder", str(info.decoder)},
+            // The first frame's source timecode and where it is kept; without one the frames'
+            // timecodes are the elapsed time ("elapsed time").
+            {"timecode", info.timecode.known() ? str(info.timecode.text()) : QJsonValue()},
+            {"timecode_source", info.timecode.known() ? timecodeSourceName(info.timecode.source)
+                                                      : timecodeSourceName(TimecodeSource::Elapsed)}};
 }
 
 }  // namespace

@@ -77,6 +77,11 @@ int runProbe(int argc, char** argv) {
     std::printf("duration:    %.3f s\n", info.duration);
     if (info.frameCount > 0) std::printf("frames:      %lld\n", static_cast<long long>(info.frameCount));
     std::printf("seekable:    %s\n", info.seekable ? "yes" : "no");
+    // The first frame's source timecode and where the file keeps it (timecode/Timecode.h).
+    if (info.timecode.known())
+        std::printf("timecode:    %s (%s)\n", info.timecode.text().c_str(), timecodeSourceName(info.timecode.source));
+    else
+        std::printf("timecode:    none (elapsed time is shown)\n");
     if (input.rfind("pattern:", 0) != 0 && !info.live) printAudioStreams(input);
     for (const auto& w : source.takeWarnings()) std::fprintf(stderr, "cudascope probe: warning: %s\n", w.c_str());
     if (rr.status == ReadStatus::Error) {

@@ -90,7 +90,7 @@ QJsonObject AudioReport::frame(int64_t index, double pts, double duration) {
 
 void AudioReport::collectDetectorEvents() {
     for (const audio::AudioEvent& e : timeline_->takeEvents()) {
-        QcEvent q{e.type, e.firstFrame, e.lastFrame, e.firstPts, e.lastPts, {}, -1, -1, {}};
+        QcEvent q{e.type, e.firstFrame, e.lastFrame, e.firstPts, e.lastPts, {}, -1, -1, {}, {}, {}, {}, {}};
         const double rate = timeline_->sampleRate();
         q.start = double(e.start) / rate;
         q.end = double(e.end) / rate;
@@ -117,7 +117,7 @@ void AudioReport::finish() {
         char b[200];
         std::snprintf(b, sizeof b, "integrated loudness %.1f LUFS; the target (%s) is %.1f LUFS +-%.1f LU", summary_.integrated,
                       t_.loudness.name.c_str(), t_.loudness.integrated, t_.loudness.tolerance);
-        events_.push_back(QcEvent{"loudness", firstIndex_, lastIndex_, firstPts_, lastPts_, b, -1, -1, {}});
+        events_.push_back(QcEvent{"loudness", firstIndex_, lastIndex_, firstPts_, lastPts_, b, -1, -1, {}, {}, {}, {}, {}});
     }
 }
 

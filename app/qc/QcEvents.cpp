@@ -2,19 +2,21 @@
 
 namespace cs {
 
-void RunDetector::frame(int64_t index, double pts, bool inRun, std::vector<QcEvent>& events) {
-    frameStartingAt(index, pts, index, pts, inRun, events);
+void RunDetector::frame(int64_t index, double pts, bool inRun, std::vector<QcEvent>& events, const std::string& timecode) {
+    frameStartingAt(index, pts, index, pts, inRun, events, timecode, timecode);
 }
 
 void RunDetector::frameStartingAt(int64_t index, double pts, int64_t startIndex, double startPts, bool inRun,
-                                  std::vector<QcEvent>& events) {
+                                  std::vector<QcEvent>& events, const std::string& timecode,
+                                  const std::string& startTimecode) {
     if (inRun) {
         if (!open_) {
             open_ = true;
-            run_ = QcEvent{type_, startIndex, index, startPts, pts, {}, -1, -1, {}};
+            run_ = QcEvent{type_, startIndex, index, startPts, pts, {}, -1, -1, {}, startTimecode, timecode, {}, {}};
         }
         run_.lastFrame = index;
         run_.lastPts = pts;
+        run_.lastTimecode = timecode;
         return;
     }
     if (open_) close(pts, events);
@@ -39,17 +41,26 @@ QcEventFinder::QcEventFinder(const QcThresholds& t)
       target_("out_of_target_gamut", t.targetGamutMinDuration) {}
 
 void QcEventFinder::add(const Frame& f) {
-    black_.frame(f.index, f.pts, pictureIsBlack(f.blackRatio, t_.blackPictureRatio), events_);
+    black_.frame(f.index, f.pts, pictureIsBlack(f.blackRatio, t_.blackPictureRatio), events_, f.timecode);
     // A frozen frame belongs to a run that starts at the reference frame it repeats.
-    freeze_.frameStartingAt(f.index, f.pts, f.referenceIndex, f.referencePts, f.frozen, events_);
-    legal_.frame(f.index, f.pts, f.outOfLegal > t_.legalShare, events_);
-    gamut_.frame(f.index, f.pts, f.outOfGamut > t_.gamutShare, events_);
-    target_.frame(f.index, f.pts, f.outsideTarget > t_.targetGamutShare, events_);
+    freeze_.frameStartingAt(f.index, f.pts, f.referenceIndex, f.referencePts, f.frozen, events_, f.timecode,
+                            f.referenceTimecode);
+    legal_.frame(f.index, f.pts, f.outOfLegal > t_.legalShare, events_, f.timecode);
+    gamut_.frame(f.index, f.pts, f.outOfGamut > t_.gamutShare, events_, f.timecode);
+    target_.frame(f.index, f.pts, f.outsideTarget > t_.targetGamutShare, events_, f.timecode);
 }
 
-void QcEventFinder::decodeError(int64_t index, double pts, const std::string& warning) {
+void QcEventFinder::decodeError(int64_t index, double pts, const std::string& warning, const std::string& timecode) {
     ++decodeErrors_;
-    if (size_t(decodeErrors_) <= kMaxDecodeErrorEvents) events_.push_back(QcEvent{"decode_error", index, index, pts, pts, warning, -1, -1, {}});
+    if (size_t(decodeErrors_) <= kMaxDecodeErrorEvents)
+        events_.push_back(QcEvent{"decode_error", index, index, pts, pts, warning, -1, -1, {}, timecode, timecode, {}, {}});
+}
+
+void QcEventFinder::timecodeBreak(int64_t index, double pts, const std::string& expected, const std::string& found,
+                                  bool repeat) {
+    const std::string what = std::string(repeat ? "timecode repeats" : "timecode jumps") + ": expected " + expected +
+                             ", found " + found;
+    events_.push_back(QcEvent{"timecode_break", index, index, pts, pts, what, -1, -1, {}, found, found, expected, found});
 }
 
 void QcEventFinder::finish(double frameDuration) {

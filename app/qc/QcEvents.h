@@ -1,6 +1,7 @@
 // `cudascope qc`'s events: runs of frames found as they stream by (nothing kept per frame).
 // black and freeze as FFmpeg's blackdetect and freezedetect decide them, out_of_legal and
-// out_of_gamut and out_of_target_gamut as runs above a share, decode_error for each integrity warning. A run's
+// out_of_gamut and out_of_target_gamut as runs above a share, decode_error for each integrity warning,
+// timecode_break for each jump or repeat in the timecode the frames carry. A run's
 // duration is the time from its first frame to the frame that ends it (at the end of the
 // input: to the last frame's pts plus one frame), and it is an event when that duration is
 // at least the minimum (docs/QC.md).
@@ -14,14 +15,19 @@
 namespace cs {
 
 struct QcEvent {
-    // black, freeze, out_of_legal, out_of_gamut, out_of_target_gamut, decode_error; audio (AudioReport.h):
-    // loudness, true_peak, phase, silence, silent_channel, clipping
+    // black, freeze, out_of_legal, out_of_gamut, out_of_target_gamut, decode_error, timecode_break;
+    // audio (AudioReport.h): loudness, true_peak, phase, silence, silent_channel, clipping
     std::string type;
     int64_t firstFrame = 0, lastFrame = 0;
     double firstPts = 0, lastPts = 0;
-    std::string message;   // decode_error: the integrity warning; loudness, clipping: what was found
+    // decode_error: the integrity warning; timecode_break: what happened; loudness, clipping: what was found
+    std::string message;
     double start = -1, end = -1;   // audio events found on samples: their exact times (seconds), else -1
     std::string channel;           // silent_channel: the channel's label
+    // The first and last frame's timecode (the source's, or the elapsed time: QcRun says which).
+    std::string firstTimecode, lastTimecode;
+    // timecode_break: the value the previous frame called for, and the one found.
+    std::string expectedTimecode, foundTimecode;
 };
 
 // A run of frames for which a condition holds.
@@ -29,12 +35,13 @@ class RunDetector {
 public:
     RunDetector(std::string type, double minDuration) : type_(std::move(type)), minDuration_(minDuration) {}
     // One frame; an event when a long enough run ended before this frame.
-    void frame(int64_t index, double pts, bool inRun, std::vector<QcEvent>& events);
+    void frame(int64_t index, double pts, bool inRun, std::vector<QcEvent>& events, const std::string& timecode = {});
     // The input's end; frameDuration: one frame's time (1 / frame rate).
     void finish(double frameDuration, std::vector<QcEvent>& events);
     // Starts a run at an earlier frame (freeze: the reference frame the frozen ones repeat).
     void frameStartingAt(int64_t index, double pts, int64_t startIndex, double startPts, bool inRun,
-                         std::vector<QcEvent>& events);
+                         std::vector<QcEvent>& events, const std::string& timecode = {},
+                         const std::string& startTimecode = {});
 
 private:
     void close(double endPts, std::vector<QcEvent>& events);
@@ -56,11 +63,14 @@ public:
         bool frozen = false;            // MAFD from the reference at most the noise
         int64_t referenceIndex = 0;
         double referencePts = 0;
+        std::string timecode, referenceTimecode;   // this frame's and the reference's
         double outOfLegal = 0, outOfGamut = 0;
         double outsideTarget = 0;       // share of pixels outside the gamut target
     };
     void add(const Frame& f);
-    void decodeError(int64_t index, double pts, const std::string& warning);
+    void decodeError(int64_t index, double pts, const std::string& warning, const std::string& timecode = {});
+    // A jump or repeat in the frames' own timecode at this frame.
+    void timecodeBreak(int64_t index, double pts, const std::string& expected, const std::string& found, bool repeat);
     void finish(double frameDuration);
     const std::vector<QcEvent>& events() const { return events_; }
     int64_t decodeErrors() const { return decodeErrors_; }

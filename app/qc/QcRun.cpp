@@ -29,6 +29,7 @@ extern "C" {
 #include "analysis/SignalStats.h"
 #include "decode/FrameInput.h"
 #include "engine/EngineChoice.h"
+#include "timecode/TimecodeReader.h"
 #if CS_HAVE_CUDA
 #include "cuda/engine/CudaEngine.h"
 #include "cuda/analysis/CudaSignalStats.h"
@@ -58,6 +59,12 @@ QJsonObject eventJson(const QcEvent& e) {
         o["end"] = e.end;
     }
     if (!e.channel.empty()) o["channel"] = QString::fromStdString(e.channel);
+    o["first_timecode"] = QString::fromStdString(e.firstTimecode);
+    o["last_timecode"] = QString::fromStdString(e.lastTimecode);
+    if (e.type == "timecode_break") {
+        o["expected_timecode"] = QString::fromStdString(e.expectedTimecode);
+        o["found_timecode"] = QString::fromStdString(e.foundTimecode);
+    }
     return o;
 }
 
@@ -136,6 +143,10 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
 #endif
     SignalStats ss;
     FreezeReference reference;
+    std::string referenceTimecode;
+    TimecodeBreaks timecodeBreaks;   // jumps and repeats in the timecode the frames carry
+    std::string lastTimecode;
+    std::vector<std::string> frameTimecodes;   // each frame's, by index, while there is audio (below)
     int64_t referenceIndex = 0;
     bool haveReference = false;
     double referencePts = 0;
@@ -168,23 +179,28 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         const bool got = rr.status == InputStatus::Frame;
         for (const auto& w : source.takeWarnings()) {
             report.addWarning(w);
-            if (isDamage(w)) finder.decodeError(got ? in.index : lastIndex, got ? in.pts : lastPts, w);
+            if (isDamage(w))
+                finder.decodeError(got ? in.index : lastIndex, got ? in.pts : lastPts, w,
+                                   got ? in.timecode.text() : lastTimecode);
         }
         if (rr.status == InputStatus::End) break;
         if (!got) {
             if (o.stop && o.stop->load()) continue;
             report.addWarning(rr.message);
-            finder.decodeError(lastIndex, lastPts, rr.message);
+            finder.decodeError(lastIndex, lastPts, rr.message, lastTimecode);
             ended = rr.status == InputStatus::TimedOut ? "timed_out" : "read_error";
             readFailed = true;
             break;
         }
         FrameView view = in.frame.view;
+        const std::string timecode = in.timecode.text();
+        if (const auto b = timecodeBreaks.next(in.timecode))
+            finder.timecodeBreak(in.index, in.pts, b->expected.text(), b->found.text(), b->repeat);
         const std::optional<int64_t> above = samplesAboveRange(view);
         if (above) warnAboveRange(aboveRange.frame(in.index, *above, view.bitDepth()));
         if (Status st = engine.process(view, spec, results); !st) {
             report.addWarning("frame " + std::to_string(in.index) + ": " + st.message());
-            finder.decodeError(in.index, in.pts, "frame " + std::to_string(in.index) + ": " + st.message());
+            finder.decodeError(in.index, in.pts, "frame " + std::to_string(in.index) + ": " + st.message(), timecode);
             continue;
         }
         levels = results.levels;
@@ -215,6 +231,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         QcEventFinder::Frame ef;
         ef.index = in.index;
         ef.pts = in.pts;
+        ef.timecode = timecode;
         ef.outOfLegal = results.stats.outOfLegal;
         ef.outOfGamut = results.stats.outOfGamut;
         ef.outsideTarget = results.gamut.outsideShare;
@@ -231,13 +248,16 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
                 haveReference = true;
                 referenceIndex = in.index;
                 referencePts = in.pts;
+                referenceTimecode = timecode;
             }
             ef.referenceIndex = referenceIndex;
             ef.referencePts = referencePts;
+            ef.referenceTimecode = referenceTimecode;
         }
         finder.add(ef);
 
-        QJsonObject line{{"index", qint64(in.index)}, {"pts", in.pts}, {"stats", reportStats(results)}};
+        QJsonObject line{{"index", qint64(in.index)}, {"pts", in.pts}, {"timecode", QString::fromStdString(timecode)},
+                         {"stats", reportStats(results)}};
         if (results.hdr.measured) line["hdr"] = hdrFrameJson(results.hdr);   // MaxCLL/MaxFALL in the summary
         if (results.gamut.measured) line["gamut"] = gamutJson(results.gamut, results.color);
         if (audio) {
@@ -281,6 +301,13 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         ++frames;
         lastIndex = in.index;
         lastPts = in.pts;
+        lastTimecode = timecode;
+        // Audio events are found on samples and named by frame index at the end: their
+        // timecodes come from this list (32 bytes a frame: about 7 MB for an hour at 60 fps).
+        if (audio) {
+            if (frameTimecodes.size() <= size_t(in.index)) frameTimecodes.resize(size_t(in.index) + 1);
+            frameTimecodes[size_t(in.index)] = timecode;
+        }
         if (o.frameDone) o.frameDone(frames);
         if (o.maxFrames > 0 && frames >= o.maxFrames) {
             ended = "max_frames";
@@ -314,7 +341,15 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     if (audio) {
         audio->finish();
         takeAudioWarnings();
-        for (QcEvent& e : audio->takeEvents()) events.push_back(std::move(e));
+        const auto timecodeOf = [&](int64_t index) {
+            if (frameTimecodes.empty()) return std::string();
+            return frameTimecodes[size_t(std::clamp<int64_t>(index, 0, int64_t(frameTimecodes.size()) - 1))];
+        };
+        for (QcEvent& e : audio->takeEvents()) {
+            e.firstTimecode = timecodeOf(e.firstFrame);
+            e.lastTimecode = timecodeOf(e.lastFrame);
+            events.push_back(std::move(e));
+        }
     }
     std::stable_sort(events.begin(), events.end(), [](const QcEvent& a, const QcEvent& b) { return a.firstFrame < b.firstFrame; });
 

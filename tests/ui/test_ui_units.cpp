@@ -39,6 +39,37 @@ TEST(Timecode, FormatsHoursMinutesSecondsFrames) {
     EXPECT_EQ(frameNumberAt(10.0, 0.0), 250);    // unknown rate: 25
 }
 
+TEST(Timecode, SeekTargetCountsFromTheShownFrame) {
+    const auto tc = [](const char* text, TimecodeRate rate) {
+        return FrameTimecode{*parseTimecode(text, rate), TimecodeSource::MovTmcd, false};
+    };
+    const TimecodeRate r25{25, 1}, r2997{30000, 1001};
+    // The frame shown is 10:00:04:02 at 4.08 s.
+    const FrameTimecode shown = tc("10:00:04:02", r25);
+    EXPECT_NEAR(*timecodeSeekTarget("10:00:00:10", shown, 4.08, 25.0, 40.0), 0.4, 1e-9);
+    EXPECT_NEAR(*timecodeSeekTarget("10:00:39:24", shown, 4.08, 25.0, 40.0), 39.96, 1e-9);
+    auto before = timecodeSeekTarget("09:59:59:24", shown, 4.08, 25.0, 40.0);
+    ASSERT_FALSE(before.ok());
+    EXPECT_EQ(before.message(), "09:59:59:24: is before the start (10:00:00:00)");
+    auto after = timecodeSeekTarget("10:00:40:00", shown, 4.08, 25.0, 40.0);
+    ASSERT_FALSE(after.ok());
+    EXPECT_EQ(after.message(), "10:00:40:00: is after the end (10:00:39:24)");
+    auto bad = timecodeSeekTarget("10:00:99:00", shown, 4.08, 25.0, 40.0);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.message().rfind("10:00:99:00: ", 0), 0u) << bad.message();
+    auto drop = timecodeSeekTarget("10:00:04;00", shown, 4.08, 25.0, 40.0);
+    ASSERT_FALSE(drop.ok());
+    EXPECT_EQ(drop.message().rfind("10:00:04;00: ", 0), 0u) << drop.message();
+    // Drop-frame: 01:01:00;02 is 1800 frames after 01:00:00;00.
+    const FrameTimecode df = tc("01:00:00;00", r2997);
+    EXPECT_NEAR(*timecodeSeekTarget("01:01:00;02", df, 0.0, 30000.0 / 1001, 120.0), 1800 * 1001.0 / 30000, 1e-9);
+    auto colon = timecodeSeekTarget("01:01:00:02", df, 0.0, 30000.0 / 1001, 120.0);
+    ASSERT_FALSE(colon.ok());
+    EXPECT_NE(colon.message().find("drop-frame"), std::string::npos) << colon.message();
+    // Across midnight: the nearer way round.
+    EXPECT_NEAR(*timecodeSeekTarget("00:00:00:05", tc("23:59:59:20", r25), 1.0, 25.0, 10.0), 1.4, 1e-9);
+}
+
 TEST(Layout, FitRectKeepsAspectAndCentres) {
     const RectF same = fitRect(640, 360, 640, 360);
     EXPECT_EQ(same.x, 0);

@@ -371,6 +371,9 @@ void MainWindow::buildMenusAndToolbar() {
     QAction* twice = view->addAction(tr("Zoom 200%"), this, [this] { viewer_->zoomTo(2.0); });
     twice->setShortcut(QKeySequence(Qt::Key_2));
     view->addAction(tr("Clear Pixel Marker"), this, [this] { viewer_->setPinned(std::nullopt); });
+    playback->addSeparator();
+    buildTimecodeActions(playback, view);
+    buildTimeline(view);
 
     // Colour override, in a menu and on the toolbar.
     QToolBar* bar = addToolBar(tr("Main"));
@@ -433,6 +436,7 @@ void MainWindow::buildMenusAndToolbar() {
                "<tr><td><b>J</b></td><td>play in reverse; again: faster (up to 4x)</td></tr>"
                "<tr><td><b>Left / Right</b></td><td>one frame back / forward</td></tr>"
                "<tr><td><b>Home / End</b></td><td>first / last frame</td></tr>"
+               "<tr><td><b>Ctrl+G</b></td><td>go to timecode (click the timecode: elapsed time)</td></tr>"
                "<tr><td><b>F, 1, 2</b></td><td>zoom to fit, 100%, 200% (wheel zooms, drag pans)</td></tr>"
                "<tr><td><b>P</b></td><td>preview in the viewer</td></tr>"
                "<tr><td><b>Ctrl+Shift+S</b></td><td>save scopes</td></tr>"
@@ -576,6 +580,7 @@ void MainWindow::onOpened() {
     int64_t frames = info.frameCount;
     if (frames <= 0 && info.duration > 0) frames = int64_t(std::llround(info.duration * player_->frameRate()));
     transport_->setTimeline(frames, player_->frameRate(), info.seekable && !info.live);
+    openTimeline(input, !isPattern(input) && !info.live);
     status_->refresh();
     if (playOnOpen_) player_->play();
 }
@@ -597,7 +602,8 @@ void MainWindow::onFrameChanged() {
     // (a change processes it at once, see reprocessTimer_) its scopes are what they were.
     if (!currentFrameProcessed()) processCurrentFrame();
     if (compare_) compare_->aFrameChanged();
-    transport_->setPosition(player_->currentPts(), player_->currentFrameNumber());
+    transport_->setPosition(player_->currentPts(), player_->currentFrameNumber(), player_->currentFrame().timecode);
+    followTimeline();
     updatePicker();
     if (recorder_) recordShownFrame();
 }
@@ -718,7 +724,7 @@ void MainWindow::updatePicker() {
     }
     const QString prefix = hover_ ? QString() : tr("pinned  ");
     const QString b = compare_ ? compare_->pickerText(*at) : QString();
-    status_->setPickerText(prefix + (b.isEmpty() ? QString() : QStringLiteral("A ")) + QString::fromStdString(describe(*p)) +
+    status_->setPickerText(prefix + QString::fromStdString(shownTimecode().text()) + QStringLiteral("  ") + (b.isEmpty() ? QString() : QStringLiteral("A ")) + QString::fromStdString(describe(*p)) +
                            (b.isEmpty() ? QString() : QStringLiteral("   |   ") + b));
 }
 

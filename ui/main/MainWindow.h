@@ -1,7 +1,7 @@
 // The main window: the viewer with its transport, the scope panels as dock widgets
 // (histogram, waveform, parade, vectorscope, preview: shown, hidden, rearranged, floated;
 // layout remembered), menus and shortcuts, the source dialog, "Save scopes..." and the pixel
-// picker. It wires the Player (which frame) to the EngineHost (what the scopes show), the
+// picker; timecode (the transport's readout, Go to Timecode) is in MainWindowTimecode.cpp. It wires the Player (which frame) to the EngineHost (what the scopes show), the
 // GL views (where it is drawn) and the status bar (StatusBar.h); what it remembers between
 // runs goes through Settings.h. The scope panels' controls are in ScopeControls.cpp.
 #pragma once
@@ -28,6 +28,9 @@ class QMenu;
 namespace cs {
 
 class AudioDock;
+namespace timeline {
+class TimelinePanel;
+}
 class CompareController;
 class MessageBar;
 class PictureView;
@@ -62,6 +65,15 @@ public:
     QString pickerText() const;
     // Frames the engine has been run on (a still source playing adds none).
     int64_t framesProcessed() const { return framesProcessed_; }
+
+    // Go to timecode without the dialog: seeks to the frame labelled `text` (as the transport
+    // shows it: the source timecode, or the elapsed time), or says why not, naming the input.
+    Status goToTimecode(const QString& text);
+    // The current frame's timecode as the transport shows it (not known(): no frame).
+    FrameTimecode shownTimecode() const;
+    // The Timeline dock (ui/timeline/): graphs of the whole file, filled in the background.
+    timeline::TimelinePanel* timeline() { return timeline_; }
+    QDockWidget* timelineDock() { return timelineDock_; }
 
     // Writes the current frame's scopes (see ScopeExport.h) without a dialog.
     Result<QStringList> saveScopesTo(const QString& folder, int width, int height);
@@ -119,6 +131,13 @@ private:
     void openFileDialog();
     void openSourceDialog(int page);
     void saveScopesDialog();
+    // MainWindowTimecode.cpp: Go to Timecode (in `playback`), Show Elapsed Time (in `view`).
+    void buildTimecodeActions(QMenu* playback, QMenu* view);
+    void buildTimeline(QMenu* view);   // the Timeline dock, its toggle in `view`
+    void openTimeline(const QString& input, bool isFile);
+    void followTimeline();             // the playhead at the frame shown
+    void goToTimecodeDialog();
+    Result<double> timecodeTarget(const std::string& text) const;
     // MainWindowRecord.cpp: the Record action (in `menu`), the status bar's indicator, the
     // source's end; one frame recorded after each frame shown.
     QAction* buildRecording(QMenu* menu);
@@ -151,6 +170,12 @@ private:
     QAction* gamutCheckAction_ = nullptr;   // View > Gamut Check (EngineHost::gamutCheck)
     QAction* previewInViewerAction_ = nullptr;
     QAction* toneMapAction_ = nullptr;      // View > Tone Map HDR to SDR (EngineHost::toneMapHdr)
+    QAction* showElapsedAction_ = nullptr;  // View > Show Elapsed Time (TransportBar::setShowElapsed)
+    timeline::TimelinePanel* timeline_ = nullptr;
+    QDockWidget* timelineDock_ = nullptr;
+    QString timelineInput_;                 // the source the timeline is (or is to be) filled for
+    bool timelineIsFile_ = false;
+    bool timelinePending_ = false;          // opened while the dock was hidden: filled when it shows
 
     PreviewFilter previewFilter_ = PreviewFilter::FocusPeaking;
     bool previewInViewer_ = false;

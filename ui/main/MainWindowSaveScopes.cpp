@@ -78,6 +78,7 @@ Result<QStringList> MainWindow::saveScopesTo(const QString& folder, int width, i
     request.folder = folder;
     request.source = QString::fromStdString(player_->input());
     request.frameNumber = player_->currentFrameNumber();
+    if (player_->currentFrame().timecode.known()) request.timecode = player_->currentFrame().timecode.text();
     request.spec = engine_.spec();
     request.width = width;
     request.height = height;

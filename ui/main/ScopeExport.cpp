@@ -67,7 +67,13 @@ Result<QStringList> saveScopes(Engine& engine, const FrameView& frame, const Sco
     // The set is numbered as a whole: the first prefix none of whose files exists.
     char number[32];
     std::snprintf(number, sizeof number, "%06lld", static_cast<long long>(request.frameNumber));
-    const QString base = exportStem(request.source) + QLatin1Char('-') + QString::fromLatin1(number);
+    QString base = exportStem(request.source) + QLatin1Char('-') + QString::fromLatin1(number);
+    // The timecode with '_' for its separators (':' and ';' are awkward in file names): "-10_00_04_02".
+    if (!request.timecode.empty()) {
+        QString tc = QString::fromStdString(request.timecode);
+        tc.replace(QLatin1Char(':'), QLatin1Char('_')).replace(QLatin1Char(';'), QLatin1Char('_'));
+        base += QLatin1Char('-') + tc;
+    }
     QString prefix;
     for (int n = 1;; ++n) {
         prefix = (n == 1 ? base : base + QLatin1Char('-') + QString::number(n)) + QLatin1Char('-');

@@ -19,6 +19,7 @@ struct ScopeExportRequest {
     QString folder;
     QString source;              // the input (a path, "pattern:bars", a URL): its base name starts the file names
     int64_t frameNumber = 0;     // after the source's name, as headless export numbers frames
+    std::string timecode;        // the frame's timecode as shown ("10:00:04:02"), after the number ("" : none)
     ScopeSpec spec;              // modes, gains and override as shown; sizes set from below
     int width = 1024, height = 540;   // waveform/parade/histogram; the vectorscope is height x height
     QImage composite;            // the window's scope panels (empty: not written)

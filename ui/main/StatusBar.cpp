@@ -9,6 +9,7 @@
 
 #include "playback/EngineHost.h"
 #include "Player.h"
+#include "playback/Timecode.h"
 #include "TransferOverride.h"
 #include "core/Gamut.h"
 #include "decode/PatternSource.h"
@@ -26,6 +27,9 @@ StatusBar::StatusBar(const EngineHost& engine, const Player& player, QWidget* pa
     QFont mono(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::Monospace);
     picker_->setFont(mono);
+    timecode_ = label(tr("The displayed frame's source timecode (\"elapsed\": the source has none)"));
+    timecode_->setObjectName(QStringLiteral("statusTimecode"));
+    timecode_->setFont(mono);
     source_ = label(tr("Source"));
     size_ = label(tr("Resolution"));
     format_ = label(tr("Pixel format, bit depth, matrix and range in use"));
@@ -37,7 +41,7 @@ StatusBar::StatusBar(const EngineHost& engine, const Player& player, QWidget* pa
     gamut_ = label(tr("Pixels outside the target gamut (CIE panel's target; View > Gamut Check)"));
     gamut_->setObjectName(QStringLiteral("gamutReadout"));
     addWidget(picker_, 1);
-    for (QLabel* l : {source_, size_, format_, gamut_, decoder_, engineName_, fps_, dropped_, time_}) addPermanentWidget(l);
+    for (QLabel* l : {timecode_, source_, size_, format_, gamut_, decoder_, engineName_, fps_, dropped_, time_}) addPermanentWidget(l);
     engineName_->setText(tr("engine %1").arg(QString::fromUtf8(engine_.name().data(), qsizetype(engine_.name().size()))));
 }
 
@@ -45,7 +49,7 @@ void StatusBar::refresh() {
     const SourceInfo& info = player_.info();
     if (!player_.hasSource()) {
         source_->setText(player_.isOpening() ? tr("opening %1...").arg(QString::fromStdString(player_.openingInput())) : tr("no source"));
-        for (QLabel* l : {size_, format_, decoder_}) l->clear();
+        for (QLabel* l : {timecode_, size_, format_, decoder_}) l->clear();
     } else {
         const QString input = QString::fromStdString(player_.input());
         QString name = isPatternInput(player_.input()) || info.live ? input : QFileInfo(input).fileName();
@@ -53,6 +57,13 @@ void StatusBar::refresh() {
             name += QStringLiteral("  (%1)").arg(QString::fromStdString(live));
         source_->setText(name);
         source_->setToolTip(input);
+        if (player_.hasFrame()) {
+            const FrameTimecode tc = shownTimecode(player_.currentFrame(), player_.frameRate());
+            timecode_->setText((tc.isElapsed() ? tr("elapsed %1") : tr("TC %1")).arg(QString::fromStdString(tc.text())));
+            timecode_->setToolTip(tc.isElapsed() ? tr("Elapsed time of the displayed frame: the source has no timecode")
+                                                 : tr("Source timecode of the displayed frame, from the %1")
+                                                       .arg(QString::fromLatin1(timecodeSourceName(tc.source))));
+        }
         size_->setText(QStringLiteral("%1x%2").arg(info.width).arg(info.height));
         const ScopeResults& r = engine_.results();
         const ColorInfo c = engine_.hasResults() ? r.color : applyOverride(info.color, engine_.spec().colorOverride);

@@ -1,5 +1,5 @@
 // The main window's status bar: the pixel picker's readout on the left; on the right the
-// source (with the live state when it is not "playing"), its size, the pixel format with the
+// displayed frame's source timecode (or its elapsed time, marked so), the source (with the live state when it is not "playing"), its size, the pixel format with the
 // bit depth, matrix and range in use, the share of pixels outside the gamut target (while
 // the CIE panel or the gamut check has it measured), the decoder, the engine, frames shown per second,
 // frames dropped and the engine's time per frame. refresh() reads them from the Player and
@@ -30,7 +30,7 @@ public:
 private:
     const EngineHost& engine_;
     const Player& player_;
-    QLabel *picker_, *source_, *size_, *format_, *decoder_, *engineName_, *fps_, *dropped_, *time_;
+    QLabel *picker_, *timecode_, *source_, *size_, *format_, *decoder_, *engineName_, *fps_, *dropped_, *time_;
     QLabel* gamut_;   // the share outside the gamut target, while the frame's gamut is measured
 };
 

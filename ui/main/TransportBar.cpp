@@ -2,6 +2,7 @@
 #include "TransportBar.h"
 
 #include <QComboBox>
+#include <QMouseEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -50,13 +51,27 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
     seek_->setToolTip(tr("Seek"));
     seek_->setEnabled(false);
 
-    timecode_ = new QLabel(this);
-    timecode_->setObjectName(QStringLiteral("timecode"));
     QFont mono(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::Monospace);
     mono.setPointSizeF(font().pointSizeF() * 1.15);
-    timecode_->setFont(mono);
-    timecode_->setToolTip(tr("Timecode of the displayed frame / duration"));
+    QFont large = mono;
+    large.setPointSizeF(font().pointSizeF() * 1.45);
+    large.setBold(true);
+    timecode_ = new QLabel(this);
+    timecode_->setObjectName(QStringLiteral("timecode"));
+    timecode_->setFont(large);
+    timecode_->setMinimumWidth(QFontMetrics(large).horizontalAdvance(QStringLiteral("00:00:00:00")) + 4);
+    timecode_->setCursor(Qt::PointingHandCursor);
+    timecode_->installEventFilter(this);
+    // What the readout is: "TC" (the source's timecode) or "elapsed".
+    timecodeKind_ = new QLabel(this);
+    timecodeKind_->setObjectName(QStringLiteral("timecodeKind"));
+    timecodeKind_->setCursor(Qt::PointingHandCursor);
+    timecodeKind_->installEventFilter(this);
+    duration_ = new QLabel(this);
+    duration_->setObjectName(QStringLiteral("duration"));
+    duration_->setFont(mono);
+    duration_->setToolTip(tr("Duration"));
     frame_ = new QLabel(this);
     frame_->setFont(mono);
     frame_->setToolTip(tr("Frame number of the displayed frame"));
@@ -74,7 +89,11 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
     row->addSpacing(8);
     row->addWidget(seek_, 1);
     row->addSpacing(8);
+    row->addWidget(timecodeKind_);
+    row->addSpacing(4);
     row->addWidget(timecode_);
+    row->addSpacing(4);
+    row->addWidget(duration_);
     row->addSpacing(8);
     row->addWidget(frame_);
 
@@ -103,7 +122,10 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
 void TransportBar::clearSource() {
     setTimeline(0, 25.0, false);
     for (QToolButton* b : {start_, back_, play_, forward_, end_}) b->setEnabled(false);
+    haveFrame_ = false;
     timecode_->setText(QStringLiteral("\u2014"));   // an em dash: no time to show
+    timecodeKind_->clear();
+    duration_->clear();
     frame_->clear();
     const QSignalBlocker block(seek_);
     seek_->setValue(0);
@@ -121,8 +143,11 @@ void TransportBar::setTimeline(int64_t frameCount, double fps, bool seekable) {
     durationText_ = frameCount > 0 ? QString::fromStdString(timecode(double(frameCount) / fps_, fps_)) : tr("live");
 }
 
-void TransportBar::setPosition(double seconds, int64_t frameNumber) {
-    timecode_->setText(QString::fromStdString(timecode(seconds, fps_)) + QStringLiteral(" / ") + durationText_);
+void TransportBar::setPosition(double seconds, int64_t frameNumber, const FrameTimecode& source) {
+    seconds_ = seconds;
+    source_ = source;
+    haveFrame_ = true;
+    showTimecode();
     frame_->setText(tr("frame %1").arg(frameNumber));
     if (!seek_->isSliderDown()) {
         const QSignalBlocker block(seek_);
@@ -146,5 +171,36 @@ void TransportBar::setSpeed(double speed) {
 }
 
 bool TransportBar::isScrubbing() const { return seek_->isSliderDown(); }
+
+void TransportBar::setShowElapsed(bool elapsed) {
+    showElapsed_ = elapsed;
+    if (haveFrame_) showTimecode();
+}
+
+void TransportBar::showTimecode() {
+    const FrameTimecode shown = timecodeOrElapsed(showElapsed_ ? FrameTimecode{} : source_, seconds_, fps_);
+    timecode_->setText(QString::fromStdString(shown.text()));
+    const bool elapsed = shown.isElapsed();
+    timecodeKind_->setText(elapsed ? tr("elapsed") : tr("TC"));
+    const QString other = showElapsed_ ? tr("Click for the source timecode") : tr("Click for the elapsed time");
+    const QString what = elapsed ? (source_.known() || showElapsed_ ? tr("Elapsed time of the displayed frame")
+                                                                   : tr("Elapsed time of the displayed frame (the source has no timecode)"))
+                                 : tr("Source timecode of the displayed frame (%1)").arg(QString::fromLatin1(timecodeSourceName(shown.source)));
+    const QString tip = what + QStringLiteral("\n") + other + tr(" (View > Show Elapsed Time); Ctrl+G: go to timecode");
+    timecode_->setToolTip(tip);
+    timecodeKind_->setToolTip(tip);
+    // The duration is elapsed time: "/ 00:00:40:00" after an elapsed readout, labelled after a timecode.
+    duration_->setText(elapsed || frameCount_ <= 0 ? QStringLiteral("/ ") + durationText_ : tr("dur %1").arg(durationText_));
+}
+
+bool TransportBar::eventFilter(QObject* watched, QEvent* event) {
+    if ((watched == timecode_ || watched == timecodeKind_) && event->type() == QEvent::MouseButtonRelease &&
+        static_cast<QMouseEvent*>(event)->button() == Qt::LeftButton && haveFrame_) {
+        setShowElapsed(!showElapsed_);
+        emit showElapsedToggled(showElapsed_);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
 
 }  // namespace cs

@@ -1,10 +1,14 @@
 // The transport under the viewer: go to start, step back, play/pause, step forward, go
-// to end, loop, speed, the seek bar and the timecode (HH:MM:SS:FF) of the current frame.
+// to end, loop, speed, the seek bar, a large readout of the current frame's timecode (the
+// source's, ';' before the frames for drop-frame; or the elapsed time: a click on it or
+// View > Show Elapsed Time switches) with the duration, and the frame number.
 // It only displays and forwards: the Player owns the state.
 #pragma once
 #include <QWidget>
 
 #include <cstdint>
+
+#include "timecode/Timecode.h"
 
 class QComboBox;
 class QLabel;
@@ -22,7 +26,12 @@ public:
     void clearSource();
     // A source opened, of frameCount frames at fps (0: unknown/live, the seek bar is disabled).
     void setTimeline(int64_t frameCount, double fps, bool seekable);
-    void setPosition(double seconds, int64_t frameNumber);
+    // The current frame: its time, number and source timecode (not known(): the elapsed time
+    // is shown, marked so).
+    void setPosition(double seconds, int64_t frameNumber, const FrameTimecode& source = {});
+    // The readout shows the elapsed time instead of the source timecode.
+    void setShowElapsed(bool elapsed);
+    bool showsElapsed() const { return showElapsed_; }
     void setPlaying(bool playing);
     void setLoop(bool loop);
     void setSpeed(double speed);
@@ -37,13 +46,21 @@ signals:
     void loopToggled(bool loop);
     void speedChosen(double speed);
     void seekRequested(double seconds);
+    void showElapsedToggled(bool elapsed);   // the readout was clicked
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QToolButton* button(const QString& tip, int icon);
     QToolButton *start_, *back_, *play_, *forward_, *end_, *loop_;
     QComboBox* speed_;
     QSlider* seek_;
-    QLabel *timecode_, *frame_;
+    void showTimecode();
+    QLabel *timecode_, *timecodeKind_, *duration_, *frame_;
+    double seconds_ = 0.0;
+    FrameTimecode source_;
+    bool haveFrame_ = false, showElapsed_ = false;
     double fps_ = 25.0;
     int64_t frameCount_ = 0;
     QString durationText_;

@@ -1,0 +1,230 @@
+// GUI test (QTest, under Xvfb) of source timecode in the window: a clip the ffmpeg CLI writes
+// with -timecode 10:00:00:00 (a MOV tmcd track) shows 10:00:00:00 in the transport's readout
+// at its first frame, "TC" beside it and in the status bar; Ctrl+G opens Go to Timecode, which
+// seeks exactly to the frame typed; a bad input shows a message naming it and the dialog
+// stays; a click on the readout switches to the elapsed time (View > Show Elapsed Time
+// follows) and back. The Timeline panel fills from its background pass (the cudascope
+// binary's qc, as the application runs itself) with the values `cudascope qc` writes for the
+// same file, or from a qc report beside the video without a pass; a click on it seeks. With
+// CS_TEST_SCREENSHOT_DIR set the window is saved there as timeline.png. Exits 77 without a
+// display or GL 3.3.
+#include <QAction>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <functional>
+
+#include "GuiTestSupport.h"
+#include "ui/main/GoToTimecodeDialog.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/Player.h"
+#include "ui/timeline/TimelinePanel.h"
+
+namespace {
+constexpr int kWaitMs = 20000;
+}
+
+class TimecodeGuiTest : public QObject {
+    Q_OBJECT
+
+private:
+    cs::MainWindow* window_ = nullptr;
+    QTemporaryDir files_;
+    QString clip_;
+
+    cs::Player& player() { return window_->player(); }
+    cs::timeline::TimelinePanel& timeline() { return *window_->timeline(); }
+    static QJsonObject runQc(const QString& clip, const QString& out) {
+        QProcess p;
+        p.start(QStringLiteral(CS_TEST_CUDASCOPE), {"qc", clip, "--out", out, "--no-qctools", "--engine", "cpu"});
+        if (!p.waitForFinished(60000) || p.exitCode() != 0) return {};
+        QFile f(out + QLatin1Char('/') + QFileInfo(clip).fileName() + QStringLiteral(".qc.json"));
+        if (!f.open(QIODevice::ReadOnly)) return {};
+        return QJsonDocument::fromJson(f.readAll()).object();
+    }
+    // The timeline's values are qc's for every frame and series.
+    void compareWithQc(const QJsonObject& report) {
+        using cs::timeline::Series;
+        const QJsonArray frames = report["frames"].toArray();
+        const cs::timeline::TimelineData& d = timeline().data();
+        QCOMPARE(d.frames(), int64_t(frames.size()));
+        int compared = 0;
+        for (int i = 0; i < frames.size(); ++i) {
+            const QJsonObject f = frames[i].toObject(), s = f["stats"].toObject();
+            const std::pair<Series, double> expected[] = {
+                {Series::YMin, s["y"].toObject()["min"].toDouble()}, {Series::YAvg, s["y"].toObject()["avg"].toDouble()},
+                {Series::YMax, s["y"].toObject()["max"].toDouble()}, {Series::UAvg, s["u"].toObject()["avg"].toDouble()},
+                {Series::VAvg, s["v"].toObject()["avg"].toDouble()}, {Series::SatAvg, f["satavg"].toDouble()},
+                {Series::Ydif, f["ydif"].toDouble()},                {Series::OutOfLegal, s["out_of_legal"].toDouble()},
+                {Series::OutsideTarget, f["gamut"].toObject()["outside_share"].toDouble()}};
+            for (const auto& [series, value] : expected) {
+                QCOMPARE(d.value(series, i), float(value));
+                ++compared;
+            }
+            QCOMPARE(QString::fromStdString(d.timecode(i)), f["timecode"].toString());
+        }
+        QCOMPARE(int(d.events().size()), int(report["events"].toArray().size()));
+        QVERIFY(compared > 0);
+    }
+    QLabel* label(const char* name) { return window_->findChild<QLabel*>(QString::fromLatin1(name)); }
+    QString readout() { return label("timecode")->text(); }
+    // Runs `inDialog` on Go to Timecode once Ctrl+G has opened it (exec() runs its own loop).
+    void withDialog(const std::function<void(cs::GoToTimecodeDialog*)>& inDialog) {
+        bool ran = false;
+        QTimer::singleShot(0, this, [&] {
+            cs::test::waitUntil([] { return qobject_cast<cs::GoToTimecodeDialog*>(QApplication::activeModalWidget()); }, kWaitMs);
+            auto* dialog = qobject_cast<cs::GoToTimecodeDialog*>(QApplication::activeModalWidget());
+            if (!dialog) return;
+            ran = true;
+            inDialog(dialog);
+        });
+        QTest::keyClick(window_, Qt::Key_G, Qt::ControlModifier);
+        QVERIFY2(ran, "Ctrl+G opened no Go to Timecode dialog");
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(files_.isValid());
+        cs::timeline::TimelinePass::setProgram(QStringLiteral(CS_TEST_CUDASCOPE));
+        cs::timeline::TimelinePass::setCacheFolder(files_.filePath(QStringLiteral("cache")));
+        clip_ = files_.filePath(QStringLiteral("tc.mov"));
+        QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                                     "testsrc2=size=320x180:rate=25:d=3", "-timecode", "10:00:00:00", "-c:v", "libx264",
+                                     "-pix_fmt", "yuv420p", "-g", "12", clip_}));
+        window_ = new cs::MainWindow("cpu");
+        window_->resize(1280, 720);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_));
+        window_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window_));   // the window's shortcuts (Ctrl+G) need it active
+        window_->timelineDock()->show();   // hidden by default; the pass runs while it shows
+        window_->openInput(clip_);
+        QVERIFY(cs::test::waitUntil([&] { return player().hasFrame() && player().presentedFrames() > 0; }, kWaitMs));
+        player().pause();
+        player().goToStart();
+    }
+    void cleanupTestCase() {
+        delete window_;
+        window_ = nullptr;
+    }
+
+    void transportShowsTheSourceTimecode() {
+        QTRY_COMPARE_WITH_TIMEOUT(readout(), QStringLiteral("10:00:00:00"), kWaitMs);
+        QCOMPARE(label("timecodeKind")->text(), QStringLiteral("TC"));
+        QVERIFY2(label("timecode")->toolTip().contains(QStringLiteral("mov tmcd track")), qPrintable(label("timecode")->toolTip()));
+        QTRY_COMPARE_WITH_TIMEOUT(label("statusTimecode")->text(), QStringLiteral("TC 10:00:00:00"), kWaitMs);
+    }
+
+    void ctrlGSeeksExactlyToTheFrame() {
+        withDialog([](cs::GoToTimecodeDialog* d) {
+            d->findChild<QLineEdit*>(QStringLiteral("timecodeInput"))->setText(QStringLiteral("10:00:01:07"));
+            d->tryAccept();
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(readout(), QStringLiteral("10:00:01:07"), kWaitMs);
+        QCOMPARE(player().currentFrameNumber(), int64_t(32));
+        QCOMPARE(QString::fromStdString(player().currentFrame().timecode.text()), QStringLiteral("10:00:01:07"));
+        // The eight digits alone, and backwards.
+        withDialog([](cs::GoToTimecodeDialog* d) {
+            d->findChild<QLineEdit*>(QStringLiteral("timecodeInput"))->setText(QStringLiteral("10000003"));
+            d->tryAccept();
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(readout(), QStringLiteral("10:00:00:03"), kWaitMs);
+        QCOMPARE(player().currentFrameNumber(), int64_t(3));
+        // Save Scopes names the files by frame number and source timecode.
+        auto written = window_->saveScopesTo(files_.filePath(QStringLiteral("scopes")), 320, 180);
+        QVERIFY2(written.ok(), written.message().c_str());
+        QVERIFY2(written->first().endsWith(QStringLiteral("/tc-000003-10_00_00_03-picture.png")), qPrintable(written->first()));
+    }
+
+    void badInputIsNamed() {
+        QString shown;
+        bool stayed = false;
+        withDialog([&](cs::GoToTimecodeDialog* d) {
+            d->findChild<QLineEdit*>(QStringLiteral("timecodeInput"))->setText(QStringLiteral("10:00:99:00"));
+            d->tryAccept();
+            QLabel* error = d->findChild<QLabel*>(QStringLiteral("timecodeError"));
+            shown = error->isVisible() ? error->text() : QString();
+            d->findChild<QLineEdit*>(QStringLiteral("timecodeInput"))->setText(QStringLiteral("11:00:00:00"));
+            d->tryAccept();
+            stayed = d->isVisible();
+            const QString after = error->text();
+            shown += QStringLiteral(" | ") + after;
+            d->reject();
+        });
+        QVERIFY2(shown.startsWith(QStringLiteral("10:00:99:00: minutes and seconds")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("| 11:00:00:00: is after the end (10:00:02:24)")), qPrintable(shown));
+        QVERIFY(stayed);
+        QCOMPARE(readout(), QStringLiteral("10:00:00:03"));   // nothing moved
+        // Without the dialog: the same sentence.
+        const cs::Status st = window_->goToTimecode(QStringLiteral("garbage"));
+        QVERIFY(!st.ok());
+        QVERIFY2(QString::fromStdString(st.message()).startsWith(QStringLiteral("garbage: not a timecode")), st.message().c_str());
+    }
+
+    void clickSwitchesToElapsedTime() {
+        QAction* elapsed = window_->findChild<QAction*>(QStringLiteral("showElapsed"));
+        QVERIFY(elapsed);
+        QVERIFY(!elapsed->isChecked());
+        QTest::mouseClick(label("timecode"), Qt::LeftButton);
+        QCOMPARE(readout(), QStringLiteral("00:00:00:03"));
+        QCOMPARE(label("timecodeKind")->text(), QStringLiteral("elapsed"));
+        QVERIFY(elapsed->isChecked());
+        // Go to timecode reads what is shown: elapsed time now.
+        QVERIFY(window_->goToTimecode(QStringLiteral("00:00:02:00")).ok());
+        QTRY_COMPARE_WITH_TIMEOUT(readout(), QStringLiteral("00:00:02:00"), kWaitMs);
+        QCOMPARE(player().currentFrameNumber(), int64_t(50));
+        elapsed->setChecked(false);
+        QCOMPARE(readout(), QStringLiteral("10:00:02:00"));
+        QCOMPARE(label("timecodeKind")->text(), QStringLiteral("TC"));
+    }
+
+    void timelineFilledByTheBackgroundPass() {
+        QVERIFY(window_->timelineDock()->isVisible());
+        QVERIFY2(cs::test::waitUntil([&] { return !timeline().passRunning() && timeline().data().frames() == 75; }, 60000),
+                 qPrintable(timeline().status()));
+        QVERIFY2(timeline().status().contains(QStringLiteral("pass")), qPrintable(timeline().status()));
+        const QJsonObject reference = runQc(clip_, files_.filePath(QStringLiteral("reference")));
+        QVERIFY(!reference.isEmpty());
+        compareWithQc(reference);
+        // A click on the timeline seeks there.
+        cs::timeline::TimelineView* view = timeline().view();
+        int x = 0;
+        while (x < view->width() && view->frameAtX(x) < 60) ++x;
+        const int64_t target = view->frameAtX(x);
+        QTest::mouseClick(view, Qt::LeftButton, {}, QPoint(x, view->height() / 2));
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), target, kWaitMs);
+        QCOMPARE(view->describeFrame(target).left(11), QString::fromStdString(player().currentFrame().timecode.text()));
+        if (const QByteArray dir = qgetenv("CS_TEST_SCREENSHOT_DIR"); !dir.isEmpty())
+            window_->grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/timeline.png"));
+    }
+
+    void timelineFromAReportBesideTheVideo() {
+        const QString clip = files_.filePath(QStringLiteral("beside.mov"));
+        QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                                     "testsrc2=size=160x90:rate=25:d=1", "-timecode", "01:00:00:00", "-c:v", "libx264",
+                                     "-pix_fmt", "yuv420p", clip}));
+        const QJsonObject report = runQc(clip, files_.path());   // NAME.qc.json beside the video
+        QVERIFY(!report.isEmpty());
+        window_->openInput(clip);
+        QVERIFY(cs::test::waitUntil([&] { return timeline().data().frames() == 25; }, kWaitMs));
+        QVERIFY2(timeline().status().contains(QStringLiteral("beside")), qPrintable(timeline().status()));
+        QVERIFY(!timeline().passRunning());
+        compareWithQc(report);
+    }
+};
+
+CS_GUI_TEST_MAIN(TimecodeGuiTest)
+#include "test_gui_timecode.moc"
