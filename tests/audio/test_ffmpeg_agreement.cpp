@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <regex>
 
 #include "AudioTestUtil.h"
 #include "audio/AudioTimeline.h"
@@ -23,11 +22,15 @@ Reference ffmpegEbur128(const TempDir& dir, const std::string& input) {
     std::ifstream f(log);
     std::string line;
     Reference r;
+    // Lines "lavfi.r128.KEY=VALUE"; the last of each key wins (the end of the stream).
+    const auto value = [&line](const std::string& key, double& out) {
+        const std::string prefix = "lavfi.r128." + key + "=";
+        if (line.rfind(prefix, 0) == 0) out = std::stod(line.substr(prefix.size()));
+    };
     while (std::getline(f, line)) {
-        std::smatch m;
-        if (std::regex_match(line, m, std::regex("lavfi\\.r128\\.I=(-?[0-9.]+)"))) r.integrated = std::stod(m[1]);
-        if (std::regex_match(line, m, std::regex("lavfi\\.r128\\.LRA=(-?[0-9.]+)"))) r.range = std::stod(m[1]);
-        if (std::regex_match(line, m, std::regex("lavfi\\.r128\\.true_peak=(-?[0-9.]+)"))) r.truePeak = std::stod(m[1]);
+        value("I", r.integrated);
+        value("LRA", r.range);
+        value("true_peak", r.truePeak);
     }
     return r;
 }
