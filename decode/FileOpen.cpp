@@ -11,6 +11,7 @@
 #include "CudaDevice.h"
 #include "FFmpegFormats.h"
 #include "FrameLimits.h"
+#include "core/ThreadPool.h"
 
 extern "C" {
 #include <libavutil/cpu.h>
@@ -195,7 +196,10 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
         s.codec_->thread_count = 1;   // NVDEC is asynchronous already; frame threads would only add latency
         s.cuda_ = true;
     } else {
-        s.codec_->thread_count = std::max(0, options.decoderThreads);
+        // 0: FFmpeg's pick, unless the process was given a thread budget (core/ThreadPool.h).
+        s.codec_->thread_count = options.decoderThreads > 0 ? options.decoderThreads
+                                 : ThreadPool::processThreadsSet() ? ThreadPool::processThreads()
+                                                                   : 0;
         // Frame threads hold back a frame each; a live source wants every frame out at once.
         s.codec_->thread_type = setup.lowDelay ? FF_THREAD_SLICE : FF_THREAD_FRAME | FF_THREAD_SLICE;
         if (decoder->capabilities & AV_CODEC_CAP_OTHER_THREADS) {

@@ -19,6 +19,7 @@
 #include "app/cli/StopSignals.h"
 #include "core/Engine.h"
 #include "core/SampleRange.h"
+#include "core/ThreadPool.h"
 #include "decode/FrameInput.h"
 #include "decode/Source.h"
 #include "engine/EngineChoice.h"
@@ -90,7 +91,7 @@ int runExport(int argc, char** argv) {
 
     // Files and report lines are encoded and written by the pipeline (ExportPipeline.h) while
     // this thread reads and computes the next frames: a few frames in flight, in frame order.
-    const int encoders = int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+    const int encoders = std::clamp(ThreadPool::processThreads(), 1, 8);
     ExportPipeline pipeline(
         dir, a.spec,
         [&](const QJsonObject& line) {

@@ -24,6 +24,7 @@
 #include "QcRun.h"
 #include "QcWorker.h"
 #include "app/cli/StopSignals.h"
+#include "core/ThreadPool.h"
 
 namespace cs {
 
@@ -95,6 +96,10 @@ int runQc(int argc, char** argv) {
         const std::lock_guard<std::mutex> lock(logLock);
         std::fprintf(stderr, "cudascope qc: %s\n", line.c_str());
     };
+    // One thread budget for the run (core/ThreadPool.h): each worker process gets its job's
+    // share of --threads (default: the CPUs), for its engine's pool, its decoder and its writers.
+    const int jobCount = int(std::max<size_t>(1, std::min<size_t>(size_t(a.jobs), inputs.size())));
+    const int threadsPerJob = std::max(1, (a.threads > 0 ? a.threads : ThreadPool::processThreads()) / jobCount);
     std::atomic<size_t> next{0};
     std::atomic<int> checked{0}, skipped{0}, failed{0}, stopped{0};
     const auto job = [&](int jobIndex) {
@@ -109,6 +114,7 @@ int runQc(int argc, char** argv) {
         o.loudnessTarget = a.loudnessTarget;
         o.gamutTarget = a.gamutTarget;
         o.inputTimeout = a.inputTimeout;
+        o.threads = threadsPerJob;
         for (size_t i; (i = next.fetch_add(1)) < inputs.size();) {
             if (stopSignals.received()) break;
             const QcRunResult r = runQcInputInWorker(inputs[i], o, [&] { return stopSignals.received(); });

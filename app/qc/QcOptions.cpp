@@ -24,6 +24,7 @@ const char* const kQcUsage =
     "  --out DIR             output folder (created if missing): per input NAME.qc.json, NAME.qc.csv,\n"
     "                        NAME.qctools.xml.gz, NAME.qc.png\n"
     "  --jobs N              inputs checked at once (default 1, at most 64)\n"
+    "  --threads N           CPU threads for the whole run, shared by its jobs (default: every CPU)\n"
     "  --engine E            auto|cpu|cuda (default auto)\n"
     "  --hwdec H             auto|nvdec|none (default auto with the CUDA engine, else none)\n"
     "  --devices LIST        CUDA devices to spread the jobs over, e.g. 0,1,2,3 (default 0)\n"
@@ -145,7 +146,8 @@ const std::vector<OptionDef>& qcOptionTable() {
         {{"h", "help"}},  {{"out"}, true},        {{"jobs"}, true},   {{"engine"}, true},
         {{"hwdec"}, true}, {{"thresholds"}, true}, {{"qctools"}},      {{"no-qctools"}},
         {{"force"}},      {{"devices"}, true},    {{"shard"}, true},  {{"list-inputs"}, true},
-        {{"gamut-target"}, true}, {{"input-timeout"}, true}, {{"loudness-target"}, true}};
+        {{"gamut-target"}, true}, {{"input-timeout"}, true}, {{"loudness-target"}, true},
+        {{"threads"}, true}};
     return table;
 }
 
@@ -174,6 +176,11 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
     option("jobs", [&](const std::string& v) {
         auto n = parseCount(v, 64);
         if (n) a.jobs = int(*n);
+        return n.status();
+    });
+    option("threads", [&](const std::string& v) {
+        auto n = parseCount(v, 4096);
+        if (n) a.threads = int(*n);
         return n.status();
     });
     option("engine", [&](const std::string& v) {

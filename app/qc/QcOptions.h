@@ -54,6 +54,7 @@ struct QcOptions {
     std::vector<std::string> inputs;   // as given (folders not yet expanded)
     std::string outDir, engine = "auto", hwdec, listDir, thresholdsFile;
     int jobs = 1;
+    int threads = 0;                   // CPU threads for the run (0: every CPU); each job gets threads / jobs
     std::vector<int> devices;          // CUDA devices; empty: device 0
     int shardIndex = 0, shardCount = 1;
     bool qctools = true, force = false;

@@ -26,6 +26,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/StopSignals.h"
 #include "core/Gamut.h"
+#include "core/ThreadPool.h"
 
 extern char** environ;
 
@@ -74,6 +75,7 @@ std::vector<std::string> workerArguments(const std::string& input, const QcWorke
     if (!r.hwdec.empty()) args.insert(args.end(), {"--hwdec", r.hwdec});
     if (!r.thresholdsFile.empty()) args.insert(args.end(), {"--thresholds", r.thresholdsFile});
     if (!r.loudnessTarget.empty()) args.insert(args.end(), {"--loudness-target", r.loudnessTarget});
+    if (r.threads > 0) args.insert(args.end(), {"--threads", std::to_string(r.threads)});
     if (!r.qctools) args.emplace_back("--no-qctools");
     if (r.force) args.emplace_back("--force");
     args.insert(args.end(), {"--", input});
@@ -244,6 +246,8 @@ int runQcWorker(int argc, char** argv) {
         a.thresholds = *t;
     }
 
+    // Every pool, engine and decoder of this process sizes from its share of the run's threads.
+    ThreadPool::setProcessThreads(a.threads);
     const StopSignals stopSignals;
     QcRunOptions o;
     o.outDir = a.outDir;

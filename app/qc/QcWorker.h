@@ -23,6 +23,7 @@ namespace cs {
 struct QcWorkerRequest {
     std::string outDir, engine = "auto", hwdec, thresholdsFile, loudnessTarget;
     int device = 0;
+    int threads = 0;             // the worker process's thread budget (core/ThreadPool.h; 0: every CPU)
     bool qctools = true, force = false;
     Primaries gamutTarget = Primaries::Bt709;
     double inputTimeout = 600;   // seconds without a frame finished before the worker is killed (0: never)

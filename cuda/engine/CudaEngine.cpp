@@ -56,7 +56,7 @@ void sizeImage(RgbaImage& img, int w, int h) {
 // Host copies into and out of pinned memory run on a few threads: one core copies a 4K frame's
 // 25-66 MB at a fraction of the memory's bandwidth, and these copies are most of a headless
 // frame's host time.
-int copyThreads() { return int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)); }
+int copyThreads() { return std::clamp(ThreadPool::processThreads(), 1, 8); }
 
 // `bytes` bytes copied in up to pool.size() pieces of at least 1 MiB.
 void parallelCopy(ThreadPool& pool, void* dst, const void* src, size_t bytes) {

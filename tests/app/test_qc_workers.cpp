@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonObject>
 #include <QStringList>
 
 #include <chrono>
@@ -61,14 +62,17 @@ TEST(QcWorkers, HangIsKilledAfterTheInputTimeout) {
     const QString out = dir.path() + "/qc";
     const Fault fault("hang:hang.mkv");
     const auto start = std::chrono::steady_clock::now();
-    // Long enough for b.mkv's worker to start and finish a frame on a loaded machine.
-    const RunResult r = cudascope({"qc", hang, b, "--out", out, "--engine", "cpu", "--input-timeout", "15"});
+    // Long enough for b.mkv's worker (64x48, 10 frames) to start and finish a frame on a
+    // loaded machine; scaled for the sanitizer builds.
+    const int timeout = 4 * CS_TEST_TIME_SCALE;
+    const RunResult r = cudascope({"qc", hang, b, "--out", out, "--engine", "cpu", "--input-timeout", QString::number(timeout)});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(r.exitCode, 1) << r.err;
-    EXPECT_NE(r.err.find(hang.toStdString() + ": timed out: no frame finished in 15 s (--input-timeout), the qc worker was killed"),
+    EXPECT_NE(r.err.find(hang.toStdString() + ": timed out: no frame finished in " + std::to_string(timeout) +
+                         " s (--input-timeout), the qc worker was killed"),
               std::string::npos) << r.err;
     EXPECT_NE(r.err.find("1 checked, 0 skipped, 1 failed of 2 inputs"), std::string::npos) << r.err;
-    EXPECT_GE(seconds, 15.0);
+    EXPECT_GE(seconds, double(timeout));
     EXPECT_EQ(entries(out), (QStringList{"b.mkv.qc.csv", "b.mkv.qc.json", "b.mkv.qc.png", "b.mkv.qctools.xml.gz"}));
 }
 
@@ -88,4 +92,26 @@ TEST(QcWorkers, WorkerCommandRefusesWhatQcDoesNotGive) {
         EXPECT_EQ(r.exitCode, 2) << args.join(' ').toStdString();
         EXPECT_NE(r.err.find("cudascope qc-worker: the worker of `cudascope qc`"), std::string::npos) << r.err;
     }
+}
+
+// One thread budget for the run: each worker process gets --threads / --jobs (at least one),
+// which its software decoder runs with (the decoder its qc.json names).
+TEST(QcWorkers, EachJobGetsItsShareOfTheThreads) {
+    QTemporaryDir dir;
+    const QString a = dir.path() + "/a.mp4", b = dir.path() + "/b.mp4";
+    for (const QString& path : {a, b})
+        ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:d=0.2", "-c:v", "libx264", "-pix_fmt", "yuv420p", path})
+                      .exitCode, 0);
+    for (const auto& [threads, decoder] : {std::pair{"4", "h264 (software, 2 threads)"}, {"1", "h264 (software, 1 thread)"}}) {
+        const QString out = dir.path() + "/qc" + threads;
+        const RunResult r = cudascope({"qc", a, b, "--out", out, "--engine", "cpu", "--jobs", "2", "--threads", threads});
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        for (const char* name : {"a.mp4", "b.mp4"}) {
+            const QJsonObject report = readJson(out.toStdString() + "/" + name + ".qc.json");
+            EXPECT_EQ(report["source"].toObject()["decoder"].toString().toStdString(), decoder) << name;
+        }
+    }
+    const RunResult bad = cudascope({"qc", a, "--out", dir.path() + "/bad", "--threads", "0"});
+    EXPECT_EQ(bad.exitCode, 2) << bad.err;
+    EXPECT_NE(bad.err.find("--threads"), std::string::npos) << bad.err;
 }
