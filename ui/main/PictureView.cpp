@@ -222,7 +222,11 @@ void PictureView::mouseReleaseEvent(QMouseEvent* e) {
     dragging_ = false;
 }
 
-void PictureView::mouseDoubleClickEvent(QMouseEvent*) { zoomToFit(); }
+void PictureView::mouseDoubleClickEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton) return;
+    zoomToFit();
+    emit doubleClicked();
+}
 
 void PictureView::wheelEvent(QWheelEvent* e) {
     const double steps = e->angleDelta().y() / 120.0;

@@ -52,6 +52,7 @@ signals:
     // The frame pixel under the pointer (nothing when it leaves the picture).
     void hovered(std::optional<cs::PixelPos> pixel);
     void clicked(cs::PixelPos pixel);
+    void doubleClicked();   // the picture is also fitted to the view
     void pinnedChanged();
     void zoomChanged(double scale);
     // The wipe's divider was dragged to a new place (0..1 across the picture).

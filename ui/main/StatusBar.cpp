@@ -11,6 +11,7 @@
 #include "Player.h"
 #include "playback/Timecode.h"
 #include "TransferOverride.h"
+#include "ui/ElidedLabel.h"
 #include "core/Gamut.h"
 #include "decode/PatternSource.h"
 
@@ -19,7 +20,7 @@ namespace cs {
 StatusBar::StatusBar(const EngineHost& engine, const Player& player, QWidget* parent)
     : QStatusBar(parent), engine_(engine), player_(player) {
     auto label = [this](const QString& tip) {
-        auto* l = new QLabel(this);
+        auto* l = new ElidedLabel(this);
         l->setToolTip(tip);
         return l;
     };

@@ -287,8 +287,8 @@ void WallWindow::openFull(int index) {
     if (!full_) {
         full_ = new MainWindow(engine_);   // a top level of its own from the start (deleted by ~WallWindow)
         full_->installEventFilter(this);
-        auto* back = new QShortcut(QKeySequence(Qt::Key_Escape), full_);
-        connect(back, &QShortcut::activated, full_, &QWidget::close);
+        // Esc leaves the full view's full screen first, then goes back to the wall.
+        full_->setEscapeHook([this] { if (full_) full_->close(); });
         for (PictureView* picture : full_->findChildren<PictureView*>()) picture->installEventFilter(this);
     }
     full_->setGeometry(geometry());
@@ -309,7 +309,7 @@ bool WallWindow::eventFilter(QObject* watched, QEvent* event) {
     if (full_ && event->type() == QEvent::MouseButtonDblClick && qobject_cast<PictureView*>(watched) &&
         watched->parent() && full_->isAncestorOf(static_cast<QWidget*>(watched))) {
         QTimer::singleShot(0, full_.data(), &QWidget::close);
-        return false;
+        return true;   // back to the wall, not the picture's full screen
     }
     if (watched == full_.data() && event->type() == QEvent::Close) {
         fullOpen_ = false;

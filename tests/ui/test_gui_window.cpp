@@ -1,0 +1,211 @@
+// GUI tests (QTest) of the window as a whole: Reset Layout gives the first launch's layout, the
+// window fits a 1280 x 720 screen with every legend and readout on (no text widens it), a
+// geometry saved wider than the screen comes back inside it, a click on the seek bar jumps
+// there, full screen (F11: the window; a double-click: the picture alone; Esc leaves).
+// Exits 77 (skipped) without a display or OpenGL 3.3.
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSlider>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QtTest>
+
+#include "GuiTestSupport.h"
+#include "ui/compare/Compare.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/PictureView.h"
+#include "ui/main/TransportBar.h"
+#include "ui/Settings.h"
+
+using cs::gl::Plane;
+
+namespace {
+
+constexpr int kWaitMs = 20000;
+
+void settle(int ms = 200) { cs::test::waitUntil([] { return false; }, ms); }
+
+void choose(QComboBox* c, int data) {
+    c->setCurrentIndex(c->findData(data));
+    emit c->activated(c->currentIndex());
+}
+
+}  // namespace
+
+class TestGuiWindow : public QObject {
+    Q_OBJECT
+
+    cs::MainWindow* window_ = nullptr;
+    cs::Player& player() { return window_->player(); }
+    QSlider* seekBar() { return window_->findChild<cs::TransportBar*>()->findChild<QSlider*>(); }
+    QAction* action(const char* name) { return window_->findChild<QAction*>(QString::fromLatin1(name)); }
+
+private slots:
+    void initTestCase() {
+        // A first launch (the settings are a fresh folder's).
+        window_ = new cs::MainWindow("cpu");
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_));
+        window_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window_));   // the shortcuts go to the active window
+        window_->openInput(QStringLiteral("pattern:bars:320x180"));
+        QVERIFY(cs::test::waitUntil([&] { return player().hasFrame(); }, kWaitMs));
+        player().pause();
+    }
+
+    void cleanupTestCase() {
+        delete window_;
+        window_ = nullptr;
+    }
+
+    void resetLayoutGivesTheFirstLaunchsLayout() {
+        settle();
+        const QSize window = window_->size();
+        QDockWidget* vectorscope = window_->dock(Plane::Vectorscope);
+        const QSize first = vectorscope->size(), waveform = window_->dock(Plane::Waveform)->size();
+        QVERIFY(first.width() > 200 && first.height() > 200);
+        // Another layout: a smaller window, the vectorscope floated, the waveform closed.
+        window_->resize(window.width() - 300, window.height() - 200);
+        vectorscope->setFloating(true);
+        window_->dock(Plane::Waveform)->hide();
+        settle();
+        window_->resetLayout();
+        settle();
+        QCOMPARE(window_->size(), window);
+        QVERIFY(!vectorscope->isFloating());
+        QVERIFY(window_->dock(Plane::Waveform)->isVisible());
+        QVERIFY2(std::abs(vectorscope->width() - first.width()) <= 4 && std::abs(vectorscope->height() - first.height()) <= 4,
+                 qPrintable(QStringLiteral("vectorscope %1x%2, first launch %3x%4").arg(vectorscope->width()).arg(vectorscope->height())
+                                .arg(first.width()).arg(first.height())));
+        const QSize w = window_->dock(Plane::Waveform)->size();
+        QVERIFY(std::abs(w.width() - waveform.width()) <= 4 && std::abs(w.height() - waveform.height()) <= 4);
+    }
+
+    void noTextWidensTheWindowBeyondA1280Screen() {
+        window_->resize(1280, 690);   // a 1280 x 720 screen less the title bar
+        settle();
+        QCOMPARE(window_->width(), 1280);
+        // Every legend and long readout on: HDR false colour's legend in the preview panel, a
+        // B to compare with (the picker reads A and B), the pinned picker, the gamut readout.
+        auto* transfer = window_->findChild<QComboBox*>(QStringLiteral("transferCombo"));
+        QVERIFY(transfer);
+        transfer->setCurrentIndex(transfer->findText(QStringLiteral("PQ")));
+        emit transfer->activated(transfer->currentIndex());
+        auto* filter = window_->findChild<QComboBox*>(QStringLiteral("previewFilter"));
+        choose(filter, int(cs::PreviewFilter::FalseColour));
+        window_->dock(Plane::Cie)->raise();
+        window_->compare().snapshot();
+        window_->viewer()->setPinned(cs::PixelPos{10, 10});
+        QVERIFY(cs::test::waitUntil([&] { return window_->engineHost().hasResults() &&
+                                                 window_->engineHost().results().color.transfer == cs::Transfer::Pq; }, kWaitMs));
+        auto* legend = window_->findChild<QLabel*>(QStringLiteral("falseColourLegend"));
+        QTRY_VERIFY_WITH_TIMEOUT(legend->isVisible() && legend->text().endsWith(QStringLiteral(" nits")), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->pickerText().contains(QStringLiteral(" | ")), kWaitMs);
+        settle(300);
+        QVERIFY2(window_->width() <= 1280, qPrintable(QStringLiteral("window %1 px wide").arg(window_->width())));
+        QVERIFY2(window_->minimumSizeHint().width() <= 1280 && window_->minimumSizeHint().height() <= 690,
+                 qPrintable(QStringLiteral("minimum %1x%2").arg(window_->minimumSizeHint().width()).arg(window_->minimumSizeHint().height())));
+        // Nothing was pushed out of sight: the status bar's fields and the panels are inside the window.
+        QVERIFY(window_->statusBar()->width() <= window_->width());
+        for (Plane p : {Plane::Waveform, Plane::Parade, Plane::Histogram, Plane::Preview}) {
+            const QRect r = window_->dock(p)->geometry();
+            QVERIFY2(r.right() < window_->width(), qPrintable(window_->dock(p)->objectName()));
+        }
+        window_->compare().closeB();
+        choose(filter, int(cs::PreviewFilter::FocusPeaking));
+        transfer->setCurrentIndex(0);
+        emit transfer->activated(0);
+        window_->dock(Plane::Vectorscope)->raise();
+    }
+
+    void aSavedTooWideGeometryIsBroughtOntoTheScreen() {
+        const QRect screen = window_->screen()->availableGeometry();
+        {
+            cs::MainWindow wide("cpu");
+            wide.setGeometry(screen.x() + 200, screen.y() + 100, screen.width() + 900, screen.height() + 400);
+            cs::settings::saveWindow(wide.saveGeometry(), wide.saveState());
+        }
+        cs::MainWindow restored("cpu");
+        QVERIFY2(restored.width() <= screen.width() && restored.height() <= screen.height(),
+                 qPrintable(QStringLiteral("%1x%2 on %3x%4").arg(restored.width()).arg(restored.height()).arg(screen.width()).arg(screen.height())));
+        QVERIFY(screen.contains(restored.geometry()));
+        cs::settings::saveWindow({}, {});
+    }
+
+    void aClickOnTheSeekBarJumpsThere() {
+        QSlider* seek = seekBar();
+        QVERIFY(seek && seek->isEnabled());
+        QCOMPARE(seek->maximum(), 249);   // the pattern's 250 frames
+        player().goToStart();
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(0), kWaitMs);
+        // A click three quarters along the groove (not on the handle) lands there, not a page on.
+        QStyleOptionSlider option;
+        option.initFrom(seek);
+        option.orientation = Qt::Horizontal;
+        option.minimum = seek->minimum();
+        option.maximum = seek->maximum();
+        const QRect groove = seek->style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderGroove, seek);
+        const int x = groove.left() + groove.width() * 3 / 4;
+        QTest::mouseClick(seek, Qt::LeftButton, {}, QPoint(x, seek->height() / 2));
+        option.sliderPosition = seek->sliderPosition();
+        const QRect handle = seek->style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, seek);
+        const int expected = QStyle::sliderValueFromPosition(seek->minimum(), seek->maximum(), x - groove.left() - handle.width() / 2,
+                                                             groove.width() - handle.width());
+        QTRY_VERIFY2_WITH_TIMEOUT(std::abs(player().currentFrameNumber() - expected) <= 4,
+                                  qPrintable(QStringLiteral("frame %1, clicked at %2").arg(player().currentFrameNumber()).arg(expected)), kWaitMs);
+        QVERIFY2(player().currentFrameNumber() > 150, qPrintable(QString::number(player().currentFrameNumber())));
+        QVERIFY(!player().isPlaying());
+    }
+
+    void f11AndEscFillAndLeaveTheScreen() {
+        QVERIFY(!window_->isFullScreen());
+        QTest::keyClick(window_, Qt::Key_F11);
+        QVERIFY(window_->isFullScreen());
+        QVERIFY(action("fullScreen")->isChecked());
+        QVERIFY(window_->dock(Plane::Waveform)->isVisible());   // the whole window, panels and all
+        QTest::keyClick(window_, Qt::Key_Escape);
+        QVERIFY(!window_->isFullScreen());
+        QVERIFY(!action("fullScreen")->isChecked());
+    }
+
+    void aDoubleClickShowsThePictureAloneFullScreen() {
+        QTest::mouseDClick(window_->viewer(), Qt::LeftButton, {}, window_->viewer()->rect().center());
+        QVERIFY(window_->isFullScreenPicture());
+        QVERIFY(window_->isFullScreen());
+        settle();
+        for (Plane p : {Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram, Plane::Preview})
+            QVERIFY2(!window_->dock(p)->isVisible(), qPrintable(window_->dock(p)->objectName()));
+        QVERIFY(!window_->statusBar()->isVisible());
+        QVERIFY(!window_->menuBar()->isVisible());
+        QVERIFY(!window_->findChild<cs::TransportBar*>()->isVisible());
+        // The picture fills the window (the screen, where a window manager does full screen).
+        QTRY_COMPARE_WITH_TIMEOUT(window_->viewer()->size(), window_->size(), 2000);
+        // The menus' shortcuts still work without the menu bar.
+        QVERIFY(!player().isPlaying());
+        const int64_t at = player().currentFrameNumber();
+        QTest::keyClick(window_, Qt::Key_Right);
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() != at || player().isOpening(), kWaitMs);
+        // Esc: back to the window as it was.
+        QTest::keyClick(window_, Qt::Key_Escape);
+        QVERIFY(!window_->isFullScreenPicture());
+        QVERIFY(!window_->isFullScreen());
+        settle();
+        QVERIFY(window_->dock(Plane::Waveform)->isVisible());
+        QVERIFY(window_->statusBar()->isVisible());
+        QVERIFY(window_->menuBar()->isVisible());
+        // From the window's full screen, the picture alone and back keeps the window full screen.
+        QTest::keyClick(window_, Qt::Key_F11);
+        QTest::mouseDClick(window_->viewer(), Qt::LeftButton, {}, window_->viewer()->rect().center());
+        QVERIFY(window_->isFullScreenPicture());
+        QTest::mouseDClick(window_->viewer(), Qt::LeftButton, {}, window_->viewer()->rect().center());
+        QVERIFY(!window_->isFullScreenPicture());
+        QVERIFY(window_->isFullScreen());
+        QTest::keyClick(window_, Qt::Key_Escape);
+        QVERIFY(!window_->isFullScreen());
+    }
+};
+
+CS_GUI_TEST_MAIN(TestGuiWindow)
+#include "test_gui_window.moc"
