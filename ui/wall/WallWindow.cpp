@@ -57,7 +57,11 @@ WallWindow::WallWindow(const std::string& engine, QWidget* parent) : QMainWindow
     for (const char* c : kColumns) headers << QString::fromLatin1(c);
     log_->setHorizontalHeaderLabels(headers);
     log_->horizontalHeader()->setStretchLastSection(true);
-    const int widths[] = {200, 220, 90, 50, 200, 90};
+    // The times whole (an ISO time with milliseconds), whatever the font.
+    const QFontMetrics fm(log_->font());
+    const int time = fm.horizontalAdvance(QStringLiteral("0000-00-00T00:00:00.000Z")) + 16;
+    const int widths[] = {time, 220, fm.horizontalAdvance(QStringLiteral("R'G'B' out of range")) + 16,
+                          fm.horizontalAdvance(QStringLiteral("start")) + 16, time, fm.horizontalAdvance(QStringLiteral("00:00:00:00")) + 16};
     for (int c = 0; c < int(std::size(widths)); ++c) log_->horizontalHeader()->resizeSection(c, widths[c]);
     log_->verticalHeader()->hide();
     log_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -215,6 +219,8 @@ Status WallWindow::load(const std::string& path) {
     return {};
 }
 
+QString WallWindow::statusLine() const { return status_->text(); }
+
 int WallWindow::alarmRows() const { return int(rows_.size()); }
 
 std::vector<std::string> WallWindow::alarmRow(int row) const { return rows_[size_t(row)]; }
@@ -243,7 +249,10 @@ void WallWindow::poll() {
     bool logged = false;
     for (auto& t : tiles_)
         for (WallAlarmRecord& r : t->takeAlarms()) {
-            std::vector<std::string> row = {isoTime(r.at).toStdString(), r.source, std::string(alarmName(r.event.kind)),
+            // A start is logged at the time its condition began (the black's first frame, not
+            // the frame 2 s later that raised it); an end at the time it ended.
+            std::vector<std::string> row = {isoTime(r.event.start ? r.since : r.at).toStdString(), r.source,
+                                            std::string(alarmName(r.event.kind)),
                                             r.event.start ? "start" : "end", isoTime(r.since).toStdString(), r.timecode,
                                             r.event.detail};
             const int at = log_->rowCount();
