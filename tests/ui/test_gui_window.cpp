@@ -159,6 +159,53 @@ private slots:
         QVERIFY(!player().isPlaying());
     }
 
+    void reversePlayShowsItsDirection() {
+        auto* reverse = window_->findChild<QLabel*>(QStringLiteral("reverseSpeed"));
+        QVERIFY(reverse && !reverse->isVisible());
+        QVERIFY(player().currentFrameNumber() > 10);   // room to play back
+        QTest::keyClick(window_, Qt::Key_J);
+        QVERIFY(player().isPlayingReverse());
+        QVERIFY(reverse->isVisible());
+        QCOMPARE(reverse->text(), QStringLiteral("\u25C0 1x"));
+        QTest::keyClick(window_, Qt::Key_J);
+        QCOMPARE(reverse->text(), QStringLiteral("\u25C0 1.5x"));
+        QTest::keyClick(window_, Qt::Key_K);
+        QVERIFY(!player().isPlayingReverse());
+        QVERIFY(!reverse->isVisible());
+    }
+
+    // The R'G'B' gamut (EBU R 103) and the legal range are read out beside the colour gamut,
+    // named apart; a matrix the stream does not tag is marked assumed, a tagged one is not.
+    void theSignalsRangesAndAnAssumedMatrixAreReadOut() {
+        auto* signal = window_->statusBar()->findChild<QLabel*>(QStringLiteral("signalReadout"));
+        QVERIFY(signal);
+        QTRY_VERIFY_WITH_TIMEOUT(signal->isVisible(), kWaitMs);
+        const cs::FrameStats& st = window_->engineHost().results().stats;
+        QCOMPARE(signal->text(), QStringLiteral("R'G'B' out of range %1%  out of legal %2%").arg(st.outOfGamut * 100.0, 0, 'f', 1)
+                                     .arg(st.outOfLegal * 100.0, 0, 'f', 1));
+        // The bars' PLUGE steps below black (-2%) are out of legal; their colours are inside R'G'B'.
+        QVERIFY(st.outOfLegal > 0.0);
+        QCOMPARE(st.outOfGamut, 0.0);
+        auto formatText = [&] {
+            QStringList texts;
+            for (QLabel* l : window_->statusBar()->findChildren<QLabel*>()) texts << l->text();
+            return texts.join(QStringLiteral(" | "));
+        };
+        QVERIFY2(formatText().contains(QStringLiteral("bt709 limited")), qPrintable(formatText()));   // the pattern is tagged
+        // An untagged HD clip: BT.709 by its size, and said to be assumed.
+        QTemporaryDir dir;
+        const QString clip = dir.filePath(QStringLiteral("untagged.mkv"));
+        QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:d=0.2",
+                                     "-pix_fmt", "yuv420p", "-c:v", "ffv1", clip}));
+        window_->openInput(clip);
+        QVERIFY(cs::test::waitUntil([&] { return player().input() == clip.toStdString() && player().hasFrame(); }, kWaitMs));
+        player().pause();
+        QTRY_VERIFY2_WITH_TIMEOUT(formatText().contains(QStringLiteral("bt709 (assumed) limited")), qPrintable(formatText()), kWaitMs);
+        window_->openInput(QStringLiteral("pattern:bars:320x180"));
+        QVERIFY(cs::test::waitUntil([&] { return player().input() == "pattern:bars:320x180" && player().hasFrame(); }, kWaitMs));
+        player().pause();
+    }
+
     void f11AndEscFillAndLeaveTheScreen() {
         QVERIFY(!window_->isFullScreen());
         QTest::keyClick(window_, Qt::Key_F11);

@@ -117,6 +117,9 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     connect(player_, &Player::openFailed, this, &MainWindow::onOpenFailed);
     connect(player_, &Player::frameChanged, this, &MainWindow::onFrameChanged);
     connect(player_, &Player::playingChanged, transport_, &TransportBar::setPlaying);
+    connect(player_, &Player::playingChanged, this, [this] {
+        transport_->setReverse(player_->isPlayingReverse() ? player_->reverseSpeed() : 0.0);
+    });
     connect(player_, &Player::speedChanged, transport_, &TransportBar::setSpeed);
     connect(player_, &Player::sourceError, this, [this](const QString& m) { showError(m); });
     connect(player_, &Player::warning, this, [this](const QString& m) { showWarning(m); });

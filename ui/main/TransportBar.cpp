@@ -59,6 +59,11 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
     for (double s : kSpeeds) speed_->addItem(QString::number(s) + QStringLiteral("x"), s);
     speed_->setCurrentIndex(2);
 
+    reverse_ = new QLabel(this);
+    reverse_->setObjectName(QStringLiteral("reverseSpeed"));
+    reverse_->setToolTip(tr("Playing in reverse (J again: faster; K or Space: pause; L: forward)"));
+    reverse_->hide();
+
     seek_ = new QSlider(Qt::Horizontal, this);
     seek_->setFocusPolicy(Qt::NoFocus);
     seek_->setToolTip(tr("Seek"));
@@ -101,6 +106,7 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
     row->addSpacing(6);
     row->addWidget(loop_);
     row->addWidget(speed_);
+    row->addWidget(reverse_);
     row->addSpacing(8);
     row->addWidget(seek_, 1);
     row->addSpacing(8);
@@ -185,6 +191,11 @@ void TransportBar::setLoop(bool loop) {
 void TransportBar::setSpeed(double speed) {
     for (int i = 0; i < speed_->count(); ++i)
         if (std::abs(speed_->itemData(i).toDouble() - speed) < 1e-6) speed_->setCurrentIndex(i);
+}
+
+void TransportBar::setReverse(double speed) {
+    reverse_->setVisible(speed > 0);
+    if (speed > 0) reverse_->setText(QStringLiteral("\u25C0 ") + QString::number(speed) + QStringLiteral("x"));
 }
 
 bool TransportBar::isScrubbing() const { return seek_->isSliderDown(); }
