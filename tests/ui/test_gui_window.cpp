@@ -16,6 +16,7 @@
 #include "ui/compare/Compare.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/PictureView.h"
+#include "render/PictureGuides.h"
 #include "ui/main/TransportBar.h"
 #include "ui/Settings.h"
 
@@ -204,6 +205,45 @@ private slots:
         window_->openInput(QStringLiteral("pattern:bars:320x180"));
         QVERIFY(cs::test::waitUntil([&] { return player().input() == "pattern:bars:320x180" && player().hasFrame(); }, kWaitMs));
         player().pause();
+    }
+
+    // View > Guides: the action safe rectangle, a 4:3 guide and the centre cross drawn over the
+    // picture where render/PictureGuides.h puts them (read back from the viewer's framebuffer),
+    // nothing else changed.
+    void guidesAreDrawnOverThePicture() {
+        window_->viewer()->setPinned(std::nullopt);
+        window_->viewer()->zoomToFit();
+        settle();
+        const QImage before = window_->viewer()->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+        for (const char* name : {"guideActionSafe", "guideAspect4x3", "guideCentre"}) {
+            QVERIFY2(action(name), name);
+            action(name)->trigger();
+        }
+        QVERIFY(window_->viewer()->guides().actionSafe && window_->viewer()->guides().centreCross);
+        const QImage after = window_->viewer()->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+        const cs::RectF r = window_->viewer()->pictureRect();
+        QVERIFY(r.w > 300 && std::abs(r.w / r.h - 16.0 / 9.0) < 0.02);
+        const cs::GuideSegments g = cs::guideSegments(r, window_->viewer()->guides(), 20.0);
+        auto at = [](const QImage& img, float x, float y) { return img.pixel(int(x), int(y)); };
+        // The action safe rectangle's top edge, a third of the way along: white.
+        const float safeY = g.safe[1], safeX = float(r.x + r.w / 3);
+        const QRgb top = at(after, safeX, safeY);
+        QVERIFY2(qRed(top) >= 225 && qGreen(top) >= 225 && qBlue(top) >= 225, qPrintable(QString::number(top, 16)));
+        QVERIFY(at(before, safeX, safeY) != top);
+        // The 4:3 guide's left line, half way down: amber.
+        const QRgb line = at(after, g.aspect[0], float(r.y + r.h / 2));
+        QVERIFY2(qRed(line) >= 240 && qGreen(line) > 150 && qGreen(line) < 220 && qBlue(line) < 40, qPrintable(QString::number(line, 16)));
+        // The centre cross: white at the picture's centre, an arm's length away too.
+        const QRgb centre = at(after, g.cross[4], g.cross[1]);
+        QVERIFY2(qRed(centre) >= 250 && qGreen(centre) >= 250 && qBlue(centre) >= 250, qPrintable(QString::number(centre, 16)));
+        // Away from the guides (and their shadows) the picture is as it was.
+        int changed = 0;
+        for (int y = int(safeY) + 3; y < int(safeY) + 13; ++y)
+            for (int x = int(r.x + r.w * 0.55); x < int(r.x + r.w * 0.6); ++x)
+                if (before.pixel(x, y) != after.pixel(x, y)) ++changed;
+        QCOMPARE(changed, 0);
+        for (const char* name : {"guideActionSafe", "guideAspect4x3", "guideCentre"}) action(name)->trigger();
+        QVERIFY(!window_->viewer()->guides().any());
     }
 
     void f11AndEscFillAndLeaveTheScreen() {

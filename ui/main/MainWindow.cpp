@@ -364,6 +364,7 @@ void MainWindow::buildMenusAndToolbar() {
     QAction* twice = view->addAction(tr("Zoom 200%"), this, [this] { viewer_->zoomTo(2.0); });
     twice->setShortcut(QKeySequence(Qt::Key_2));
     view->addAction(tr("Clear Pixel Marker"), this, [this] { viewer_->setPinned(std::nullopt); });
+    buildGuides(view);
     playback->addSeparator();
     buildTimecodeActions(playback, view);
     buildTimeline(view);

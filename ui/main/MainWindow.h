@@ -153,6 +153,7 @@ private:
     // MainWindowTimecode.cpp: Go to Timecode (in `playback`), Show Elapsed Time (in `view`).
     void buildTimecodeActions(QMenu* playback, QMenu* view);
     void buildTimeline(QMenu* view);   // the Timeline dock, its toggle in `view`
+    void buildGuides(QMenu* view);     // MainWindowGuides.cpp: View > Guides (safe areas, aspect guides, centre cross)
     void openTimeline(const QString& input, bool isFile);
     void followTimeline();             // the playhead at the frame shown
     void goToTimecodeDialog();
