@@ -4,6 +4,7 @@
 // there, full screen (F11: the window; a double-click: the picture alone; Esc leaves).
 // Exits 77 (skipped) without a display or OpenGL 3.3.
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
@@ -27,6 +28,14 @@ namespace {
 constexpr int kWaitMs = 20000;
 
 void settle(int ms = 200) { cs::test::waitUntil([] { return false; }, ms); }
+
+// CS_WINDOW_SCREENSHOTS=DIR keeps screenshots of the states tested.
+void shoot(QWidget& w, const char* name) {
+    const QByteArray dir = qgetenv("CS_WINDOW_SCREENSHOTS");
+    if (dir.isEmpty()) return;
+    QDir().mkpath(QString::fromLocal8Bit(dir));
+    w.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name));
+}
 
 void choose(QComboBox* c, int data) {
     c->setCurrentIndex(c->findData(data));
@@ -105,6 +114,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(legend->isVisible() && legend->text().endsWith(QStringLiteral(" nits")), kWaitMs);
         QTRY_VERIFY_WITH_TIMEOUT(window_->pickerText().contains(QStringLiteral(" | ")), kWaitMs);
         settle(300);
+        shoot(*window_, "every-legend-1280.png");
         QVERIFY2(window_->width() <= 1280, qPrintable(QStringLiteral("window %1 px wide").arg(window_->width())));
         QVERIFY2(window_->minimumSizeHint().width() <= 1280 && window_->minimumSizeHint().height() <= 690,
                  qPrintable(QStringLiteral("minimum %1x%2").arg(window_->minimumSizeHint().width()).arg(window_->minimumSizeHint().height())));
@@ -170,6 +180,10 @@ private slots:
         QCOMPARE(reverse->text(), QStringLiteral("\u25C0 1x"));
         QTest::keyClick(window_, Qt::Key_J);
         QCOMPARE(reverse->text(), QStringLiteral("\u25C0 1.5x"));
+        if (qEnvironmentVariableIsSet("CS_WINDOW_SCREENSHOTS")) {
+            settle(100);   // laid out with the label shown
+            shoot(*window_->findChild<cs::TransportBar*>(), "reverse.png");
+        }
         QTest::keyClick(window_, Qt::Key_K);
         QVERIFY(!player().isPlayingReverse());
         QVERIFY(!reverse->isVisible());
