@@ -243,6 +243,7 @@ void TestWall::failedSourcesHaveNoSignal() {
     config.sources = {missing.toStdString(), empty.toStdString()};
     wall.setWall(config);
     wall.show();
+    QVERIFY(wall.isMaximized());   // a wall opens filling its screen
     QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, "missing.mp4", "no signal"), scaledMs(10000));
     QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, "empty.mp4", "no signal"), scaledMs(10000));
     for (int t = 0; t < 2; ++t) {

@@ -74,7 +74,8 @@ WallWindow::WallWindow(const std::string& engine, QWidget* parent) : QMainWindow
     status_ = new QLabel(this);
     statusBar()->addWidget(status_, 1);
     buildMenus();
-    resize(1280, 860);
+    resize(1280, 860);   // the size un-maximized
+    setWindowState(Qt::WindowMaximized);   // a wall fills its screen when shown
 
     poll_.setInterval(250);
     connect(&poll_, &QTimer::timeout, this, &WallWindow::poll);
