@@ -2,7 +2,9 @@
 // window fits a 1280 x 720 screen with every legend and readout on (no text widens it), a
 // geometry saved wider than the screen comes back inside it, a click on the seek bar jumps
 // there, full screen (F11: the window; a double-click: the picture alone; Esc leaves).
-// Exits 77 (skipped) without a display or OpenGL 3.3.
+// View > Guides drawn over the picture, reverse play's direction, the status bar's R'G'B',
+// legal and colour gamut readouts and an assumed matrix. Set CS_WINDOW_SCREENSHOTS=DIR to
+// keep screenshots. Exits 77 (skipped) without a display or OpenGL 3.3.
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
