@@ -16,8 +16,8 @@ std::string_view alarmName(AlarmKind kind) {
         case AlarmKind::Black: return "black";
         case AlarmKind::Frozen: return "frozen";
         case AlarmKind::OutOfLegal: return "out of legal";
-        case AlarmKind::OutOfGamut: return "out of gamut";
-        case AlarmKind::Signal: return "signal";
+        case AlarmKind::OutOfGamut: return "R'G'B' out of range";
+        case AlarmKind::Signal: return "no signal";
     }
     return "alarm";
 }
@@ -84,7 +84,7 @@ void AlarmTracker::frame(double t, const AlarmMeasure& m, std::vector<AlarmEvent
     apply(AlarmKind::OutOfLegal, m.outOfLegal > rules_.legal.share, rules_.legal.duration, t,
           percent(m.outOfLegal, "out of legal"), events);
     apply(AlarmKind::OutOfGamut, m.outOfGamut > rules_.gamut.share, rules_.gamut.duration, t,
-          percent(m.outOfGamut, "out of gamut"), events);
+          percent(m.outOfGamut, "R'G'B' out of range"), events);
 }
 
 void AlarmTracker::signal(double t, bool lost, const std::string& why, std::vector<AlarmEvent>& events) {

@@ -13,10 +13,11 @@
 //          2^depth (MAFD, freezeMafd), at most noise = -60 dB (0.001) for d = 2 s.
 //          freezedetect averages every plane; the luma alone is used here (a change of colour
 //          alone, with every luma sample still, is not seen).
-//   out of legal / out of gamut: FrameStats::outOfLegal / outOfGamut (signalstats' BRNG and
+//   out of legal / R'G'B' out of range: FrameStats::outOfLegal / outOfGamut (signalstats' BRNG and
 //          EBU R 103's -5%..105%, docs/SCOPES.md) above a share of the pixels (1%) for a duration
 //          (1 s: single damaged frames do not raise it), as qc's events (analysis/DetectRules.h).
-//   signal: the source's reader is reconnecting, failed or ended (decode/LiveReader.h).
+//   no signal: the source's reader is reconnecting, failed or ended (decode/LiveReader.h), or a
+//          file could not be opened or read (missing, empty, undecodable).
 // The tracker measures durations on the time it is given (seconds, rising): the wall gives it a
 // steady clock, so a looping file or a restarted stream never runs time backwards.
 #pragma once
@@ -55,7 +56,8 @@ struct AlarmRules {
 
 enum class AlarmKind : uint8_t { Black, Frozen, OutOfLegal, OutOfGamut, Signal };
 constexpr int kAlarmKinds = 5;
-// "black", "frozen", "out of legal", "out of gamut", "signal"
+// "black", "frozen", "out of legal", "R'G'B' out of range" (EBU R 103's R'G'B' gamut: not the
+// colour gamut, the chromaticity outside a target), "no signal"
 std::string_view alarmName(AlarmKind kind);
 
 // The share of pixels at or below `threshold` in a luma histogram (0 for an empty one).

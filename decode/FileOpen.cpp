@@ -3,7 +3,9 @@
 #include "FileSourceImpl.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <optional>
 #include <string_view>
 #include <system_error>
 #include <utility>
@@ -59,6 +61,40 @@ ContainerTimecode containerTimecode(const AVFormatContext& format, const AVStrea
         return {tag, mxf ? TimecodeSource::Mxf : TimecodeSource::FormatTag};
     }
     return {};
+}
+
+// Where the file's packets end, from its last few megabytes (byte seek: the demuxers that
+// resynchronise there, Matroska among them), in seconds: `video`, the end of the last packet of
+// `stream`; `any`, of any stream's (a sound that outlasts the picture is no truncation).
+// Nullopt where it cannot be read. Leaves the demuxer anywhere: the caller seeks back.
+struct PacketEnds {
+    double video = 0, any = 0;
+};
+std::optional<PacketEnds> lastPacketEnds(AVFormatContext& format, const AVStream& stream) {
+    if (!format.pb || !format.iformat || (format.iformat->flags & AVFMT_NO_BYTE_SEEK)) return std::nullopt;
+    const int64_t size = avio_size(format.pb);
+    if (size <= 0) return std::nullopt;
+    const int64_t tail = std::min<int64_t>(size, int64_t(4) << 20);
+    if (av_seek_frame(&format, -1, size - tail, AVSEEK_FLAG_BYTE) < 0) return std::nullopt;
+    ff::PacketPtr packet(av_packet_alloc());
+    if (!packet) return std::nullopt;
+    bool sawVideo = false;
+    PacketEnds ends;
+    while (av_read_frame(&format, packet.get()) >= 0) {
+        const int64_t ts = packet->pts != AV_NOPTS_VALUE ? packet->pts : packet->dts;
+        if (ts != AV_NOPTS_VALUE && packet->stream_index >= 0 && unsigned(packet->stream_index) < format.nb_streams) {
+            const AVStream& st = *format.streams[packet->stream_index];
+            const double end = double(ts + std::max<int64_t>(packet->duration, 0)) * av_q2d(st.time_base);
+            ends.any = std::max(ends.any, end);
+            if (packet->stream_index == stream.index) {
+                ends.video = sawVideo ? std::max(ends.video, end) : end;
+                sawVideo = true;
+            }
+        }
+        av_packet_unref(packet.get());
+    }
+    if (!sawVideo) return std::nullopt;
+    return ends;
 }
 
 }  // namespace
@@ -249,6 +285,24 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
         info.duration = double(s.format_->duration) / AV_TIME_BASE;
     info.frameCount = s.stream_->nb_frames > 0 ? s.stream_->nb_frames : 0;
     info.seekable = s.format_->pb && (s.format_->pb->seekable & AVIO_SEEKABLE_NORMAL);
+    // A file cut short (a recording stopped, a copy not finished) keeps the duration its
+    // header promised (Matroska's Segment Info) where the stream states none of its own: the
+    // end of its last video packet is what plays, and a transport would offer frames that
+    // are not there.
+    const bool headerDuration = !(s.stream_->duration != AV_NOPTS_VALUE && s.stream_->duration > 0) && info.duration > 0;
+    if (headerDuration && info.seekable && !looksLikeUrl(input)) {   // local files: a network one would download its tail
+        const std::optional<PacketEnds> ends = lastPacketEnds(*s.format_, *s.stream_);
+        const double start = double(s.startTimestamp_) * av_q2d(s.stream_->time_base);
+        const double tolerance = std::max(0.1, s.frameDuration_);
+        if (ends && ends->video - start > 0 && ends->any - start < info.duration - tolerance) {
+            s.warn(input + ": the file ends at " + seconds(ends->video - start) + ", before the " + seconds(info.duration) +
+                   " its header states (cut short?)");
+            info.duration = ends->video - start;
+            if (info.frameCount > 0 && info.frameRate > 0) info.frameCount = std::min<int64_t>(info.frameCount, std::llround(info.duration * info.frameRate));
+        }
+        if (Status back = s.seekToStart(); !back) return fail(reasonOf(back.message()));
+        s.seek_ = SeekState{};
+    }
     info.live = looksLikeUrl(input) && !info.seekable && info.duration <= 0;
     info.width = par->width;
     info.height = par->height;

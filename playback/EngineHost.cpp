@@ -127,7 +127,8 @@ EngineHost::EngineHost(const std::string& engine) {
         engine_ = makeCpuEngine();
         note_ = choice.message() + ": using the CPU engine";
     }
-    spec_.stats = false;
+    // The statistics give the status bar's R'G'B' gamut and legal range readouts.
+    spec_.stats = true;
     spec_.displayImages = true;
     spec_.picture = true;
 }

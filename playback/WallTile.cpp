@@ -551,8 +551,18 @@ void WallTile::run() {
             }
         } else {
             const SourceReader::State rs = w.reader->state();
+            // A file that cannot be opened or read is a lost signal, alarmed and logged as a
+            // stream's is (it stays lost: the reader does not try again).
+            const auto lose = [&](const std::string& why) {
+                if (w.tracker.active(AlarmKind::Signal)) return;
+                const double t = w.seconds(Clock::now());
+                w.tracker.signal(t, true, why, w.events);
+                w.tracker.restart(t, w.events);
+                record();
+            };
             if (rs == SourceReader::State::Failed) {
                 w.state = w.reader->openError();
+                lose(w.state);
             } else if (rs == SourceReader::State::Open) {
                 if (!w.haveInfo) {
                     w.info = w.reader->info();
@@ -576,8 +586,12 @@ void WallTile::run() {
                             w.wrapPending = true;
                             continue;
                         }
-                        if (rstatus == ReadStatus::Error) w.state = item->message;
-                        else w.state = "ended";
+                        if (rstatus == ReadStatus::Error) {
+                            w.state = item->message;
+                            lose(w.state);
+                        } else {
+                            w.state = "ended";
+                        }
                         break;
                     }
                     const double duration = w.info.frameRate > 0 ? 1.0 / w.info.frameRate : 0.04;

@@ -166,7 +166,7 @@ int runWallGui(int argc, char** argv, const std::vector<std::string>& inputs, co
     styleGuiApplication();
     WallWindow window;
     window.setWall(wall);
-    window.show();
+    window.show();   // maximized: WallWindow fills its screen
     return app.exec();
 }
 

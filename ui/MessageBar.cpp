@@ -12,6 +12,8 @@ MessageBar::MessageBar(QWidget* parent) : QFrame(parent) {
     setObjectName(QStringLiteral("messageBar"));
     label_ = new QLabel(this);
     label_->setWordWrap(true);
+    // A long word (a path, a URL) is cut rather than widen the window.
+    label_->setMinimumWidth(1);
     label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* close = new QToolButton(this);
     close->setAutoRaise(true);

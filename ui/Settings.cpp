@@ -111,6 +111,24 @@ void save(const Choices& c) {
     s.setValue(QStringLiteral("decode/nvdec"), c.nvdec);
 }
 
+PictureGuides pictureGuides() {
+    const QSettings s;
+    PictureGuides g;
+    g.actionSafe = s.value(QStringLiteral("view/guideActionSafe"), false).toBool();
+    g.titleSafe = s.value(QStringLiteral("view/guideTitleSafe"), false).toBool();
+    g.centreCross = s.value(QStringLiteral("view/guideCentre"), false).toBool();
+    g.aspects = s.value(QStringLiteral("view/guideAspects"), 0u).toUInt() & ((1u << std::size(kAspectGuides)) - 1u);
+    return g;
+}
+
+void setPictureGuides(const PictureGuides& g) {
+    QSettings s;
+    s.setValue(QStringLiteral("view/guideActionSafe"), g.actionSafe);
+    s.setValue(QStringLiteral("view/guideTitleSafe"), g.titleSafe);
+    s.setValue(QStringLiteral("view/guideCentre"), g.centreCross);
+    s.setValue(QStringLiteral("view/guideAspects"), g.aspects);
+}
+
 QByteArray windowGeometry() { return QSettings().value(QStringLiteral("window/geometry")).toByteArray(); }
 QByteArray windowState() { return QSettings().value(QStringLiteral("window/state")).toByteArray(); }
 

@@ -22,6 +22,7 @@
 
 #include "core/ScopeSpec.h"
 #include "playback/EngineHost.h"
+#include "render/PictureGuides.h"
 
 namespace cs::settings {
 
@@ -51,6 +52,10 @@ void save(const Choices& c);
 QByteArray windowGeometry();
 QByteArray windowState();
 void saveWindow(const QByteArray& geometry, const QByteArray& state);
+
+// The guides over the picture (View > Guides).
+PictureGuides pictureGuides();
+void setPictureGuides(const PictureGuides& g);
 
 // The most recently opened inputs, newest first, at most kRecentMax of each kind.
 enum class Recent { Files, Urls };

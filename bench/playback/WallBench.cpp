@@ -277,6 +277,7 @@ int runWindowed(const WallBenchOptions& o, int argc, char** argv) {
     wall.sources = o.inputs;
     wall.scopes = {true, true, true};
     window.setWall(wall);
+    window.setWindowState(Qt::WindowNoState);   // the size asked for, not the screen (a wall opens maximized)
     window.resize(o.width, o.height);
     window.show();
     std::vector<WallTile*> tiles;

@@ -646,6 +646,10 @@ void CudaEngine::releaseGl() {
 Result<std::unique_ptr<CudaEngine>> makeCudaEngine(int device) {
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
+    // Without an NVIDIA GPU the runtime finds no driver and says "CUDA driver version is
+    // insufficient for CUDA runtime version": what the user needs to hear is the cause.
+    if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice)
+        return Status::error("no NVIDIA GPU or driver");
     if (e != cudaSuccess) return Status::error(std::string("no usable CUDA device: ") + cudaGetErrorString(e));
     if (count == 0) return Status::error("no CUDA device found");
     if (device < 0 || device >= count)

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include <sched.h>
@@ -463,6 +465,42 @@ TEST(FileHardware, H264WithoutACudaDeviceFallsBack) {
     EXPECT_EQ(decoder.rfind("h264 (software, " + threadsText(autoFrameThreads()) + ", fallback: no CUDA device", 0), 0u)
         << decoder;
     EXPECT_EQ(test::readAll(*source).size(), 3u);
+}
+
+// ---- a file cut short ------------------------------------------------------------------------
+
+// A Matroska file cut in half keeps its header's duration: the source states the end of its
+// last frame instead (the frames there are, as the ffmpeg CLI counts them), warns, and still
+// reads from the first frame; the whole file keeps its duration.
+TEST(FileDuration, ATruncatedFileStatesTheDurationItHas) {
+    TempDir dir;
+    const std::string whole = dir.file("whole.mkv"), cut = dir.file("cut.mkv");
+    ASSERT_TRUE(runFfmpeg(testsrc(64, 48, 50) + " -pix_fmt yuv420p -c:v ffv1 " + whole));
+    {
+        std::ifstream in(whole, std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::ofstream(cut, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size() / 2));
+    }
+    auto w = openOrFail(whole);
+    ASSERT_TRUE(w);
+    EXPECT_NEAR(w->info().duration, 2.0, 1e-6);
+    EXPECT_TRUE(w->takeWarnings().empty());
+    auto c = openOrFail(cut);
+    ASSERT_TRUE(c);
+    const std::vector<std::string> said = c->takeWarnings();
+    EXPECT_TRUE(std::any_of(said.begin(), said.end(), [](const std::string& m) { return m.find("before the 2.000 s its header states") != std::string::npos; }))
+        << test::joined(said);
+    int frames = 0;
+    VideoFrame f;
+    double firstPts = -1;
+    while (c->read(f).status == ReadStatus::Frame) {
+        if (frames == 0) firstPts = f.view.pts;
+        ++frames;
+    }
+    EXPECT_EQ(firstPts, 0.0);
+    ASSERT_GT(frames, 5);
+    ASSERT_LT(frames, 45);
+    EXPECT_NEAR(c->info().duration, frames / 25.0, 1e-6);   // the last frame's end
 }
 
 }  // namespace

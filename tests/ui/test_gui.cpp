@@ -695,7 +695,7 @@ private slots:
         const QString stem = cs::exportStem(QString::fromStdString(player().input()));
         QVERIFY2(stem.startsWith(QStringLiteral("pattern-")), qPrintable(stem));
         const QString prefix = stem + QStringLiteral("-%1-").arg(player().currentFrameNumber(), 6, 10, QLatin1Char('0'));
-        for (const char* name : {"picture.png", "histogram.png", "waveform.png", "parade.png", "vectorscope.png", "scopes.png"})
+        for (const char* name : {"picture.png", "histogram.png", "waveform.png", "parade.png", "vectorscope.png", "cie.png", "scopes.png"})
             QVERIFY2(QFile::exists(folder + QLatin1Char('/') + prefix + QLatin1String(name)), name);
         // The waveform file is core's renderer's image at the size chosen, pixel for pixel.
         QImage saved(folder + QLatin1Char('/') + prefix + QStringLiteral("waveform.png"));
@@ -715,6 +715,7 @@ private slots:
             if (std::memcmp(saved.constScanLine(y), expected.at(0, y), 640 * 4) != 0) ++differing;
         QCOMPARE(differing, 0);
         QCOMPARE(QImage(folder + QLatin1Char('/') + prefix + QStringLiteral("vectorscope.png")).size(), QSize(360, 360));
+        QCOMPARE(QImage(folder + QLatin1Char('/') + prefix + QStringLiteral("cie.png")).size(), QSize(360, 360));   // the CIE diagram too
         // The composite holds the panels as shown: wider than one panel, not empty.
         const QImage composite(folder + QLatin1Char('/') + prefix + QStringLiteral("scopes.png"));
         QVERIFY(composite.width() > window_->scopeView(Plane::Waveform)->width());

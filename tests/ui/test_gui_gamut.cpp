@@ -147,7 +147,7 @@ private slots:
         check->setChecked(true);
         QVERIFY(cs::test::waitUntil([&] { return engine().spec().cie && engine().results().gamut.measured; }, kWaitMs));
         QVERIFY(!engine().spec().cieCounts);   // the share outside alone: no counts or diagram wanted
-        QTRY_VERIFY_WITH_TIMEOUT(readout()->text() == QStringLiteral("outside BT.709 50.0%"), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(readout()->text() == QStringLiteral("outside BT.709 (colour gamut) 50.0%"), kWaitMs);
         check->setChecked(false);
         QVERIFY(cs::test::waitUntil([&] { return !engine().spec().cie; }, kWaitMs));
     }
@@ -195,17 +195,17 @@ private slots:
         choose(combo("gamutTarget"), QStringLiteral("BT.2020"));
         QVERIFY(gamutWith(cs::Primaries::Bt2020, cs::CieMode::Uv));
         QCOMPARE(engine().results().gamut.outside, uint64_t(0));
-        QTRY_VERIFY_WITH_TIMEOUT(readout()->text() == QStringLiteral("outside BT.2020 0.0%"), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(readout()->text() == QStringLiteral("outside BT.2020 (colour gamut) 0.0%"), kWaitMs);
 
         choose(combo("gamutTarget"), QStringLiteral("P3-D65"));
         QVERIFY(gamutWith(cs::Primaries::P3D65, cs::CieMode::Uv));
         QCOMPARE(engine().results().gamut.outside, uint64_t(kW) * kH / 2);   // BT.2020's green is outside P3 too
-        QTRY_VERIFY_WITH_TIMEOUT(readout()->text() == QStringLiteral("outside P3-D65 50.0%"), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(readout()->text() == QStringLiteral("outside P3-D65 (colour gamut) 50.0%"), kWaitMs);
 
         choose(combo("gamutTarget"), QStringLiteral("BT.709"));
         choose(combo("cieMode"), QStringLiteral("CIE 1931 xy"));
         QVERIFY(gamutWith(cs::Primaries::Bt709, cs::CieMode::Xy));
-        QTRY_VERIFY_WITH_TIMEOUT(readout()->text() == QStringLiteral("outside BT.709 50.0%"), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(readout()->text() == QStringLiteral("outside BT.709 (colour gamut) 50.0%"), kWaitMs);
     }
 
     void theWindowWithThePanelIsSaved() {
@@ -259,7 +259,7 @@ private slots:
                              qPrintable(QStringLiteral("%1,%2").arg(x).arg(y)));
                 }
             }
-        QTRY_VERIFY_WITH_TIMEOUT(readout()->text() == QStringLiteral("outside BT.709 50.0%"), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(readout()->text() == QStringLiteral("outside BT.709 (colour gamut) 50.0%"), kWaitMs);
         // On the screen: magenta left of the picture's middle (the view centres it), none right of it.
         auto magenta = [](QRgb c) { return qRed(c) > 200 && qGreen(c) < 60 && qBlue(c) > 200; };
         auto countMagenta = [&](const QImage& g, bool left) {

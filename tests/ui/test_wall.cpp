@@ -116,6 +116,7 @@ class TestWall : public QObject {
 private slots:
     void patternsAndStreams();
     void alarms();
+    void failedSourcesHaveNoSignal();
     void fullViewAndBack();
     void bigWall();
     void everyFrameAccountedFor();
@@ -152,14 +153,14 @@ void TestWall::patternsAndStreams() {
     sender1->kill();
     sender1->waitForFinished();
     QTRY_VERIFY_WITH_TIMEOUT(wall.tile(4).statusText().rfind("reconnecting", 0) == 0, scaledMs(15000));
-    QVERIFY(wall.tile(4).activeAlarms().find("signal") != std::string::npos);
+    QVERIFY(wall.tile(4).activeAlarms().find("no signal") != std::string::npos);
     std::vector<int64_t> before(6);
     for (int i = 0; i < 6; ++i) before[size_t(i)] = frames(wall, i);
     for (int i : {0, 1, 2, 3, 5}) QTRY_VERIFY_WITH_TIMEOUT(frames(wall, i) > before[size_t(i)] + 5, scaledMs(20000));
     QVERIFY(wall.tile(4).statusText().rfind("reconnecting", 0) == 0);
     for (int i : {0, 1, 2, 3, 5}) QCOMPARE(wall.tile(i).statusText(), std::string("playing"));
-    QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, portSuffix(port1), "signal"), scaledMs(5000));
-    QVERIFY(!hasAlarm(wall, portSuffix(port2), "signal"));
+    QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, portSuffix(port1), "no signal"), scaledMs(5000));
+    QVERIFY(!hasAlarm(wall, portSuffix(port2), "no signal"));
     shoot(wall, "wall-reconnecting.png");
     // Every frame each reader delivered, live tiles (one of them reconnecting) included, was
     // presented, dropped with its cause (replaced in the mailbox...) or left at the stop.
@@ -227,6 +228,39 @@ void TestWall::alarms() {
     QVERIFY(text.contains(",frozen,start,"));
     QCOMPARE(text.count('\n'), wall.alarmRows() + 1);
     QVERIFY(!wall.exportAlarms("/nonexistent/dir/alarms.csv"));
+}
+
+// A missing file and an empty one: each a "no signal" alarm, on its tile (the orange border,
+// counted in the status bar) and in the log, logged at the time it began.
+void TestWall::failedSourcesHaveNoSignal() {
+    QTemporaryDir dir;
+    const QString missing = dir.filePath("missing.mp4"), empty = dir.filePath("empty.mp4");
+    QFile f(empty);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.close();
+    WallWindow wall("cpu");
+    WallConfig config;
+    config.sources = {missing.toStdString(), empty.toStdString()};
+    wall.setWall(config);
+    wall.show();
+    QVERIFY(wall.isMaximized());   // a wall opens filling its screen
+    QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, "missing.mp4", "no signal"), scaledMs(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, "empty.mp4", "no signal"), scaledMs(10000));
+    for (int t = 0; t < 2; ++t) {
+        QCOMPARE(wall.tile(t).activeAlarms(), std::string("no signal"));
+        QTRY_VERIFY_WITH_TIMEOUT(wall.tile(t).canvas() != nullptr, scaledMs(5000));
+        const uint8_t* corner = wall.tile(t).canvas()->image.at(0, 0);   // the border: orange
+        QCOMPARE(int(corner[0]), 255);
+        QCOMPARE(int(corner[1]), 150);
+        QCOMPARE(int(corner[2]), 30);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(wall.statusLine().contains("2 in alarm"), scaledMs(5000));
+    for (int i = 0; i < wall.alarmRows(); ++i) {
+        const auto row = wall.alarmRow(i);
+        QCOMPARE(row[3], std::string("start"));
+        QCOMPARE(row[0], row[4]);   // a start is logged when its condition began
+        QVERIFY2(!row[6].empty(), row[1].c_str());   // the reason the source failed
+    }
 }
 
 void TestWall::fullViewAndBack() {

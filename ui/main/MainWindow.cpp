@@ -58,7 +58,6 @@ namespace {
 using gl::Plane;
 
 constexpr Plane kPanels[] = {Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram, Plane::Preview, Plane::Cie};
-constexpr int kStateVersion = 1;
 
 QString panelTitle(Plane p) {
     switch (p) {
@@ -118,6 +117,9 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     connect(player_, &Player::openFailed, this, &MainWindow::onOpenFailed);
     connect(player_, &Player::frameChanged, this, &MainWindow::onFrameChanged);
     connect(player_, &Player::playingChanged, transport_, &TransportBar::setPlaying);
+    connect(player_, &Player::playingChanged, this, [this] {
+        transport_->setReverse(player_->isPlayingReverse() ? player_->reverseSpeed() : 0.0);
+    });
     connect(player_, &Player::speedChanged, transport_, &TransportBar::setSpeed);
     connect(player_, &Player::sourceError, this, [this](const QString& m) { showError(m); });
     connect(player_, &Player::warning, this, [this](const QString& m) { showWarning(m); });
@@ -136,10 +138,13 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     connect(player_, &Player::endOfStream, this, [this] { if (recorder_) (void)stopRecording(); });   // it shows its outcome
     statusTimer_.start();
 
-    resize(1600, 1000);
+    resize(defaultSize());
+    applyDefaultDockSizes();
     defaultState_ = saveState(kStateVersion);
     restoreGeometry(settings::windowGeometry());
-    restoreState(settings::windowState(), kStateVersion);
+    restoredLayout_ = restoreState(settings::windowState(), kStateVersion);
+    fitToScreen();   // a geometry saved on a larger screen (or wider than this one) is brought onto it
+    buildFullScreen();
     if (!engine_.note().empty()) showWarning(QString::fromStdString(engine_.note()));
 }
 
@@ -244,22 +249,9 @@ void MainWindow::buildDocks() {
         });
         connect(view, &GlView::glFailed, this, [this](const QString& m) { showError(tr("OpenGL: %1").arg(m)); });
     }
-    addDockWidget(Qt::BottomDockWidgetArea, docks_[size_t(Plane::Waveform)]);
-    splitDockWidget(docks_[size_t(Plane::Waveform)], docks_[size_t(Plane::Parade)], Qt::Horizontal);
-    addDockWidget(Qt::RightDockWidgetArea, docks_[size_t(Plane::Preview)]);
-    splitDockWidget(docks_[size_t(Plane::Preview)], docks_[size_t(Plane::Vectorscope)], Qt::Vertical);
-    splitDockWidget(docks_[size_t(Plane::Vectorscope)], docks_[size_t(Plane::Histogram)], Qt::Vertical);
-    resizeDocks({docks_[size_t(Plane::Preview)]}, {460}, Qt::Horizontal);
-    resizeDocks({docks_[size_t(Plane::Preview)], docks_[size_t(Plane::Vectorscope)], docks_[size_t(Plane::Histogram)]},
-                {260, 460, 280}, Qt::Vertical);
-    resizeDocks({docks_[size_t(Plane::Waveform)]}, {360}, Qt::Vertical);
-    // The CIE diagram shares the vectorscope's place as a tab: counted only while its tab is shown.
-    tabifyDockWidget(docks_[size_t(Plane::Vectorscope)], docks_[size_t(Plane::Cie)]);
-    docks_[size_t(Plane::Vectorscope)]->raise();
     // The audio meters (ui/audio/AudioDock.h), beside the parade.
     audio_ = new AudioDock(this, player_);
-    splitDockWidget(docks_[size_t(Plane::Parade)], audio_->dock(), Qt::Horizontal);
-    resizeDocks({docks_[size_t(Plane::Waveform)], docks_[size_t(Plane::Parade)], audio_->dock()}, {400, 400, 520}, Qt::Horizontal);
+    arrangeDocks();
     connect(audio_, &AudioDock::warning, this, [this](const QString& m) { showWarning(m); });
 }
 
@@ -340,6 +332,7 @@ void MainWindow::buildMenusAndToolbar() {
 
     // View.
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    viewMenu_ = view;
     for (Plane p : kPanels) view->addAction(docks_[size_t(p)]->toggleViewAction());
     view->addAction(audio_->dock()->toggleViewAction());
     view->addSeparator();
@@ -371,6 +364,7 @@ void MainWindow::buildMenusAndToolbar() {
     QAction* twice = view->addAction(tr("Zoom 200%"), this, [this] { viewer_->zoomTo(2.0); });
     twice->setShortcut(QKeySequence(Qt::Key_2));
     view->addAction(tr("Clear Pixel Marker"), this, [this] { viewer_->setPinned(std::nullopt); });
+    buildGuides(view);
     playback->addSeparator();
     buildTimecodeActions(playback, view);
     buildTimeline(view);
@@ -439,6 +433,9 @@ void MainWindow::buildMenusAndToolbar() {
                "<tr><td><b>Ctrl+G</b></td><td>go to timecode (click the timecode: elapsed time)</td></tr>"
                "<tr><td><b>F, 1, 2</b></td><td>zoom to fit, 100%, 200% (wheel zooms, drag pans)</td></tr>"
                "<tr><td><b>P</b></td><td>preview in the viewer</td></tr>"
+               "<tr><td><b>F11</b></td><td>full screen window</td></tr>"
+               "<tr><td><b>Shift+F11</b>, double-click</td><td>the picture alone, full screen</td></tr>"
+               "<tr><td><b>Esc</b></td><td>leave full screen</td></tr>"
                "<tr><td><b>Ctrl+Shift+S</b></td><td>save scopes</td></tr>"
                "<tr><td><b>Ctrl+R</b></td><td>record / stop recording</td></tr>") +
                 CompareController::shortcutRows() + tr("</table><p>Click the picture to pin the pixel picker.</p>"));
@@ -491,11 +488,15 @@ void MainWindow::showEvent(QShowEvent* e) {
     QMainWindow::showEvent(e);
     if (shownOnce_) return;
     shownOnce_ = true;
+    // The first launch's panel sizes once the window has its size on the screen (given before,
+    // the docks keep only part of them), as Reset Layout gives them.
+    if (!restoredLayout_) QTimer::singleShot(0, this, &MainWindow::applyDefaultDockSizes);
     // After the window manager has mapped the main window, so that the panels go on top of it.
     QTimer::singleShot(0, this, &MainWindow::bringFloatingPanelsForward);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    setFullScreenPicture(false);   // the panels and bars are saved as they are outside it
     if (recorder_) (void)stopRecording();   // a playable file whatever closes the window; it shows its outcome
     saveSettings();
     player_->pause();
@@ -765,35 +766,6 @@ void MainWindow::shuttle(int direction) {
     }
     if (player_->isPlayingReverse()) player_->playReverse(faster(player_->reverseSpeed()));
     else player_->playReverse(1.0);
-}
-
-// ---- Layout ------------------------------------------------------------------------------
-
-void MainWindow::showAllPanels() {
-    for (Plane p : kPanels) docks_[size_t(p)]->show();
-}
-
-void MainWindow::bringFloatingPanelsForward() {
-    for (Plane p : kPanels) {
-        QDockWidget* d = docks_[size_t(p)];
-        if (!d->isFloating() || d->isHidden()) continue;
-        QScreen* screen = QGuiApplication::screenAt(d->geometry().center());
-        if (!screen) screen = this->screen();
-        const QRect area = screen->availableGeometry();
-        QRect g = d->geometry();
-        g.setSize(g.size().boundedTo(area.size()));
-        g.moveLeft(std::clamp(g.left(), area.left(), area.right() + 1 - g.width()));
-        g.moveTop(std::clamp(g.top(), area.top(), area.bottom() + 1 - g.height()));
-        d->setGeometry(g);
-        d->show();
-        d->raise();
-    }
-}
-
-void MainWindow::resetLayout() {
-    for (Plane p : kPanels) docks_[size_t(p)]->setFloating(false);
-    restoreState(defaultState_, kStateVersion);
-    showAllPanels();
 }
 
 }  // namespace cs

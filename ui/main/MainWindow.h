@@ -9,9 +9,11 @@
 #include <QTimer>
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "playback/EngineHost.h"
 #include "Player.h"
@@ -80,7 +82,20 @@ public:
     // The scope panels as shown, in one image (docked panels as laid out, floating ones beside).
     QImage scopesComposite();
     void showAllPanels();
+    // The first launch's layout: its window size (within the screen), panels and their sizes.
     void resetLayout();
+    // MainWindowLayout.cpp. Full screen: the whole window (F11), or the picture alone
+    // (double-click on it; no panels, bars or menus); Esc leaves the picture, then the
+    // window's full screen, else runs the escape hook (the wall's full view: back to the wall).
+    void setFullScreenWindow(bool on);
+    void setFullScreenPicture(bool on);
+    bool isFullScreenPicture() const { return pictureOnly_.has_value(); }
+    void escape();
+    void setEscapeHook(std::function<void()> hook) { escapeHook_ = std::move(hook); }
+    // The window's size on its first launch: 1600 x 1000, less where the screen is smaller.
+    QSize defaultSize() const;
+    // Brings the window onto its screen's available area, no larger than it.
+    void fitToScreen();
     // Floating panels that are meant to show: shown, moved onto the screen they are nearest
     // to (inside its available area) and raised above the main window. Runs after the first
     // show (a restored layout's floating panels would otherwise open behind the window, or
@@ -108,6 +123,10 @@ private:
     // The scope panels (every dock but the picture), in the order the docks are made.
     static std::span<const gl::Plane> panels();
     QWidget* controlsFor(gl::Plane plane);
+    // MainWindowLayout.cpp: the docks where the first launch puts them, and their sizes.
+    void arrangeDocks();
+    void applyDefaultDockSizes();
+    void buildFullScreen();   // the actions in the View menu, every menu shortcut kept without the menu bar
     void loadSettings();
     void saveSettings();
 
@@ -134,6 +153,7 @@ private:
     // MainWindowTimecode.cpp: Go to Timecode (in `playback`), Show Elapsed Time (in `view`).
     void buildTimecodeActions(QMenu* playback, QMenu* view);
     void buildTimeline(QMenu* view);   // the Timeline dock, its toggle in `view`
+    void buildGuides(QMenu* view);     // MainWindowGuides.cpp: View > Guides (safe areas, aspect guides, centre cross)
     void openTimeline(const QString& input, bool isFile);
     void followTimeline();             // the playhead at the frame shown
     void goToTimecodeDialog();
@@ -161,6 +181,18 @@ private:
     std::array<ScopeView*, gl::kPlaneCount> views_{};
     std::array<QDockWidget*, gl::kPlaneCount> docks_{};
     QByteArray defaultState_;
+    static constexpr int kStateVersion = 1;
+    QMenu* viewMenu_ = nullptr;
+    QAction *fullScreenAction_ = nullptr, *fullPictureAction_ = nullptr;
+    // What the picture-only full screen hid, to restore on leaving it.
+    struct PictureOnly {
+        QByteArray state;
+        bool wasFullScreen = false, wasMaximized = false;
+        std::vector<QWidget*> hidden;
+    };
+    std::optional<PictureOnly> pictureOnly_;
+    std::function<void()> escapeHook_;
+    bool wasMaximized_ = false;   // before the window went full screen
 
     QMenu* recentMenu_ = nullptr;
     QComboBox *matrixCombo_ = nullptr, *rangeCombo_ = nullptr;
@@ -184,6 +216,7 @@ private:
     bool playOnOpen_ = true;
     bool engineErrorShown_ = false;
     bool shownOnce_ = false;
+    bool restoredLayout_ = false;   // a saved layout was restored (not the first launch's)
     std::optional<PixelPos> hover_;
     std::weak_ptr<AVFrame> processedFrame_;
     int64_t framesProcessed_ = 0;   // the frame of the last engine run (identity only)

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "scope/ScopeRender.h"
 
@@ -49,6 +51,32 @@ void PictureView::setPinned(std::optional<PixelPos> pixel) {
     pinned_ = pixel;
     update();
     emit pinnedChanged();
+}
+
+void PictureView::setGuides(const PictureGuides& guides) {
+    guides_ = guides;
+    update();
+}
+
+RectF PictureView::pictureRect() const {
+    if (compareMode_ != CompareMode::Off && texturesB_.filled(gl::Plane::Picture)) return compareGeometry().a.picture;
+    PictureLayout l = layout_;
+    l.setViewSize(pixelWidth(), pixelHeight());
+    return l.rect();
+}
+
+// Each guide with a dark shadow one pixel down and right, so it shows over light and dark pictures.
+void PictureView::drawGuides(int w, int h) {
+    if (!guides_.any()) return;
+    const GuideSegments g = guideSegments(pictureRect(), guides_, 20.0 * devicePixelRatioF());
+    for (const auto& [segments, colour] : {std::pair{&g.safe, 0xe6ffffffu}, std::pair{&g.aspect, 0xff00beffu}, std::pair{&g.cross, 0xffffffffu}}) {
+        if (segments->empty()) continue;
+        std::vector<float> shadow = *segments;
+        for (float& v : shadow) v += 1.0f;
+        const int count = int(segments->size() / 4);
+        lines_.draw(shadow.data(), count, w, h, 0x90000000u);
+        lines_.draw(segments->data(), count, w, h, colour);
+    }
 }
 
 void PictureView::zoomToFit() {
@@ -140,6 +168,7 @@ void PictureView::paintView(int w, int h) {
             lines_.draw(line, 1, w, h, compareMode_ == CompareMode::Wipe ? 0xffffffffu : 0xff808080u);
         }
     }
+    drawGuides(w, h);
     if (pinned_) {
         double cx = 0, cy = 0;
         layout_.toView(pinned_->x, pinned_->y, cx, cy);
@@ -222,7 +251,11 @@ void PictureView::mouseReleaseEvent(QMouseEvent* e) {
     dragging_ = false;
 }
 
-void PictureView::mouseDoubleClickEvent(QMouseEvent*) { zoomToFit(); }
+void PictureView::mouseDoubleClickEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton) return;
+    zoomToFit();
+    emit doubleClicked();
+}
 
 void PictureView::wheelEvent(QWheelEvent* e) {
     const double steps = e->angleDelta().y() / 120.0;

@@ -13,6 +13,7 @@
 #include "render/ImageRenderer.h"
 #include "render/Texture.h"
 #include "render/Layout.h"
+#include "render/PictureGuides.h"
 #include "render/YcbcrPicture.h"
 
 namespace cs {
@@ -34,6 +35,11 @@ public:
     void setPinned(std::optional<PixelPos> pixel);
     std::optional<PixelPos> pinned() const { return pinned_; }
     const PictureLayout& layout() const { return layout_; }
+    // Safe areas, aspect guides and the centre cross drawn over the picture (picture A when comparing).
+    void setGuides(const PictureGuides& guides);
+    const PictureGuides& guides() const { return guides_; }
+    // Where the picture (A) is drawn now, view pixels.
+    RectF pictureRect() const;
 
     // Picture B's textures (compare), in this view's context like textures().
     gl::FrameTextures& texturesB() { return texturesB_; }
@@ -52,6 +58,7 @@ signals:
     // The frame pixel under the pointer (nothing when it leaves the picture).
     void hovered(std::optional<cs::PixelPos> pixel);
     void clicked(cs::PixelPos pixel);
+    void doubleClicked();   // the picture is also fitted to the view
     void pinnedChanged();
     void zoomChanged(double scale);
     // The wipe's divider was dragged to a new place (0..1 across the picture).
@@ -74,6 +81,7 @@ private:
     std::optional<PixelPos> pixelAt(const QPointF& widgetPos) const;
     void drawPicture(const gl::FrameTextures& textures, const RectF& r, int w, int h);
     bool nearDivider(const QPointF& widgetPos) const;
+    void drawGuides(int w, int h);
 
     gl::FrameTextures textures_;
     gl::FrameTextures texturesB_;
@@ -87,6 +95,7 @@ private:
     gl::LineRenderer lines_;
     PictureLayout layout_;
     bool showPreview_ = false;
+    PictureGuides guides_;
     std::optional<PixelPos> pinned_;
     QPointF pressPos_, lastDragPos_;
     bool dragging_ = false;

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <utility>
 
+#include "ui/FlowLayout.h"
 #include "ui/GainControl.h"
 #include "MainWindow.h"
 #include "core/PeakingColour.h"
@@ -56,9 +57,9 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
     auto* box = new QWidget;
     box->setObjectName(QStringLiteral("scopeControls"));
     box->setAttribute(Qt::WA_StyledBackground);
-    auto* row = new QHBoxLayout(box);
+    // The controls wrap onto further rows in a narrow panel (ui/FlowLayout.h).
+    auto* row = new FlowLayout(box, 6);
     row->setContentsMargins(6, 2, 6, 2);
-    row->setSpacing(6);
     ScopeSpec& spec = engine_.spec();
     auto changed = [this] { scheduleReprocess(); };
     auto gainFor = [&](float* target) {
@@ -101,7 +102,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             });
             row->addWidget(channels);
             row->addWidget(scale);
-            row->addStretch(1);
+            row->addStretch();
             row->addWidget(gainFor(&spec.histogramGain));
             break;
         }
@@ -121,7 +122,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(scaleCombo());
             row->addWidget(referenceCombo(box));
             row->addWidget(traceColourCombo(box));
-            row->addStretch(1);
+            row->addStretch();
             row->addWidget(gainFor(&spec.waveformGain));
             break;
         }
@@ -136,7 +137,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(mode);
             row->addWidget(scaleCombo());
             row->addWidget(referenceCombo(box));
-            row->addStretch(1);
+            row->addStretch();
             row->addWidget(gainFor(&spec.waveformGain));
             break;
         }
@@ -165,7 +166,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(targets);
             row->addWidget(skin);
             row->addWidget(traceColourCombo(box));
-            row->addStretch(1);
+            row->addStretch();
             row->addWidget(gainFor(&spec.vectorscopeGain));
             break;
         }
@@ -189,7 +190,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(mode);
             row->addWidget(new QLabel(tr("Target"), box));
             row->addWidget(target);
-            row->addStretch(1);
+            row->addStretch();
             break;
         }
         case Plane::Preview: {
@@ -209,6 +210,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             falseColourLegend_ = new QLabel(box);
             falseColourLegend_->setObjectName(QStringLiteral("falseColourLegend"));
             falseColourLegend_->setTextFormat(Qt::RichText);
+            falseColourLegend_->setWordWrap(true);   // wraps in a narrow panel, never widens it
             auto* peakColour = new QComboBox(box);
             peakColour->setObjectName(QStringLiteral("peakingColour"));
             peakColour->setFocusPolicy(Qt::NoFocus);
@@ -296,7 +298,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(falseColourLegend_);
             row->addWidget(peakColour);
             row->addWidget(peakWidth);
-            row->addStretch(1);
+            row->addStretch();
             row->addWidget(inViewer);
             break;
         }

@@ -1,6 +1,8 @@
 // Writing the scope PNGs of "Save scopes...".
 #include "ScopeExport.h"
 
+#include "scope/CieDiagram.h"
+
 #include <QDir>
 #include <QFileInfo>
 
@@ -49,6 +51,9 @@ Result<QStringList> saveScopes(Engine& engine, const FrameView& frame, const Sco
     spec.scopeWidth = request.width;
     spec.scopeHeight = request.height;
     spec.vectorscopeSize = request.height;   // as `cudascope export --size`
+    // The CIE chromaticity diagram too (export's cie.png), with the panel's mode and target.
+    spec.cie = spec.cieCounts = true;
+    spec.cieSize = request.height;
     ScopeResults results;
     if (Status s = engine.process(frame, spec, results); !s) return s;
     // The scope images from core's renderer, whatever engine counted: these are the images
@@ -57,9 +62,10 @@ Result<QStringList> saveScopes(Engine& engine, const FrameView& frame, const Sco
     renderWaveform(results, spec, results.waveformImage);
     renderParade(results, spec, results.paradeImage);
     renderVectorscope(results, spec, results.vectorscopeImage);
+    renderCieDiagram(results, spec, results.cieImage);
 
     QStringList names = {QStringLiteral("picture.png"), QStringLiteral("histogram.png"), QStringLiteral("waveform.png"),
-                         QStringLiteral("parade.png"), QStringLiteral("vectorscope.png")};
+                         QStringLiteral("parade.png"), QStringLiteral("vectorscope.png"), QStringLiteral("cie.png")};
     const QString previewFile =
         QStringLiteral("preview-%1.png").arg(QString::fromLatin1(previewName(spec.preview).data(), qsizetype(previewName(spec.preview).size())));
     if (spec.preview != PreviewFilter::None) names << previewFile;
@@ -91,7 +97,8 @@ Result<QStringList> saveScopes(Engine& engine, const FrameView& frame, const Sco
                                     {QStringLiteral("histogram.png"), &results.histogramImage},
                                     {QStringLiteral("waveform.png"), &results.waveformImage},
                                     {QStringLiteral("parade.png"), &results.paradeImage},
-                                    {QStringLiteral("vectorscope.png"), &results.vectorscopeImage}})
+                                    {QStringLiteral("vectorscope.png"), &results.vectorscopeImage},
+                                    {QStringLiteral("cie.png"), &results.cieImage}})
         if (Status s = write(name, *img); !s) return s;
     if (spec.preview != PreviewFilter::None)
         if (Status s = write(previewFile, results.preview); !s)

@@ -11,6 +11,7 @@
 #include "Player.h"
 #include "playback/Timecode.h"
 #include "TransferOverride.h"
+#include "ui/ElidedLabel.h"
 #include "core/Gamut.h"
 #include "decode/PatternSource.h"
 
@@ -19,7 +20,7 @@ namespace cs {
 StatusBar::StatusBar(const EngineHost& engine, const Player& player, QWidget* parent)
     : QStatusBar(parent), engine_(engine), player_(player) {
     auto label = [this](const QString& tip) {
-        auto* l = new QLabel(this);
+        auto* l = new ElidedLabel(this);
         l->setToolTip(tip);
         return l;
     };
@@ -38,10 +39,14 @@ StatusBar::StatusBar(const EngineHost& engine, const Player& player, QWidget* pa
     fps_ = label(tr("Frames shown per second"));
     dropped_ = label(tr("Frames dropped (late) since the source opened"));
     time_ = label(tr("Engine time per frame (picture, preview and scopes)"));
-    gamut_ = label(tr("Pixels outside the target gamut (CIE panel's target; View > Gamut Check)"));
+    gamut_ = label(tr("Colour gamut: the pixels whose chromaticity is outside the target gamut (the CIE panel's "
+                      "target; View > Gamut Check)"));
     gamut_->setObjectName(QStringLiteral("gamutReadout"));
+    signal_ = label(tr("R'G'B' gamut: the pixels whose R'G'B' is outside EBU R 103's -5%..105% (before clamping); "
+                       "out of legal: Y' or Cb/Cr outside the legal range (signalstats BRNG)"));
+    signal_->setObjectName(QStringLiteral("signalReadout"));
     addWidget(picker_, 1);
-    for (QLabel* l : {timecode_, source_, size_, format_, gamut_, decoder_, engineName_, fps_, dropped_, time_}) addPermanentWidget(l);
+    for (QLabel* l : {timecode_, source_, size_, format_, signal_, gamut_, decoder_, engineName_, fps_, dropped_, time_}) addPermanentWidget(l);
     engineName_->setText(tr("engine %1").arg(QString::fromUtf8(engine_.name().data(), qsizetype(engine_.name().size()))));
 }
 
@@ -68,10 +73,12 @@ void StatusBar::refresh() {
         const ScopeResults& r = engine_.results();
         const ColorInfo c = engine_.hasResults() ? r.color : applyOverride(info.color, engine_.spec().colorOverride);
         const auto sv = [](std::string_view v) { return QString::fromLatin1(v.data(), qsizetype(v.size())); };
+        // A matrix the stream does not tag is guessed from the frame size (HD: BT.709): said so.
+        const bool assumed = !c.matrixTagged && !formatInfo(info.format).isRgb;
         format_->setText(QStringLiteral("%1  %2-bit  %3 %4")
                              .arg(QString::fromStdString(info.sourcePixFmt.empty() ? std::string(formatInfo(info.format).name) : info.sourcePixFmt))
                              .arg(formatInfo(info.format).bitDepth)
-                             .arg(sv(matrixName(c.matrix)), sv(rangeName(c.range))) +
+                             .arg(sv(matrixName(c.matrix)) + (assumed ? tr(" (assumed)") : QString()), sv(rangeName(c.range))) +
                          transferStatusText(c.transfer, engine_.hasResults() ? &r.hdr : nullptr,
                                             engine_.hasResults() && engine_.toneMapped()));
         decoder_->setText(QString::fromStdString(info.decoder));
@@ -79,12 +86,22 @@ void StatusBar::refresh() {
     const GamutResults& g = engine_.results().gamut;
     if (player_.hasSource() && engine_.hasResults() && g.measured) {
         const std::string_view target = primariesLabel(g.target);
-        gamut_->setText(tr("outside %1 %2%").arg(QString::fromLatin1(target.data(), qsizetype(target.size())))
+        gamut_->setText(tr("outside %1 (colour gamut) %2%").arg(QString::fromLatin1(target.data(), qsizetype(target.size())))
                             .arg(g.outsideShare * 100.0, 0, 'f', 1));
         gamut_->show();
     } else {
         gamut_->clear();
         gamut_->hide();
+    }
+    // The R'G'B' gamut and the legal range of the frame's signal (the engine's statistics).
+    if (player_.hasSource() && engine_.hasResults() && engine_.spec().stats) {
+        const FrameStats& st = engine_.results().stats;
+        signal_->setText(tr("R'G'B' out of range %1%  out of legal %2%").arg(st.outOfGamut * 100.0, 0, 'f', 1)
+                             .arg(st.outOfLegal * 100.0, 0, 'f', 1));
+        signal_->show();
+    } else {
+        signal_->clear();
+        signal_->hide();
     }
     fps_->setText(tr("%1 fps").arg(player_.presentedFps(), 0, 'f', 1));
     // Every frame the source delivered since it opened: shown, dropped (late, replaced), skipped

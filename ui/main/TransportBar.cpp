@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QProxyStyle>
 #include <QSlider>
 #include <QToolButton>
 
@@ -13,13 +14,25 @@
 #include <cmath>
 #include <cstdint>
 
+#include "ui/ElidedLabel.h"
 #include "ui/Icons.h"
 #include "playback/Timecode.h"
 
 namespace cs {
 namespace {
 const double kSpeeds[] = {0.25, 0.5, 1.0, 1.5, 2.0, 4.0};
-}
+
+// A left click on the seek bar moves the handle to the click (and from there it drags), as
+// players do; QSlider's own click steps a page towards it.
+class AbsoluteClickStyle : public QProxyStyle {
+public:
+    using QProxyStyle::QProxyStyle;
+    int styleHint(StyleHint hint, const QStyleOption* option, const QWidget* widget, QStyleHintReturn* ret) const override {
+        if (hint == SH_Slider_AbsoluteSetButtons) return Qt::LeftButton;
+        return QProxyStyle::styleHint(hint, option, widget, ret);
+    }
+};
+}  // namespace
 
 QToolButton* TransportBar::button(const QString& tip, int icon) {
     auto* b = new QToolButton(this);
@@ -46,10 +59,18 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
     for (double s : kSpeeds) speed_->addItem(QString::number(s) + QStringLiteral("x"), s);
     speed_->setCurrentIndex(2);
 
+    reverse_ = new QLabel(this);
+    reverse_->setObjectName(QStringLiteral("reverseSpeed"));
+    reverse_->setToolTip(tr("Playing in reverse (J again: faster; K or Space: pause; L: forward)"));
+    reverse_->hide();
+
     seek_ = new QSlider(Qt::Horizontal, this);
     seek_->setFocusPolicy(Qt::NoFocus);
     seek_->setToolTip(tr("Seek"));
     seek_->setEnabled(false);
+    auto* clickStyle = new AbsoluteClickStyle(style()->name());
+    clickStyle->setParent(seek_);
+    seek_->setStyle(clickStyle);
 
     QFont mono(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::Monospace);
@@ -68,14 +89,13 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
     timecodeKind_->setObjectName(QStringLiteral("timecodeKind"));
     timecodeKind_->setCursor(Qt::PointingHandCursor);
     timecodeKind_->installEventFilter(this);
-    duration_ = new QLabel(this);
+    duration_ = new ElidedLabel(this);
     duration_->setObjectName(QStringLiteral("duration"));
     duration_->setFont(mono);
     duration_->setToolTip(tr("Duration"));
-    frame_ = new QLabel(this);
+    frame_ = new ElidedLabel(this);
     frame_->setFont(mono);
     frame_->setToolTip(tr("Frame number of the displayed frame"));
-    frame_->setMinimumWidth(QFontMetrics(mono).horizontalAdvance(QStringLiteral("frame 0000000")));
 
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(6, 2, 6, 2);
@@ -86,6 +106,7 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
     row->addSpacing(6);
     row->addWidget(loop_);
     row->addWidget(speed_);
+    row->addWidget(reverse_);
     row->addSpacing(8);
     row->addWidget(seek_, 1);
     row->addSpacing(8);
@@ -107,7 +128,9 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
     // Scrubbing seeks on every move; the player keeps only the latest target.
     connect(seek_, &QSlider::sliderMoved, this, [this](int v) { emit seekRequested(double(v) / fps_); });
     connect(seek_, &QSlider::actionTriggered, this, [this](int action) {
-        if (action == QAbstractSlider::SliderPageStepAdd || action == QAbstractSlider::SliderPageStepSub ||
+        // SliderMove without the slider down: a click that put the handle there (AbsoluteClickStyle).
+        if ((action == QAbstractSlider::SliderMove && !seek_->isSliderDown()) ||
+            action == QAbstractSlider::SliderPageStepAdd || action == QAbstractSlider::SliderPageStepSub ||
             action == QAbstractSlider::SliderSingleStepAdd || action == QAbstractSlider::SliderSingleStepSub)
             emit seekRequested(double(seek_->sliderPosition()) / fps_);
     });
@@ -168,6 +191,11 @@ void TransportBar::setLoop(bool loop) {
 void TransportBar::setSpeed(double speed) {
     for (int i = 0; i < speed_->count(); ++i)
         if (std::abs(speed_->itemData(i).toDouble() - speed) < 1e-6) speed_->setCurrentIndex(i);
+}
+
+void TransportBar::setReverse(double speed) {
+    reverse_->setVisible(speed > 0);
+    if (speed > 0) reverse_->setText(QStringLiteral("\u25C0 ") + QString::number(speed) + QStringLiteral("x"));
 }
 
 bool TransportBar::isScrubbing() const { return seek_->isSliderDown(); }

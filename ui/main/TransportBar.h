@@ -35,6 +35,8 @@ public:
     void setPlaying(bool playing);
     void setLoop(bool loop);
     void setSpeed(double speed);
+    // Playing in reverse at `speed` ("◀ 2x" beside the speed box); 0: not in reverse.
+    void setReverse(double speed);
     bool isScrubbing() const;
 
 signals:
@@ -55,6 +57,7 @@ private:
     QToolButton* button(const QString& tip, int icon);
     QToolButton *start_, *back_, *play_, *forward_, *end_, *loop_;
     QComboBox* speed_;
+    QLabel* reverse_;   // the reverse speed, while playing in reverse
     QSlider* seek_;
     void showTimecode();
     QLabel *timecode_, *timecodeKind_, *duration_, *frame_;

@@ -57,7 +57,11 @@ WallWindow::WallWindow(const std::string& engine, QWidget* parent) : QMainWindow
     for (const char* c : kColumns) headers << QString::fromLatin1(c);
     log_->setHorizontalHeaderLabels(headers);
     log_->horizontalHeader()->setStretchLastSection(true);
-    const int widths[] = {200, 220, 90, 50, 200, 90};
+    // The times whole (an ISO time with milliseconds), whatever the font.
+    const QFontMetrics fm(log_->font());
+    const int time = fm.horizontalAdvance(QStringLiteral("0000-00-00T00:00:00.000Z")) + 16;
+    const int widths[] = {time, 220, fm.horizontalAdvance(QStringLiteral("R'G'B' out of range")) + 16,
+                          fm.horizontalAdvance(QStringLiteral("start")) + 16, time, fm.horizontalAdvance(QStringLiteral("00:00:00:00")) + 16};
     for (int c = 0; c < int(std::size(widths)); ++c) log_->horizontalHeader()->resizeSection(c, widths[c]);
     log_->verticalHeader()->hide();
     log_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -70,7 +74,8 @@ WallWindow::WallWindow(const std::string& engine, QWidget* parent) : QMainWindow
     status_ = new QLabel(this);
     statusBar()->addWidget(status_, 1);
     buildMenus();
-    resize(1280, 860);
+    resize(1280, 860);   // the size un-maximized
+    setWindowState(Qt::WindowMaximized);   // a wall fills its screen when shown
 
     poll_.setInterval(250);
     connect(&poll_, &QTimer::timeout, this, &WallWindow::poll);
@@ -215,6 +220,8 @@ Status WallWindow::load(const std::string& path) {
     return {};
 }
 
+QString WallWindow::statusLine() const { return status_->text(); }
+
 int WallWindow::alarmRows() const { return int(rows_.size()); }
 
 std::vector<std::string> WallWindow::alarmRow(int row) const { return rows_[size_t(row)]; }
@@ -243,7 +250,10 @@ void WallWindow::poll() {
     bool logged = false;
     for (auto& t : tiles_)
         for (WallAlarmRecord& r : t->takeAlarms()) {
-            std::vector<std::string> row = {isoTime(r.at).toStdString(), r.source, std::string(alarmName(r.event.kind)),
+            // A start is logged at the time its condition began (the black's first frame, not
+            // the frame 2 s later that raised it); an end at the time it ended.
+            std::vector<std::string> row = {isoTime(r.event.start ? r.since : r.at).toStdString(), r.source,
+                                            std::string(alarmName(r.event.kind)),
                                             r.event.start ? "start" : "end", isoTime(r.since).toStdString(), r.timecode,
                                             r.event.detail};
             const int at = log_->rowCount();
@@ -287,8 +297,8 @@ void WallWindow::openFull(int index) {
     if (!full_) {
         full_ = new MainWindow(engine_);   // a top level of its own from the start (deleted by ~WallWindow)
         full_->installEventFilter(this);
-        auto* back = new QShortcut(QKeySequence(Qt::Key_Escape), full_);
-        connect(back, &QShortcut::activated, full_, &QWidget::close);
+        // Esc leaves the full view's full screen first, then goes back to the wall.
+        full_->setEscapeHook([this] { if (full_) full_->close(); });
         for (PictureView* picture : full_->findChildren<PictureView*>()) picture->installEventFilter(this);
     }
     full_->setGeometry(geometry());
@@ -309,7 +319,7 @@ bool WallWindow::eventFilter(QObject* watched, QEvent* event) {
     if (full_ && event->type() == QEvent::MouseButtonDblClick && qobject_cast<PictureView*>(watched) &&
         watched->parent() && full_->isAncestorOf(static_cast<QWidget*>(watched))) {
         QTimer::singleShot(0, full_.data(), &QWidget::close);
-        return false;
+        return true;   // back to the wall, not the picture's full screen
     }
     if (watched == full_.data() && event->type() == QEvent::Close) {
         fullOpen_ = false;

@@ -53,6 +53,8 @@ public:
     int tileCount() const { return int(tiles_.size()); }
     WallTile& tile(int index) { return *tiles_[size_t(index)]; }
     WallView& view() { return *view_; }
+    // The status bar's line: sources, how many in alarm, frames, engine, paint times.
+    QString statusLine() const;
     int alarmRows() const;
     // Row `row` of the log as CSV fields.
     std::vector<std::string> alarmRow(int row) const;

@@ -1,0 +1,314 @@
+// GUI tests (QTest) of the window as a whole: Reset Layout gives the first launch's layout, the
+// window fits a 1280 x 720 screen with every legend and readout on (no text widens it), a
+// geometry saved wider than the screen comes back inside it, a click on the seek bar jumps
+// there, full screen (F11: the window; a double-click: the picture alone; Esc leaves).
+// View > Guides drawn over the picture, reverse play's direction, the status bar's R'G'B',
+// legal and colour gamut readouts and an assumed matrix. Set CS_WINDOW_SCREENSHOTS=DIR to
+// keep screenshots. Exits 77 (skipped) without a display or OpenGL 3.3.
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSlider>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QtTest>
+
+#include "GuiTestSupport.h"
+#include "ui/compare/Compare.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/PictureView.h"
+#include "render/PictureGuides.h"
+#include "ui/main/TransportBar.h"
+#include "ui/Settings.h"
+
+using cs::gl::Plane;
+
+namespace {
+
+constexpr int kWaitMs = 20000;
+
+void settle(int ms = 200) { cs::test::waitUntil([] { return false; }, ms); }
+
+// CS_WINDOW_SCREENSHOTS=DIR keeps screenshots of the states tested.
+void shoot(QWidget& w, const char* name) {
+    const QByteArray dir = qgetenv("CS_WINDOW_SCREENSHOTS");
+    if (dir.isEmpty()) return;
+    QDir().mkpath(QString::fromLocal8Bit(dir));
+    w.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name));
+}
+
+void choose(QComboBox* c, int data) {
+    c->setCurrentIndex(c->findData(data));
+    emit c->activated(c->currentIndex());
+}
+
+}  // namespace
+
+class TestGuiWindow : public QObject {
+    Q_OBJECT
+
+    cs::MainWindow* window_ = nullptr;
+    cs::Player& player() { return window_->player(); }
+    QSlider* seekBar() { return window_->findChild<cs::TransportBar*>()->findChild<QSlider*>(); }
+    QAction* action(const char* name) { return window_->findChild<QAction*>(QString::fromLatin1(name)); }
+
+private slots:
+    void initTestCase() {
+        // A first launch (the settings are a fresh folder's).
+        window_ = new cs::MainWindow("cpu");
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_));
+        window_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window_));   // the shortcuts go to the active window
+        window_->openInput(QStringLiteral("pattern:bars:320x180"));
+        QVERIFY(cs::test::waitUntil([&] { return player().hasFrame(); }, kWaitMs));
+        player().pause();
+    }
+
+    void cleanupTestCase() {
+        delete window_;
+        window_ = nullptr;
+    }
+
+    void resetLayoutGivesTheFirstLaunchsLayout() {
+        settle();
+        const QSize window = window_->size();
+        QDockWidget* vectorscope = window_->dock(Plane::Vectorscope);
+        const QSize first = vectorscope->size(), waveform = window_->dock(Plane::Waveform)->size();
+        QVERIFY(first.width() > 200 && first.height() > 200);
+        // Another layout: a smaller window, the vectorscope floated, the waveform closed.
+        window_->resize(window.width() - 300, window.height() - 200);
+        vectorscope->setFloating(true);
+        window_->dock(Plane::Waveform)->hide();
+        settle();
+        window_->resetLayout();
+        settle();
+        QCOMPARE(window_->size(), window);
+        QVERIFY(!vectorscope->isFloating());
+        QVERIFY(window_->dock(Plane::Waveform)->isVisible());
+        QVERIFY2(std::abs(vectorscope->width() - first.width()) <= 4 && std::abs(vectorscope->height() - first.height()) <= 4,
+                 qPrintable(QStringLiteral("vectorscope %1x%2, first launch %3x%4").arg(vectorscope->width()).arg(vectorscope->height())
+                                .arg(first.width()).arg(first.height())));
+        const QSize w = window_->dock(Plane::Waveform)->size();
+        QVERIFY(std::abs(w.width() - waveform.width()) <= 4 && std::abs(w.height() - waveform.height()) <= 4);
+    }
+
+    void noTextWidensTheWindowBeyondA1280Screen() {
+        window_->resize(1280, 690);   // a 1280 x 720 screen less the title bar
+        settle();
+        QCOMPARE(window_->width(), 1280);
+        // Every legend and long readout on: HDR false colour's legend in the preview panel, a
+        // B to compare with (the picker reads A and B), the pinned picker, the gamut readout.
+        auto* transfer = window_->findChild<QComboBox*>(QStringLiteral("transferCombo"));
+        QVERIFY(transfer);
+        transfer->setCurrentIndex(transfer->findText(QStringLiteral("PQ")));
+        emit transfer->activated(transfer->currentIndex());
+        auto* filter = window_->findChild<QComboBox*>(QStringLiteral("previewFilter"));
+        choose(filter, int(cs::PreviewFilter::FalseColour));
+        window_->dock(Plane::Cie)->raise();
+        window_->compare().snapshot();
+        window_->viewer()->setPinned(cs::PixelPos{10, 10});
+        QVERIFY(cs::test::waitUntil([&] { return window_->engineHost().hasResults() &&
+                                                 window_->engineHost().results().color.transfer == cs::Transfer::Pq; }, kWaitMs));
+        auto* legend = window_->findChild<QLabel*>(QStringLiteral("falseColourLegend"));
+        QTRY_VERIFY_WITH_TIMEOUT(legend->isVisible() && legend->text().endsWith(QStringLiteral(" nits")), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->pickerText().contains(QStringLiteral(" | ")), kWaitMs);
+        settle(300);
+        shoot(*window_, "every-legend-1280.png");
+        QVERIFY2(window_->width() <= 1280, qPrintable(QStringLiteral("window %1 px wide").arg(window_->width())));
+        QVERIFY2(window_->minimumSizeHint().width() <= 1280 && window_->minimumSizeHint().height() <= 690,
+                 qPrintable(QStringLiteral("minimum %1x%2").arg(window_->minimumSizeHint().width()).arg(window_->minimumSizeHint().height())));
+        // Nothing was pushed out of sight: the status bar's fields and the panels are inside the window.
+        QVERIFY(window_->statusBar()->width() <= window_->width());
+        for (Plane p : {Plane::Waveform, Plane::Parade, Plane::Histogram, Plane::Preview}) {
+            const QRect r = window_->dock(p)->geometry();
+            QVERIFY2(r.right() < window_->width(), qPrintable(window_->dock(p)->objectName()));
+        }
+        window_->compare().closeB();
+        choose(filter, int(cs::PreviewFilter::FocusPeaking));
+        transfer->setCurrentIndex(0);
+        emit transfer->activated(0);
+        window_->dock(Plane::Vectorscope)->raise();
+    }
+
+    void aSavedTooWideGeometryIsBroughtOntoTheScreen() {
+        const QRect screen = window_->screen()->availableGeometry();
+        {
+            cs::MainWindow wide("cpu");
+            wide.setGeometry(screen.x() + 200, screen.y() + 100, screen.width() + 900, screen.height() + 400);
+            cs::settings::saveWindow(wide.saveGeometry(), wide.saveState());
+        }
+        cs::MainWindow restored("cpu");
+        QVERIFY2(restored.width() <= screen.width() && restored.height() <= screen.height(),
+                 qPrintable(QStringLiteral("%1x%2 on %3x%4").arg(restored.width()).arg(restored.height()).arg(screen.width()).arg(screen.height())));
+        QVERIFY(screen.contains(restored.geometry()));
+        cs::settings::saveWindow({}, {});
+    }
+
+    void aClickOnTheSeekBarJumpsThere() {
+        QSlider* seek = seekBar();
+        QVERIFY(seek && seek->isEnabled());
+        QCOMPARE(seek->maximum(), 249);   // the pattern's 250 frames
+        player().goToStart();
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(0), kWaitMs);
+        // A click three quarters along the groove (not on the handle) lands there, not a page on.
+        QStyleOptionSlider option;
+        option.initFrom(seek);
+        option.orientation = Qt::Horizontal;
+        option.minimum = seek->minimum();
+        option.maximum = seek->maximum();
+        const QRect groove = seek->style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderGroove, seek);
+        const int x = groove.left() + groove.width() * 3 / 4;
+        QTest::mouseClick(seek, Qt::LeftButton, {}, QPoint(x, seek->height() / 2));
+        option.sliderPosition = seek->sliderPosition();
+        const QRect handle = seek->style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, seek);
+        const int expected = QStyle::sliderValueFromPosition(seek->minimum(), seek->maximum(), x - groove.left() - handle.width() / 2,
+                                                             groove.width() - handle.width());
+        QTRY_VERIFY2_WITH_TIMEOUT(std::abs(player().currentFrameNumber() - expected) <= 4,
+                                  qPrintable(QStringLiteral("frame %1, clicked at %2").arg(player().currentFrameNumber()).arg(expected)), kWaitMs);
+        QVERIFY2(player().currentFrameNumber() > 150, qPrintable(QString::number(player().currentFrameNumber())));
+        QVERIFY(!player().isPlaying());
+    }
+
+    void reversePlayShowsItsDirection() {
+        auto* reverse = window_->findChild<QLabel*>(QStringLiteral("reverseSpeed"));
+        QVERIFY(reverse && !reverse->isVisible());
+        QVERIFY(player().currentFrameNumber() > 10);   // room to play back
+        QTest::keyClick(window_, Qt::Key_J);
+        QVERIFY(player().isPlayingReverse());
+        QVERIFY(reverse->isVisible());
+        QCOMPARE(reverse->text(), QStringLiteral("\u25C0 1x"));
+        QTest::keyClick(window_, Qt::Key_J);
+        QCOMPARE(reverse->text(), QStringLiteral("\u25C0 1.5x"));
+        if (qEnvironmentVariableIsSet("CS_WINDOW_SCREENSHOTS")) {
+            settle(100);   // laid out with the label shown
+            shoot(*window_->findChild<cs::TransportBar*>(), "reverse.png");
+        }
+        QTest::keyClick(window_, Qt::Key_K);
+        QVERIFY(!player().isPlayingReverse());
+        QVERIFY(!reverse->isVisible());
+    }
+
+    // The R'G'B' gamut (EBU R 103) and the legal range are read out beside the colour gamut,
+    // named apart; a matrix the stream does not tag is marked assumed, a tagged one is not.
+    void theSignalsRangesAndAnAssumedMatrixAreReadOut() {
+        auto* signal = window_->statusBar()->findChild<QLabel*>(QStringLiteral("signalReadout"));
+        QVERIFY(signal);
+        QTRY_VERIFY_WITH_TIMEOUT(signal->isVisible(), kWaitMs);
+        const cs::FrameStats& st = window_->engineHost().results().stats;
+        QCOMPARE(signal->text(), QStringLiteral("R'G'B' out of range %1%  out of legal %2%").arg(st.outOfGamut * 100.0, 0, 'f', 1)
+                                     .arg(st.outOfLegal * 100.0, 0, 'f', 1));
+        // The bars' PLUGE steps below black (-2%) are out of legal; their colours are inside R'G'B'.
+        QVERIFY(st.outOfLegal > 0.0);
+        QCOMPARE(st.outOfGamut, 0.0);
+        auto formatText = [&] {
+            QStringList texts;
+            for (QLabel* l : window_->statusBar()->findChildren<QLabel*>()) texts << l->text();
+            return texts.join(QStringLiteral(" | "));
+        };
+        QVERIFY2(formatText().contains(QStringLiteral("bt709 limited")), qPrintable(formatText()));   // the pattern is tagged
+        // An untagged HD clip: BT.709 by its size, and said to be assumed.
+        QTemporaryDir dir;
+        const QString clip = dir.filePath(QStringLiteral("untagged.mkv"));
+        QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:d=0.2",
+                                     "-pix_fmt", "yuv420p", "-c:v", "ffv1", clip}));
+        window_->openInput(clip);
+        QVERIFY(cs::test::waitUntil([&] { return player().input() == clip.toStdString() && player().hasFrame(); }, kWaitMs));
+        player().pause();
+        QTRY_VERIFY2_WITH_TIMEOUT(formatText().contains(QStringLiteral("bt709 (assumed) limited")), qPrintable(formatText()), kWaitMs);
+        window_->openInput(QStringLiteral("pattern:bars:320x180"));
+        QVERIFY(cs::test::waitUntil([&] { return player().input() == "pattern:bars:320x180" && player().hasFrame(); }, kWaitMs));
+        player().pause();
+    }
+
+    // View > Guides: the action safe rectangle, a 4:3 guide and the centre cross drawn over the
+    // picture where render/PictureGuides.h puts them (read back from the viewer's framebuffer),
+    // nothing else changed.
+    void guidesAreDrawnOverThePicture() {
+        window_->viewer()->setPinned(std::nullopt);
+        window_->viewer()->zoomToFit();
+        settle();
+        const QImage before = window_->viewer()->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+        for (const char* name : {"guideActionSafe", "guideAspect4x3", "guideCentre"}) {
+            QVERIFY2(action(name), name);
+            action(name)->trigger();
+        }
+        QVERIFY(window_->viewer()->guides().actionSafe && window_->viewer()->guides().centreCross);
+        const QImage after = window_->viewer()->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+        const cs::RectF r = window_->viewer()->pictureRect();
+        QVERIFY(r.w > 300 && std::abs(r.w / r.h - 16.0 / 9.0) < 0.02);
+        const cs::GuideSegments g = cs::guideSegments(r, window_->viewer()->guides(), 20.0);
+        auto at = [](const QImage& img, float x, float y) { return img.pixel(int(x), int(y)); };
+        // The action safe rectangle's top edge, a third of the way along: white.
+        const float safeY = g.safe[1], safeX = float(r.x + r.w / 3);
+        const QRgb top = at(after, safeX, safeY);
+        QVERIFY2(qRed(top) >= 225 && qGreen(top) >= 225 && qBlue(top) >= 225, qPrintable(QString::number(top, 16)));
+        QVERIFY(at(before, safeX, safeY) != top);
+        // The 4:3 guide's left line, half way down: amber.
+        const QRgb line = at(after, g.aspect[0], float(r.y + r.h / 2));
+        QVERIFY2(qRed(line) >= 240 && qGreen(line) > 150 && qGreen(line) < 220 && qBlue(line) < 40, qPrintable(QString::number(line, 16)));
+        // The centre cross: white at the picture's centre, an arm's length away too.
+        const QRgb centre = at(after, g.cross[4], g.cross[1]);
+        QVERIFY2(qRed(centre) >= 250 && qGreen(centre) >= 250 && qBlue(centre) >= 250, qPrintable(QString::number(centre, 16)));
+        // Away from the guides (and their shadows) the picture is as it was.
+        int changed = 0;
+        for (int y = int(safeY) + 3; y < int(safeY) + 13; ++y)
+            for (int x = int(r.x + r.w * 0.55); x < int(r.x + r.w * 0.6); ++x)
+                if (before.pixel(x, y) != after.pixel(x, y)) ++changed;
+        QCOMPARE(changed, 0);
+        for (const char* name : {"guideActionSafe", "guideAspect4x3", "guideCentre"}) action(name)->trigger();
+        QVERIFY(!window_->viewer()->guides().any());
+    }
+
+    void f11AndEscFillAndLeaveTheScreen() {
+        QVERIFY(!window_->isFullScreen());
+        QTest::keyClick(window_, Qt::Key_F11);
+        QVERIFY(window_->isFullScreen());
+        QVERIFY(action("fullScreen")->isChecked());
+        QVERIFY(window_->dock(Plane::Waveform)->isVisible());   // the whole window, panels and all
+        QTest::keyClick(window_, Qt::Key_Escape);
+        QVERIFY(!window_->isFullScreen());
+        QVERIFY(!action("fullScreen")->isChecked());
+    }
+
+    void aDoubleClickShowsThePictureAloneFullScreen() {
+        QTest::mouseDClick(window_->viewer(), Qt::LeftButton, {}, window_->viewer()->rect().center());
+        QVERIFY(window_->isFullScreenPicture());
+        QVERIFY(window_->isFullScreen());
+        settle();
+        for (Plane p : {Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram, Plane::Preview})
+            QVERIFY2(!window_->dock(p)->isVisible(), qPrintable(window_->dock(p)->objectName()));
+        QVERIFY(!window_->statusBar()->isVisible());
+        QVERIFY(!window_->menuBar()->isVisible());
+        QVERIFY(!window_->findChild<cs::TransportBar*>()->isVisible());
+        // The picture fills the window (the screen, where a window manager does full screen).
+        QTRY_COMPARE_WITH_TIMEOUT(window_->viewer()->size(), window_->size(), 2000);
+        // The menus' shortcuts still work without the menu bar.
+        QVERIFY(!player().isPlaying());
+        const int64_t at = player().currentFrameNumber();
+        QTest::keyClick(window_, Qt::Key_Right);
+        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() != at || player().isOpening(), kWaitMs);
+        // Esc: back to the window as it was.
+        QTest::keyClick(window_, Qt::Key_Escape);
+        QVERIFY(!window_->isFullScreenPicture());
+        QVERIFY(!window_->isFullScreen());
+        settle();
+        QVERIFY(window_->dock(Plane::Waveform)->isVisible());
+        QVERIFY(window_->statusBar()->isVisible());
+        QVERIFY(window_->menuBar()->isVisible());
+        // From the window's full screen, the picture alone and back keeps the window full screen.
+        QTest::keyClick(window_, Qt::Key_F11);
+        QTest::mouseDClick(window_->viewer(), Qt::LeftButton, {}, window_->viewer()->rect().center());
+        QVERIFY(window_->isFullScreenPicture());
+        QTest::mouseDClick(window_->viewer(), Qt::LeftButton, {}, window_->viewer()->rect().center());
+        QVERIFY(!window_->isFullScreenPicture());
+        QVERIFY(window_->isFullScreen());
+        QTest::keyClick(window_, Qt::Key_Escape);
+        QVERIFY(!window_->isFullScreen());
+    }
+};
+
+CS_GUI_TEST_MAIN(TestGuiWindow)
+#include "test_gui_window.moc"
