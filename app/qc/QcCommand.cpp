@@ -4,8 +4,10 @@
 // app/qc/QcRun.cpp with its own source and engine), so that a crash or a hang fails that
 // input alone; with several --devices the jobs are spread over them (job j on device j mod
 // count). Threading: the job threads share only the next-input counter (atomic), the
-// outcome counters (atomic) and stderr, whose lines are written whole under `logLock`
-// (the workers' own lines are single writes to the same stderr).
+// outcome counters (atomic), the per-input outcome slots (each written by one job, read
+// after the joins) and stderr, whose lines are written whole under `logLock` (the workers'
+// own lines are single writes to the same stderr). With --policy the main thread then
+// writes the run's index.html and summary.csv (QcIndex.h) and --fail-on picks the exit code.
 #include <QByteArray>
 
 #include <algorithm>
@@ -105,7 +107,8 @@ int runQc(int argc, char** argv) {
     };
     std::atomic<size_t> next{0};
     std::atomic<int> checked{0}, skipped{0}, failed{0}, stopped{0};
-    // Each input's outcome, for index.html: slot i is written by the one job thread that took input i.
+    // Each input's outcome, for index.html: slot i is written only by the job thread that took input i
+    // (the next-input counter hands each index out once) and read after the joins.
     std::vector<std::pair<std::string, std::string>> outcomes(inputs.size());
     const auto job = [&](int jobIndex) {
         QcWorkerRequest o;

@@ -285,8 +285,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         }
         finder.add(ef);
 
-        QJsonObject stats = reportStats(results);
-        stats["out_of_r103"] = results.stats.outOfR103;   // EBU R 103's limits (core/Color.h's yuvOutsideR103)
+        const QJsonObject stats = reportStats(results);   // with out_of_r103, R 103's share (core/Color.h)
         const PixelFormatInfo& formatInfoNow = formatInfo(results.format);
         r103Applies = !formatInfoNow.isRgb && formatInfoNow.layout != PixelLayout::Gray;
         rules.frame(in.index, in.pts, timecode, results.stats.outOfR103);
