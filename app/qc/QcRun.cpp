@@ -32,6 +32,7 @@ extern "C" {
 #include "core/PixelFormat.h"
 #include "core/SampleRange.h"
 #include "analysis/ActivePicture.h"
+#include "analysis/Interlace.h"
 #include "analysis/SceneCuts.h"
 #include "analysis/SignalStats.h"
 #include "decode/FrameInput.h"
@@ -152,6 +153,8 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     FreezeReference reference;
     SceneMeter scenes;   // scdet: scene cuts and repeated frames (host frames)
     CropDetector crops;  // cropdetect: the active picture (host frames)
+    InterlaceDetector interlace;   // idet: each frame's field order, judged a frame late (host frames)
+    bool interlaceMeasured = false;
     std::string referenceTimecode;
     TimecodeBreaks timecodeBreaks;   // jumps and repeats in the timecode the frames carry
     std::string lastTimecode;
@@ -240,6 +243,10 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
                 if (st) mafd = reference.mafd(meter.current());
                 if (st) scene = scenes.add(meter.current());
                 if (st) crop = crops.add(meter.current());
+                if (st) {
+                    (void)interlace.add(meter.current());   // the counts are kept (the tail's "idet")
+                    interlaceMeasured = true;
+                }
                 sceneMeasured = st.ok();
             }
             if (!st) {
@@ -451,6 +458,13 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     }
     QJsonObject tail{{"events", eventList}};
     if (audio) tail["audio_summary"] = verdictInputs.audioSummary;
+    if (interlaceMeasured) {   // idet's single and multi-frame counts (analysis/Interlace.h)
+        (void)interlace.finish();
+        const auto idetCounts = [](const std::array<int64_t, 4>& c) {
+            return QJsonObject{{"tff", qint64(c[0])}, {"bff", qint64(c[1])}, {"progressive", qint64(c[2])}, {"undetermined", qint64(c[3])}};
+        };
+        tail["idet"] = QJsonObject{{"single", idetCounts(interlace.singleCounts())}, {"multiple", idetCounts(interlace.multipleCounts())}};
+    }
     if (!o.policies.empty()) {
         tail["policies"] = qcPoliciesJson(o.policies);
         tail["verdicts"] = verdicts;

@@ -102,5 +102,34 @@ TEST(QcScenes, ActiveAreaEqualsCropdetect) {
     EXPECT_EQ(events, changes);
 }
 
+// idet's single and multi-frame counts on 10 frames each of a scrolling pattern interlaced
+// bottom field first and progressive, equal to the counts FFmpeg's idet prints at the end.
+TEST(QcScenes, FieldOrderCountsEqualIdet) {
+    QTemporaryDir dir;
+    for (const QString scan : {"bff", "progressive"}) {
+        const QString clip = dir.path() + "/" + scan + ".mkv";
+        const QString interlace = scan == "progressive" ? QString() : ",interlace=scan=" + scan;
+        ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i",
+                          QString("testsrc2=size=128x96:rate=%1:d=0.4,scroll=h=0.03:v=0.02,format=yuv420p").arg(interlace.isEmpty() ? 25 : 50) +
+                              interlace,
+                          "-c:v", "ffv1", clip})
+                      .exitCode,
+                  0);
+        const RunResult idet = runProgram(CS_TEST_FFMPEG, {"-hide_banner", "-nostats", "-i", clip, "-vf", "idet", "-f", "null", "-"});
+        ASSERT_EQ(idet.exitCode, 0) << idet.err;
+        const RunResult qc = cudascope({"qc", clip, "--out", dir.path() + "/qc", "--engine", "cpu", "--no-qctools"});
+        ASSERT_EQ(qc.exitCode, 0) << qc.err;
+        const QJsonObject counts = readJson((dir.path() + "/qc/" + scan + ".mkv.qc.json").toStdString())["idet"].toObject();
+        for (const auto& [kind, label] : {std::pair{"single", "Single frame detection:"}, std::pair{"multiple", "Multi frame detection:"}}) {
+            const QJsonObject c = counts[kind].toObject();
+            char line[160];
+            std::snprintf(line, sizeof line, "%s TFF:%6lld BFF:%6lld Progressive:%6lld Undetermined:%6lld", label,
+                          static_cast<long long>(c["tff"].toInteger(-1)), static_cast<long long>(c["bff"].toInteger(-1)),
+                          static_cast<long long>(c["progressive"].toInteger(-1)), static_cast<long long>(c["undetermined"].toInteger(-1)));
+            EXPECT_NE(idet.err.find(line), std::string::npos) << scan.toStdString() << ": " << line << "\n" << idet.err;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace cs::testing
