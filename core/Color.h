@@ -100,6 +100,22 @@ CS_HD bool yuvOutOfGamut(const YuvToRgb& k, int32_t y, int32_t cb, int32_t cr) {
     return r < gamut.lo || g < gamut.lo || b < gamut.lo || r > gamut.hi || g > gamut.hi || b > gamut.hi;
 }
 
+// EBU R 103's limits as a per-pixel rule (docs/QC.md): R'G'B' outside -5%..105% (gamutBounds)
+// or luma outside -1%..103%. The luma is the converter's own fixed-point Y term before the
+// shift, yy = yMul * (y - yOffset) + 1/2 (0..outMax << kFixedShift is 0..100%), compared with
+// the bounds at that precision (a code of 8-bit output is too coarse for a 1% limit: Y 13 is
+// -1.4% and would round to -1.2%). Full-range Y'CbCr cannot leave the luma limits (its codes
+// stop at 0% and 100%). Every engine's out_of_r103 statistic counts pixels with this rule.
+CS_HD GamutBounds r103LumaBounds(int32_t outMax) {
+    const int64_t unit = int64_t(outMax) << kFixedShift, half = 1 << (kFixedShift - 1);
+    return {int32_t(half - unit / 100), int32_t(half + unit * 103 / 100)};
+}
+CS_HD bool yuvOutsideR103(const YuvToRgb& k, int32_t y, int32_t cb, int32_t cr) {
+    const int32_t yy = k.yMul * (y - k.yOffset) + (1 << (kFixedShift - 1));
+    const GamutBounds l = r103LumaBounds(k.outMax);
+    return yy < l.lo || yy > l.hi || yuvOutOfGamut(k, y, cb, cr);
+}
+
 // R'G'B' full range 8-bit -> Y'CbCr at outDepth in the given range (for RGB sources).
 struct RgbToYuv {
     int32_t yr, yg, yb;                // Y gains

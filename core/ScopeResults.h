@@ -28,6 +28,7 @@ struct FrameStats {
     ChannelStats y, u, v;
     double outOfLegal = 0.0;   // share of pixels with Y outside 16..235 or Cb/Cr outside 16..240 (scaled to depth), as signalstats BRNG / pixels
     double outOfGamut = 0.0;   // share of pixels whose R'G'B' falls outside EBU R 103's -5%..105% before clamping
+    double outOfR103 = 0.0;    // share of pixels outside EBU R 103's limits: R'G'B' -5%..105% or luma -1%..103% (core/Color.h's yuvOutsideR103)
 };
 
 struct ScopeResults {

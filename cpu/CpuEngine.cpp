@@ -68,7 +68,7 @@ struct SlotCounts {
     uint64_t gamutOutside = 0;               // pixels outside the gamut target
     int32_t minU = 0, maxU = 0, minV = 0, maxV = 0;
     uint64_t sumU = 0, sumV = 0, countC = 0;
-    uint64_t outOfLegal = 0, outOfGamut = 0;
+    uint64_t outOfLegal = 0, outOfGamut = 0, outOfR103 = 0;
 
     void reset(int levels, bool privateVectorscope, bool hdr) {
         histY.assign(size_t(levels), 0);
@@ -84,7 +84,7 @@ struct SlotCounts {
         if (columns.size() != cols) columns.assign(cols, 0);   // kept zeroed by each tile's flush
         minU = minV = std::numeric_limits<int32_t>::max();
         maxU = maxV = std::numeric_limits<int32_t>::min();
-        sumU = sumV = countC = outOfLegal = outOfGamut = 0;
+        sumU = sumV = countC = outOfLegal = outOfGamut = outOfR103 = 0;
     }
 };
 
@@ -256,23 +256,31 @@ constexpr int kPrefetchLevels = 16;  // count rows ahead at the flush
 template <bool kGamut>
 [[gnu::always_inline]] inline uint32_t convertRow(const YuvToRgb& k, const int32_t* __restrict Y,
                                                   const int32_t* __restrict Cb, const int32_t* __restrict Cr, int n,
-                                                  int32_t* __restrict R, int32_t* __restrict G, int32_t* __restrict B) {
+                                                  int32_t* __restrict R, int32_t* __restrict G, int32_t* __restrict B,
+                                                  uint32_t* outsideR103 = nullptr) {
     // The constants as locals: the stores below cannot alias them, so the loop vectorises.
     const int32_t yOffset = k.yOffset, cOffset = k.cOffset, yMul = k.yMul, rCr = k.rCr, gCb = k.gCb, gCr = k.gCr,
                   bCb = k.bCb, outMax = k.outMax;
     const GamutBounds gamut = gamutBounds(outMax);
     const int32_t lo = gamut.lo, hi = gamut.hi;
-    uint32_t outside = 0;
+    const GamutBounds luma = r103LumaBounds(outMax);   // EBU R 103 (core/Color.h's yuvOutsideR103)
+    const int32_t llo = luma.lo, lhi = luma.hi;
+    uint32_t outside = 0, r103 = 0;
     for (int i = 0; i < n; ++i) {
         const int32_t yy = yMul * (Y[i] - yOffset) + (1 << (kFixedShift - 1));
         const int32_t u = Cb[i] - cOffset, v = Cr[i] - cOffset;
         const int32_t r = (yy + rCr * v) >> kFixedShift, g = (yy - gCb * u - gCr * v) >> kFixedShift,
                       b = (yy + bCb * u) >> kFixedShift;
-        if constexpr (kGamut) outside += uint32_t((r < lo) | (g < lo) | (b < lo) | (r > hi) | (g > hi) | (b > hi));
+        if constexpr (kGamut) {
+            const uint32_t rgbOut = uint32_t((r < lo) | (g < lo) | (b < lo) | (r > hi) | (g > hi) | (b > hi));
+            outside += rgbOut;
+            r103 += rgbOut | uint32_t((yy < llo) | (yy > lhi));
+        }
         R[i] = clampCode(r, outMax);
         G[i] = clampCode(g, outMax);
         B[i] = clampCode(b, outMax);
     }
+    if constexpr (kGamut) *outsideR103 += r103;
     return outside;
 }
 
@@ -370,7 +378,11 @@ CS_TILE_CLONES void processTile(const FramePlan& p, SlotCounts& slot, bool direc
         unpackRow(p, x0, y, n, t);
         // R'G'B' at 8 bits (RGB sources: as stored) and at native depth.
         if (p.rgb8) {
-            if (p.gamut) slot.outOfGamut += convertRow<true>(p.toRgb8, t.y, t.cb, t.cr, n, t.r8, t.g8, t.b8);
+            if (p.gamut) {
+                uint32_t r103 = 0;
+                slot.outOfGamut += convertRow<true>(p.toRgb8, t.y, t.cb, t.cr, n, t.r8, t.g8, t.b8, &r103);
+                slot.outOfR103 += r103;
+            }
             else convertRow<false>(p.toRgb8, t.y, t.cb, t.cr, n, t.r8, t.g8, t.b8);
         }
         const int32_t *rn = t.r8, *gn = t.g8, *bn = t.b8;
@@ -699,6 +711,7 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
             t.minU = std::min(t.minU, c.minU); t.maxU = std::max(t.maxU, c.maxU); t.sumU += c.sumU;
             t.minV = std::min(t.minV, c.minV); t.maxV = std::max(t.maxV, c.maxV); t.sumV += c.sumV;
             t.countC += c.countC; t.outOfLegal += c.outOfLegal; t.outOfGamut += c.outOfGamut;
+            t.outOfR103 += c.outOfR103;
         }
         const double pixels = double(W) * double(H);
         const uint64_t countY = uint64_t(W) * uint64_t(H);
@@ -707,6 +720,7 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
         out.stats.v = {t.minV, t.maxV, double(t.sumV) / double(t.countC)};
         out.stats.outOfLegal = double(t.outOfLegal) / pixels;
         out.stats.outOfGamut = double(t.outOfGamut) / pixels;
+        out.stats.outOfR103 = double(t.outOfR103) / pixels;
     }
 
     // Display images.

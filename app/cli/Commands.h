@@ -5,6 +5,8 @@
 namespace cs {
 
 constexpr int kExitOk = 0, kExitFailure = 1, kExitUsage = 2;
+// qc --fail-on: a rule of a checked input failed (or was not applicable, with --fail-on any).
+constexpr int kExitVerdict = 3;
 
 int runExport(int argc, char** argv);   // cudascope export INPUT --out DIR ...
 int runProbe(int argc, char** argv);    // cudascope probe INPUT

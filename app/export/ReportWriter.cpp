@@ -178,7 +178,8 @@ QJsonObject reportStats(const ScopeResults& results) {
     return QJsonObject{{"y", toJson(results.stats.y)}, {"u", toJson(results.stats.u)},
                        {"v", toJson(results.stats.v)},
                        {"out_of_legal", results.stats.outOfLegal},
-                       {"out_of_gamut", results.stats.outOfGamut}};
+                       {"out_of_gamut", results.stats.outOfGamut},
+                       {"out_of_r103", results.stats.outOfR103}};   // EBU R 103's limits (core/Color.h)
 }
 
 QJsonObject reportFrame(int64_t index, double pts, const ScopeSpec& spec, const ScopeResults& results,

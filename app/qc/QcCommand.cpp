@@ -4,8 +4,10 @@
 // app/qc/QcRun.cpp with its own source and engine), so that a crash or a hang fails that
 // input alone; with several --devices the jobs are spread over them (job j on device j mod
 // count). Threading: the job threads share only the next-input counter (atomic), the
-// outcome counters (atomic) and stderr, whose lines are written whole under `logLock`
-// (the workers' own lines are single writes to the same stderr).
+// outcome counters (atomic), the per-input outcome slots (each written by one job, read
+// after the joins) and stderr, whose lines are written whole under `logLock` (the workers'
+// own lines are single writes to the same stderr). With --policy the main thread then
+// writes the run's index.html and summary.csv (QcIndex.h) and --fail-on picks the exit code.
 #include <QByteArray>
 
 #include <algorithm>
@@ -20,7 +22,9 @@
 #include <vector>
 
 #include "app/cli/Commands.h"
+#include "QcIndex.h"
 #include "QcOptions.h"
+#include "QcPolicy.h"
 #include "QcRun.h"
 #include "QcWorker.h"
 #include "app/cli/StopSignals.h"
@@ -57,6 +61,12 @@ int runQc(int argc, char** argv) {
         auto t = parseQcThresholds(text.str(), a.thresholds);
         if (!t) return usage("--thresholds " + a.thresholdsFile + ": " + t.message());
         a.thresholds = *t;
+    }
+    if (!a.policy.empty()) {   // read here to refuse a bad one before any input; each worker reads them again
+        auto p = loadQcPolicies(a.policy);
+        if (!p) return usage(p.message());
+    } else if (a.failOn != "never") {
+        return usage("--fail-on " + a.failOn + " needs --policy: without rules there are no verdicts");
     }
     auto expanded = expandInputs(a.inputs);
     if (!expanded) {
@@ -102,6 +112,9 @@ int runQc(int argc, char** argv) {
     const int threadsPerJob = std::max(1, (a.threads > 0 ? a.threads : ThreadPool::processThreads()) / jobCount);
     std::atomic<size_t> next{0};
     std::atomic<int> checked{0}, skipped{0}, failed{0}, stopped{0};
+    // Each input's outcome, for index.html: slot i is written only by the job thread that took input i
+    // (the next-input counter hands each index out once) and read after the joins.
+    std::vector<std::pair<std::string, std::string>> outcomes(inputs.size());
     const auto job = [&](int jobIndex) {
         QcWorkerRequest o;
         o.outDir = a.outDir;
@@ -112,6 +125,7 @@ int runQc(int argc, char** argv) {
         o.force = a.force;
         o.thresholdsFile = a.thresholdsFile;
         o.loudnessTarget = a.loudnessTarget;
+        o.policy = a.policy;
         o.gamutTarget = a.gamutTarget;
         o.inputTimeout = a.inputTimeout;
         o.threads = threadsPerJob;
@@ -119,6 +133,8 @@ int runQc(int argc, char** argv) {
             if (stopSignals.received()) break;
             const QcRunResult r = runQcInputInWorker(inputs[i], o, [&] { return stopSignals.received(); });
             log(r.message);
+            static constexpr const char* kWords[] = {"checked", "skipped", "failed", "stopped"};
+            outcomes[i] = {kWords[int(r.outcome)], r.message};
             switch (r.outcome) {
                 case QcOutcome::Checked: ++checked; break;
                 case QcOutcome::Skipped: ++skipped; break;
@@ -141,7 +157,23 @@ int runQc(int argc, char** argv) {
         std::fprintf(stderr, "cudascope qc: stopped by %s; inputs in progress have no report\n", signalName(sig));
         return 128 + sig;
     }
-    return failed ? kExitFailure : kExitOk;
+    int verdictFailures = 0;
+    if (!a.policy.empty() && (checked || skipped)) {   // the run's index of verdicts (QcIndex.h)
+        std::vector<QcIndexEntry> entries;
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            entries.push_back(qcIndexEntry(a.outDir, inputs[i], outcomes[i].first, outcomes[i].second));
+            verdictFailures += qcFailsOn(entries.back(), a.failOn);
+        }
+        if (Status st = writeQcIndex(a.outDir, entries); !st) {
+            std::fprintf(stderr, "cudascope qc: %s\n", st.message().c_str());
+            return kExitFailure;
+        }
+        if (verdictFailures)
+            std::fprintf(stderr, "cudascope qc: %d input%s failed --fail-on %s (index in %s/index.html)\n", verdictFailures,
+                         verdictFailures == 1 ? "" : "s", a.failOn.c_str(), a.outDir.c_str());
+    }
+    if (failed) return kExitFailure;
+    return verdictFailures ? kExitVerdict : kExitOk;
 }
 
 }  // namespace cs

@@ -1,5 +1,10 @@
 #include "QcEvents.h"
 
+#include <algorithm>
+#include <cstdio>
+
+#include "analysis/SceneCuts.h"
+
 namespace cs {
 
 void RunDetector::frame(int64_t index, double pts, bool inRun, std::vector<QcEvent>& events, const std::string& timecode) {
@@ -48,6 +53,50 @@ void QcEventFinder::add(const Frame& f) {
     legal_.frame(f.index, f.pts, f.outOfLegal > t_.legalShare, events_, f.timecode);
     gamut_.frame(f.index, f.pts, f.outOfGamut > t_.gamutShare, events_, f.timecode);
     target_.frame(f.index, f.pts, f.outsideTarget > t_.targetGamutShare, events_, f.timecode);
+    if (f.crop) {
+        const int now[4] = {f.cropX, f.cropY, f.cropW, f.cropH};
+        if (haveCrop_ && !std::equal(now, now + 4, crop_)) {
+            const std::string what = "active area " + std::to_string(f.cropW) + "x" + std::to_string(f.cropH) + "+" +
+                                     std::to_string(f.cropX) + "+" + std::to_string(f.cropY) + " (was " + std::to_string(crop_[2]) +
+                                     "x" + std::to_string(crop_[3]) + "+" + std::to_string(crop_[0]) + "+" + std::to_string(crop_[1]) + ")";
+            events_.push_back(QcEvent{"active_area", f.index, f.index, f.pts, f.pts, what, -1, -1, {}, f.timecode, f.timecode, {}, {}});
+        }
+        std::copy(now, now + 4, crop_);
+        haveCrop_ = true;
+    }
+    if (!f.scene) {   // not compared (the first frame, a new size, or not measured)
+        repeats_ = 0;
+        lastMoved_ = false;
+        return;
+    }
+    if (isSceneCut(f.sceneScore, t_.sceneThreshold)) {
+        char what[64];
+        std::snprintf(what, sizeof what, "scdet score %.3f", f.sceneScore);
+        events_.push_back(QcEvent{"scene_cut", f.index, f.index, f.pts, f.pts, what, -1, -1, {}, f.timecode, f.timecode, {}, {}});
+    }
+    if (f.repeat) {
+        if (repeats_ == 0 && !lastMoved_) repeats_ = -1;   // a hold from a still picture: not a repeated frame
+        if (repeats_ == 0) repeatRun_ = QcEvent{"repeated_frame", f.index, f.index, f.pts, f.pts, {}, -1, -1, {}, f.timecode, f.timecode, {}, {}};
+        if (repeats_ >= 0) {
+            ++repeats_;
+            repeatRun_.lastFrame = f.index;
+            repeatRun_.lastPts = f.pts;
+            repeatRun_.lastTimecode = f.timecode;
+        }
+        lastMoved_ = false;
+        return;
+    }
+    // A moving frame ends the run: one or two repeats between moving frames are an event.
+    if (repeats_ > 0 && repeats_ <= kMaxRepeatedFrames) {
+        repeatRun_.message = repeats_ == 1 ? "frame " + std::to_string(repeatRun_.firstFrame) + " repeats frame " +
+                                                 std::to_string(repeatRun_.firstFrame - 1)
+                                           : "frames " + std::to_string(repeatRun_.firstFrame) + " to " +
+                                                 std::to_string(repeatRun_.lastFrame) + " repeat frame " +
+                                                 std::to_string(repeatRun_.firstFrame - 1);
+        events_.push_back(repeatRun_);
+    }
+    repeats_ = 0;
+    lastMoved_ = true;
 }
 
 void QcEventFinder::decodeError(int64_t index, double pts, const std::string& warning, const std::string& timecode) {

@@ -1,7 +1,10 @@
 // `cudascope qc`'s events: runs of frames found as they stream by (nothing kept per frame).
 // black and freeze as FFmpeg's blackdetect and freezedetect decide them, out_of_legal and
 // out_of_gamut and out_of_target_gamut as runs above a share, decode_error for each integrity warning,
-// timecode_break for each jump or repeat in the timecode the frames carry. A run's
+// timecode_break for each jump or repeat in the timecode the frames carry, scene_cut where
+// FFmpeg's scdet puts a cut and repeated_frame for one or two frames repeating their
+// predecessor between moving frames (analysis/SceneCuts.h), active_area where cropdetect's
+// area changes (analysis/ActivePicture.h). A run's
 // duration is the time from its first frame to the frame that ends it (at the end of the
 // input: to the last frame's pts plus one frame), and it is an event when that duration is
 // at least the minimum (docs/QC.md).
@@ -66,7 +69,13 @@ public:
         std::string timecode, referenceTimecode;   // this frame's and the reference's
         double outOfLegal = 0, outOfGamut = 0;
         double outsideTarget = 0;       // share of pixels outside the gamut target
+        bool scene = false;             // scdet measured against the previous frame (host frames)
+        double sceneScore = 0;          // scdet's score
+        bool repeat = false;            // scdet's MAFD / 100 at most freezedetect's noise
+        bool crop = false;              // cropdetect's active area measured (host frames, after its skip)
+        int cropX = 0, cropY = 0, cropW = 0, cropH = 0;
     };
+    static constexpr int kMaxRepeatedFrames = 2;   // longer runs of repeats are holds (and freezes)
     void add(const Frame& f);
     void decodeError(int64_t index, double pts, const std::string& warning, const std::string& timecode = {});
     // A jump or repeat in the frames' own timecode at this frame.
@@ -79,6 +88,13 @@ public:
 private:
     QcThresholds t_;
     RunDetector black_, freeze_, legal_, gamut_, target_;
+    // repeated_frame: the run of repeats being followed, open while `repeats_` > 0.
+    QcEvent repeatRun_;
+    int repeats_ = 0;
+    bool lastMoved_ = false;   // the previous frame differed from its own predecessor
+    // active_area: the last frame's cropdetect area (x, y, w, h), when there was one.
+    bool haveCrop_ = false;
+    int crop_[4] = {};
     std::vector<QcEvent> events_;
     int64_t decodeErrors_ = 0;
 };

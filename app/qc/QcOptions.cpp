@@ -22,7 +22,7 @@ const char* const kQcUsage =
     "       cudascope qc --list-inputs DIR [--shard K/N]\n"
     "  INPUT                 media files, or folders (their media files, recursively)\n"
     "  --out DIR             output folder (created if missing): per input NAME.qc.json, NAME.qc.csv,\n"
-    "                        NAME.qctools.xml.gz, NAME.qc.png\n"
+    "                        NAME.qctools.xml.gz, NAME.qc.png, NAME.qc.html\n"
     "  --jobs N              inputs checked at once (default 1, at most 64)\n"
     "  --threads N           CPU threads for the whole run, shared by its jobs (default: every CPU)\n"
     "  --engine E            auto|cpu|cuda (default auto)\n"
@@ -32,6 +32,11 @@ const char* const kQcUsage =
     "  --gamut-target G      bt709|p3|bt2020: each frame's share of pixels outside it (default bt709)\n"
     "  --loudness-target T   r128|a85: the audio's loudness target (default r128: -23 LUFS +-0.5 LU, -1 dBTP;\n"
     "                        a85: -24 LKFS +-2 dB, -2 dBTP); a custom one in the thresholds file\n"
+    "  --policy LIST         delivery rules: presets (r103, r128, a85, detectors) or JSON files, comma-separated;\n"
+    "                        every rule gets a verdict (pass, fail, not_applicable) in NAME.qc.json, NAME.qc.html,\n"
+    "                        and the run's index.html and summary.csv (docs/QC.md)\n"
+    "  --fail-on V           never|fail|any: exit 3 when a rule of a checked input failed (fail), or failed or\n"
+    "                        was not applicable (any); default never\n"
     "  --qctools             write NAME.qctools.xml.gz (the default); --no-qctools: do not\n"
     "  --force               check inputs again whose report is complete (default: skipped)\n"
     "  --shard K/N           only the K-th (from 0) of N slices of the sorted inputs\n"
@@ -39,7 +44,7 @@ const char* const kQcUsage =
     "                        0: never); each input runs in a process of its own, whose crash fails it alone\n"
     "  --list-inputs DIR     print the media files under DIR (sorted, after --shard) and exit\n"
     "Exit codes: 0 every input checked (events are findings), 1 an input could not be read\n"
-    "(the others are still checked), 2 usage.\n";
+    "(the others are still checked), 2 usage, 3 a rule's verdict (--fail-on).\n";
 
 namespace {
 
@@ -80,12 +85,13 @@ Result<QcThresholds> parseQcThresholds(const std::string& jsonText, const QcThre
                                                                 {"phase", {"correlation", "min_duration"}},
                                                                 {"silence", {"noise_db", "min_duration"}},
                                                                 {"silent_channel", {"noise_db", "min_duration"}},
-                                                                {"clipping", {"min_run", "merge_gap"}}};
+                                                                {"clipping", {"min_run", "merge_gap"}},
+                                                                {"scene_cut", {"threshold"}}};
     for (auto it = root.begin(); it != root.end(); ++it) {
         const std::string group = it.key().toStdString();
         const auto k = known.find(group);
         if (k == known.end()) return Status::error("unknown member '" + group + "' (expected black, freeze, out_of_legal, out_of_gamut, out_of_target_gamut, "
-                                                               "loudness, true_peak, phase, silence, silent_channel, clipping)");
+                                                               "loudness, true_peak, phase, silence, silent_channel, clipping, scene_cut)");
         if (!it->isObject()) return Status::error(group + " must be an object");
         const QJsonObject members = it->toObject();
         for (auto m = members.begin(); m != members.end(); ++m)
@@ -106,7 +112,8 @@ Result<QcThresholds> parseQcThresholds(const std::string& jsonText, const QcThre
                             readMember(gamut, "out_of_gamut", "share", 0, 1, t.gamutShare),
                             readMember(gamut, "out_of_gamut", "min_duration", 0, kLongest, t.gamutMinDuration),
                             readMember(target, "out_of_target_gamut", "share", 0, 1, t.targetGamutShare),
-                            readMember(target, "out_of_target_gamut", "min_duration", 0, kLongest, t.targetGamutMinDuration)})
+                            readMember(target, "out_of_target_gamut", "min_duration", 0, kLongest, t.targetGamutMinDuration),
+                            readMember(root["scene_cut"].toObject(), "scene_cut", "threshold", 0, 100, t.sceneThreshold)})
         if (!s) return s;
 
     const QJsonObject loudness = root["loudness"].toObject(), truePeak = root["true_peak"].toObject(),
@@ -147,7 +154,7 @@ const std::vector<OptionDef>& qcOptionTable() {
         {{"hwdec"}, true}, {{"thresholds"}, true}, {{"qctools"}},      {{"no-qctools"}},
         {{"force"}},      {{"devices"}, true},    {{"shard"}, true},  {{"list-inputs"}, true},
         {{"gamut-target"}, true}, {{"input-timeout"}, true}, {{"loudness-target"}, true},
-        {{"threads"}, true}};
+        {{"threads"}, true}, {{"policy"}, true}, {{"fail-on"}, true}};
     return table;
 }
 
@@ -173,6 +180,12 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
     option("out", nonEmpty(a.outDir, "a folder"));
     option("list-inputs", nonEmpty(a.listDir, "a folder"));
     option("thresholds", nonEmpty(a.thresholdsFile, "a file"));
+    option("policy", nonEmpty(a.policy, "a preset or a file"));
+    option("fail-on", [&](const std::string& v) {
+        auto f = parseChoice(v, {"never", "fail", "any"});
+        if (f) a.failOn = *f;
+        return f.status();
+    });
     option("jobs", [&](const std::string& v) {
         auto n = parseCount(v, 64);
         if (n) a.jobs = int(*n);

@@ -10,6 +10,7 @@
 #include "audio/LoudnessTarget.h"
 #include "core/Color.h"
 #include "analysis/DetectRules.h"
+#include "analysis/SceneCuts.h"
 #include "core/Status.h"
 
 namespace cs {
@@ -36,6 +37,8 @@ struct QcThresholds {
     double truePeakMinDuration = 0;
     double phaseCorrelation = -0.3, phaseMinDuration = 1.0;
     audio::AudioDetectRules audioRules;
+    // scdet: a scene cut where the frame's score is above the threshold (analysis/SceneCuts.h).
+    double sceneThreshold = kSceneThreshold;
     double freezeNoise() const;   // 10^(dB/20)
 };
 
@@ -62,6 +65,8 @@ struct QcOptions {
     Primaries gamutTarget = Primaries::Bt709;   // --gamut-target: each frame's share outside it
     double inputTimeout = 600;         // --input-timeout: seconds without a frame finished (0: never)
     std::string loudnessTarget;        // --loudness-target r128|a85 (also in thresholds.loudness); "" if not given
+    std::string policy;                // --policy: preset names and files, comma-separated (QcPolicy.h); "" if not given
+    std::string failOn = "never";      // --fail-on never|fail|any: which verdicts make the exit code 3
 };
 
 const std::vector<OptionDef>& qcOptionTable();

@@ -37,7 +37,8 @@ QJsonObject qcThresholdsJson(const QcThresholds& t) {
             {"silence", QJsonObject{{"noise_db", t.audioRules.silenceNoiseDb}, {"min_duration", t.audioRules.silenceMinDuration}}},
             {"silent_channel", QJsonObject{{"noise_db", t.audioRules.silentChannelNoiseDb},
                                            {"min_duration", t.audioRules.silentChannelMinDuration}}},
-            {"clipping", QJsonObject{{"min_run", t.audioRules.clippingMinRun}, {"merge_gap", t.audioRules.clippingMergeGap}}}};
+            {"clipping", QJsonObject{{"min_run", t.audioRules.clippingMinRun}, {"merge_gap", t.audioRules.clippingMergeGap}}},
+            {"scene_cut", QJsonObject{{"threshold", t.sceneThreshold}}}};
 }
 
 QJsonObject qcMadeFrom(const std::string& input, const QcRunOptions& o) {
@@ -56,9 +57,10 @@ QJsonObject qcMadeFrom(const std::string& input, const QcRunOptions& o) {
             in["modified_ns"] = QString::number(
                 qint64(std::chrono::duration_cast<std::chrono::nanoseconds>(modified.time_since_epoch()).count()));
     }
-    const QJsonObject settings{{"thresholds", qcThresholdsJson(o.thresholds)},
-                               {"gamut_target", QString::fromUtf8(gamutTargetName(o.gamutTarget).data(),
-                                                                  qsizetype(gamutTargetName(o.gamutTarget).size()))}};
+    QJsonObject settings{{"thresholds", qcThresholdsJson(o.thresholds)},
+                         {"gamut_target", QString::fromUtf8(gamutTargetName(o.gamutTarget).data(),
+                                                            qsizetype(gamutTargetName(o.gamutTarget).size()))}};
+    if (!o.policies.empty()) settings["policies"] = qcPoliciesJson(o.policies);   // the rules as read, not their names
     return {{"input", in}, {"settings", settings}, {"program", "cudascope " CS_VERSION}};
 }
 
@@ -66,7 +68,7 @@ QcReuse qcReuse(const std::string& name, const QJsonObject& madeFrom, const QcRu
     const std::string json = qcPath(o.outDir, name, ".qc.json");
     std::error_code ec;
     if (!std::filesystem::exists(json, ec)) return {};   // never checked (or a run that was stopped): nothing to say
-    std::vector<const char*> others{".qc.csv", ".qc.png"};
+    std::vector<const char*> others{".qc.csv", ".qc.png", ".qc.html"};
     if (o.qctools) others.push_back(".qctools.xml.gz");
     for (const char* suffix : others)
         if (!std::filesystem::is_regular_file(qcPath(o.outDir, name, suffix), ec))
@@ -93,6 +95,7 @@ QcReuse qcReuse(const std::string& name, const QJsonObject& madeFrom, const QcRu
     if (wasSettings["thresholds"] != nowSettings["thresholds"]) return {false, "its report was made with other --thresholds"};
     if (wasSettings["gamut_target"] != nowSettings["gamut_target"])
         return {false, "its report was made with --gamut-target " + text(wasSettings["gamut_target"])};
+    if (wasSettings["policies"] != nowSettings["policies"]) return {false, "its report was made with other --policy rules"};
     if (wasSettings != nowSettings) return {false, "its report was made with other settings"};
     if (was["program"] != madeFrom["program"]) return {false, "its report was made by " + text(was["program"])};
     return {true, "its report is complete and was made from this input with these settings (" + json +

@@ -12,20 +12,28 @@ extern "C" {
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include "app/cli/DecodeOptions.h"
 #include "app/export/FrameFiles.h"
+#include "app/cli/AtomicFile.h"
 #include "app/export/HdrReport.h"
 #include "AudioReport.h"
 #include "QcCsv.h"
 #include "QcEvents.h"
 #include "QcGraph.h"
+#include "QcHtml.h"
+#include "QcPolicy.h"
 #include "QcReuse.h"
 #include "QcXml.h"
 #include "app/export/ReportWriter.h"
 #include "core/Engine.h"
+#include "core/PixelFormat.h"
 #include "core/SampleRange.h"
+#include "analysis/ActivePicture.h"
+#include "analysis/Interlace.h"
+#include "analysis/SceneCuts.h"
 #include "analysis/SignalStats.h"
 #include "decode/FrameInput.h"
 #include "engine/EngineChoice.h"
@@ -143,6 +151,10 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
 #endif
     SignalStats ss;
     FreezeReference reference;
+    SceneMeter scenes;   // scdet: scene cuts and repeated frames (host frames)
+    CropDetector crops;  // cropdetect: the active picture (host frames)
+    InterlaceDetector interlace;   // idet: each frame's field order, judged a frame late (host frames)
+    bool interlaceMeasured = false;
     std::string referenceTimecode;
     TimecodeBreaks timecodeBreaks;   // jumps and repeats in the timecode the frames carry
     std::string lastTimecode;
@@ -152,6 +164,10 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     double referencePts = 0;
     QcEventFinder finder(o.thresholds);
     QcGraph graph;
+    QcRuleMonitor rules(o.policies);   // --policy's rules that follow the frames (R 103's runs)
+    QcHtmlSeries htmlSeries;           // NAME.qc.html's graphs
+    bool r103Applies = true;           // a Y'CbCr source: R 103's limits can be left
+    QJsonObject headSource;            // the head's "source", for NAME.qc.html
     const double noise = o.thresholds.freezeNoise();
     bool signalstatsOk = true;
     AboveRangeRuns aboveRange;   // one warning per run of frames with samples above the format's range
@@ -206,6 +222,9 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         levels = results.levels;
         const bool full = results.color.range == Range::Full;
         double mafd = 1.0;
+        SceneMeter::Frame scene;
+        bool sceneMeasured = false;
+        std::optional<CropArea> crop;
         if (signalstatsOk) {
             const int blackThreshold = blackThresholdFor(o.thresholds.blackPixelRatio, results.bitDepth, full);
             Status st;
@@ -222,6 +241,13 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             {
                 st = meter.measure(view, blackThreshold, ss);
                 if (st) mafd = reference.mafd(meter.current());
+                if (st) scene = scenes.add(meter.current());
+                if (st) crop = crops.add(meter.current());
+                if (st) {
+                    (void)interlace.add(meter.current());   // the counts are kept (the tail's "idet")
+                    interlaceMeasured = true;
+                }
+                sceneMeasured = st.ok();
             }
             if (!st) {
                 signalstatsOk = false;
@@ -235,6 +261,16 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         ef.outOfLegal = results.stats.outOfLegal;
         ef.outOfGamut = results.stats.outOfGamut;
         ef.outsideTarget = results.gamut.outsideShare;
+        ef.scene = scene.compared;
+        ef.sceneScore = scene.score;
+        ef.repeat = scene.compared && frameIsFrozen(scene.mafd / 100.0, noise);
+        if (crop) {
+            ef.crop = true;
+            ef.cropX = crop->x;
+            ef.cropY = crop->y;
+            ef.cropW = crop->w;
+            ef.cropH = crop->h;
+        }
         if (signalstatsOk) {
             ef.blackRatio = double(ss.blackPixels) / (double(view.width) * view.height);
             ef.frozen = haveReference && frameIsFrozen(mafd, noise);
@@ -256,8 +292,12 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         }
         finder.add(ef);
 
+        const QJsonObject stats = reportStats(results);   // with out_of_r103, R 103's share (core/Color.h)
+        const PixelFormatInfo& formatInfoNow = formatInfo(results.format);
+        r103Applies = !formatInfoNow.isRgb && formatInfoNow.layout != PixelLayout::Gray;
+        rules.frame(in.index, in.pts, timecode, results.stats.outOfR103);
         QJsonObject line{{"index", qint64(in.index)}, {"pts", in.pts}, {"timecode", QString::fromStdString(timecode)},
-                         {"stats", reportStats(results)}};
+                         {"stats", stats}};
         if (results.hdr.measured) line["hdr"] = hdrFrameJson(results.hdr);   // MaxCLL/MaxFALL in the summary
         if (results.gamut.measured) line["gamut"] = gamutJson(results.gamut, results.color);
         if (audio) {
@@ -273,8 +313,17 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             line["satmax"] = ss.satmax;
             line["brng"] = ss.brng;
         }
+        if (sceneMeasured) {   // scdet's lavfi.scd.mafd and lavfi.scd.score (host frames)
+            line["scd_mafd"] = scene.mafd;
+            line["scd_score"] = scene.score;
+            // cropdetect's lavfi.cropdetect.x, y, w, h (null for the frames it skips)
+            const auto value = [&](int v) { return crop ? QJsonValue(v) : QJsonValue(QJsonValue::Null); };
+            line["crop"] = QJsonObject{{"x", value(crop ? crop->x : 0)}, {"y", value(crop ? crop->y : 0)},
+                                       {"w", value(crop ? crop->w : 0)}, {"h", value(crop ? crop->h : 0)}};
+        }
         if (!report.begun()) {
             QJsonObject head = reportHead(source.info(), engine.name(), spec, results);
+            headSource = head["source"].toObject();
             head.remove("scopes");
             head["thresholds"] = qcThresholdsJson(o.thresholds);
             head["made_from"] = madeFrom;
@@ -298,6 +347,14 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         if (!written) return {QcOutcome::Failed, written.message()};
         graph.add({double(results.stats.y.min), results.stats.y.avg, double(results.stats.y.max), results.stats.u.avg,
                    results.stats.v.avg, signalstatsOk ? ss.ydif : 0.0, results.stats.outOfLegal});
+        {
+            constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+            const QJsonObject a = line["audio"].toObject();
+            const auto level = [&](const char* key) { return a[key].isDouble() ? a[key].toDouble() : kNone; };
+            htmlSeries.add(in.index, in.pts, timecode,
+                           {double(results.stats.y.min), results.stats.y.avg, double(results.stats.y.max), results.stats.outOfLegal,
+                            results.stats.outOfR103, level("momentary"), level("short_term")});
+        }
         ++frames;
         lastIndex = in.index;
         lastPts = in.pts;
@@ -337,6 +394,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     warnAboveRange(aboveRange.finish());
     const SourceInfo info = source.info();
     finder.finish(info.frameRate > 0 ? 1.0 / info.frameRate : 0.0);
+    rules.finish(info.frameRate > 0 ? 1.0 / info.frameRate : 0.0);
     std::vector<QcEvent> events = finder.events();
     if (audio) {
         audio->finish();
@@ -362,6 +420,36 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         if (!signalstatsOk) return {QcOutcome::Failed, input + ": no QCTools document: signalstats needs a Y'CbCr source (use --no-qctools)"};
         if (Status st = xml.finish(); !st) return {QcOutcome::Failed, st.message()};
     }
+    QcVerdictInputs verdictInputs;
+    verdictInputs.events = &events;
+    if (audio) verdictInputs.audioSummary = audio->summaryJson();
+    verdictInputs.ycbcr = r103Applies;
+    verdictInputs.signalstats = signalstatsOk;
+    verdictInputs.frames = frames;
+    const QJsonArray verdicts = rules.verdicts(verdictInputs);
+    const std::string overall = o.policies.empty() ? std::string() : qcOverallVerdict(verdicts);
+    {
+        QcHtmlReport html;
+        html.name = name;
+        html.input = input;
+        html.engine = std::string(engine.name());
+        html.ended = ended;
+        html.source = headSource;
+        if (audio) {
+            html.audio = audio->streamJson();
+            html.audioSummary = verdictInputs.audioSummary;
+        }
+        html.policies = qcPoliciesJson(o.policies);
+        html.verdicts = verdicts;
+        html.verdict = overall;
+        html.events = &events;
+        html.series = &htmlSeries;
+        html.frames = frames;
+        html.levels = levels;
+        html.endPts = lastPts + (info.frameRate > 0 ? 1.0 / info.frameRate : 0.0);
+        if (Status st = writeFileAtomically(qcPath(o.outDir, name, ".qc.html"), {qcHtml(html)}); !st)
+            return {QcOutcome::Failed, st.message()};
+    }
     QJsonArray eventList;
     std::map<std::string, int> counts;
     for (const QcEvent& e : events) {
@@ -369,7 +457,19 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         ++counts[e.type];
     }
     QJsonObject tail{{"events", eventList}};
-    if (audio) tail["audio_summary"] = audio->summaryJson();
+    if (audio) tail["audio_summary"] = verdictInputs.audioSummary;
+    if (interlaceMeasured) {   // idet's single and multi-frame counts (analysis/Interlace.h)
+        (void)interlace.finish();
+        const auto idetCounts = [](const std::array<int64_t, 4>& c) {
+            return QJsonObject{{"tff", qint64(c[0])}, {"bff", qint64(c[1])}, {"progressive", qint64(c[2])}, {"undetermined", qint64(c[3])}};
+        };
+        tail["idet"] = QJsonObject{{"single", idetCounts(interlace.singleCounts())}, {"multiple", idetCounts(interlace.multipleCounts())}};
+    }
+    if (!o.policies.empty()) {
+        tail["policies"] = qcPoliciesJson(o.policies);
+        tail["verdicts"] = verdicts;
+        tail["verdict"] = QString::fromStdString(overall);
+    }
     if (finder.decodeErrors() > int64_t(QcEventFinder::kMaxDecodeErrorEvents))
         tail["decode_errors_not_listed"] = qint64(finder.decodeErrors() - int64_t(QcEventFinder::kMaxDecodeErrorEvents));
     if (Status st = report.finish(ended, tail); !st) return {QcOutcome::Failed, st.message()};
@@ -390,6 +490,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         }
         summary += ")";
     }
+    if (!overall.empty()) summary += "; verdict " + overall;
     if (readFailed) summary += "; reading stopped early: " + ended;
     return {QcOutcome::Checked, summary};
 }

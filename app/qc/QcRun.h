@@ -11,6 +11,7 @@
 #include <string>
 
 #include "QcOptions.h"
+#include "QcPolicy.h"
 #include "decode/FrameInput.h"
 
 namespace cs {
@@ -21,6 +22,7 @@ struct QcRunOptions {
     bool qctools = true, force = false;
     QcThresholds thresholds;
     Primaries gamutTarget = Primaries::Bt709;            // each frame's share of pixels outside it
+    std::vector<QcPolicy> policies;                      // --policy: every rule gets a verdict (QcPolicy.h)
     const std::atomic<bool>* stop = nullptr;             // set: stop between frames, write nothing
     std::function<void(const std::string&)> log;         // one line to stderr (thread-safe)
     double progressSeconds = 5.0;                        // a progress line this often

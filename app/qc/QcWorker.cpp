@@ -25,6 +25,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/StopSignals.h"
+#include "QcPolicy.h"
 #include "core/Gamut.h"
 #include "core/ThreadPool.h"
 
@@ -39,7 +40,7 @@ constexpr int kResultFd = 3;
 // SIGSEGV after its first frame (its .part files written); "hang:NAME" makes it stop
 // there and wait forever. Read by the worker alone.
 constexpr const char* kFaultVariable = "CUDASCOPE_QC_WORKER_FAULT";
-constexpr const char* kSuffixes[] = {".qc.json", ".qc.csv", ".qc.png", ".qctools.xml.gz"};
+constexpr const char* kSuffixes[] = {".qc.json", ".qc.csv", ".qc.png", ".qc.html", ".qctools.xml.gz"};
 
 class Fd {
 public:
@@ -76,6 +77,7 @@ std::vector<std::string> workerArguments(const std::string& input, const QcWorke
     if (!r.thresholdsFile.empty()) args.insert(args.end(), {"--thresholds", r.thresholdsFile});
     if (!r.loudnessTarget.empty()) args.insert(args.end(), {"--loudness-target", r.loudnessTarget});
     if (r.threads > 0) args.insert(args.end(), {"--threads", std::to_string(r.threads)});
+    if (!r.policy.empty()) args.insert(args.end(), {"--policy", r.policy});
     if (!r.qctools) args.emplace_back("--no-qctools");
     if (r.force) args.emplace_back("--force");
     args.insert(args.end(), {"--", input});
@@ -245,6 +247,12 @@ int runQcWorker(int argc, char** argv) {
                                                              (t ? std::string("cannot be read") : t.message())});
         a.thresholds = *t;
     }
+    std::vector<QcPolicy> policies;
+    if (!a.policy.empty()) {   // the parent read them already; read again, as they are now
+        auto p = loadQcPolicies(a.policy);
+        if (!p) return finish({QcOutcome::Failed, input + ": " + p.message()});
+        policies = std::move(*p);
+    }
 
     // Every pool, engine and decoder of this process sizes from its share of the run's threads.
     ThreadPool::setProcessThreads(a.threads);
@@ -258,6 +266,7 @@ int runQcWorker(int argc, char** argv) {
     o.force = a.force;
     o.thresholds = a.thresholds;
     o.gamutTarget = a.gamutTarget;
+    o.policies = std::move(policies);
     o.stop = StopSignals::flag();
     o.log = [](const std::string& line) { std::fprintf(stderr, "cudascope qc: %s\n", line.c_str()); };   // one write: stderr is unbuffered
 

@@ -21,7 +21,7 @@ namespace cs {
 
 // What a worker is given: the options of one input's run, in qc's own option syntax.
 struct QcWorkerRequest {
-    std::string outDir, engine = "auto", hwdec, thresholdsFile, loudnessTarget;
+    std::string outDir, engine = "auto", hwdec, thresholdsFile, loudnessTarget, policy;
     int device = 0;
     int threads = 0;             // the worker process's thread budget (core/ThreadPool.h; 0: every CPU)
     bool qctools = true, force = false;

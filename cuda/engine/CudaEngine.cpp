@@ -402,6 +402,7 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
         out.stats.v = {top - st.vMinInv, st.vMax, double(st.vSum) / chroma};
         out.stats.outOfLegal = double(st.outOfLegal) / pixels;
         out.stats.outOfGamut = double(st.outOfGamut) / pixels;
+        out.stats.outOfR103 = double(st.outOfR103) / pixels;
     }
     return {};
 }

@@ -111,7 +111,7 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
             for (int i = int(threadIdx.x); i < kVsCache; i += kThreads) { vsKeys[i] = -1; vsCounts[i] = 0; }
         if (threadIdx.x == 0) {
             for (int k = 0; k < 3; ++k) { blockStats.sum[k] = 0; blockStats.minInv[k] = -1; blockStats.max[k] = -1; }
-            blockStats.legal = blockStats.gamut = 0;
+            blockStats.legal = blockStats.gamut = blockStats.r103 = 0;
         }
     }
 
@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
 
     const uint32_t yRange = uint32_t(a.legal.yHi - a.legal.yLo), cRange = uint32_t(a.legal.cHi - a.legal.cLo);
     int uMin = INT_MAX, uMax = -1, vMin = INT_MAX, vMax = -1;
-    uint32_t uSum = 0, vSum = 0, legalCount = 0, gamutCount = 0;
+    uint32_t uSum = 0, vSum = 0, legalCount = 0, gamutCount = 0, r103Count = 0;
     int vsKey = -1;
     uint32_t vsCount = 0;
     // A run of `n` samples of vectorscope bin `key`: into the block's cache when the bin has
@@ -203,7 +203,12 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
                 // Channel 0 (a copy of R', or luma 0..255) adds no out-of-gamut pixel of its own.
                 const int32_t mn = min(min(s8[0], s8[1]), min(s8[2], s8[3]));
                 const int32_t mx = max(max(s8[0], s8[1]), max(s8[2], s8[3]));
-                gamutCount += uint32_t(ok && (mn < a.gamutLo || mx > a.gamutHi));
+                const bool rgbOut = mn < a.gamutLo || mx > a.gamutHi;
+                gamutCount += uint32_t(ok && rgbOut);
+                // EBU R 103 (core/Color.h's yuvOutsideR103): the 8-bit converter's luma term before
+                // the shift (add[1] holds its 1/2 and -yMul * yOffset: the same value modulo 2^32).
+                const int32_t yy = a.eight.mul[1] * y + a.eight.add[1];
+                r103Count += uint32_t(ok && (rgbOut || yy < a.r103LumaLo || yy > a.r103LumaHi));
                 legalCount += uint32_t(ok && ((uint32_t(y - a.legal.yLo) > yRange) || chromaIllegal[k]));
             }
         }
@@ -254,7 +259,7 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
         const int mins[2] = {warpMin(uMin), warpMin(vMin)};
         const int maxs[2] = {warpMax(uMax), warpMax(vMax)};
         const unsigned long long sums[2] = {warpSum(uSum), warpSum(vSum)};
-        const unsigned long long legal = warpSum(legalCount), gamut = warpSum(gamutCount);
+        const unsigned long long legal = warpSum(legalCount), gamut = warpSum(gamutCount), r103 = warpSum(r103Count);
         if (lane == 0) {
             for (int k = 0; k < 2; ++k) {
                 if (mins[k] != INT_MAX) atomicMax(&blockStats.minInv[k + 1], (L - 1) - mins[k]);
@@ -263,6 +268,7 @@ __global__ void __launch_bounds__(R::kThreads, R::kMinBlocks) quadKernel(const R
             }
             atomicAdd(&blockStats.legal, legal);
             atomicAdd(&blockStats.gamut, gamut);
+            atomicAdd(&blockStats.r103, r103);
         }
     }
 #if __CUDA_ARCH__ >= 900
@@ -454,6 +460,9 @@ cudaError_t quadPass(const PlaneSet& planes, PixelFormat format, int width, int 
     const GamutBounds gamut = gamutBounds(colour.toRgb8.outMax);
     a.gamutLo = gamut.lo;
     a.gamutHi = gamut.hi;
+    const GamutBounds r103Luma = r103LumaBounds(colour.toRgb8.outMax);
+    a.r103LumaLo = r103Luma.lo;
+    a.r103LumaHi = r103Luma.hi;
     if (nativeIsRgb(flags)) {
         a.native = rgbChannels(colour.toRgbNative);
     } else {

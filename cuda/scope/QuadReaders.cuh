@@ -24,6 +24,7 @@ struct QuadArgs {
     int32_t cOffset;
     LegalRange legal;
     int32_t gamutLo, gamutHi;   // gamutBounds of the unclamped 8-bit R'G'B'
+    int32_t r103LumaLo, r103LumaHi;   // r103LumaBounds of the 8-bit converter's fixed-point luma term
     ChannelSet native, eight;
     ScopeOutputs out;
 };

@@ -12,13 +12,14 @@ namespace cs::cuda::detail {
 // A block's statistics in shared memory (sums, out-of-legal and out-of-gamut counts, and
 // minima kept inverted as DeviceStats keeps them), added to the frame's by one thread.
 struct BlockStats {
-    unsigned long long sum[3], legal, gamut;
+    unsigned long long sum[3], legal, gamut, r103;
     int minInv[3], max[3];
 };
 __device__ __forceinline__ void addBlockStats(const BlockStats& b, DeviceStats* st) {
     atomicAdd(&st->ySum, b.sum[0]); atomicAdd(&st->uSum, b.sum[1]); atomicAdd(&st->vSum, b.sum[2]);
     if (b.legal) atomicAdd(&st->outOfLegal, b.legal);
     if (b.gamut) atomicAdd(&st->outOfGamut, b.gamut);
+    if (b.r103) atomicAdd(&st->outOfR103, b.r103);
     atomicMax(&st->yMinInv, b.minInv[0]); atomicMax(&st->yMax, b.max[0]);
     atomicMax(&st->uMinInv, b.minInv[1]); atomicMax(&st->uMax, b.max[1]);
     atomicMax(&st->vMinInv, b.minInv[2]); atomicMax(&st->vMax, b.max[2]);

@@ -114,7 +114,7 @@ __global__ void __launch_bounds__(kThreads, R::kMinBlocks) scopeKernel(const R r
         for (int i = int(threadIdx.x); i < sharedWords / 4; i += kThreads) s4[i] = make_uint4(0, 0, 0, 0);
         if (threadIdx.x == 0) {
             for (int c = 0; c < 3; ++c) { blockStats.sum[c] = 0; blockStats.minInv[c] = -1; blockStats.max[c] = -1; }
-            blockStats.legal = blockStats.gamut = 0;
+            blockStats.legal = blockStats.gamut = blockStats.r103 = 0;
         }
     }
     __syncthreads();
@@ -130,7 +130,7 @@ __global__ void __launch_bounds__(kThreads, R::kMinBlocks) scopeKernel(const R r
     for (int k = 0; k < PC; ++k) { vs[k].key = -1; vs[k].n = 0; }
 
     int yMin = INT_MAX, yMax = -1, uMin = INT_MAX, uMax = -1, vMin = INT_MAX, vMax = -1;
-    uint32_t ySum = 0, uSum = 0, vSum = 0, legalCount = 0, gamutCount = 0;
+    uint32_t ySum = 0, uSum = 0, vSum = 0, legalCount = 0, gamutCount = 0, r103Count = 0;
     // Per-thread sums stay below 2^32: at most 4 pixels x 16384 rows x 1023.
 
     const int nValid = min(P, W - x0);
@@ -197,6 +197,7 @@ __global__ void __launch_bounds__(kThreads, R::kMinBlocks) scopeKernel(const R r
                         cr > a.legal.cHi)
                         ++legalCount;
                     if (gamutTest && yuvOutOfGamut(a.colour.toRgb8, y_, cb, cr)) ++gamutCount;
+                    if (gamutTest && yuvOutsideR103(a.colour.toRgb8, y_, cb, cr)) ++r103Count;
                 }
             }
 
@@ -277,7 +278,7 @@ __global__ void __launch_bounds__(kThreads, R::kMinBlocks) scopeKernel(const R r
         const int mins[3] = {warpMin(yMin), warpMin(uMin), warpMin(vMin)};
         const int maxs[3] = {warpMax(yMax), warpMax(uMax), warpMax(vMax)};
         const unsigned long long sums[3] = {warpSum(ySum), warpSum(uSum), warpSum(vSum)};
-        const unsigned long long legal = warpSum(legalCount), gamut = warpSum(gamutCount);
+        const unsigned long long legal = warpSum(legalCount), gamut = warpSum(gamutCount), r103 = warpSum(r103Count);
         if (lane == 0) {
             for (int c = 0; c < 3; ++c) {
                 if (mins[c] != INT_MAX) atomicMax(&blockStats.minInv[c], (L - 1) - mins[c]);
@@ -286,6 +287,7 @@ __global__ void __launch_bounds__(kThreads, R::kMinBlocks) scopeKernel(const R r
             }
             atomicAdd(&blockStats.legal, legal);
             atomicAdd(&blockStats.gamut, gamut);
+            atomicAdd(&blockStats.r103, r103);
         }
     }
     __syncthreads();

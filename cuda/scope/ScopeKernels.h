@@ -20,7 +20,7 @@ namespace cs::cuda {
 // minima are kept as (levels-1) - min, so that "max of the inverted value" needs no
 // +infinity start.
 struct DeviceStats {
-    unsigned long long ySum, uSum, vSum, outOfLegal, outOfGamut;
+    unsigned long long ySum, uSum, vSum, outOfLegal, outOfGamut, outOfR103;
     int yMinInv, yMax, uMinInv, uMax, vMinInv, vMax;
 };
 

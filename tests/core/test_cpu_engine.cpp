@@ -125,6 +125,31 @@ TEST(CpuEngine, IllegalAndOutOfGamutPixelsAreCounted) {
     ASSERT_TRUE(makeCpuEngine()->process(frame.view(), spec, out).ok());
     EXPECT_DOUBLE_EQ(out.stats.outOfLegal, 2.0 / 100.0);
     EXPECT_DOUBLE_EQ(out.stats.outOfGamut, 3.0 / 100.0);   // Y 4 and 250 are beyond -5%/105% too
+    EXPECT_DOUBLE_EQ(out.stats.outOfR103, 3.0 / 100.0);    // the same three, for R'G'B'
+}
+
+// EBU R 103's luma limits (-1%..103%, core/Color.h's yuvOutsideR103) catch grey pixels whose
+// R'G'B' stays inside -5%..105%: Y 13 (-1.4%) and 243 (103.7%) are out, 14 (-0.9%) and 241
+// (102.7%) are in; at 8 bits and with the same levels at 10 bits (codes x4).
+TEST(CpuEngine, R103LumaLimitsCountBesideTheGamut) {
+    for (const auto& [format, shift] : {std::pair{PixelFormat::Yuv444p, 0}, std::pair{PixelFormat::Yuv420p10, 2}}) {
+        Frame frame(format, 10, 10);
+        const int c = 128 << shift;
+        frame.fill(128 << shift, c, c);
+        for (int x = 0; x < 2; ++x)
+            for (int y = 0; y < 2; ++y) {   // whole 2x2 blocks: 4:2:0 chroma stays neutral
+                frame.setPixel(x, y, 13 << shift, c, c);
+                frame.setPixel(x + 2, y, 243 << shift, c, c);
+                frame.setPixel(x + 4, y, 14 << shift, c, c);
+                frame.setPixel(x + 6, y, 241 << shift, c, c);
+            }
+        ScopeSpec spec;
+        spec.displayImages = false;
+        ScopeResults out;
+        ASSERT_TRUE(makeCpuEngine()->process(frame.view(), spec, out).ok());
+        EXPECT_DOUBLE_EQ(out.stats.outOfGamut, 0.0) << shift;
+        EXPECT_DOUBLE_EQ(out.stats.outOfR103, 8.0 / 100.0) << shift;
+    }
 }
 
 TEST(CpuEngine, OverrideChangesTheMatrixUsed) {

@@ -98,6 +98,7 @@ inline void expectSameStats(const FrameStats& g, const FrameStats& c, const std:
     EXPECT_EQ(g.v.min, c.v.min); EXPECT_EQ(g.v.max, c.v.max); EXPECT_DOUBLE_EQ(g.v.avg, c.v.avg);
     EXPECT_DOUBLE_EQ(g.outOfLegal, c.outOfLegal);
     EXPECT_DOUBLE_EQ(g.outOfGamut, c.outOfGamut);
+    EXPECT_DOUBLE_EQ(g.outOfR103, c.outOfR103);
 }
 
 // Counts and statistics exactly, the picture and preview within `tolerance` code values,

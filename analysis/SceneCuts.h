@@ -1,0 +1,68 @@
+// Scene cuts and repeated frames for `cudascope qc`, by FFmpeg 5.1's scdet
+// (libavfilter/vf_scdet.c): a frame's MAFD is the sum of absolute differences of luma from
+// the previous frame (scdet reads the luma plane alone of planar Y'CbCr: its config_input
+// sets nb_planes to 1 there), times 100, divided by the samples and by 2^depth; its score is min(MAFD, |MAFD - the previous frame's MAFD|)
+// clipped to 0..100 (0 for the first frame and after a change of size); a cut is a frame
+// whose score is above the threshold (default 10). A repeated frame is one whose MAFD from
+// the previous frame is at most freezedetect's noise (as a share: MAFD / 100 <= 10^(dB/20));
+// qc reports runs of them shorter than a freeze (docs/QC.md). Host frames only (the
+// planes SignalStatsMeter unpacked); keeps the previous frame. Not thread-safe: one per input.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+#include "SignalStats.h"
+
+namespace cs {
+
+inline constexpr double kSceneThreshold = 10.0;   // scdet's threshold (t)
+
+// scdet's score from this frame's MAFD and the previous frame's.
+inline double sceneScore(double mafd, double previousMafd) {
+    return std::clamp(std::min(mafd, std::fabs(mafd - previousMafd)), 0.0, 100.0);
+}
+// scdet: a cut when the score is above the threshold.
+inline bool isSceneCut(double score, double threshold) { return score > threshold; }
+
+class SceneMeter {
+public:
+    struct Frame {
+        bool compared = false;   // false: the first frame, or the size changed (score 0)
+        double mafd = 0;         // percent, scdet's lavfi.scd.mafd (the previous value when not compared)
+        double score = 0;        // scdet's lavfi.scd.score
+    };
+    Frame add(const YuvPlanes& p) {
+        Frame f;
+        f.mafd = prevMafd_;
+        if (have_ && p.width == width_ && p.height == height_ && p.bitDepth == depth_) {
+            const size_t luma = size_t(p.width) * size_t(p.height);
+            const double mafd = double(sad(p.y, prev_, luma)) * 100.0 / double(luma) / double(1ull << p.bitDepth);
+            f.compared = true;
+            f.score = sceneScore(mafd, prevMafd_);
+            f.mafd = mafd;
+            prevMafd_ = mafd;
+        }
+        prev_ = p.y;
+        width_ = p.width;
+        height_ = p.height;
+        depth_ = p.bitDepth;
+        have_ = true;
+        return f;
+    }
+
+private:
+    static uint64_t sad(const std::vector<uint16_t>& a, const std::vector<uint16_t>& b, size_t n) {
+        uint64_t s = 0;
+        for (size_t i = 0; i < n; ++i) s += uint64_t(std::abs(int(a[i]) - int(b[i])));
+        return s;
+    }
+    std::vector<uint16_t> prev_;   // the previous frame's luma
+    int width_ = 0, height_ = 0, depth_ = 0;
+    bool have_ = false;
+    double prevMafd_ = 0;
+};
+
+}  // namespace cs

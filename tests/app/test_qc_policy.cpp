@@ -1,0 +1,170 @@
+// `cudascope qc --policy`: delivery rules as data (app/qc/QcPolicy.h) on clips made here with
+// the ffmpeg CLI. EBU R 103 on 100x100 frames with 90 and 110 pixels (0.9% and 1.1% of the
+// area) beyond its luma limit (code 245: 104.6%, inside the R'G'B' limit, so out_of_gamut
+// stays 0) and 110 pixels below it (code 12); the loudness presets on a sine of known
+// level; --fail-on's exit code; bad policies; NAME.qc.html read back by Python's HTML parser
+// (tests/app/check_qc_html.py) against NAME.qc.json, and the run's index.html and summary.csv.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QJsonArray>
+
+#include "CliRunner.h"
+
+namespace cs::testing {
+namespace {
+
+// Frame 0: 90 pixels of Y 245 (0.9%), frame 1: 110 (1.1%), frame 2: 110 pixels of Y 12,
+// frame 3: clean; the rest grey 126, chroma neutral.
+QString r103Clip(const QTemporaryDir& dir) {
+    const QString path = dir.path() + "/limits.mkv";
+    const RunResult r = ffmpeg({"-f", "lavfi", "-i", "color=c=gray:size=100x100:rate=25:d=0.16,format=yuv420p,"
+                                "geq=lum='if(lt(X,10)*lt(Y,if(eq(N,0),9,if(eq(N,3),0,11))),if(eq(N,2),12,245),126)':cb=128:cr=128",
+                                "-c:v", "ffv1", "-color_range", "tv", "-colorspace", "bt709", path});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return path;
+}
+
+QJsonObject verdictOf(const QJsonObject& report, const QString& policy, const QString& rule) {
+    for (const auto& v : report["verdicts"].toArray())
+        if (v.toObject()["policy"].toString() == policy && v.toObject()["rule"].toString() == rule) return v.toObject();
+    return {};
+}
+
+TEST(QcPolicy, R103VerdictsInTheJsonTheHtmlAndTheIndex) {
+    QTemporaryDir dir;
+    const QString clip = r103Clip(dir);
+    const QString black = dir.path() + "/black.mkv";   // 2.2 s of black: a black event
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "color=c=black:size=32x32:rate=25:d=2.2", "-c:v", "ffv1", black}).exitCode, 0);
+    const QString out = dir.path() + "/qc";
+    const RunResult qc = cudascope({"qc", clip, black, "--out", out, "--engine", "cpu", "--no-qctools", "--policy", "r103,detectors"});
+    ASSERT_EQ(qc.exitCode, 0) << qc.err;   // --fail-on never: verdicts do not change the exit code
+    const QJsonObject report = readJson((dir.path() + "/qc/limits.mkv.qc.json").toStdString());
+    const QJsonArray frames = report["frames"].toArray();
+    ASSERT_EQ(frames.size(), 4);
+    const double shares[] = {0.009, 0.011, 0.011, 0.0};
+    for (int i = 0; i < 4; ++i) {
+        const QJsonObject stats = frames[i].toObject()["stats"].toObject();
+        EXPECT_DOUBLE_EQ(stats["out_of_r103"].toDouble(-1), shares[i]) << i;
+        EXPECT_DOUBLE_EQ(stats["out_of_gamut"].toDouble(-1), 0.0) << i;   // 104.6% and -1.8%: inside -5%..105%
+    }
+    const QJsonObject v = verdictOf(report, "r103", "video_limits");
+    EXPECT_EQ(v["verdict"].toString(), "fail");
+    const QJsonObject ev = v["evidence"].toObject();
+    EXPECT_EQ(ev["error_frames"].toInt(), 2);
+    EXPECT_EQ(ev["error_runs"].toInt(), 1);
+    const QJsonObject run = ev["runs"].toArray()[0].toObject();
+    EXPECT_EQ(run["first_frame"].toInt(), 1);
+    EXPECT_EQ(run["last_frame"].toInt(), 2);
+    EXPECT_EQ(run["first_timecode"].toString(), frames[1].toObject()["timecode"].toString());
+    EXPECT_DOUBLE_EQ(ev["worst_share"].toDouble(), 0.011);
+    EXPECT_EQ(report["verdict"].toString(), "fail");
+    EXPECT_EQ(report["policies"].toArray()[0].toObject()["name"].toString(), "r103");
+    // The CSV's column.
+    const QStringList csv = QString::fromStdString(readFile((dir.path() + "/qc/limits.mkv.qc.csv").toStdString())).split('\n');
+    const qsizetype col = csv[0].split(',').indexOf("stats_out_of_r103");
+    ASSERT_GE(col, 0) << csv[0].toStdString();
+    EXPECT_EQ(csv[2].split(',')[col], "0.011");
+
+    // NAME.qc.html read back by Python's own HTML parser against NAME.qc.json; the run's
+    // index.html and summary.csv.
+    const RunResult check = runProgram("python3", {QString(CS_TEST_SOURCE_DIR) + "/tests/app/check_qc_html.py",
+                                                   out + "/limits.mkv.qc.html", out + "/limits.mkv.qc.json",
+                                                   out + "/black.mkv.qc.html", out + "/black.mkv.qc.json"});
+    EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
+    const std::string html = readFile((out + "/black.mkv.qc.html").toStdString());
+    EXPECT_NE(html.find("<svg"), std::string::npos);
+    EXPECT_EQ(html.find("http://", html.find("<body")), html.find("http://www.w3.org/2000/svg"));   // nothing fetched
+    const QStringList summary = QString::fromStdString(readFile((out + "/summary.csv").toStdString())).split('\n');
+    ASSERT_GE(summary.size(), 3);
+    const QStringList header = summary[0].split(',');
+    EXPECT_EQ(header.mid(0, 5), (QStringList{"input", "name", "status", "verdict", "frames"}));
+    const qsizetype blackCol = header.indexOf("detectors/black"), limitsCol = header.indexOf("r103/video_limits");
+    ASSERT_GE(blackCol, 0);
+    ASSERT_GE(limitsCol, 0);
+    EXPECT_EQ(summary[1].split(',')[1], "black.mkv");   // the inputs in sorted order
+    EXPECT_EQ(summary[1].split(',')[blackCol], "fail");
+    EXPECT_EQ(summary[1].split(',')[limitsCol], "pass");
+    EXPECT_EQ(summary[2].split(',')[limitsCol], "fail");
+    EXPECT_EQ(summary[2].split(',')[4], "4");
+    EXPECT_NE(readFile((out + "/index.html").toStdString()).find("<a href=\"limits.mkv.qc.html\">"), std::string::npos);
+
+    // --fail-on fail: exit 3; a policy file with a 0.5% area takes frame 0 too; a minimum
+    // duration longer than the run passes.
+    QFile file(dir.path() + "/strict.json");
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"name": "strict", "source": "test", "rules": [
+        {"id": "half", "check": "r103_limits", "area": 0.005},
+        {"id": "long", "check": "r103_limits", "min_duration": 0.2}]})");
+    file.close();
+    const RunResult strict = cudascope({"qc", clip, "--out", dir.path() + "/strict", "--engine", "cpu", "--no-qctools",
+                                        "--policy", "r103," + file.fileName(), "--fail-on", "fail"});
+    ASSERT_EQ(strict.exitCode, 3) << strict.err;
+    const QJsonObject s = readJson((dir.path() + "/strict/limits.mkv.qc.json").toStdString());
+    EXPECT_EQ(verdictOf(s, "strict", "half")["evidence"].toObject()["error_frames"].toInt(), 3);
+    EXPECT_EQ(verdictOf(s, "strict", "long")["verdict"].toString(), "pass");
+    EXPECT_EQ(verdictOf(s, "r103", "video_limits")["verdict"].toString(), "fail");
+}
+
+TEST(QcPolicy, LoudnessPresetsJudgeTheAudioSummary) {
+    QTemporaryDir dir;
+    const QString clip = dir.path() + "/tone.mkv";
+    // A 997 Hz sine at amplitude 1/8 (-18.1 dBFS), mono: about -21 LUFS, true peak about -18 dBTP.
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "color=c=gray:size=32x32:rate=25:d=1", "-f", "lavfi", "-i",
+                      "sine=f=997:sample_rate=48000:d=1", "-c:v", "ffv1", "-c:a", "pcm_s16le", "-shortest", clip})
+                  .exitCode,
+              0);
+    // Without audio the loudness rules do not apply, which --fail-on any counts as failing.
+    const QString silent = dir.path() + "/picture.mkv";
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "color=c=gray:size=32x32:rate=25:d=0.2", "-c:v", "ffv1", silent}).exitCode, 0);
+    const RunResult qc = cudascope({"qc", clip, silent, "--out", dir.path() + "/qc", "--engine", "cpu", "--no-qctools",
+                                    "--policy", "r128,a85,r103,detectors", "--fail-on", "any"});
+    ASSERT_EQ(qc.exitCode, 3) << qc.err;
+    const QJsonObject report = readJson((dir.path() + "/qc/tone.mkv.qc.json").toStdString());
+    const double integrated = report["audio_summary"].toObject()["integrated"].toDouble();
+    EXPECT_NEAR(integrated, -21.1, 0.3);
+    const QJsonObject r128 = verdictOf(report, "r128", "integrated_loudness");
+    EXPECT_EQ(r128["verdict"].toString(), "fail");
+    EXPECT_DOUBLE_EQ(r128["evidence"].toObject()["integrated"].toDouble(), integrated);
+    EXPECT_EQ(verdictOf(report, "a85", "integrated_loudness")["verdict"].toString(), "fail");   // -24 +- 2
+    EXPECT_EQ(verdictOf(report, "r128", "true_peak")["verdict"].toString(), "pass");
+    EXPECT_EQ(verdictOf(report, "a85", "true_peak")["verdict"].toString(), "pass");
+    EXPECT_EQ(verdictOf(report, "r103", "video_limits")["verdict"].toString(), "pass");
+
+    const QJsonObject n = readJson((dir.path() + "/qc/picture.mkv.qc.json").toStdString());
+    EXPECT_EQ(verdictOf(n, "r128", "integrated_loudness")["verdict"].toString(), "not_applicable");
+    EXPECT_EQ(verdictOf(n, "detectors", "silence")["verdict"].toString(), "not_applicable");
+    EXPECT_EQ(verdictOf(n, "detectors", "black")["verdict"].toString(), "pass");
+    EXPECT_EQ(n["verdict"].toString(), "pass");   // not applicable is not a failure of the input
+}
+
+TEST(QcPolicy, BadPoliciesAreUsageErrorsNamingTheFile) {
+    QTemporaryDir dir;
+    const QString clip = dir.path() + "/a.mkv";   // never read: the policy is refused first
+    const auto firstLine = [](const std::string& s) { return s.substr(0, s.find('\n')); };
+    RunResult r = cudascope({"qc", clip, "--out", dir.path() + "/qc", "--policy", "r104"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(firstLine(r.err).find("--policy r104: no such preset (presets: a85, detectors, r103, r128"), std::string::npos) << r.err;
+    const QString bad = dir.path() + "/bad.json";
+    // Each run is a process start: the cases that reach the most code.
+    const std::pair<const char*, const char*> cases[] = {
+        {"{\"name\": \"x\", \"source\": \"s\", \"rules\": [{\"id\": \"a\", \"check\": \"r103_limits\", \"area\": 2}]}",
+         "rule a: area must be a number from 0 to 1"},
+        {"{\"name\": \"x\", \"source\": \"s\", \"rules\": [{\"id\": \"a\", \"check\": \"event\", \"type\": \"blak\"}]}",
+         "rule a: type 'blak' is not one of qc's events"}};
+    for (const auto& [text, reason] : cases) {
+        QFile f(bad);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text);
+        f.close();
+        r = cudascope({"qc", clip, "--out", dir.path() + "/qc", "--policy", bad});
+        EXPECT_EQ(r.exitCode, 2) << text;
+        EXPECT_NE(firstLine(r.err).find(bad.toStdString() + ": " + reason), std::string::npos) << r.err;
+    }
+    r = cudascope({"qc", clip, "--out", dir.path() + "/qc", "--fail-on", "fail"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(firstLine(r.err).find("--fail-on fail needs --policy"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace cs::testing
