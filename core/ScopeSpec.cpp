@@ -34,6 +34,7 @@ bool previewNeedsPicture(PreviewFilter f) {
     return f == PreviewFilter::BoxBlur || f == PreviewFilter::Gaussian || f == PreviewFilter::Median3 ||
            f == PreviewFilter::FocusPeaking || f == PreviewFilter::Zebra || f == PreviewFilter::Gamut;
 }
+bool previewShowsPicture(PreviewFilter f) { return f == PreviewFilter::None || previewNeedsPicture(f); }
 bool previewNeedsLuma(PreviewFilter f) {
     return f == PreviewFilter::Edges || f == PreviewFilter::FocusPeaking || f == PreviewFilter::Zebra ||
            f == PreviewFilter::FalseColour;

@@ -24,6 +24,10 @@ std::optional<PreviewFilter> previewFromName(std::string_view s);
 // false colour).
 bool previewNeedsPicture(PreviewFilter f);
 bool previewNeedsLuma(PreviewFilter f);
+// Whether the preview shows the picture (none, or a filter reading it: its paint over it
+// included), so that it goes through the viewer's HDR to SDR display transform as the
+// picture does; edges and false colour are maps of luma, shown as they are.
+bool previewShowsPicture(PreviewFilter f);
 
 struct FilterParams {
     int blurRadius = 8;             // box blur: window is (2r+1)^2, cost independent of r

@@ -72,3 +72,45 @@ Rgb toneMapCode8(const ToneMap& tm, int32_t r, int32_t g, int32_t b) {
 }
 
 }  // namespace cs
+
+namespace cs {
+
+ToneMapTable makeToneMapTable(const ToneMap& tm) {
+    ToneMapTable t;
+    t.tm = tm;
+    for (int c = 0; c < 256; ++c) {
+        const double e = c / 255.0;
+        t.light[size_t(c)] = tm.transfer == Transfer::Hlg ? hlgToRelative(e) : pqToNits(e);
+        const double peak = t.light[size_t(c)];
+        t.scale[size_t(c)] = peak > 0.0 ? toneMapEetfNits(tm, peak) / peak / kToneMapSdrWhiteNits : 0.0;
+        // lround(pow(linear, 1 / 2.4) * 255) reaches c from pow((c - 0.5) / 255, 2.4) up.
+        t.rise[size_t(c)] = c == 0 ? 0.0 : std::pow((c - 0.5) / 255.0, kToneMapDisplayGamma);
+    }
+    return t;
+}
+
+void toneMapRgba(const ToneMapTable& t, uint8_t* rgba, size_t pixels) {
+    const ToneMap& tm = t.tm;
+    const LumaWeights w = lumaWeights(Matrix::Bt2020Ncl);
+    for (size_t i = 0; i < pixels; ++i, rgba += 4) {
+        double light[3] = {t.light[rgba[0]], t.light[rgba[1]], t.light[rgba[2]]};
+        double scale;
+        if (tm.transfer == Transfer::Hlg) {   // toneMapRgb's OOTF and EETF, per pixel
+            const double ys = w.kr * light[0] + w.kg * light[1] + w.kb * light[2];
+            const double gain = ys > 0.0 ? kHlgPeakNits * std::pow(ys, kHlgSystemGamma - 1.0) : 0.0;
+            for (double& l : light) l *= gain;
+            const double peak = std::max({light[0], light[1], light[2]});
+            scale = peak > 0.0 ? toneMapEetfNits(tm, peak) / peak / kToneMapSdrWhiteNits : 0.0;
+        } else {   // the peak is the largest code's light (pqToNits rises with the code)
+            scale = t.scale[std::max({rgba[0], rgba[1], rgba[2]})];
+        }
+        for (int c = 0; c < 3; ++c) {
+            const double* row = tm.gamut + c * 3;
+            const double linear = std::clamp((row[0] * light[0] + row[1] * light[1] + row[2] * light[2]) * scale, 0.0, 1.0);
+            // The display code: how many of rise[1..255] the light reaches.
+            rgba[c] = uint8_t(std::upper_bound(t.rise.begin() + 1, t.rise.end(), linear) - (t.rise.begin() + 1));
+        }
+    }
+}
+
+}  // namespace cs

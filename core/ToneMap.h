@@ -20,6 +20,7 @@
 //  6. the BT.1886 inverse EOTF (gamma 2.4, black 0) to display R'G'B', 8 bits rounded.
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "Color.h"
@@ -59,5 +60,18 @@ Rgb toneMapPixel(const ToneMap& tm, const YuvToRgb& native, int32_t y, int32_t c
 // 8-bit R'G'B' codes (an RGBA picture: the CUDA engine's, or the CPU engine's for RGB and
 // semi-planar frames) to 8-bit display R'G'B': E' = code / 255 (coarser than the native depth).
 Rgb toneMapCode8(const ToneMap& tm, int32_t r, int32_t g, int32_t b);
+
+// toneMapCode8 for whole RGBA pictures (the wall's tiles, which have no shader): the
+// per-code steps taken once into tables, so a PQ pixel costs a few lookups and a 3x3
+// matrix (an HLG pixel adds its OOTF and EETF), each giving toneMapCode8's bytes.
+struct ToneMapTable {
+    ToneMap tm;
+    std::array<double, 256> light{};   // PQ: cd/m2 of each code; HLG: relative scene light
+    std::array<double, 256> scale{};   // PQ: the EETF's ratio when that code is the peak, over 203
+    std::array<double, 256> rise{};    // the least linear light shown as each display code (0: 0)
+};
+ToneMapTable makeToneMapTable(const ToneMap& tm);
+// `pixels` RGBA pixels (bytes R, G, B, A) mapped in place; alpha kept.
+void toneMapRgba(const ToneMapTable& table, uint8_t* rgba, size_t pixels);
 
 }  // namespace cs

@@ -301,6 +301,10 @@ Status EngineHost::uploadTo(gl::FrameTextures& textures) {
             peaking.peakingFirstSquare = focusPeakingFirstSquare(results_.bitDepth, spec_.filter.peakingThreshold);
             peaking.peakingColour = spec_.filter.peakingColour;
             peaking.peakingWidth = spec_.filter.peakingWidth;
+            if (const std::optional<ToneMap> tm = previewToneMap()) {   // the paint goes over the mapped picture
+                peaking.toneMap = true;
+                peaking.toneMapping = *tm;
+            }
             textures.setShaded(Plane::Preview, peaking);
         } else {
             up(Plane::Preview, results_.preview);
@@ -323,12 +327,18 @@ std::optional<ToneMap> EngineHost::pictureToneMap() const {
     return makeToneMap(results_.color.transfer, effectivePrimaries(results_.color, results_.height));
 }
 
-// The picture alone is tone mapped: the preview shows its own image. Drawn from the planes,
-// the picture's shading carries it (uploadTo); an RGBA picture, the textures' pictureToneMap.
+std::optional<ToneMap> EngineHost::previewToneMap() const {
+    if (!previewShowsPicture(spec_.preview)) return std::nullopt;
+    return pictureToneMap();
+}
+
+// The picture, and a preview that shows the picture, are tone mapped alike. Drawn from the
+// planes, the shading carries it (uploadTo); an RGBA image, the textures' tone maps.
 void EngineHost::setPictureToneMap(gl::FrameTextures& textures) {
     const std::optional<ToneMap> tm = pictureToneMap();
     const bool shaded = textures.shaded(gl::Plane::Picture) != nullptr;
     textures.setPictureToneMap(shaded ? std::nullopt : tm);
+    textures.setPreviewToneMap(textures.shaded(gl::Plane::Preview) != nullptr ? std::nullopt : previewToneMap());
     toneMapped_ = tm.has_value() && textures.filled(gl::Plane::Picture);
 }
 

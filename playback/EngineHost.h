@@ -159,6 +159,9 @@ private:
     bool shaderPreview() const;
     // The tone map the picture of the current results wants (toneMapHdr and a PQ or HLG frame).
     std::optional<ToneMap> pictureToneMap() const;
+    // The preview's: the picture's where the preview shows the picture (previewShowsPicture).
+    std::optional<ToneMap> previewToneMap() const;
+    // Puts both on the textures' RGBA picture and preview (the shaded ones carry their own).
     void setPictureToneMap(gl::FrameTextures& textures);
     Status processCuda(const FrameView& frame, gl::FrameTextures& textures);
     void publish(const ScopeSettings& settings);

@@ -6,8 +6,12 @@
 #include <cstdio>
 #include <ctime>
 #include <optional>
+#include <utility>
 
 #include "core/Engine.h"
+#include "core/Gamut.h"
+#include "core/Hdr.h"
+#include "core/ToneMap.h"
 #include "scope/ScopeRender.h"
 #include "analysis/SignalStats.h"
 #include "decode/LiveReader.h"
@@ -142,6 +146,9 @@ struct WallTile::Worker {
     Frame reduced, previous;   // previous: freezedetect's reference frame (the last not frozen)
     bool havePrevious = false;
     ScopeResults small, full;
+    // The picture's tone mapping tables, for the transfer and primaries they were made for.
+    std::optional<std::pair<Transfer, Primaries>> toneMapKey;
+    ToneMapTable toneMapTable;
     AlarmTracker tracker;
     std::vector<AlarmEvent> events;
     Clock::time_point start = Clock::now();
@@ -472,6 +479,14 @@ void WallTile::run() {
         }
         // The scope images at the cells' sizes (the engine drew them at the spec's).
         w.picture = w.small.picture;
+        if (toneMapHdr_ && isHdr(w.small.color.transfer)) {   // as the viewer shows it
+            const std::pair key{w.small.color.transfer, effectivePrimaries(w.small.color, view.height)};
+            if (w.toneMapKey != key) {
+                w.toneMapTable = makeToneMapTable(makeToneMap(key.first, key.second));
+                w.toneMapKey = key;
+            }
+            toneMapRgba(w.toneMapTable, w.picture.pixels.data(), size_t(w.picture.width) * size_t(w.picture.height));
+        }
         w.waveform = w.small.waveformImage;
         w.vectorscope = w.small.vectorscopeImage;
         w.histogram = w.small.histogramImage;

@@ -120,6 +120,10 @@ public:
     // GUI thread: the tile's size on screen (device pixels) and the scopes it shows.
     void setCanvasSize(int width, int height);
     void setScopes(const WallScopes& scopes);
+    // GUI thread: a PQ or HLG picture shown through the viewer's HDR to SDR display transform
+    // (core/ToneMap.h, as View > Tone Map HDR to SDR) from the next frame on; on by default.
+    // The tile's scopes and alarms read the signal regardless.
+    void setToneMapHdr(bool on) { toneMapHdr_ = on; }
 
     // The newest canvas (null before the first): snapshots and tests.
     std::shared_ptr<const TileCanvas> canvas() const;
@@ -152,6 +156,7 @@ private:
 
     std::atomic<int> canvasWidth_{320}, canvasHeight_{180};
     std::atomic<uint8_t> scopes_{3};   // bit 0 waveform, 1 vectorscope, 2 histogram
+    std::atomic<bool> toneMapHdr_{true};   // setToneMapHdr; read by the worker per frame
 
     mutable std::mutex mutex_;
     std::condition_variable cv_;

@@ -40,6 +40,9 @@ public:
     // SDR display transform; nullopt: shown as it is.
     void setPictureToneMap(const std::optional<ToneMap>& tm) { pictureToneMap_ = tm; ++version_; }
     const ToneMap* pictureToneMap() const { return pictureToneMap_ ? &*pictureToneMap_ : nullptr; }
+    // The same for the RGBA preview (core/ScopeSpec.h previewShowsPicture).
+    void setPreviewToneMap(const std::optional<ToneMap>& tm) { previewToneMap_ = tm; ++version_; }
+    const ToneMap* previewToneMap() const { return previewToneMap_ ? &*previewToneMap_ : nullptr; }
     // The size of the image a plane holds (its texture's, or the Y'CbCr picture's).
     int imageWidth(Plane plane) const;
     int imageHeight(Plane plane) const;
@@ -59,7 +62,7 @@ private:
     YcbcrTextures ycbcr_;
     std::array<bool, kPlaneCount> shadedOn_{};
     std::array<YcbcrShading, kPlaneCount> shading_{};
-    std::optional<ToneMap> pictureToneMap_;
+    std::optional<ToneMap> pictureToneMap_, previewToneMap_;
     uint64_t version_ = 0;
 };
 

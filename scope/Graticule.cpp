@@ -90,6 +90,20 @@ Graticule waveformGraticule(int bitDepth, Range range, WaveformScale scale) {
     return g;
 }
 
+Graticule rgbLimitedCodeGraticule(int bitDepth) {
+    const int depth = clampDepth(bitDepth), s = depth - 8;
+    const double top = maxCode(depth), black = double(16 << s), span = double(219 << s);
+    Graticule g = waveformGraticule(depth, Range::Limited, WaveformScale::CodeValue);
+    // The luma scale's y (code / top) to the panel's: limited black at 0, limited white at 1.
+    auto panelY = [&](double y) { return (y * top - black) / span; };
+    for (GraticuleLine& l : g.lines) {
+        l.y0 = panelY(l.y0);
+        l.y1 = panelY(l.y1);
+    }
+    for (GraticuleLabel& l : g.labels) l.y = panelY(l.y);
+    return g;
+}
+
 ChromaCodes chromaCodes(Matrix matrix, Range range, int bitDepth, double r, double g, double b) {
     const int depth = clampDepth(bitDepth);
     const LumaWeights w = lumaWeights(matrix);

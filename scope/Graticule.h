@@ -82,6 +82,13 @@ struct Graticule {
 //             (8-bit 0, 64, 128, 192, 255).
 // Plus a dim frame (codes 0 and 2^d - 1, x = 0 and 1) where no line lies already.
 Graticule waveformGraticule(int bitDepth, Range range, WaveformScale scale);
+// An R'G'B' panel's code-value scale for a limited-range source: R'G'B' counted full range
+// (code 0 at y = 0, the top code at y = 1: paradePanelRect with headroom) labelled with the
+// limited-range codes it stands for (BT.709's 16 + 219 E, scaled by 2^(d-8)), so 75% white
+// reads 180 (10-bit 721) on R', G', B' as on the luma waveform beside it: the lines are the
+// luma waveform's (waveformGraticule(d, Limited, CodeValue)), 16 at y = 0 and 235 at y = 1,
+// 0 and 255 in the panel's room below and above (y < 0, y > 1).
+Graticule rgbLimitedCodeGraticule(int bitDepth);
 
 // Vectorscope: outer circle (radius 0.5) with ticks every 10 degrees, Cb/Cr axes, 100%
 // colour-bar targets (R, MG, B, CY, G, YL) always and 75% ones when `targets75`, each a

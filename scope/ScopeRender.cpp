@@ -447,7 +447,12 @@ void drawPanelName(RgbaImage& out, const PlotRect& plot, const PlotRect& panel, 
 // HLG source (scope/HdrGraticule.h) except on the Cb and Cr panels (`ycbcrParade`).
 Graticule levelGraticule(int depth, Range sourceRange, Range scaleRange, const ScopeSpec& spec, Transfer transfer,
                          bool ycbcrParade = false) {
-    Graticule g = waveformGraticuleFor(depth, scaleRange, spec.waveformScale, transfer, ycbcrParade);
+    // An R'G'B' panel (full-range scale) of a limited-range source in code values: labelled
+    // in the limited-range codes the luma waveform beside it uses.
+    const bool rgbLimitedCodes = !ycbcrParade && scaleRange == Range::Full && sourceRange == Range::Limited &&
+                                 spec.waveformScale == WaveformScale::CodeValue;
+    Graticule g = rgbLimitedCodes ? rgbLimitedCodeGraticule(depth)
+                                  : waveformGraticuleFor(depth, scaleRange, spec.waveformScale, transfer, ycbcrParade);
     addReferenceLines(g, spec.referenceLines, depth, sourceRange, scaleRange);
     return g;
 }

@@ -98,6 +98,47 @@ TEST(WaveformGraticule, CodeValueLines) {
     EXPECT_TRUE(hasLevel(g, 235.0 / 255.0, Emphasis::Limit));
 }
 
+// The R'G'B' panels of a limited-range source in code values: the luma waveform's labels,
+// with R'G'B' 0..top (the panel's y 0..1) standing for 16..235, so 75% white (R' = 191.25)
+// reads 180 as Y' does; and at the parade's layout each label sits on the luma plot's row
+// for the same code.
+TEST(WaveformGraticule, RgbPanelsOfALimitedSourceUseTheLumaCodes) {
+    for (int depth : {8, 10}) {
+        const int s = depth - 8;
+        const Graticule g = rgbLimitedCodeGraticule(depth);
+        const Graticule luma = waveformGraticule(depth, Range::Limited, WaveformScale::CodeValue);
+        ASSERT_EQ(g.labels.size(), luma.labels.size());
+        const GraticuleLabel* black = findLabel(g, std::to_string(16 << s));
+        const GraticuleLabel* white = findLabel(g, std::to_string(235 << s));
+        ASSERT_NE(black, nullptr);
+        ASSERT_NE(white, nullptr);
+        EXPECT_NEAR(black->y, 0.0, 1e-12);
+        EXPECT_NEAR(white->y, 1.0, 1e-12);
+        EXPECT_TRUE(hasLevel(g, 0.0, Emphasis::Limit));
+        EXPECT_TRUE(hasLevel(g, 1.0, Emphasis::Limit));
+        // 75% white: R'G'B' 0.75 of the panel is the limited code 16 + 0.75 * 219 = 180.25.
+        const GraticuleLabel* mid = findLabel(g, std::to_string(128 << s));
+        ASSERT_NE(mid, nullptr);
+        EXPECT_NEAR(mid->y, (double(128 << s) - double(16 << s)) / double(219 << s), 1e-12);
+        // Code 0 and the top code lie in the panel's room below and above.
+        EXPECT_LT(findLabel(g, "0")->y, 0.0);
+        EXPECT_GT(findLabel(g, std::to_string((1 << depth) - 1))->y, 1.0);
+        // The parade's panel with headroom puts each label within a pixel of the luma's at 8
+        // bits; deeper sources keep the 8-bit room (ScopeStyle.h's panelHeadroom: 16/255 and
+        // 20/255 of the plot), 64/1023 and 83/1023 would need, so up to 0.3% of the height more.
+        const double slack = depth == 8 ? 0.0 : 0.003;
+        for (int height : {200, 477, 1000}) {
+            const PlotRect plot = waveformPlotRect(800, height);
+            const PlotRect panel = paradePanelRect(plot, 0, graticuleTextScale(800, height), true);
+            for (const GraticuleLabel& l : luma.labels) {
+                const GraticuleLabel* p = findLabel(g, l.text);
+                ASSERT_NE(p, nullptr);
+                EXPECT_NEAR(panel.toPixelY(p->y), plot.toPixelY(l.y), 1.0 + slack * height) << depth << "-bit " << l.text << " at " << height;
+            }
+        }
+    }
+}
+
 TEST(VectorscopeTargets, SeventyFivePercentRedByHand) {
     // BT.709: Y' = 0.2126 * 0.75 = 0.15945; Cb = -Y' / 1.8556 = -0.085929;
     // Cr = (0.75 - Y') / 1.5748 = 0.375. 8-bit limited: 128 + 224 C -> Cb 108.75, Cr 212.0.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "core/Hdr.h"
 #include "core/ToneMap.h"
@@ -134,6 +135,38 @@ TEST(ToneMap, EightBitCodes) {
     EXPECT_EQ(toneMapCode8(tm, 130, 130, 130).g, 191);
     EXPECT_EQ(toneMapCode8(tm, 0, 0, 0).r, 0);
     EXPECT_EQ(toneMapCode8(tm, 255, 255, 255).b, 255);
+}
+
+// The tables' picture mapping (the wall's tiles) gives toneMapCode8's bytes, PQ and HLG,
+// BT.2020 and BT.709 sources, over a grid of codes with both ends; alpha is kept.
+TEST(ToneMap, RgbaTableGivesTheCodeMapping) {
+    std::vector<int> codes;
+    for (int c = 0; c < 256; c += 9) codes.push_back(c);
+    codes.push_back(255);
+    for (Transfer t : {Transfer::Pq, Transfer::Hlg})
+        for (Primaries p : {Primaries::Bt2020, Primaries::Bt709}) {
+            const ToneMap tm = makeToneMap(t, p);
+            const ToneMapTable table = makeToneMapTable(tm);
+            std::vector<uint8_t> rgba;
+            for (int r : codes)
+                for (int g : codes)
+                    for (int b : codes) rgba.insert(rgba.end(), {uint8_t(r), uint8_t(g), uint8_t(b), uint8_t(r ^ b)});
+            toneMapRgba(table, rgba.data(), rgba.size() / 4);
+            size_t i = 0, wrong = 0;
+            for (int r : codes)
+                for (int g : codes)
+                    for (int b : codes) {
+                        const Rgb want = toneMapCode8(tm, r, g, b);
+                        if (rgba[i] != want.r || rgba[i + 1] != want.g || rgba[i + 2] != want.b || rgba[i + 3] != (r ^ b)) {
+                            if (++wrong < 4)
+                                ADD_FAILURE() << int(t) << "/" << int(p) << " " << r << "," << g << "," << b << ": " << int(rgba[i])
+                                              << "," << int(rgba[i + 1]) << "," << int(rgba[i + 2]) << " want " << want.r << ","
+                                              << want.g << "," << want.b;
+                        }
+                        i += 4;
+                    }
+            EXPECT_EQ(wrong, 0u);
+        }
 }
 
 }  // namespace

@@ -7,7 +7,8 @@
 #    Depends names the package of every shared library the binary needs (each NEEDED entry
 #    resolved on this machine with ldconfig and dpkg -S), Qt's platform plugins, and not the
 #    CUDA runtime; it holds the binary, the desktop entry and the icon where a desktop
-#    looks (bin/, share/applications/, share/icons/hicolor/256x256/apps/), and, for a
+#    looks (bin/, share/applications/, share/icons/hicolor/256x256/apps/), the user guide
+#    and every picture it names (share/doc/cudascope/), and, for a
 #    binary built with CUDA, libcudart in its private folder, found through the binary's
 #    RUNPATH; the desktop entry passes desktop-file-validate (when installed);
 #  - the package unpacked into an empty folder (dpkg-deb -x): the binary there resolves
@@ -75,8 +76,13 @@ case "$depends" in *cudart*|*cuda-*) fail "Depends names the CUDA runtime (it is
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./||' > "$work/contents"
 for f in usr/bin/cudascope usr/share/applications/cudascope.desktop usr/share/icons/hicolor/256x256/apps/cudascope.png \
          usr/share/cudascope/policies/r103.json usr/share/cudascope/policies/r128.json \
-         usr/share/cudascope/policies/a85.json usr/share/cudascope/policies/detectors.json; do
+         usr/share/cudascope/policies/a85.json usr/share/cudascope/policies/detectors.json \
+         usr/share/doc/cudascope/USER_GUIDE.md; do
     grep -qx "$f" "$work/contents" && pass "holds /$f" || fail "no /$f in the package"
+done
+# The guide's pictures beside it, every one it names.
+for img in $(grep -o 'guide/[A-Za-z0-9_-]*\.png' "$(dirname "$0")/../../docs/USER_GUIDE.md" | sort -u); do
+    grep -qx "usr/share/doc/cudascope/$img" "$work/contents" && pass "holds the guide's $img" || fail "no $img beside the guide"
 done
 
 root=$work/root

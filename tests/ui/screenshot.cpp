@@ -4,6 +4,7 @@
 // "Save scopes..." writes for that frame. For looking at the GUI; not a test. Under Xvfb:
 //   xvfb-run -a -s "-screen 0 1920x1080x24" build/tests/ui/cudascope_screenshot shot.png
 #include <QAction>
+#include <QComboBox>
 #include <QImage>
 #include <QTimer>
 
@@ -64,6 +65,20 @@ int main(int argc, char** argv) {
             return 2;
         }
         a->trigger();
+    }
+    // CS_SCREENSHOT_COMBO: comma-separated NAME=TEXT pairs: the (first) combo box of that
+    // object name set to the item of that text, as a user would (e.g. waveformScale=Code values).
+    for (const QString& pair : qEnvironmentVariable("CS_SCREENSHOT_COMBO").split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString name = pair.section(QLatin1Char('='), 0, 0), text = pair.section(QLatin1Char('='), 1);
+        QComboBox* c = window.findChild<QComboBox*>(name);
+        const int index = c ? c->findText(text) : -1;
+        if (index < 0) {
+            std::fprintf(stderr, "cudascope_screenshot: no combo box %s with an item %s\n", name.toLocal8Bit().constData(),
+                         text.toLocal8Bit().constData());
+            return 2;
+        }
+        c->setCurrentIndex(index);
+        emit c->activated(index);   // as a user's choice
     }
     const auto& info = window.player().info();
     window.viewer()->setPinned(cs::PixelPos{info.width / 8, info.height / 3});

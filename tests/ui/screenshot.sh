@@ -5,6 +5,8 @@
 # BUILD_DIR (default: build) is the CMake build folder holding tests/ui/cudascope_screenshot.
 # CS_SCREENSHOT_TRIGGER=name[,name...] triggers those window actions (object names) before
 # the shot, e.g. CS_SCREENSHOT_TRIGGER=toneMap shows a PQ or HLG picture without tone mapping.
+# CS_SCREENSHOT_COMBO=name=text[,name=text...] picks that item of those combo boxes, e.g.
+# CS_SCREENSHOT_COMBO='waveformScale=Code values' labels the waveform and parade in code values.
 set -eu
 [ $# -ge 1 ] || { sed -n '2,5p' "$0"; exit 2; }
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -8,8 +8,11 @@
 // chroma bands) every pixel the viewer's shader shows 1:1 is core's toneMapPixel of the
 // frame's own samples within one code; off, the plain picture; the scopes, the light levels
 // and the picker read the same either way; disabled for an SDR source; remembered by a new
-// window. Exits 77 without a display or GL 3.3.
+// window. The preview shows the picture tone mapped as the viewer does (an RGBA preview as
+// toneMapCode8 of its codes; focus peaking from the planes over the mapped picture). Exits 77
+// without a display or GL 3.3.
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QImage>
 #include <QLabel>
@@ -328,6 +331,83 @@ private slots:
         QCOMPARE(compared, kRampW * kRampH);
         QVERIFY(distinct > compared / 2);   // the mapping changes most pixels
         QVERIFY2(worst <= 1, qPrintable(QStringLiteral("%1 codes").arg(worst)));
+    }
+
+    // The preview, shown 1:1 in the viewer, goes through the same transform as the picture:
+    // an RGBA preview (a filter of the RGB clip's picture) is toneMapCode8 of its codes, and
+    // focus peaking drawn from the planes maps them as the picture does (the paint over it).
+    void thePreviewIsTonemappedAsTheViewer() {
+        QVERIFY(open(pqRamp_));
+        QVERIFY(resultsWith(cs::Transfer::Pq));
+        auto* filter = window_->findChild<QComboBox*>(QStringLiteral("previewFilter"));
+        auto* inViewer = window_->findChild<QCheckBox*>(QStringLiteral("previewInViewer"));
+        QVERIFY(filter && inViewer);
+        auto pick = [&](cs::PreviewFilter f) {
+            const int i = filter->findData(int(f));
+            QVERIFY(i >= 0);
+            filter->setCurrentIndex(i);
+            emit filter->activated(i);
+        };
+        // The 10-bit planes with focus peaking from the shader: where nothing is painted, the
+        // pixels are the tone-mapped picture's.
+        pick(cs::PreviewFilter::FocusPeaking);
+        if (!inViewer->isChecked()) inViewer->click();
+        window_->viewer()->zoomTo(1.0);
+        settle();
+        QVERIFY(engine().showsPlanes());
+        QVERIFY(window_->viewer()->showsPreview());
+        int mapped = 0, compared = 0;
+        const QImage shown = window_->viewer()->grabFramebuffer().convertToFormat(QImage::Format_RGBA8888);
+        const cs::RectF pr = window_->viewer()->layout().rect();
+        {   // share of pixels within a code of toneMapPixel (peaking paints band edges only)
+            const cs::FrameView& f = player().currentFrame().view;
+            const cs::ColorInfo color = engine().results().color;
+            const cs::YuvToRgb native = cs::makeYuvToRgb(color.matrix, color.range, 10, 10);
+            const cs::ToneMap pq = cs::makeToneMap(color.transfer, cs::effectivePrimaries(color, f.height));
+            auto sample = [&](int plane, int x, int y) {
+                return int(reinterpret_cast<const uint16_t*>(f.data[size_t(plane)] + std::ptrdiff_t(y) * f.pitch[size_t(plane)])[x]);
+            };
+            for (int y = 0; y < f.height; ++y)
+                for (int x = 0; x < f.width; ++x) {
+                    const cs::Rgb e = cs::toneMapPixel(pq, native, sample(0, x, y), sample(1, x / 2, y / 2), sample(2, x / 2, y / 2));
+                    const uchar* p = shown.constScanLine(int(pr.y) + y) + size_t(int(pr.x) + x) * 4;
+                    if (std::max({std::abs(p[0] - e.r), std::abs(p[1] - e.g), std::abs(p[2] - e.b)}) <= 1) ++mapped;
+                    ++compared;
+                }
+        }
+        QCOMPARE(compared, kRampW * kRampH);
+        QVERIFY2(mapped > compared * 9 / 10, qPrintable(QStringLiteral("%1 of %2 mapped").arg(mapped).arg(compared)));
+        // An RGBA preview: the R'G'B' clip's picture through a median.
+        QVERIFY(open(rgbRamp_));
+        QVERIFY(resultsWith(cs::Transfer::Pq));
+        pick(cs::PreviewFilter::Median3);
+        QVERIFY(window_->viewer()->showsPreview());
+        window_->viewer()->zoomTo(1.0);
+        QVERIFY(cs::test::waitUntil([&] { return engine().results().preview.width == kRampW; }, kWaitMs));
+        settle();
+        const cs::RgbaImage& preview = engine().results().preview;
+        const cs::ToneMap tm = cs::makeToneMap(cs::Transfer::Pq, cs::Primaries::Bt2020);
+        const QImage rgbShown = window_->viewer()->grabFramebuffer().convertToFormat(QImage::Format_RGBA8888);
+        const cs::RectF r = window_->viewer()->layout().rect();
+        int worst = 0, rgbCompared = 0, distinct = 0;
+        for (int y = 0; y < preview.height; ++y)
+            for (int x = 0; x < preview.width; ++x) {
+                const int vx = int(r.x) + x, vy = int(r.y) + y;
+                if (vx < 0 || vy < 0 || vx >= rgbShown.width() || vy >= rgbShown.height()) continue;
+                const uint8_t* in = preview.at(x, y);
+                const cs::Rgb e = cs::toneMapCode8(tm, in[0], in[1], in[2]);
+                const uchar* p = rgbShown.constScanLine(vy) + size_t(vx) * 4;
+                worst = std::max({worst, std::abs(p[0] - e.r), std::abs(p[1] - e.g), std::abs(p[2] - e.b)});
+                if (e.r != in[0] || e.g != in[1] || e.b != in[2]) ++distinct;
+                ++rgbCompared;
+            }
+        QCOMPARE(rgbCompared, kRampW * kRampH);
+        QVERIFY(distinct > rgbCompared / 2);
+        QVERIFY2(worst <= 1, qPrintable(QStringLiteral("RGBA preview: %1 codes").arg(worst)));
+
+        pick(cs::PreviewFilter::FocusPeaking);
+        inViewer->click();
+        QVERIFY(!window_->viewer()->showsPreview());
     }
 
     void toneMappingLeavesScopesAndPickerAlone() {

@@ -3,14 +3,17 @@
 // geometry saved wider than the screen comes back inside it, a click on the seek bar jumps
 // there, full screen (F11: the window; a double-click: the picture alone; Esc leaves).
 // View > Guides drawn over the picture, reverse play's direction, the status bar's R'G'B',
-// legal and colour gamut readouts and an assumed matrix. Set CS_WINDOW_SCREENSHOTS=DIR to
+// legal and colour gamut readouts and an assumed matrix, Help > User Guide. Set CS_WINDOW_SCREENSHOTS=DIR to
 // keep screenshots. Exits 77 (skipped) without a display or OpenGL 3.3.
 #include <QComboBox>
+#include <QDialog>
+#include <QScreen>
 #include <QDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
 #include <QSlider>
+#include <QTextBrowser>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QtTest>
@@ -307,6 +310,41 @@ private slots:
         QVERIFY(window_->isFullScreen());
         QTest::keyClick(window_, Qt::Key_Escape);
         QVERIFY(!window_->isFullScreen());
+    }
+
+    // Help > User Guide (F1): a dialog titled with the guide's heading, the guide read from the
+    // binary's resources with its pictures found beside it, fitting the screen.
+    void helpOpensTheUserGuide() {
+        QAction* guide = action("userGuide");
+        QVERIFY(guide);
+        QCOMPARE(guide->shortcut(), QKeySequence(QKeySequence::HelpContents));
+        guide->trigger();
+        auto* dialog = window_->findChild<QDialog*>(QStringLiteral("userGuide"));
+        QVERIFY(dialog);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QCOMPARE(dialog->windowTitle(), QStringLiteral("cudascope User Guide"));
+        auto* text = dialog->findChild<QTextBrowser*>(QStringLiteral("userGuideText"));
+        QVERIFY(text);
+        QVERIFY(text->toPlainText().contains(QStringLiteral("Keyboard shortcuts")));
+        QVERIFY(text->toPlainText().contains(QStringLiteral("The wall")));
+        // Every picture the guide names is found (relative to the guide) and is a real image.
+        const QString markdown = text->toMarkdown();
+        int pictures = 0;
+        for (const QString& name : {QStringLiteral("guide/window.png"), QStringLiteral("guide/scopes.png"), QStringLiteral("guide/wall.png")}) {
+            QVERIFY2(markdown.contains(name), qPrintable(name));
+            const QVariant v = text->loadResource(QTextDocument::ImageResource, QUrl(name));
+            QImage img;
+            if (v.canConvert<QImage>()) img = v.value<QImage>();
+            if (img.isNull()) img = QImage::fromData(v.toByteArray());
+            QVERIFY2(!img.isNull() && img.width() >= 600, qPrintable(name));
+            ++pictures;
+        }
+        QCOMPARE(pictures, 3);
+        const QSize screen = dialog->screen()->availableSize();   // fits the screen, 1280 x 720 included
+        QVERIFY(dialog->width() <= screen.width() && dialog->height() <= screen.height());
+        shoot(*dialog, "user-guide.png");
+        dialog->close();
+        QTRY_VERIFY(!window_->findChild<QDialog*>(QStringLiteral("userGuide")));   // deleted when closed
     }
 };
 

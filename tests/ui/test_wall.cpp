@@ -2,9 +2,10 @@
 // (ffmpeg senders on loopback) where every tile plays, one sender killed shows "reconnecting"
 // on its tile only while the others keep playing, the saved wall reopens the same; alarms on
 // clips made here with the ffmpeg CLI (a black segment, a frozen segment, moving content);
-// the full-size view of a tile and back. Conditions are waited for with QTRY_ (bounded
+// the full-size view of a tile and back; a PQ tile's picture tone mapped as the viewer's. Conditions are waited for with QTRY_ (bounded
 // polling, the bounds scaled for sanitized builds: tests/common/TestTime.h), never with
 // sleeps. Set CS_WALL_SCREENSHOTS=DIR to keep screenshots of the walls.
+#include <QAction>
 #include <QProcess>
 #include <QTest>
 #include <QFile>
@@ -19,6 +20,7 @@
 #include <memory>
 
 #include "GuiTestSupport.h"
+#include "core/ToneMap.h"
 #include "tests/common/TestTime.h"
 #include "ui/Gui.h"
 #include "ui/main/MainWindow.h"
@@ -120,6 +122,7 @@ private slots:
     void fullViewAndBack();
     void bigWall();
     void everyFrameAccountedFor();
+    void hdrTilesAreToneMapped();
 };
 
 void TestWall::patternsAndStreams() {
@@ -340,6 +343,39 @@ void TestWall::everyFrameAccountedFor() {
         QVERIFY2(double(c.delivered) <= elapsed * 25.0 + 2.0,
                  (std::to_string(c.delivered) + " delivered in " + std::to_string(elapsed) + " s").c_str());
     }
+}
+
+// A PQ tile's picture goes through the viewer's HDR to SDR transform (Scopes > Tone Map HDR
+// to SDR, on by default): a flat grey shows as core's toneMapCode8 of its plain code, and as
+// the plain code once the action is off.
+void TestWall::hdrTilesAreToneMapped() {
+    QTemporaryDir dir;
+    const QString clip = dir.filePath("pq.mkv");
+    QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=0x909090:s=64x36:r=25",
+                                 "-t", "1", "-pix_fmt", "yuv420p10le", "-color_trc", "smpte2084", "-color_primaries", "bt2020",
+                                 "-colorspace", "bt2020nc", "-color_range", "tv", "-c:v", "ffv1", clip}));
+    WallWindow wall("cpu");
+    WallConfig config;
+    config.sources = {clip.toStdString()};
+    config.scopes = WallScopes{false, false, false};   // the picture fills the tile
+    wall.setWall(config);
+    wall.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&wall, scaledMs(5000)));
+    auto centre = [&]() -> int {
+        const auto canvas = wall.tile(0).canvas();
+        if (!canvas || wall.tile(0).counters().frames == 0) return -1;
+        const uint8_t* p = canvas->image.at(canvas->image.width / 2, canvas->image.height / 2);
+        return p[0];   // R' (the grey's three are alike, give or take the gamut matrix's rounding)
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(centre() >= 0, scaledMs(20000));
+    const int mapped = centre();
+    auto* toneMap = wall.findChild<QAction*>(QStringLiteral("toneMap"));
+    QVERIFY(toneMap && toneMap->isChecked());
+    toneMap->setChecked(false);
+    QTRY_VERIFY_WITH_TIMEOUT(centre() >= 0 && centre() != mapped, scaledMs(10000));
+    const int plain = centre();
+    const cs::Rgb want = cs::toneMapCode8(cs::makeToneMap(cs::Transfer::Pq, cs::Primaries::Bt2020), plain, plain, plain);
+    QCOMPARE(mapped, want.r);
 }
 
 CS_GUI_TEST_MAIN(TestWall)

@@ -51,6 +51,7 @@
 #include "playback/Timecode.h"
 #include "TransportBar.h"
 #include "TransferOverride.h"
+#include "UserGuide.h"
 
 namespace cs {
 namespace {
@@ -420,6 +421,8 @@ void MainWindow::buildMenusAndToolbar() {
     bar->addAction(record);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("User Guide"), QKeySequence::HelpContents, this, [this] { openUserGuide(this); });
+    guide->setObjectName(QStringLiteral("userGuide"));
     help->addAction(tr("Keyboard Shortcuts"), this, [this] {
         QMessageBox::information(
             this, tr("Keyboard Shortcuts"),
@@ -437,7 +440,8 @@ void MainWindow::buildMenusAndToolbar() {
                "<tr><td><b>Shift+F11</b>, double-click</td><td>the picture alone, full screen</td></tr>"
                "<tr><td><b>Esc</b></td><td>leave full screen</td></tr>"
                "<tr><td><b>Ctrl+Shift+S</b></td><td>save scopes</td></tr>"
-               "<tr><td><b>Ctrl+R</b></td><td>record / stop recording</td></tr>") +
+               "<tr><td><b>Ctrl+R</b></td><td>record / stop recording</td></tr>"
+               "<tr><td><b>F1</b></td><td>the user guide</td></tr>") +
                 CompareController::shortcutRows() + tr("</table><p>Click the picture to pin the pixel picker.</p>"));
     });
     help->addAction(tr("About cudascope"), this, [this] {

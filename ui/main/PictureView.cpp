@@ -116,7 +116,7 @@ void PictureView::drawPicture(const gl::FrameTextures& textures, const RectF& r,
     } else {
         gl::ImageRenderer::Options o;
         o.smooth = layout_.scale() < 2.0;   // at 200% and above, pixels show as squares
-        if (plane == gl::Plane::Picture) o.toneMap = textures.pictureToneMap();
+        o.toneMap = plane == gl::Plane::Picture ? textures.pictureToneMap() : textures.previewToneMap();
         images_.draw(textures.texture(plane).name(), r, w, h, o);
     }
 }

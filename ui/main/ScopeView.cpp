@@ -84,6 +84,8 @@ void ScopeView::paintView(int w, int h) {
         if (ycbcr_.ready()) ycbcr_.draw(source->ycbcr(), *shading, r, w, h);
         return;
     }
+    // The preview showing the picture: through the viewer's HDR to SDR transform as well.
+    if (plane_ == gl::Plane::Preview) o.toneMap = source->previewToneMap();
     for (const auto& piece : p.pieces) {
         o.uv = piece.uv;
         images_.draw(t.name(), RectF{r.x + piece.dst.x * sx, r.y + piece.dst.y * sy, piece.dst.w * sx, piece.dst.h * sy}, w, h, o);

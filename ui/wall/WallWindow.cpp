@@ -22,6 +22,7 @@
 
 #include "ui/main/MainWindow.h"
 #include "ui/main/PictureView.h"
+#include "ui/Settings.h"
 #include "ui/main/SourceDialog.h"
 #include "WallView.h"
 
@@ -141,6 +142,20 @@ void WallWindow::buildMenus() {
     add(tr("Luma waveform"), &WallScopes::waveform);
     add(tr("Vectorscope"), &WallScopes::vectorscope);
     add(tr("Histogram"), &WallScopes::histogram);
+    scopes->addSeparator();
+    settings::Choices saved;
+    settings::load(saved);
+    toneMapHdr_ = saved.toneMapHdr;
+    QAction* toneMap = scopes->addAction(tr("Tone Map HDR to SDR"));
+    toneMap->setObjectName(QStringLiteral("toneMap"));
+    toneMap->setCheckable(true);
+    toneMap->setChecked(toneMapHdr_);
+    toneMap->setToolTip(tr("Shows the PQ and HLG tiles' pictures as the viewer does on an SDR display; the tiles' scopes "
+                           "and alarms read the signal itself"));
+    connect(toneMap, &QAction::toggled, this, [this](bool on) {
+        toneMapHdr_ = on;
+        for (auto& t : tiles_) t->setToneMapHdr(on);
+    });
 }
 
 void WallWindow::setWall(const WallConfig& wall) {
@@ -154,6 +169,7 @@ void WallWindow::setWall(const WallConfig& wall) {
         o.engine = engine_;
         tiles_.push_back(std::make_unique<WallTile>(input, o, view_->waker()));
         tiles_.back()->setScopes(scopes_);
+        tiles_.back()->setToneMapHdr(toneMapHdr_);
     }
     rebuild();
 }
@@ -171,6 +187,7 @@ void WallWindow::addSource(const std::string& input) {
     o.engine = engine_;
     tiles_.push_back(std::make_unique<WallTile>(input, o, view_->waker()));
     tiles_.back()->setScopes(scopes_);
+    tiles_.back()->setToneMapHdr(toneMapHdr_);
     rebuild();
 }
 

@@ -78,6 +78,9 @@ private:
 
     std::string engine_;
     WallScopes scopes_;
+    // Scopes > Tone Map HDR to SDR: the tiles' PQ and HLG pictures as the viewer shows them;
+    // starts from the viewer's saved choice (View > Tone Map HDR to SDR).
+    bool toneMapHdr_ = true;
     int columns_ = 0;
     std::vector<std::unique_ptr<WallTile>> tiles_;
     std::vector<std::future<void>> retiring_;
