@@ -14,8 +14,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <vector>
 
 #include "SignalStats.h"
+#include "core/ThreadPool.h"
 
 namespace cs {
 
@@ -28,9 +30,16 @@ public:
     };
     // The next frame in order; the judgement of the frame before it (none for the first).
     std::optional<Judged> add(const YuvPlanes& p) {
+        // The oldest frame's storage takes the new one: no allocation per frame once three are held.
+        std::optional<YuvPlanes> oldest = std::move(prev_);
         prev_ = std::move(cur_);
         cur_ = std::move(next_);
-        next_ = p;
+        if (oldest) {
+            next_ = std::move(oldest);
+            *next_ = p;
+        } else {
+            next_ = p;
+        }
         if (!cur_) cur_ = next_;
         if (!prev_) return std::nullopt;
         return judge();
@@ -60,13 +69,26 @@ private:
             const std::vector<uint16_t>& cp = plane == 0 ? cur.y : plane == 1 ? cur.u : cur.v;
             const std::vector<uint16_t>& np = plane == 0 ? next.y : plane == 1 ? next.u : next.v;
             if (pp.size() != cp.size() || np.size() != cp.size()) continue;   // a change of size: no judgement there
-            for (int y = 2; y < h - 2; ++y) {
-                const uint16_t* c = &cp[size_t(y) * size_t(w)];
-                const uint16_t* above = c - w;
-                const uint16_t* below = c + w;
-                alpha[y & 1] += line(above, &pp[size_t(y) * size_t(w)], below, w);
-                alpha[(y ^ 1) & 1] += line(above, &np[size_t(y) * size_t(w)], below, w);
-                delta += line(above, c, below, w);
+            if (h <= 4) continue;
+            // Rows 2..h-3 in bands on the process's workers (core/ThreadPool.h), each band's
+            // sums its own; integer sums, so the total does not depend on the banding.
+            const int rows = h - 4, chunks = pool_.defaultChunks(rows);
+            std::vector<std::array<int64_t, 3>> sums(size_t(chunks), std::array<int64_t, 3>{});
+            pool_.parallelFor(rows, [&](int chunk, int begin, int end) {
+                std::array<int64_t, 3>& s = sums[size_t(chunk)];
+                for (int y = begin + 2; y < end + 2; ++y) {
+                    const uint16_t* c = &cp[size_t(y) * size_t(w)];
+                    const uint16_t* above = c - w;
+                    const uint16_t* below = c + w;
+                    s[y & 1] += line(above, &pp[size_t(y) * size_t(w)], below, w);
+                    s[(y ^ 1) & 1] += line(above, &np[size_t(y) * size_t(w)], below, w);
+                    s[2] += line(above, c, below, w);
+                }
+            }, chunks);
+            for (const auto& s : sums) {
+                alpha[0] += s[0];
+                alpha[1] += s[1];
+                delta += s[2];
             }
         }
         // idet's thresholds are floats: the int64 sums meet them in float arithmetic.
@@ -95,6 +117,7 @@ private:
         return {type, last_};
     }
     std::optional<YuvPlanes> prev_, cur_, next_;
+    ThreadPool pool_;
     std::array<FieldType, 4> history_{FieldType::Undetermined, FieldType::Undetermined, FieldType::Undetermined,
                                       FieldType::Undetermined};
     FieldType last_ = FieldType::Undetermined;
