@@ -4,9 +4,9 @@
 # NVIDIA GPU and its driver. The programs are built on a build machine and travel to the GPU
 # machine in bundles (the programs with the libraries that machine lacks, a `run` launcher).
 #
-# On the build machine, with the change built in BUILD (a CUDA build: `cmake --preset ci`,
-# then the targets below) and, optionally, the commit before it built in BEFORE (targets
-# gpu_bench and playback_bench):
+# On the build machine, with the change built in BUILD (a CUDA build with the GPU benchmarks:
+# `cmake --preset default`, then the targets below) and, optionally, the commit before it built
+# in BEFORE (targets gpu_bench and playback_bench):
 #   CS_GPU_BUNDLER=BUNDLER bench/gpu/gpu-check.sh pack BUNDLE BUILD [BEFORE]
 # makes the test and benchmark clips with the ffmpeg CLI and writes two bundles, BUNDLE/tests
 # and BUNDLE/bench (BUNDLE: a folder git ignores, such as .gpu/check), each with BUNDLER:
