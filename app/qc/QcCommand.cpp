@@ -108,8 +108,8 @@ int runQc(int argc, char** argv) {
     };
     // One thread budget for the run (core/ThreadPool.h): each worker process gets its job's
     // share of --threads (default: the CPUs), for its engine's pool, its decoder and its writers.
-    const int jobCount = int(std::max<size_t>(1, std::min<size_t>(size_t(a.jobs), inputs.size())));
-    const int threadsPerJob = std::max(1, (a.threads > 0 ? a.threads : ThreadPool::processThreads()) / jobCount);
+    const int jobs = int(std::min<size_t>(size_t(a.jobs), inputs.size()));
+    const int threadsPerJob = std::max(1, (a.threads > 0 ? a.threads : ThreadPool::processThreads()) / std::max(1, jobs));
     std::atomic<size_t> next{0};
     std::atomic<int> checked{0}, skipped{0}, failed{0}, stopped{0};
     // Each input's outcome, for index.html: slot i is written only by the job thread that took input i
@@ -143,7 +143,6 @@ int runQc(int argc, char** argv) {
             }
         }
     };
-    const int jobs = int(std::min<size_t>(size_t(a.jobs), inputs.size()));
     std::vector<std::thread> threads;
     for (int j = 1; j < jobs; ++j) threads.emplace_back(job, j);
     job(0);
