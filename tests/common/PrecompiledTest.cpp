@@ -1,0 +1,1 @@
+// The source the tests' precompiled header (tests/CMakeLists.txt: cs_test_pch) is built with.
