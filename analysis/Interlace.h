@@ -8,7 +8,7 @@
 // alpha1 > 1.04 alpha0, progressive when alpha1 > 1.5 delta, else undetermined, the products
 // in float as idet computes them. The multi-frame type is idet's: the history of the last 4
 // single types, taken when the determined ones agree (once at first, then 3 times). Host
-// frames only (the planes SignalStatsMeter unpacked). Not thread-safe: one per input.
+// frames only: the planes SignalStatsMeter unpacked and keeps. Not thread-safe: one per input.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -28,28 +28,21 @@ public:
     struct Judged {
         FieldType single = FieldType::Undetermined, multiple = FieldType::Undetermined;
     };
-    // The next frame in order; the judgement of the frame before it (none for the first).
-    std::optional<Judged> add(const YuvPlanes& p) {
-        // The oldest frame's storage takes the new one: no allocation per frame once three are held.
-        std::optional<YuvPlanes> oldest = std::move(prev_);
-        prev_ = std::move(cur_);
-        cur_ = std::move(next_);
-        if (oldest) {
-            next_ = std::move(oldest);
-            *next_ = p;
-        } else {
-            next_ = p;
-        }
-        if (!cur_) cur_ = next_;
-        if (!prev_) return std::nullopt;
-        return judge();
+    // The frame `meter` has just measured (the next in order); the judgement of the frame
+    // before it (none for the first). The three frames are the meter's planes (the current,
+    // the previous and the one before): no copy is kept here.
+    std::optional<Judged> add(const SignalStatsMeter& meter) {
+        const YuvPlanes& next = meter.current();
+        const YuvPlanes* cur = meter.previous();
+        if (!cur) return std::nullopt;
+        const YuvPlanes* prev = meter.beforePrevious();
+        return judge(prev ? *prev : *cur, *cur, next);   // the first frame is its own previous
     }
-    // The end: the last frame, judged against a copy of itself as the next.
-    std::optional<Judged> finish() {
-        if (!cur_ || !next_) return std::nullopt;
-        prev_ = std::move(cur_);
-        cur_ = next_;
-        return judge();
+    // The end: the last frame `meter` measured, judged against a copy of itself as the next.
+    std::optional<Judged> finish(const SignalStatsMeter& meter) {
+        const YuvPlanes& last = meter.current();
+        if (last.y.empty()) return std::nullopt;   // no frame was measured
+        return judge(meter.previous() ? *meter.previous() : last, last, last);   // one frame: against itself
     }
     const std::array<int64_t, 4>& singleCounts() const { return single_; }
     const std::array<int64_t, 4>& multipleCounts() const { return multiple_; }
@@ -60,9 +53,8 @@ private:
         for (int x = 0; x < w; ++x) r += std::abs(int(a[x]) + int(c[x]) - 2 * int(b[x]));
         return r;
     }
-    Judged judge() {
+    Judged judge(const YuvPlanes& prev, const YuvPlanes& cur, const YuvPlanes& next) {
         int64_t alpha[2] = {0, 0}, delta = 0;
-        const YuvPlanes &prev = *prev_, &cur = *cur_, &next = *next_;
         for (int plane = 0; plane < 3; ++plane) {
             const int w = plane ? cur.chromaWidth : cur.width, h = plane ? cur.chromaHeight : cur.height;
             const std::vector<uint16_t>& pp = plane == 0 ? prev.y : plane == 1 ? prev.u : prev.v;
@@ -116,7 +108,6 @@ private:
         ++multiple_[size_t(last_)];
         return {type, last_};
     }
-    std::optional<YuvPlanes> prev_, cur_, next_;
     ThreadPool pool_;
     std::array<FieldType, 4> history_{FieldType::Undetermined, FieldType::Undetermined, FieldType::Undetermined,
                                       FieldType::Undetermined};

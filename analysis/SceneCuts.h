@@ -5,8 +5,8 @@
 // clipped to 0..100 (0 for the first frame and after a change of size); a cut is a frame
 // whose score is above the threshold (default 10). A repeated frame is one whose MAFD from
 // the previous frame is at most freezedetect's noise (as a share: MAFD / 100 <= 10^(dB/20));
-// qc reports runs of them shorter than a freeze (docs/QC.md). Host frames only (the
-// planes SignalStatsMeter unpacked); keeps the previous frame. Not thread-safe: one per input.
+// qc reports runs of them shorter than a freeze (docs/QC.md). Host frames only: the planes
+// SignalStatsMeter unpacked and keeps, and its YDIF sum. Not thread-safe: one per input.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -35,22 +35,24 @@ public:
         double mafd = 0;         // percent, scdet's lavfi.scd.mafd (the previous value when not compared)
         double score = 0;        // scdet's lavfi.scd.score
     };
-    Frame add(const YuvPlanes& p) {
+    // The frame `meter` has just measured, against the one it measured before (the meter's
+    // planes: no copy is kept here).
+    Frame add(const SignalStatsMeter& meter) {
+        const YuvPlanes& p = meter.current();
+        const YuvPlanes* q = meter.previous();
         Frame f;
         f.mafd = prevMafd_;
-        if (have_ && p.width == width_ && p.height == height_ && p.bitDepth == depth_) {
+        if (q && p.width == q->width && p.height == q->height && p.bitDepth == q->bitDepth) {
             const size_t luma = size_t(p.width) * size_t(p.height);
-            const double mafd = double(sad(p.y, prev_, luma)) * 100.0 / double(luma) / double(1ull << p.bitDepth);
+            // signalstats' YDIF sum is this SAD; it is counted apart only where signalstats
+            // did not compare (the chroma's size changed under the same luma).
+            const uint64_t sum = meter.lumaDifference() ? *meter.lumaDifference() : sad(p.y, q->y, luma);
+            const double mafd = double(sum) * 100.0 / double(luma) / double(1ull << p.bitDepth);
             f.compared = true;
             f.score = sceneScore(mafd, prevMafd_);
             f.mafd = mafd;
             prevMafd_ = mafd;
         }
-        prev_ = p.y;
-        width_ = p.width;
-        height_ = p.height;
-        depth_ = p.bitDepth;
-        have_ = true;
         return f;
     }
 
@@ -70,9 +72,6 @@ private:
         return total;
     }
     ThreadPool pool_;
-    std::vector<uint16_t> prev_;   // the previous frame's luma
-    int width_ = 0, height_ = 0, depth_ = 0;
-    bool have_ = false;
     double prevMafd_ = 0;
 };
 

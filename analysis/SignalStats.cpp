@@ -131,15 +131,17 @@ Status SignalStatsMeter::measure(const FrameView& frame, int blackThreshold, Sig
     if (frame.onDevice) return Status::error("signalstats reads frames in host memory only");
     if (formatInfo(frame.format).isRgb) return Status::error("signalstats needs a Y'CbCr source, not R'G'B'");
     if (!pool_) pool_ = std::make_unique<ThreadPool>();
-    std::swap(cur_, prev_);
+    std::swap(older_, prev_);
+    std::swap(prev_, cur_);
+    frames_ = std::min<int64_t>(frames_ + 1, 3);
+    lumaDifference_.reset();
     prepare(frame, cur_);
     const YuvPlanes& c = cur_;
     pool_->parallelFor(c.height, [&](int, int y0, int y1) { unpackRows(frame, cur_, y0, y1); });
-    const bool samePrev = havePrev_ && prev_.width == c.width && prev_.height == c.height &&
+    const bool samePrev = frames_ >= 2 && prev_.width == c.width && prev_.height == c.height &&
                           prev_.chromaWidth == c.chromaWidth && prev_.chromaHeight == c.chromaHeight &&
                           prev_.bitDepth == c.bitDepth;
     const YuvPlanes& p = samePrev ? prev_ : c;   // signalstats: the first frame is its own previous
-    havePrev_ = true;
 
     const int levels = 1 << c.bitDepth, mid = levels / 2;
     if (tableLevels_ != levels) {   // SAT and HUE of every chroma pair: atan2f and hypotf once, not per sample
@@ -241,6 +243,7 @@ Status SignalStatsMeter::measure(const FrameView& frame, int blackThreshold, Sig
     n.width = c.width;
     n.lumaSamples = int64_t(c.width) * c.height;
     n.chromaSamples = int64_t(c.u.size());
+    if (samePrev) lumaDifference_ = n.difY;
     finishSignalStats(n, out);
     return {};
 }

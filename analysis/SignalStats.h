@@ -28,6 +28,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/Frame.h"
@@ -85,10 +86,20 @@ public:
     Status measure(const FrameView& frame, int blackThreshold, SignalStats& out);
     // The frame measure() last read (valid after a successful measure()).
     const YuvPlanes& current() const { return cur_; }
+    // The two frames read before it (nullptr until there were such frames), kept for the
+    // detectors that compare a frame with its neighbours (scdet, idet): they read these
+    // planes rather than keep copies. Valid until the next measure().
+    const YuvPlanes* previous() const { return frames_ >= 2 ? &prev_ : nullptr; }
+    const YuvPlanes* beforePrevious() const { return frames_ >= 3 ? &older_ : nullptr; }
+    // The sum of |Y - previous Y| over the luma plane (YDIF's numerator, scdet's SAD) when
+    // measure() compared the frame with a previous one of the same size; nullopt otherwise.
+    std::optional<uint64_t> lumaDifference() const { return lumaDifference_; }
 
 private:
-    YuvPlanes cur_, prev_;
-    bool havePrev_ = false;
+    // measure() turns the three round: the oldest's storage takes the new frame.
+    YuvPlanes cur_, prev_, older_;
+    int64_t frames_ = 0;   // frames measured, up to 3
+    std::optional<uint64_t> lumaDifference_;
     std::vector<uint32_t> histY_, histU_, histV_, histSat_;
     std::vector<uint16_t> satTable_, hueTable_;   // [u * levels + v]
     int tableLevels_ = 0;

@@ -241,10 +241,10 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             {
                 st = meter.measure(view, blackThreshold, ss);
                 if (st) mafd = reference.mafd(meter.current());
-                if (st) scene = scenes.add(meter.current());
+                if (st) scene = scenes.add(meter);
                 if (st) crop = crops.add(meter.current());
                 if (st) {
-                    (void)interlace.add(meter.current());   // the counts are kept (the tail's "idet")
+                    (void)interlace.add(meter);   // the counts are kept (the tail's "idet")
                     interlaceMeasured = true;
                 }
                 sceneMeasured = st.ok();
@@ -459,7 +459,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     QJsonObject tail{{"events", eventList}};
     if (audio) tail["audio_summary"] = verdictInputs.audioSummary;
     if (interlaceMeasured) {   // idet's single and multi-frame counts (analysis/Interlace.h)
-        (void)interlace.finish();
+        (void)interlace.finish(meter);
         const auto idetCounts = [](const std::array<int64_t, 4>& c) {
             return QJsonObject{{"tff", qint64(c[0])}, {"bff", qint64(c[1])}, {"progressive", qint64(c[2])}, {"undetermined", qint64(c[3])}};
         };
