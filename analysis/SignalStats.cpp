@@ -135,6 +135,7 @@ Status SignalStatsMeter::measure(const FrameView& frame, int blackThreshold, Sig
     std::swap(prev_, cur_);
     frames_ = std::min<int64_t>(frames_ + 1, 3);
     lumaDifference_.reset();
+    chromaDifference_.reset();
     prepare(frame, cur_);
     const YuvPlanes& c = cur_;
     pool_->parallelFor(c.height, [&](int, int y0, int y1) { unpackRows(frame, cur_, y0, y1); });
@@ -243,26 +244,50 @@ Status SignalStatsMeter::measure(const FrameView& frame, int blackThreshold, Sig
     n.width = c.width;
     n.lumaSamples = int64_t(c.width) * c.height;
     n.chromaSamples = int64_t(c.u.size());
-    if (samePrev) lumaDifference_ = n.difY;
+    if (samePrev) {
+        lumaDifference_ = n.difY;
+        chromaDifference_ = n.difU + n.difV;
+    }
     finishSignalStats(n, out);
     return {};
 }
 
-double FreezeReference::mafd(const YuvPlanes& p) const {
-    if (!have_ || p.width != ref_.width || p.height != ref_.height || p.chromaWidth != ref_.chromaWidth ||
-        p.bitDepth != ref_.bitDepth)
+double FreezeReference::mafd(const YuvPlanes& p) const { return have_ ? freezeMafdOf(p, ref_) : 1.0; }
+
+double freezeMafdOf(const YuvPlanes& p, const YuvPlanes& ref) {
+    if (p.width != ref.width || p.height != ref.height || p.chromaWidth != ref.chromaWidth || p.bitDepth != ref.bitDepth)
         return 1.0;
     uint64_t sad = 0, count = 0;
-    for (size_t i = 0; i < p.y.size(); ++i) sad += uint64_t(std::abs(int(p.y[i]) - int(ref_.y[i])));
+    for (size_t i = 0; i < p.y.size(); ++i) sad += uint64_t(std::abs(int(p.y[i]) - int(ref.y[i])));
     count += p.y.size();
     // freezedetect's chroma height: h >> log2 chroma height (rounded down).
     const size_t chromaSamples = size_t(p.chromaWidth) * size_t(freezeChromaRows(p.height, p.log2ch, p.chromaHeight));
     for (size_t i = 0; i < chromaSamples; ++i) {
-        sad += uint64_t(std::abs(int(p.u[i]) - int(ref_.u[i])));
-        sad += uint64_t(std::abs(int(p.v[i]) - int(ref_.v[i])));
+        sad += uint64_t(std::abs(int(p.u[i]) - int(ref.u[i])));
+        sad += uint64_t(std::abs(int(p.v[i]) - int(ref.v[i])));
     }
     count += 2 * chromaSamples;
     return freezeMafd(sad, count, p.bitDepth);
+}
+
+double FreezeTracker::mafd(const SignalStatsMeter& meter) const {
+    const YuvPlanes& p = meter.current();
+    if (at_ == At::Copy) return freezeMafdOf(p, ref_);
+    const YuvPlanes* previous = meter.previous();
+    if (at_ == At::None || !previous) return 1.0;
+    // The meter compared the same two frames over every row: its sums are freezedetect's
+    // where freezedetect's chroma rows are all of them (every even height).
+    if (meter.lumaDifference() && meter.chromaDifference() &&
+        freezeChromaRows(p.height, p.log2ch, p.chromaHeight) == p.chromaHeight)
+        return freezeMafd(*meter.lumaDifference() + *meter.chromaDifference(), p.y.size() + p.u.size() + p.v.size(),
+                          p.bitDepth);
+    return freezeMafdOf(p, *previous);
+}
+
+void FreezeTracker::hold(const SignalStatsMeter& meter) {
+    if (at_ != At::Previous || !meter.previous()) return;
+    ref_ = *meter.previous();
+    at_ = At::Copy;
 }
 
 }  // namespace cs

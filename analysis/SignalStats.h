@@ -20,7 +20,8 @@
 // - blackPixels: blackdetect's count of luma samples <= its pixel threshold.
 // - FreezeReference: freezedetect's MAFD, the sum of absolute differences over all three
 //   planes from a reference frame, divided by the samples and by 2^depth; chroma planes
-//   counted over h >> log2 chroma height rows as FFmpeg does.
+//   counted over h >> log2 chroma height rows as FFmpeg does. FreezeTracker keeps it for qc
+//   from the meter's own sums where they are the same numbers.
 //
 // Host memory only (the caller downloads device frames); Y'CbCr and gray sources (gray:
 // chroma at the mid level). Not thread-safe: one meter per input (its rows are counted on a
@@ -94,12 +95,14 @@ public:
     // The sum of |Y - previous Y| over the luma plane (YDIF's numerator, scdet's SAD) when
     // measure() compared the frame with a previous one of the same size; nullopt otherwise.
     std::optional<uint64_t> lumaDifference() const { return lumaDifference_; }
+    // The same over both chroma planes (every chroma row), under the same condition.
+    std::optional<uint64_t> chromaDifference() const { return chromaDifference_; }
 
 private:
     // measure() turns the three round: the oldest's storage takes the new frame.
     YuvPlanes cur_, prev_, older_;
     int64_t frames_ = 0;   // frames measured, up to 3
-    std::optional<uint64_t> lumaDifference_;
+    std::optional<uint64_t> lumaDifference_, chromaDifference_;
     std::vector<uint32_t> histY_, histU_, histV_, histSat_;
     std::vector<uint16_t> satTable_, hueTable_;   // [u * levels + v]
     int tableLevels_ = 0;
@@ -139,6 +142,30 @@ public:
 private:
     YuvPlanes ref_;
     bool have_ = false;
+};
+// freezedetect's MAFD of `planes` against `ref` (1.0 when the sizes differ).
+double freezeMafdOf(const YuvPlanes& planes, const YuvPlanes& ref);
+
+// freezedetect's reference and MAFD for the frames a SignalStatsMeter measures, each in turn.
+// In moving pictures the reference is always the frame before (every frame that moved becomes
+// it): then the meter's YDIF/UDIF/VDIF sums are the MAFD's, and no pass or copy is made here. A
+// copy is taken only when a frame is frozen (the reference then outlives the meter's frames):
+// once per freeze, not per frame.
+class FreezeTracker {
+public:
+    bool empty() const { return at_ == At::None; }
+    // MAFD of the frame `meter` just measured against the reference (1.0 without one, or when
+    // the sizes differ).
+    double mafd(const SignalStatsMeter& meter) const;
+    // That frame moved: it is the reference now.
+    void set() { at_ = At::Previous; }
+    // That frame was frozen: the reference stays, so it is kept if it was the meter's.
+    void hold(const SignalStatsMeter& meter);
+
+private:
+    enum class At { None, Previous, Copy };   // the meter's frame before the one measured next, or ref_
+    At at_ = At::None;
+    YuvPlanes ref_;
 };
 
 }  // namespace cs

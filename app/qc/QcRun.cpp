@@ -150,7 +150,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     std::unique_ptr<CudaSignalStatsMeter> gpuMeter;   // NVDEC frames
 #endif
     SignalStats ss;
-    FreezeReference reference;
+    FreezeTracker reference;   // freezedetect's reference (host frames)
     SceneMeter scenes;   // scdet: scene cuts and repeated frames (host frames)
     CropDetector crops;  // cropdetect: the active picture (host frames)
     InterlaceDetector interlace;   // idet: each frame's field order, judged a frame late (host frames)
@@ -240,7 +240,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
 #endif
             {
                 st = meter.measure(view, blackThreshold, ss);
-                if (st) mafd = reference.mafd(meter.current());
+                if (st) mafd = reference.mafd(meter);
                 if (st) scene = scenes.add(meter);
                 if (st) crop = crops.add(meter.current());
                 if (st) {
@@ -280,11 +280,13 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
                     if (Status st = gpuMeter->setReference(); !st) return {QcOutcome::Failed, input + ": " + st.message()};
                 } else
 #endif
-                    reference.set(meter.current());
+                    reference.set();
                 haveReference = true;
                 referenceIndex = in.index;
                 referencePts = in.pts;
                 referenceTimecode = timecode;
+            } else if (!view.onDevice) {
+                reference.hold(meter);   // the reference outlives the meter's frames while frozen
             }
             ef.referenceIndex = referenceIndex;
             ef.referencePts = referencePts;
