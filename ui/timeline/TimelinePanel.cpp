@@ -2,6 +2,8 @@
 #include "TimelinePanel.h"
 
 #include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -15,13 +17,46 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     whole->setText(tr("Whole file"));
     whole->setToolTip(tr("Show the whole file (the wheel zooms, a click or drag seeks)"));
     whole->setAutoRaise(true);
+    exportButton_ = new QToolButton(this);
+    exportButton_->setObjectName(QStringLiteral("timelineExport"));
+    exportButton_->setText(tr("Export Range..."));
+    exportButton_->setToolTip(tr("Write the recorded frames shown (zoom to choose) as NAME.qc.json and NAME.qc.csv"));
+    exportButton_->setAutoRaise(true);
+    exportButton_->hide();
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(exportButton_);
+    buttons->addWidget(whole);
+    // Live: the moment clicked, beside the graphs.
+    momentBox_ = new QWidget(this);
+    momentBox_->setObjectName(QStringLiteral("timelineMoment"));
+    momentPicture_ = new QLabel(momentBox_);
+    momentPicture_->setFixedSize(160, 90);
+    momentPicture_->setAlignment(Qt::AlignCenter);
+    momentValues_ = new QLabel(momentBox_);
+    momentValues_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    momentValues_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    auto* momentLayout = new QVBoxLayout(momentBox_);
+    momentLayout->setContentsMargins(4, 0, 0, 0);
+    momentLayout->addWidget(momentPicture_);
+    momentLayout->addWidget(momentValues_, 1);
+    momentBox_->hide();
+    auto* row = new QHBoxLayout;
+    row->addWidget(view_, 1);
+    row->addWidget(momentBox_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(0);
-    layout->addWidget(whole, 0, Qt::AlignRight);
-    layout->addWidget(view_, 1);
+    layout->addLayout(buttons);
+    layout->addLayout(row, 1);
     connect(whole, &QToolButton::clicked, view_, &TimelineView::showWhole);
-    connect(view_, &TimelineView::seekRequested, this, &TimelinePanel::seekRequested);
+    connect(view_, &TimelineView::seekRequested, this, [this](double seconds) {
+        if (recorder_) showMoment(seconds);
+        else emit seekRequested(seconds);
+    });
+    connect(exportButton_, &QToolButton::clicked, this, &TimelinePanel::exportVisible);
+    liveTimer_.setInterval(1000);
+    connect(&liveTimer_, &QTimer::timeout, this, &TimelinePanel::refreshLive);
     connect(&pass_, &TimelinePass::progressed, this, &TimelinePanel::showProgress);
     connect(&pass_, &TimelinePass::finished, this, [this] {
         status_ = tr("%1 frames, from the %2").arg(data_.frames()).arg(pass_.origin());
@@ -36,6 +71,11 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
 
 void TimelinePanel::clear() {
     pass_.stop();
+    liveTimer_.stop();
+    recorder_.reset();
+    builtFirst_ = builtEnd_ = 0;
+    momentBox_->hide();
+    exportButton_->hide();
     data_.clear();
     input_.clear();
     view_->showWhole();
