@@ -162,6 +162,32 @@ TEST(FlightRecorder, AnHourAt50FpsStaysWithinTheBound) {
     EXPECT_EQ(r.thumbnails(), 3600u);   // the thumbnails of the frames kept
 }
 
+// The live timeline's series: what the engine measured, by the recorder's clock; saturation
+// and YDIF (qc's signalstats pass only) absent; the stream's timecode, else the time of day.
+TEST(FlightRecorder, TimelineTakesRecordedFrames) {
+    TimelineData d;
+    FlightFrame a = frameAt(10.0, 20);
+    std::snprintf(a.timecode, sizeof a.timecode, "01:00:00;02");
+    FlightFrame b = frameAt(10.04, 30);
+    b.flags = FlightFrame::kHdr;
+    b.maxNits = 1000.0f;
+    d.addFlight(a);
+    d.addFlight(b);
+    ASSERT_EQ(d.frames(), 2);
+    EXPECT_EQ(d.value(Series::YMin, 1), 30.0f);
+    EXPECT_EQ(d.value(Series::YAvg, 0), 70.5f);
+    EXPECT_EQ(d.value(Series::OutOfLegal, 0), 0.125f);
+    EXPECT_TRUE(d.has(Series::YMax));
+    EXPECT_FALSE(d.has(Series::SatAvg));
+    EXPECT_FALSE(d.has(Series::Ydif));
+    EXPECT_FALSE(d.has(Series::OutsideTarget));
+    EXPECT_TRUE(d.has(Series::MaxNits));
+    EXPECT_EQ(d.value(Series::MaxNits, 1), 1000.0f);
+    EXPECT_EQ(d.timecode(0), "01:00:00;02");
+    EXPECT_EQ(d.timecode(1).size(), 8u);   // HH:MM:SS of the time shown
+    EXPECT_EQ(d.frameAt(10.03), 1);
+}
+
 TEST(FlightRecorder, ExportedRangeIsQcRows) {
     FlightRecorder r(options(10.0, 10.0));
     for (int i = 0; i < 6; ++i) {

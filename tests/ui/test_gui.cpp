@@ -38,6 +38,7 @@
 #include "ui/Gui.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/PictureView.h"
+#include "ui/timeline/TimelinePanel.h"
 #include "playback/PixelProbe.h"
 #include "ui/main/ScopeExport.h"
 #include "ui/main/ScopeView.h"
@@ -851,6 +852,12 @@ private slots:
                                         QStringLiteral("-i"), QStringLiteral("testsrc2=size=320x240:rate=25"), QStringLiteral("-c:v"),
                                         QStringLiteral("mpeg2video"), QStringLiteral("-g"), QStringLiteral("5"), QStringLiteral("-f"),
                                         QStringLiteral("mpegts"), url + QStringLiteral("?pkt_size=1316")};
+        // The flight recorder's spill folder under a plain file: one line naming the spill file
+        // and the reason, and the recorder runs in memory.
+        QTemporaryDir cache;
+        const QString notAFolder = cache.filePath(QStringLiteral("file"));
+        QFile(notAFolder).open(QIODevice::WriteOnly);
+        cs::MainWindow::setFlightFolder(notAFolder);
         window_->openInput(url);
         sender.start(QStringLiteral(CS_TEST_FFMPEG), senderArgs);
         QVERIFY(sender.waitForStarted());
@@ -860,6 +867,24 @@ private slots:
         QCOMPARE(player().info().width, 320);
         player().play();
         QVERIFY(waitFrames(10));
+        QVERIFY2(window_->messageText().contains(notAFolder + QStringLiteral("/window-")) &&
+                     window_->messageText().contains(QStringLiteral("Not a directory")),
+                 qPrintable(window_->messageText()));
+        cs::MainWindow::setFlightFolder({});
+        // Every frame the engine processed is recorded; the Timeline shows the recording, a
+        // click its thumbnail, and a range exports as qc.csv rows.
+        const cs::FlightRecorder* flight = window_->flightRecorder();
+        QVERIFY(flight && flight->end() >= 10);
+        cs::timeline::TimelinePanel* panel = window_->timeline();
+        QVERIFY(panel->live());
+        panel->refreshLive();
+        QCOMPARE(panel->data().frames(), flight->end() - flight->first());
+        panel->showMoment(panel->data().pts(0));
+        QVERIFY(panel->momentHasThumbnail());
+        QVERIFY(panel->exportFrames(0, 4, cache.filePath(QStringLiteral("live"))));
+        QFile csv(cache.filePath(QStringLiteral("live.qc.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().count('\n'), 6);   // the header and five frames
 
         // The sender goes away: the window says so and keeps waiting; it returns: so do frames.
         sender.kill();
@@ -874,6 +899,8 @@ private slots:
         sender.kill();
         sender.waitForFinished();
         QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
+        QVERIFY(!window_->flightRecorder());   // no recorder for a pattern
+        QVERIFY(!window_->timeline()->live());
     }
 
     void sourceDialogBuildsInputs() {
