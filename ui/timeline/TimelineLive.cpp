@@ -21,6 +21,8 @@ void TimelinePanel::openLive(std::shared_ptr<const FlightRecorder> recorder, con
     liveSource_ = source;
     data_.setFrameRate(frameRate);
     exportButton_->show();
+    hoursBox_->show();
+    wholeButton_->setText(tr("Whole recording"));
     momentPicture_->clear();
     momentValues_->setText(tr("Click the graphs or an alarm\nto see that moment."));
     momentBox_->show();

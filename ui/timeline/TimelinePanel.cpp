@@ -4,6 +4,10 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSettings>
+#include <QSpinBox>
+
+#include <cmath>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -12,7 +16,7 @@ namespace cs::timeline {
 TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("timelinePanel"));
     view_ = new TimelineView(data_, this);
-    auto* whole = new QToolButton(this);
+    auto* whole = wholeButton_ = new QToolButton(this);
     whole->setObjectName(QStringLiteral("timelineWhole"));
     whole->setText(tr("Whole file"));
     whole->setToolTip(tr("Show the whole file (the wheel zooms, a click or drag seeks)"));
@@ -23,8 +27,24 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     exportButton_->setToolTip(tr("Write the recorded frames shown (zoom to choose) as NAME.qc.json and NAME.qc.csv"));
     exportButton_->setAutoRaise(true);
     exportButton_->hide();
+    // Live: the hours a live source's recorder keeps, from the next live source opened.
+    hoursBox_ = new QWidget(this);
+    auto* hoursLabel = new QLabel(tr("Keep"), hoursBox_);
+    auto* hours = new QSpinBox(hoursBox_);
+    hours->setObjectName(QStringLiteral("flightHours"));
+    hours->setRange(1, 48);
+    hours->setSuffix(tr(" h"));
+    hours->setValue(int(std::lround(QSettings().value(QStringLiteral("flightRecorder/hours"), 1.0).toDouble())));
+    hours->setToolTip(tr("How many hours of a live source the flight recorder keeps (from the next live source opened)"));
+    connect(hours, &QSpinBox::valueChanged, this, [](int h) { QSettings().setValue(QStringLiteral("flightRecorder/hours"), h); });
+    auto* hoursLayout = new QHBoxLayout(hoursBox_);
+    hoursLayout->setContentsMargins(0, 0, 6, 0);
+    hoursLayout->addWidget(hoursLabel);
+    hoursLayout->addWidget(hours);
+    hoursBox_->hide();
     auto* buttons = new QHBoxLayout;
     buttons->addStretch(1);
+    buttons->addWidget(hoursBox_);
     buttons->addWidget(exportButton_);
     buttons->addWidget(whole);
     // Live: the moment clicked, beside the graphs.
@@ -76,6 +96,8 @@ void TimelinePanel::clear() {
     builtFirst_ = builtEnd_ = 0;
     momentBox_->hide();
     exportButton_->hide();
+    hoursBox_->hide();
+    wholeButton_->setText(tr("Whole file"));
     data_.clear();
     input_.clear();
     view_->showWhole();

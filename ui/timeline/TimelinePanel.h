@@ -72,6 +72,8 @@ private:
     QLabel* momentPicture_ = nullptr;
     QLabel* momentValues_ = nullptr;
     QToolButton* exportButton_ = nullptr;
+    QToolButton* wholeButton_ = nullptr;
+    QWidget* hoursBox_ = nullptr;   // live: Keep N h (the setting flightRecorder/hours)
 
     TimelineData data_;
     TimelinePass pass_;
