@@ -4,7 +4,7 @@
 // was doing (docs/TIMECODE.md, "Flight recorder").
 //
 // What it keeps and where:
-//  - statistics: a ring of `FlightFrame`s (fixed size, 136 bytes) with room for `hours` at the
+//  - statistics: a ring of `FlightFrame`s (fixed size, 160 bytes) with room for `hours` at the
 //    source's frame rate (at most 120 fps), allocated as it fills; the oldest frame is
 //    overwritten. The values are those the engine measured for the frame it presented
 //    (ScopeResults: no second measurement pass), the same members qc writes per frame.
@@ -56,6 +56,7 @@ struct FlightFrame {
     char timecode[16] = {};                 // "10:00:00;02"; "" without one
     static constexpr uint8_t kHdr = 1, kGamut = 2;
 };
+static_assert(sizeof(FlightFrame) == 160, "docs/TIMECODE.md's bytes per hour count 160 bytes a frame");
 
 // The recorded values of a frame the engine measured.
 FlightFrame flightFrameOf(const ScopeResults& results, double time, double pts, double wallClock, const std::string& timecode);
