@@ -38,7 +38,7 @@
 #include "ui/Gui.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/PictureView.h"
-#include "ui/timeline/TimelinePanel.h"
+#include "LiveFlightChecks.h"
 #include "playback/PixelProbe.h"
 #include "ui/main/ScopeExport.h"
 #include "ui/main/ScopeView.h"
@@ -53,20 +53,7 @@ namespace {
 
 constexpr int kWaitMs = 20000;
 
-// A UDP port nothing listens on now (bound to port 0 and let go).
-int freeUdpPort() {
-    const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
-    if (fd < 0) return -1;
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof a;
-    int port = -1;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &length) == 0)
-        port = ntohs(a.sin_port);
-    ::close(fd);
-    return port;
-}
+using cs::test::freeUdpPort;
 
 // The current frame's luma samples (the picture may be drawn from its planes on the GPU,
 // so the frame itself tells frames apart).
@@ -852,11 +839,8 @@ private slots:
                                         QStringLiteral("-i"), QStringLiteral("testsrc2=size=320x240:rate=25"), QStringLiteral("-c:v"),
                                         QStringLiteral("mpeg2video"), QStringLiteral("-g"), QStringLiteral("5"), QStringLiteral("-f"),
                                         QStringLiteral("mpegts"), url + QStringLiteral("?pkt_size=1316")};
-        // The flight recorder's spill folder under a plain file: one line naming the spill file
-        // and the reason, and the recorder runs in memory.
-        QTemporaryDir cache;
-        const QString notAFolder = cache.filePath(QStringLiteral("file"));
-        QFile(notAFolder).open(QIODevice::WriteOnly);
+        QTemporaryDir cache;   // the recorder's spill folder under a plain file (LiveFlightChecks.h)
+        const QString notAFolder = cs::test::plainFileIn(cache);
         cs::MainWindow::setFlightFolder(notAFolder);
         window_->openInput(url);
         sender.start(QStringLiteral(CS_TEST_FFMPEG), senderArgs);
@@ -867,24 +851,8 @@ private slots:
         QCOMPARE(player().info().width, 320);
         player().play();
         QVERIFY(waitFrames(10));
-        QVERIFY2(window_->messageText().contains(notAFolder + QStringLiteral("/window-")) &&
-                     window_->messageText().contains(QStringLiteral("Not a directory")),
-                 qPrintable(window_->messageText()));
-        cs::MainWindow::setFlightFolder({});
-        // Every frame the engine processed is recorded; the Timeline shows the recording, a
-        // click its thumbnail, and a range exports as qc.csv rows.
-        const cs::FlightRecorder* flight = window_->flightRecorder();
-        QVERIFY(flight && flight->end() >= 10);
-        cs::timeline::TimelinePanel* panel = window_->timeline();
-        QVERIFY(panel->live());
-        panel->refreshLive();
-        QCOMPARE(panel->data().frames(), flight->end() - flight->first());
-        panel->showMoment(panel->data().pts(0));
-        QVERIFY(panel->momentHasThumbnail());
-        QVERIFY(panel->exportFrames(0, 4, cache.filePath(QStringLiteral("live"))));
-        QFile csv(cache.filePath(QStringLiteral("live.qc.csv")));
-        QVERIFY(csv.open(QIODevice::ReadOnly));
-        QCOMPARE(csv.readAll().count('\n'), 6);   // the header and five frames
+        cs::test::checkLiveFlight(*window_, notAFolder, cache.path());
+        if (QTest::currentTestFailed()) return;
 
         // The sender goes away: the window says so and keeps waiting; it returns: so do frames.
         sender.kill();
@@ -899,8 +867,7 @@ private slots:
         sender.kill();
         sender.waitForFinished();
         QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
-        QVERIFY(!window_->flightRecorder());   // no recorder for a pattern
-        QVERIFY(!window_->timeline()->live());
+        QVERIFY(!window_->flightRecorder() && !window_->timeline()->live());   // none for a pattern
     }
 
     void sourceDialogBuildsInputs() {

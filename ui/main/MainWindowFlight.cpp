@@ -63,7 +63,7 @@ void MainWindow::recordFlight() {
     const int64_t serial = flight_->add(flightFrameOf(r, t, frame.view.pts, wall, frame.timecode.known() ? frame.timecode.text() : ""));
     if (flight_->wantsThumbnail(t)) {
         RgbaImage picture;
-        if (flightThumbs_->picture(frame.view, engine_.cudaEngine(), timeline::kThumbnailWidth, timeline::kThumbnailHeight, picture))
+        if (flightThumbs_->picture(frame.view, engine_.gpuEngine(), timeline::kThumbnailWidth, timeline::kThumbnailHeight, picture))
             flight_->addThumbnail(serial, t, timeline::encodeThumbnail(picture));
     }
     AlarmMeasure m;
