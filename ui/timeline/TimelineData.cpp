@@ -125,11 +125,15 @@ void TimelineData::addFlight(const FlightFrame& f) {
         timecodes_.emplace_back(f.timecode);
     } else {   // the time of day it was shown (local), as the wall's live tiles label it
         const auto secs = std::time_t(f.wallClock);
-        std::tm tm{};
-        localtime_r(&secs, &tm);
-        char text[16];
-        std::snprintf(text, sizeof text, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
-        timecodes_.emplace_back(text);
+        if (secs != todSecond_ || todText_.empty()) {   // localtime once a second, not per frame
+            std::tm tm{};
+            localtime_r(&secs, &tm);
+            char text[16];
+            std::snprintf(text, sizeof text, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+            todSecond_ = secs;
+            todText_ = text;
+        }
+        timecodes_.push_back(todText_);
     }
 }
 

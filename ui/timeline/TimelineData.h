@@ -96,6 +96,8 @@ private:
     std::vector<TimelineEvent> events_;
     int64_t expected_ = 0;
     double frameRate_ = 25.0;
+    int64_t todSecond_ = -1;   // addFlight's last time-of-day label and its second
+    std::string todText_;
 };
 
 }  // namespace cs::timeline

@@ -8,6 +8,7 @@
 #include <QStandardPaths>
 #include <QToolButton>
 
+#include <chrono>
 #include <cmath>
 
 #include "ui/timeline/FlightExport.h"
@@ -35,19 +36,33 @@ void TimelinePanel::refreshLive() {
     const int64_t first = recorder_->first(), end = recorder_->end();
     const int64_t zoomFirst = view_->firstVisible(), zoomLast = view_->lastVisible();
     const bool zoomed = zoomLast >= zoomFirst;
-    // Appended while the ring keeps what data_ holds (less 1%); rebuilt from its oldest after that.
-    int64_t from = builtEnd_;
     int64_t shift = 0;
-    if (data_.frames() == 0 || first - builtFirst_ > int64_t(recorder_->capacity() / 100) || end < builtEnd_) {
+    // A rebuild finished: its series replace data_ (the view keeps its reference), from its first frame on.
+    if (rebuild_.valid() && rebuild_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+        Rebuilt r = rebuild_.get();
+        shift = r.first - builtFirst_;
+        data_ = std::move(r.data);
+        builtFirst_ = r.first;
+        builtEnd_ = r.end;
+    }
+    if (data_.frames() == 0 || end < builtEnd_) {   // the first refresh (or a new recording): small, here
         const double rate = data_.frameRate();
         data_.clear();
         data_.setFrameRate(rate);
-        shift = first - builtFirst_;
-        builtFirst_ = first;
-        from = first;
+        builtFirst_ = builtEnd_ = first;
+    } else if (first - builtFirst_ > int64_t(recorder_->capacity() / 100) && !rebuild_.valid()) {
+        // The ring let 1% of what data_ holds go: the series are built again from its oldest
+        // frame off the GUI thread (an hour of 50p takes a good part of a second); data_ keeps growing meanwhile.
+        rebuild_ = std::async(std::launch::async, [recorder = recorder_, rate = data_.frameRate()] {
+            Rebuilt r;
+            r.data.setFrameRate(rate);
+            r.end = recorder->end();
+            for (const FlightFrame& f : recorder->frames(0, r.end, &r.first)) r.data.addFlight(f);
+            return r;
+        });
     }
-    for (const FlightFrame& f : recorder_->frames(from, end)) data_.addFlight(f);
-    builtEnd_ = std::max(from, end);
+    for (const FlightFrame& f : recorder_->frames(builtEnd_, end)) data_.addFlight(f);
+    builtEnd_ = std::max(builtEnd_, end);
     std::vector<TimelineEvent> events;
     for (const FlightEvent& e : recorder_->events()) {
         if (data_.frames() == 0 || e.lastTime < data_.pts(0)) continue;

@@ -92,6 +92,7 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
 void TimelinePanel::clear() {
     pass_.stop();
     liveTimer_.stop();
+    if (rebuild_.valid()) rebuild_.get();   // waits for a rebuild in flight (it holds the recorder)
     recorder_.reset();
     builtFirst_ = builtEnd_ = 0;
     momentBox_->hide();

@@ -2,15 +2,20 @@
 // (TimelinePass.h) or a qc report beside the file, with a button for the whole file.
 // A live source (a camera, a stream) shows its flight recorder instead (openLive): the
 // recorded window's graphs and alarms, newest at the right, refreshed once a second from
-// the recorder (frames appended; rebuilt once the ring has let 1% of itself go); a click
+// the recorder (frames appended; once the ring has let 1% of itself go, the series are
+// rebuilt from its oldest frame on a std::async thread and swapped in at a later refresh,
+// so the GUI thread never builds an hour of series itself); a click
 // shows that moment's thumbnail and values beside the graphs, and Export Range writes the
 // frames shown as NAME.qc.json and NAME.qc.csv (ui/timeline/FlightExport.h).
 //
-// Threading: GUI thread; the recorder is written by whoever presents the frames and read
-// here through its own lock (playback/FlightRecorder.h).
+// Threading: GUI thread, but the rebuild: a std::async task that reads the recorder through
+// its lock and fills a TimelineData of its own, handed over through rebuild_ (a future the
+// GUI thread polls at its refresh; clear() and the destructor wait for one in flight). The
+// recorder is written by whoever presents the frames (playback/FlightRecorder.h).
 #pragma once
 #include <QWidget>
 
+#include <future>
 #include <memory>
 #include <string>
 
@@ -68,6 +73,11 @@ private:
     QJsonObject liveSource_;
     QTimer liveTimer_;
     int64_t builtFirst_ = 0, builtEnd_ = 0;   // the recorder's serials data_ holds
+    struct Rebuilt {
+        TimelineData data;
+        int64_t first = 0, end = 0;
+    };
+    std::future<Rebuilt> rebuild_;              // in flight, or ready for the next refresh
     QWidget* momentBox_ = nullptr;
     QLabel* momentPicture_ = nullptr;
     QLabel* momentValues_ = nullptr;
