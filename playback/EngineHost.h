@@ -76,6 +76,7 @@ public:
     // default stream, and the engine orders itself after that stream instead).
     std::shared_ptr<DeviceStream> decodeStream() const;
     bool usesCuda() const { return cuda_ != nullptr; }
+    CudaEngine* gpuEngine() const { return cuda_; }   // the CUDA engine, null with the CPU engine
 
     ScopeSpec& spec() { return spec_; }
     const ScopeSpec& spec() const { return spec_; }

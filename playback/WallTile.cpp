@@ -7,6 +7,7 @@
 #include <ctime>
 #include <optional>
 #include <utility>
+#include <unistd.h>
 
 #include "core/Engine.h"
 #include "core/Gamut.h"
@@ -169,6 +170,7 @@ struct WallTile::Worker {
     uint64_t liveGeneration = 0;
     Clock::time_point origin;
     std::shared_ptr<CanvasPool> canvases = std::make_shared<CanvasPool>();
+    std::shared_ptr<FlightRecorder> flight;   // live: made at the first frame (the rate known)
 
     double seconds(Clock::time_point t) const { return std::chrono::duration<double>(t - start).count(); }
 };
@@ -235,6 +237,30 @@ CanvasTake WallTile::takeCanvas(std::chrono::steady_clock::time_point refresh, s
     }
     if (take.canvas) shownSerial_ = take.canvas->serial;
     return take;
+}
+
+std::shared_ptr<const FlightRecorder> WallTile::flightRecorder() const {
+    const std::lock_guard lock(mutex_);
+    return flight_;
+}
+
+// A live frame into the tile's flight recorder, on the tracker's clock (so its alarms line up).
+void WallTile::recordFlight(Worker& w, const ScopeResults& measured, const VideoFrame& frame, double now) {
+    if (!w.flight) {
+        FlightOptions o;
+        o.hours = options_.flightHours;
+        o.frameRate = w.info.frameRate > 0 ? w.info.frameRate : 50.0;
+        o.thumbnailMemoryBytes = options_.flightThumbnailMemory;
+        if (!options_.flightFolder.empty())
+            o.spillPath = options_.flightFolder + "/wall-" + std::to_string(::getpid()) + "-" + std::to_string(serial_) + ".spill";
+        w.flight = std::make_shared<FlightRecorder>(o);
+        const std::lock_guard lock(mutex_);
+        flight_ = w.flight;
+    }
+    const double wall = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    const int64_t serial =
+        w.flight->add(flightFrameOf(measured, now, frame.view.pts, wall, frame.timecode.known() ? frame.timecode.text() : ""));
+    if (options_.encodeThumbnail && w.flight->wantsThumbnail(now)) w.flight->addThumbnail(serial, now, options_.encodeThumbnail(w.picture));
 }
 
 std::optional<std::chrono::steady_clock::time_point> WallTile::firstQueuedDue() const {
@@ -414,6 +440,12 @@ void WallTile::run() {
             if (w.haveFrame)
                 r.timecode = live ? (w.timecode.known() ? w.timecode.text() : timeOfDay(r.at))
                                   : timecodeOrElapsed(w.timecode, w.pts, w.info.frameRate).text();
+            if (w.flight) {
+                const std::string name(alarmName(e.kind));
+                if (e.start) w.flight->beginEvent(name, e.since, e.detail);
+                else w.flight->endEvent(name, e.at);
+                r.recorderTime = e.start ? e.since : e.at;
+            }
             records.push_back(std::move(r));
         }
         w.events.clear();
@@ -506,7 +538,9 @@ void WallTile::run() {
         }
         m.outOfLegal = measured->stats.outOfLegal;
         m.outOfGamut = measured->stats.outOfGamut;
-        w.tracker.frame(w.seconds(Clock::now()), m, w.events);
+        const double now = w.seconds(Clock::now());
+        if (live) recordFlight(w, *measured, frame, now);
+        w.tracker.frame(now, m, w.events);
         record();
         {
             const std::lock_guard lock(mutex_);

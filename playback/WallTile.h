@@ -13,6 +13,10 @@
 // ready event; an NVDEC frame is reduced on the GPU (CudaEngine::downscaleToHost, the same
 // rule as core/FrameReduce.h's reduceFrame on the host), so only the tile's picture comes back.
 //
+// A live tile keeps a flight recorder (playback/FlightRecorder.h): each frame's full-size
+// statistics (the values its alarms read), a thumbnail a second from the tile's picture and
+// its alarms, bounded per tile; the wall's alarm log opens the moment an alarm names.
+//
 // Threading: the worker thread owns the reader, the engines, the alarm tracker and the frames
 // (it holds at most the frame in hand: NVDEC surfaces per source are the reader's queue, 4,
 // plus that one). mutex_ guards the canvases (the queue of drawn frames, playback/WallPacing.h, the
@@ -42,6 +46,7 @@
 #include "core/FrameReduce.h"
 #include "core/ScopeResults.h"
 #include "decode/Source.h"
+#include "playback/FlightRecorder.h"
 #include "playback/WallLayout.h"
 
 namespace cs {
@@ -71,6 +76,9 @@ struct WallAlarmRecord {
     // The frame's timecode when it was decided: files, the source's (else the elapsed time);
     // live, the stream's own (else the time of day of `at`).
     std::string timecode;
+    // Live tiles: the moment in the tile's flight recorder (its clock: `since` for a start,
+    // `at` for an end); -1 for files.
+    double recorderTime = -1.0;
 };
 
 // Every frame the tile's reader hands it ends in exactly one place: presented, dropped for one
@@ -104,6 +112,13 @@ public:
         HwDecode hwdec = HwDecode::Auto;  // NVDEC where the CUDA engine runs
         int decoderThreads = 0;
         AlarmRules rules;
+        // Live sources' flight recorders (playback/FlightRecorder.h): the window kept, the
+        // thumbnails' memory bound per tile, the folder their spill files go in ("": memory
+        // only) and the JPEG encoder of the thumbnails (Qt's, from ui/; none: no thumbnails).
+        double flightHours = 1.0;
+        size_t flightThumbnailMemory = 2u << 20;
+        std::string flightFolder;
+        std::function<std::vector<uint8_t>(const RgbaImage&)> encodeThumbnail;
     };
     WallTile(std::string input, Options options, std::function<void()> wake);
     ~WallTile();   // stop()
@@ -143,10 +158,14 @@ public:
     std::string activeAlarms() const;
     // The source's decoder ("h264 (software)", "hevc_cuvid", "pattern"), "" until it opened.
     std::string decoder() const;
+    // A live tile's flight recorder (null for files and patterns, and before the first frame):
+    // written by the worker, read through its own lock.
+    std::shared_ptr<const FlightRecorder> flightRecorder() const;
 
 private:
     struct Worker;
     void run();
+    void recordFlight(Worker& w, const ScopeResults& measured, const VideoFrame& frame, double now);
 
     const std::string input_;
     const Options options_;
@@ -176,6 +195,7 @@ private:
     std::string engine_;                   // guarded by mutex_
     std::string activeAlarms_;             // guarded by mutex_
     std::string decoder_;                  // guarded by mutex_
+    std::shared_ptr<FlightRecorder> flight_;   // guarded by mutex_ (the pointer; made by the worker at the first live frame)
 
     std::thread thread_;   // last: starts after every field above is constructed
 };

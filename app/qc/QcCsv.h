@@ -1,6 +1,7 @@
 // NAME.qc.csv: the per-frame table of NAME.qc.json, one row per frame, the columns the
 // frame object's members flattened (stats.y.min -> stats_y_min), named by the first frame.
-// Written through an AtomicFile as the frames come. Not thread-safe: one per input.
+// The rule is report/QcCsvRow.h (shared with the flight recorder's export); written through an
+// AtomicFile as the frames come. Not thread-safe: one per input.
 #pragma once
 #include <QJsonObject>
 

@@ -38,6 +38,7 @@
 #include "ui/Gui.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/PictureView.h"
+#include "LiveFlightChecks.h"
 #include "playback/PixelProbe.h"
 #include "ui/main/ScopeExport.h"
 #include "ui/main/ScopeView.h"
@@ -52,20 +53,7 @@ namespace {
 
 constexpr int kWaitMs = 20000;
 
-// A UDP port nothing listens on now (bound to port 0 and let go).
-int freeUdpPort() {
-    const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
-    if (fd < 0) return -1;
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof a;
-    int port = -1;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &length) == 0)
-        port = ntohs(a.sin_port);
-    ::close(fd);
-    return port;
-}
+using cs::test::freeUdpPort;
 
 // The current frame's luma samples (the picture may be drawn from its planes on the GPU,
 // so the frame itself tells frames apart).
@@ -851,6 +839,9 @@ private slots:
                                         QStringLiteral("-i"), QStringLiteral("testsrc2=size=320x240:rate=25"), QStringLiteral("-c:v"),
                                         QStringLiteral("mpeg2video"), QStringLiteral("-g"), QStringLiteral("5"), QStringLiteral("-f"),
                                         QStringLiteral("mpegts"), url + QStringLiteral("?pkt_size=1316")};
+        QTemporaryDir cache;   // the recorder's spill folder under a plain file (LiveFlightChecks.h)
+        const QString notAFolder = cs::test::plainFileIn(cache);
+        cs::MainWindow::setFlightFolder(notAFolder);
         window_->openInput(url);
         sender.start(QStringLiteral(CS_TEST_FFMPEG), senderArgs);
         QVERIFY(sender.waitForStarted());
@@ -860,6 +851,8 @@ private slots:
         QCOMPARE(player().info().width, 320);
         player().play();
         QVERIFY(waitFrames(10));
+        cs::test::checkLiveFlight(*window_, notAFolder, cache.path());
+        if (QTest::currentTestFailed()) return;
 
         // The sender goes away: the window says so and keeps waiting; it returns: so do frames.
         sender.kill();
@@ -874,6 +867,7 @@ private slots:
         sender.kill();
         sender.waitForFinished();
         QVERIFY(openAndWait(QStringLiteral("pattern:bars")));
+        QVERIFY(!window_->flightRecorder() && !window_->timeline()->live());   // none for a pattern
     }
 
     void sourceDialogBuildsInputs() {

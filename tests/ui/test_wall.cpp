@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "GuiTestSupport.h"
@@ -27,6 +28,7 @@
 #include "ui/main/PictureView.h"
 #include "ui/wall/WallView.h"
 #include "ui/wall/WallWindow.h"
+#include "ui/timeline/TimelinePanel.h"
 
 using namespace cs;
 using cs::test::scaledMs;
@@ -165,6 +167,25 @@ void TestWall::patternsAndStreams() {
     QTRY_VERIFY_WITH_TIMEOUT(hasAlarm(wall, portSuffix(port1), "no signal"), scaledMs(5000));
     QVERIFY(!hasAlarm(wall, portSuffix(port2), "no signal"));
     shoot(wall, "wall-reconnecting.png");
+    // The live tile's flight recorder kept its frames and the alarm; the log's row opens that
+    // moment (the last frame before the signal went) with its thumbnail. Patterns keep none.
+    QVERIFY(!wall.tile(0).flightRecorder());
+    const auto recorder = wall.tile(4).flightRecorder();
+    QVERIFY(recorder && recorder->end() > 5);
+    int lostRow = -1;
+    for (int i = 0; i < wall.alarmRows(); ++i)
+        if (wall.alarmRow(i)[2] == "no signal" && wall.alarmRow(i)[1].ends_with(portSuffix(port1))) lostRow = i;
+    QVERIFY(lostRow >= 0);
+    QVERIFY(!wall.openRecordedMoment(-1));
+    timeline::TimelinePanel* moment = wall.openRecordedMoment(lostRow);
+    QVERIFY(moment && moment->live());
+    QCOMPARE(moment->data().frames(), recorder->end() - recorder->first());
+    QVERIFY(moment->momentHasThumbnail());
+    const auto events = recorder->events();
+    QVERIFY(std::any_of(events.begin(), events.end(), [](const FlightEvent& e) { return e.type == "no signal"; }));
+    QVERIFY2(moment->momentText().contains(QStringLiteral("no signal")), qPrintable(moment->momentText()));
+    shoot(*moment->window(), "wall-recorded-moment.png");
+    moment->window()->close();
     // Every frame each reader delivered, live tiles (one of them reconnecting) included, was
     // presented, dropped with its cause (replaced in the mailbox...) or left at the stop.
     expectEveryFrameAccountedFor(wall);

@@ -585,7 +585,11 @@ void MainWindow::onOpened() {
     int64_t frames = info.frameCount;
     if (frames <= 0 && info.duration > 0) frames = int64_t(std::llround(info.duration * player_->frameRate()));
     transport_->setTimeline(frames, player_->frameRate(), info.seekable && !info.live);
-    openTimeline(input, !isPattern(input) && !info.live);
+    if (info.live) startFlight();   // the Timeline shows its recorder
+    else {
+        flight_.reset();
+        openTimeline(input, !isPattern(input));
+    }
     status_->refresh();
     if (playOnOpen_) player_->play();
 }
@@ -670,8 +674,10 @@ void MainWindow::processCurrentFrame() {
         engineErrorShown_ = true;
         return;
     }
+    const bool newFrame = !currentFrameProcessed();
     processedFrame_ = player_->currentFrame().holder;
     ++framesProcessed_;
+    if (newFrame) recordFlight();   // once per frame, not again for a settings change
     viewer_->setFrameSize(frame.width, frame.height);
     refreshOverlays();
     viewer_->update();

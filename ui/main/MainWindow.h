@@ -9,13 +9,17 @@
 #include <QTimer>
 
 #include <array>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <span>
 #include <vector>
 
+#include "analysis/Alarms.h"
 #include "playback/EngineHost.h"
+#include "playback/FlightRecorder.h"
+#include "playback/FlightThumbnail.h"
 #include "Player.h"
 #include "ui/record/WindowRecorder.h"
 #include "render/FrameTextures.h"
@@ -75,6 +79,10 @@ public:
     FrameTimecode shownTimecode() const;
     // The Timeline dock (ui/timeline/): graphs of the whole file, filled in the background.
     timeline::TimelinePanel* timeline() { return timeline_; }
+    // A live source's flight recorder (null for files and patterns), MainWindowFlight.cpp.
+    const FlightRecorder* flightRecorder() const { return flight_.get(); }
+    // Where live sources' thumbnails spill (default: the cache folder's flight/); tests.
+    static void setFlightFolder(const QString& folder);
     QDockWidget* timelineDock() { return timelineDock_; }
 
     // Writes the current frame's scopes (see ScopeExport.h) without a dialog.
@@ -156,6 +164,8 @@ private:
     void buildGuides(QMenu* view);     // MainWindowGuides.cpp: View > Guides (safe areas, aspect guides, centre cross)
     void openTimeline(const QString& input, bool isFile);
     void followTimeline();             // the playhead at the frame shown
+    void startFlight();                // MainWindowFlight.cpp: a live source's recorder
+    void recordFlight();               // the frame just processed into it
     void goToTimecodeDialog();
     Result<double> timecodeTarget(const std::string& text) const;
     // MainWindowRecord.cpp: the Record action (in `menu`), the status bar's indicator, the
@@ -208,6 +218,11 @@ private:
     QString timelineInput_;                 // the source the timeline is (or is to be) filled for
     bool timelineIsFile_ = false;
     bool timelinePending_ = false;          // opened while the dock was hidden: filled when it shows
+    // A live source's flight recorder (written here on the GUI thread, read by the timeline).
+    std::shared_ptr<FlightRecorder> flight_;
+    std::unique_ptr<FlightThumbnailer> flightThumbs_;
+    std::unique_ptr<AlarmTracker> flightAlarms_;
+    std::chrono::steady_clock::time_point flightStart_;
 
     PreviewFilter previewFilter_ = PreviewFilter::FocusPeaking;
     bool previewInViewer_ = false;

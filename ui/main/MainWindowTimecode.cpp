@@ -48,6 +48,7 @@ void MainWindow::buildTimeline(QMenu* view) {
     // Hidden until asked for (View > Timeline): it takes height from the viewer and the panels,
     // and its pass CPU time. A file opened while it is hidden is analysed once it shows.
     timelineDock_->hide();
+    timelineDock_->toggleViewAction()->setObjectName(QStringLiteral("showTimeline"));
     view->addAction(timelineDock_->toggleViewAction());
     connect(timelineDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (!visible || !timelinePending_) return;

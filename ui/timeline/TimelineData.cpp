@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <ctime>
 
 namespace cs::timeline {
 
@@ -100,6 +102,39 @@ void TimelineData::addFrame(const QJsonObject& f) {
     put(Series::AvgNits, hdr.value(QStringLiteral("avg_nits")));
     pts_.push_back(f.value(QStringLiteral("pts")).toDouble());
     timecodes_.push_back(f.value(QStringLiteral("timecode")).toString().toStdString());
+}
+
+void TimelineData::addFlight(const FlightFrame& f) {
+    const auto put = [&](Series s, double v, bool present) {
+        if (present) present_[size_t(s)] = true;
+        series_[size_t(s)].append(float(v));
+    };
+    put(Series::YMin, f.yMin, true);
+    put(Series::YAvg, f.yAvg, true);
+    put(Series::YMax, f.yMax, true);
+    put(Series::UAvg, f.uAvg, true);
+    put(Series::VAvg, f.vAvg, true);
+    put(Series::SatAvg, 0.0, false);
+    put(Series::Ydif, 0.0, false);
+    put(Series::OutOfLegal, f.outOfLegal, true);
+    put(Series::OutsideTarget, f.outsideShare, (f.flags & FlightFrame::kGamut) != 0);
+    put(Series::MaxNits, f.maxNits, (f.flags & FlightFrame::kHdr) != 0);
+    put(Series::AvgNits, f.avgNits, (f.flags & FlightFrame::kHdr) != 0);
+    pts_.push_back(f.time);
+    if (f.timecode[0]) {
+        timecodes_.emplace_back(f.timecode);
+    } else {   // the time of day it was shown (local), as the wall's live tiles label it
+        const auto secs = std::time_t(f.wallClock);
+        if (secs != todSecond_ || todText_.empty()) {   // localtime once a second, not per frame
+            std::tm tm{};
+            localtime_r(&secs, &tm);
+            char text[16];
+            std::snprintf(text, sizeof text, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+            todSecond_ = secs;
+            todText_ = text;
+        }
+        timecodes_.push_back(todText_);
+    }
 }
 
 void TimelineData::setEvents(const QJsonArray& events) {

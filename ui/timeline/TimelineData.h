@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/Status.h"
+#include "playback/FlightRecorder.h"
 
 namespace cs::timeline {
 
@@ -61,12 +62,18 @@ public:
     void addFrame(const QJsonObject& frame);
     // qc.json's "events".
     void setEvents(const QJsonArray& events);
+    // A live source's recorded frame (playback/FlightRecorder.h): its pts here is the
+    // recorder's clock, its timecode the stream's or else the time of day; SatAvg and YDIF,
+    // which only qc's signalstats pass measures, stay absent.
+    void addFlight(const FlightFrame& frame);
+    void setEventList(std::vector<TimelineEvent> events) { events_ = std::move(events); }
     // qc.json's "source" head: the frame rate and the expected length, for the axis.
     void setSource(const QJsonObject& source);
 
     int64_t frames() const { return int64_t(pts_.size()); }
     int64_t expectedFrames() const { return std::max(expected_, frames()); }
     double frameRate() const { return frameRate_; }
+    void setFrameRate(double rate) { if (rate > 0) frameRate_ = rate; }
     double pts(int64_t i) const { return pts_[size_t(i)]; }
     const std::string& timecode(int64_t i) const { return timecodes_[size_t(i)]; }
     bool has(Series s) const { return present_[size_t(s)]; }
@@ -89,6 +96,8 @@ private:
     std::vector<TimelineEvent> events_;
     int64_t expected_ = 0;
     double frameRate_ = 25.0;
+    int64_t todSecond_ = -1;   // addFlight's last time-of-day label and its second
+    std::string todText_;
 };
 
 }  // namespace cs::timeline

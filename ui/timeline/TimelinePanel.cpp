@@ -2,6 +2,12 @@
 #include "TimelinePanel.h"
 
 #include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSettings>
+#include <QSpinBox>
+
+#include <cmath>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -10,18 +16,67 @@ namespace cs::timeline {
 TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("timelinePanel"));
     view_ = new TimelineView(data_, this);
-    auto* whole = new QToolButton(this);
+    auto* whole = wholeButton_ = new QToolButton(this);
     whole->setObjectName(QStringLiteral("timelineWhole"));
     whole->setText(tr("Whole file"));
     whole->setToolTip(tr("Show the whole file (the wheel zooms, a click or drag seeks)"));
     whole->setAutoRaise(true);
+    exportButton_ = new QToolButton(this);
+    exportButton_->setObjectName(QStringLiteral("timelineExport"));
+    exportButton_->setText(tr("Export Range..."));
+    exportButton_->setToolTip(tr("Write the recorded frames shown (zoom to choose) as NAME.qc.json and NAME.qc.csv"));
+    exportButton_->setAutoRaise(true);
+    exportButton_->hide();
+    // Live: the hours a live source's recorder keeps, from the next live source opened.
+    hoursBox_ = new QWidget(this);
+    auto* hoursLabel = new QLabel(tr("Keep"), hoursBox_);
+    auto* hours = new QSpinBox(hoursBox_);
+    hours->setObjectName(QStringLiteral("flightHours"));
+    hours->setRange(1, 48);
+    hours->setSuffix(tr(" h"));
+    hours->setValue(int(std::lround(QSettings().value(QStringLiteral("flightRecorder/hours"), 1.0).toDouble())));
+    hours->setToolTip(tr("How many hours of a live source the flight recorder keeps (from the next live source opened)"));
+    connect(hours, &QSpinBox::valueChanged, this, [](int h) { QSettings().setValue(QStringLiteral("flightRecorder/hours"), h); });
+    auto* hoursLayout = new QHBoxLayout(hoursBox_);
+    hoursLayout->setContentsMargins(0, 0, 6, 0);
+    hoursLayout->addWidget(hoursLabel);
+    hoursLayout->addWidget(hours);
+    hoursBox_->hide();
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(hoursBox_);
+    buttons->addWidget(exportButton_);
+    buttons->addWidget(whole);
+    // Live: the moment clicked, beside the graphs.
+    momentBox_ = new QWidget(this);
+    momentBox_->setObjectName(QStringLiteral("timelineMoment"));
+    momentPicture_ = new QLabel(momentBox_);
+    momentPicture_->setFixedSize(160, 90);
+    momentPicture_->setAlignment(Qt::AlignCenter);
+    momentValues_ = new QLabel(momentBox_);
+    momentValues_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    momentValues_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    auto* momentLayout = new QVBoxLayout(momentBox_);
+    momentLayout->setContentsMargins(4, 0, 0, 0);
+    momentLayout->addWidget(momentPicture_);
+    momentLayout->addWidget(momentValues_, 1);
+    momentBox_->hide();
+    auto* row = new QHBoxLayout;
+    row->addWidget(view_, 1);
+    row->addWidget(momentBox_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(0);
-    layout->addWidget(whole, 0, Qt::AlignRight);
-    layout->addWidget(view_, 1);
+    layout->addLayout(buttons);
+    layout->addLayout(row, 1);
     connect(whole, &QToolButton::clicked, view_, &TimelineView::showWhole);
-    connect(view_, &TimelineView::seekRequested, this, &TimelinePanel::seekRequested);
+    connect(view_, &TimelineView::seekRequested, this, [this](double seconds) {
+        if (recorder_) showMoment(seconds);
+        else emit seekRequested(seconds);
+    });
+    connect(exportButton_, &QToolButton::clicked, this, &TimelinePanel::exportVisible);
+    liveTimer_.setInterval(1000);
+    connect(&liveTimer_, &QTimer::timeout, this, &TimelinePanel::refreshLive);
     connect(&pass_, &TimelinePass::progressed, this, &TimelinePanel::showProgress);
     connect(&pass_, &TimelinePass::finished, this, [this] {
         status_ = tr("%1 frames, from the %2").arg(data_.frames()).arg(pass_.origin());
@@ -36,6 +91,14 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
 
 void TimelinePanel::clear() {
     pass_.stop();
+    liveTimer_.stop();
+    if (rebuild_.valid()) rebuild_.get();   // waits for a rebuild in flight (it holds the recorder)
+    recorder_.reset();
+    builtFirst_ = builtEnd_ = 0;
+    momentBox_->hide();
+    exportButton_->hide();
+    hoursBox_->hide();
+    wholeButton_->setText(tr("Whole file"));
     data_.clear();
     input_.clear();
     view_->showWhole();

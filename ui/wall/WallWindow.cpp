@@ -1,12 +1,18 @@
 // The monitoring wall's window (ui/wall/WallWindow.h).
 #include "WallWindow.h"
 
+#include <algorithm>
 #include <utility>
 
 #include <QAction>
 #include <QDateTime>
 #include <QTimeZone>
+#include <QDir>
 #include <QDockWidget>
+#include <QJsonObject>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QVBoxLayout>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QKeyEvent>
@@ -25,6 +31,8 @@
 #include "ui/Settings.h"
 #include "ui/main/SourceDialog.h"
 #include "WallView.h"
+#include "ui/timeline/FlightExport.h"
+#include "ui/timeline/TimelinePanel.h"
 
 namespace cs {
 namespace {
@@ -67,6 +75,7 @@ WallWindow::WallWindow(const std::string& engine, QWidget* parent) : QMainWindow
     log_->verticalHeader()->hide();
     log_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     log_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    connect(log_, &QTableWidget::cellActivated, this, [this](int row, int) { openRecordedMoment(row); });
     auto* dock = new QDockWidget(tr("Alarms"), this);
     dock->setObjectName(QStringLiteral("alarmsDock"));
     dock->setWidget(log_);
@@ -165,9 +174,7 @@ void WallWindow::setWall(const WallConfig& wall) {
     scopes_ = wall.scopes;
     columns_ = wall.columns;
     for (const std::string& input : wall.sources) {
-        WallTile::Options o;
-        o.engine = engine_;
-        tiles_.push_back(std::make_unique<WallTile>(input, o, view_->waker()));
+        tiles_.push_back(std::make_unique<WallTile>(input, tileOptions(), view_->waker()));
         tiles_.back()->setScopes(scopes_);
         tiles_.back()->setToneMapHdr(toneMapHdr_);
     }
@@ -182,10 +189,38 @@ WallConfig WallWindow::wall() const {
     return w;
 }
 
-void WallWindow::addSource(const std::string& input) {
+// Each tile's options: the engine, and for live tiles their flight recorders (the window kept:
+// the setting flightRecorder/hours; spill files under the cache folder's flight/).
+WallTile::Options WallWindow::tileOptions() const {
     WallTile::Options o;
     o.engine = engine_;
-    tiles_.push_back(std::make_unique<WallTile>(input, o, view_->waker()));
+    o.flightHours = std::clamp(QSettings().value(QStringLiteral("flightRecorder/hours"), 1.0).toDouble(), 1.0 / 60.0, 48.0);
+    const QString folder = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).filePath(QStringLiteral("flight"));
+    if (QDir().mkpath(folder)) o.flightFolder = folder.toStdString();
+    o.encodeThumbnail = [](const RgbaImage& picture) { return timeline::encodeThumbnail(picture); };
+    return o;
+}
+
+timeline::TimelinePanel* WallWindow::openRecordedMoment(int row) {
+    if (row < 0 || row >= int(links_.size()) || !links_[size_t(row)].recorder) return nullptr;
+    const RowLink& link = links_[size_t(row)];
+    auto* window = new QWidget(this, Qt::Window);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setObjectName(QStringLiteral("recordedMoment"));
+    window->setWindowTitle(tr("%1 - recorded").arg(QString::fromStdString(link.source)));
+    auto* panel = new timeline::TimelinePanel(window);
+    auto* layout = new QVBoxLayout(window);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(panel);
+    panel->openLive(link.recorder, QJsonObject{{"input", QString::fromStdString(link.source)}}, link.recorder->options().frameRate);
+    panel->showMoment(link.time);
+    window->resize(1000, 320);
+    window->show();
+    return panel;
+}
+
+void WallWindow::addSource(const std::string& input) {
+    tiles_.push_back(std::make_unique<WallTile>(input, tileOptions(), view_->waker()));
     tiles_.back()->setScopes(scopes_);
     tiles_.back()->setToneMapHdr(toneMapHdr_);
     rebuild();
@@ -281,6 +316,7 @@ void WallWindow::poll() {
                 log_->setItem(at, int(c), item);
             }
             rows_.push_back(std::move(row));
+            links_.push_back({r.recorderTime >= 0 ? t->flightRecorder() : nullptr, r.recorderTime, r.source});
             logged = true;
         }
     if (logged) {

@@ -8,7 +8,9 @@
 // GL surface that still receives update requests has no context to paint with.
 //
 // The alarm log (a dock): one row per alarm that began or ended on a tile (time, source,
-// alarm, start/end, since, timecode, detail), taken from the tiles every 250 ms.
+// alarm, start/end, since, timecode, detail), taken from the tiles every 250 ms. A live
+// tile's row links to its flight recorder: a double-click (or Enter) opens that moment (its
+// thumbnail and values) in a Timeline panel of the tile's recording, in a window of its own.
 //
 // Threading: GUI thread only. Tiles removed from the wall are stopped and destroyed on a
 // std::async task (a read blocked on a network never freezes the window).
@@ -24,6 +26,10 @@
 
 #include "WallFile.h"
 #include "playback/WallTile.h"
+
+namespace cs::timeline {
+class TimelinePanel;
+}
 
 class QLabel;
 class QTableWidget;
@@ -56,6 +62,9 @@ public:
     // The status bar's line: sources, how many in alarm, frames, engine, paint times.
     QString statusLine() const;
     int alarmRows() const;
+    // The recorded moment of alarm row `row` in a window of its own (a live tile's); null
+    // (and nothing opened) for a file's or pattern's alarm.
+    timeline::TimelinePanel* openRecordedMoment(int row);
     // Row `row` of the log as CSV fields.
     std::vector<std::string> alarmRow(int row) const;
     // The full-size window of a tile, while it is open.
@@ -91,6 +100,13 @@ private:
     QPointer<MainWindow> full_;   // made at the first openFull, hidden when closed
     bool fullOpen_ = false;
     std::vector<std::vector<std::string>> rows_;
+    struct RowLink {   // rows_[i]'s tile recording and moment (recorder null for files)
+        std::shared_ptr<const FlightRecorder> recorder;
+        double time = -1.0;
+        std::string source;
+    };
+    std::vector<RowLink> links_;
+    WallTile::Options tileOptions() const;
 };
 
 }  // namespace cs
