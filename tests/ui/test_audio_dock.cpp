@@ -1,6 +1,14 @@
 // The window's audio dock under Xvfb, where no audio output device exists: the meters move on
-// a tone clip (levels, loudness, correlation), a test pattern says it has no audio, and the
-// over indicators light on a true peak above the target's limit and clear on Reset.
+// a tone clip (levels, loudness, correlation) while the picture plays on its own clock and
+// the dock says in one line that there is no output, the listening choices follow the
+// clip's channels and are remembered, a test pattern says it has no audio, and the over
+// indicators light on a true peak above the target's limit and clear on Reset. Where an
+// output exists (a desktop, or a PulseAudio null sink), the picture is checked to follow the
+// sound: each frame presented is the one whose interval holds the time heard.
+#include <QComboBox>
+#include <QLabel>
+#include <QAudioDevice>
+#include <QMediaDevices>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
@@ -10,6 +18,8 @@
 #include "GuiTestSupport.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/Player.h"
+#include "ui/Settings.h"
+#include "ui/audio/AudioDock.h"
 #include "ui/audio/AudioMeters.h"
 
 namespace {
@@ -54,6 +64,46 @@ private slots:
         QVERIFY(reset && reset->text() == "Reset");
         reset->click();
         QVERIFY(cs::test::waitUntil([&] { return meters->levels().present; }, kWaitMs));
+
+        // Listening: the clip's choices, remembered when picked.
+        auto* channels = window.findChild<QComboBox*>(QStringLiteral("listenChannels"));
+        QVERIFY(channels);
+        QStringList texts;
+        for (int i = 0; i < channels->count(); ++i) texts << channels->itemText(i);
+        QCOMPARE(texts, (QStringList{"Downmix (L R)", "1-2 (L R)", "1 L solo", "2 R solo"}));
+        channels->setCurrentIndex(3);
+        emit channels->activated(3);
+        QCOMPARE(cs::settings::listening().channels, QStringLiteral("solo:2"));
+        auto* dock = window.findChild<cs::AudioDock*>();
+        QVERIFY(dock);
+        QVERIFY(dock->output()->choice() == (cs::audio::ListenChoice{cs::audio::ListenMode::Solo, 1}));
+
+        cs::Player& player = window.player();
+        auto* line = window.findChild<QLabel*>(QStringLiteral("listenOutput"));
+        QVERIFY(line);
+        if (QMediaDevices::audioOutputs().isEmpty()) {
+            // No output: one line says so, and the picture plays on its own clock.
+            QVERIFY2(line->text().startsWith("No audio output"), qPrintable(line->text()));
+            if (!player.isPlaying()) player.play();
+            const int64_t before = player.presentedFrames();
+            QVERIFY(cs::test::waitUntil([&] { return player.presentedFrames() >= before + 10; }, kWaitMs));
+            QVERIFY(!player.followsSound());
+            QVERIFY(!dock->output()->running());
+        } else {
+            // An output: at 1x the picture follows the sound, within one frame of it.
+            player.seekTo(0.0);
+            if (!player.isPlaying()) player.play();
+            QVERIFY(cs::test::waitUntil([&] { return player.followsSound(); }, kWaitMs));
+            dock->resetSyncStats();
+            QVERIFY(cs::test::waitUntil([&] { return dock->syncStats().frames >= 25; }, kWaitMs));
+            const auto sync = dock->syncStats();
+            qInfo("picture against sound over %lld frames: heard - pts from %.1f to %.1f ms", (long long)sync.frames,
+                  sync.minLead * 1e3, sync.maxLead * 1e3);
+            QVERIFY(sync.minLead > -0.005 && sync.maxLead < player.frameDuration());
+            player.setSpeed(1.5);   // other speeds: silence, the picture on its own clock
+            QVERIFY(!dock->output()->running());
+            player.setSpeed(1.0);
+        }
     }
 
     void aPatternHasNoAudio() {
