@@ -168,7 +168,11 @@ AudioDock::AudioDock(QMainWindow* window, Player* player, QDockWidget* tabWith) 
     player_->setHeardClock([this] { return output_->heard(); });
     connect(player_, &Player::clockStarted, this, [this] { updateListening(true); });
     connect(player_, &Player::clockInterrupted, output_, &AudioOutput::stop);
-    connect(player_, &Player::playingChanged, this, [this] { updateListening(false); });
+    // Play starts the sound through clockStarted, at the frame the clock starts from; here only
+    // what silences it (pause, reverse).
+    connect(player_, &Player::playingChanged, this, [this] {
+        if (!player_->atListeningSpeed()) output_->stop();
+    });
     connect(player_, &Player::speedChanged, this, [this] { updateListening(false); });
 }
 

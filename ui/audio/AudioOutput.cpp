@@ -3,6 +3,7 @@
 
 #include <QAudio>
 #include <QAudioDevice>
+#include <QAudioFormat>
 #include <QAudioSink>
 #include <QMediaDevices>
 
@@ -13,7 +14,8 @@ namespace cs {
 namespace {
 
 constexpr int kFeedIntervalMs = 10;
-constexpr auto kStall = std::chrono::seconds(1);   // the sink not moving this long while fed: it failed
+constexpr auto kKick = std::chrono::milliseconds(250);   // the sink still this long while fed: written to regardless
+constexpr auto kStall = std::chrono::seconds(2);         // still this long: it failed
 
 }  // namespace
 
@@ -87,7 +89,8 @@ void AudioOutput::start(double pts) {
         fail(tr("%1 takes neither float nor 16-bit stereo at %2 Hz").arg(device.description()).arg(feed_->sampleRate()));
         return;
     }
-    format_ = f;
+    frameBytes_ = f.bytesPerFrame();
+    floatSamples_ = f.sampleFormat() == QAudioFormat::Float;
     sink_ = new QAudioSink(device, f, this);
     sink_->setBufferSize(f.bytesForDuration(qint64(kBufferSeconds * 1e6)));
     connect(sink_, &QAudioSink::stateChanged, this, &AudioOutput::onState);
@@ -101,6 +104,7 @@ void AudioOutput::start(double pts) {
     fedAll_ = false;
     lastPlayed_ = -1;
     lastMove_ = std::chrono::steady_clock::now();
+    lastKick_ = {};
     feed();
     timer_.start();
 }
@@ -127,8 +131,28 @@ std::optional<double> AudioOutput::heard() const {
 
 void AudioOutput::feed() {
     if (!sink_ || !io_) return;
-    const int frameBytes = format_.bytesPerFrame();
+    const auto now = std::chrono::steady_clock::now();
+    const qint64 played = sink_->processedUSecs();
+    const bool moved = played != lastPlayed_;
+    if (moved) {
+        lastPlayed_ = played;
+        lastMove_ = now;
+    }
     qsizetype room = sink_->bytesFree();
+    // PulseAudio after a starved moment (the GUI thread held up as playback starts) can wait
+    // for its buffer to fill while the client's stale view says it has no room: the sink then
+    // neither plays nor asks. A sink still after kKick gets a buffer's worth regardless, which
+    // starts it again; one still after kStall has failed.
+    if (!moved && !fedAll_ && now - lastMove_ > kKick && now - lastKick_ > kKick) {
+        room = qsizetype(kBufferSeconds * 0.5 * frameBytes_ * feed_->sampleRate()) / frameBytes_ * frameBytes_;
+        lastKick_ = now;
+        ++kicks_;
+    }
+    if (!moved && !fedAll_ && now - lastMove_ > kStall) {
+        fail(tr("%1 stopped playing").arg(QMediaDevices::defaultAudioOutput().description()));
+        return;
+    }
+    const int frameBytes = frameBytes_;
     while (room > 0) {
         if (pending_.empty()) {
             const size_t frames = size_t(std::min<qsizetype>(room / frameBytes, 4800));
@@ -140,7 +164,7 @@ void AudioOutput::feed() {
                 fedAll_ = true;
                 break;
             }
-            if (format_.sampleFormat() == QAudioFormat::Float) {
+            if (floatSamples_) {
                 pending_.assign(reinterpret_cast<const char*>(mix_.data()), reinterpret_cast<const char*>(mix_.data() + 2 * n));
             } else {
                 pending_.resize(2 * n * sizeof(int16_t));
@@ -152,16 +176,6 @@ void AudioOutput::feed() {
         if (wrote <= 0) break;
         pending_.erase(pending_.begin(), pending_.begin() + std::ptrdiff_t(wrote));
         room -= wrote;
-    }
-    // A sink that takes the sound but does not play it (a suspended or broken device) would
-    // hold the picture: after a second without movement it is given up.
-    const qint64 played = sink_->processedUSecs();
-    const auto now = std::chrono::steady_clock::now();
-    if (played != lastPlayed_) {
-        lastPlayed_ = played;
-        lastMove_ = now;
-    } else if (!fedAll_ && now - lastMove_ > kStall) {
-        fail(tr("%1 stopped playing").arg(QMediaDevices::defaultAudioOutput().description()));
     }
 }
 

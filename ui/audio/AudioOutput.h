@@ -19,8 +19,10 @@
 // does not underrun. Qt's PulseAudio backend runs its own mainloop thread behind the sink and
 // guards its stream with its own lock; nothing here is shared with another thread, so there is
 // no lock of ours.
+//
+// Qt Multimedia is linked privately to cs_ui: this header names none of its types, so the
+// targets that include it compile as before.
 #pragma once
-#include <QAudioFormat>
 #include <QObject>
 #include <QTimer>
 
@@ -66,6 +68,8 @@ public:
     audio::ListenChoice choice() const { return choice_; }
     // Underruns while the feed had more to give (the sink ran dry because it was fed late).
     int underruns() const { return underruns_; }
+    // Times a still sink was written to regardless to start it again (AudioOutput.cpp, feed).
+    int kicks() const { return kicks_; }
 
 signals:
     void message(const QString& text);
@@ -81,7 +85,8 @@ private:
     std::string input_;
     QAudioSink* sink_ = nullptr;
     QIODevice* io_ = nullptr;
-    QAudioFormat format_;
+    int frameBytes_ = 0;           // the sink's bytes per stereo frame
+    bool floatSamples_ = true;     // float, else 16-bit
     QTimer timer_;
     std::vector<float> mix_;
     std::vector<char> bytes_;
@@ -94,7 +99,8 @@ private:
     audio::ListenChoice choice_;
     int underruns_ = 0;
     qint64 lastPlayed_ = -1;
-    std::chrono::steady_clock::time_point lastMove_;
+    std::chrono::steady_clock::time_point lastMove_, lastKick_;
+    int kicks_ = 0;
 };
 
 }  // namespace cs
