@@ -246,6 +246,7 @@ void AudioDock::onFrame() {
             sync_.minLead = sync_.frames ? std::min(sync_.minLead, lead) : lead;
             sync_.maxLead = sync_.frames ? std::max(sync_.maxLead, lead) : lead;
             ++sync_.frames;
+            if (lead < -0.002 || lead >= player_->frameDuration()) ++sync_.outside;
         }
     }
     const double pts = player_->currentPts();

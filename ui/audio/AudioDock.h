@@ -72,6 +72,7 @@ public:
     struct SyncStats {
         int64_t frames = 0;
         double minLead = 0, maxLead = 0;   // seconds
+        int64_t outside = 0;               // frames with a lead outside [-2 ms, 1 frame): not the sound's frame
     };
     SyncStats syncStats() const { return sync_; }
     void resetSyncStats() { sync_ = {}; }

@@ -25,7 +25,13 @@ AudioOutput::AudioOutput(QObject* parent) : QObject(parent) {
     connect(&timer_, &QTimer::timeout, this, &AudioOutput::feed);
 }
 
-AudioOutput::~AudioOutput() { stop(); }
+AudioOutput::~AudioOutput() {
+    timer_.stop();
+    if (!sink_) return;
+    sink_->disconnect(this);
+    sink_->stop();
+    delete sink_;   // now, not later: nothing may outlive the window (and leak at exit)
+}
 
 bool AudioOutput::open(const std::string& input, std::string& why) {
     close();
@@ -91,7 +97,9 @@ void AudioOutput::start(double pts) {
     }
     frameBytes_ = f.bytesPerFrame();
     floatSamples_ = f.sampleFormat() == QAudioFormat::Float;
-    sink_ = new QAudioSink(device, f, this);
+    // No parent: Qt 6.4's QAudioSink gives its own parent to the platform sink it makes and
+    // deletes that too, so a parent's destruction would delete it twice. stop() deletes it.
+    sink_ = new QAudioSink(device, f);
     sink_->setBufferSize(f.bytesForDuration(qint64(kBufferSeconds * 1e6)));
     connect(sink_, &QAudioSink::stateChanged, this, &AudioOutput::onState);
     io_ = sink_->start();
