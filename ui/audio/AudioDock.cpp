@@ -14,6 +14,7 @@
 
 #include <cmath>
 
+#include "ui/ElidedLabel.h"
 #include "ui/Settings.h"
 #include "ui/main/Player.h"
 
@@ -106,7 +107,8 @@ AudioDock::AudioDock(QMainWindow* window, Player* player, QDockWidget* tabWith) 
     channels_ = new QComboBox(body);
     channels_->setObjectName(QStringLiteral("listenChannels"));
     channels_->setToolTip(tr("The channels heard: a downmix of all (ITU-R BS.775, the LFE left out), a pair, or one channel solo"));
-    channels_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    channels_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    channels_->setMinimumContentsLength(10);   // a 16-channel downmix's words do not widen the dock
     listen->addWidget(channels_);
     mute_ = new QToolButton(body);
     mute_->setObjectName(QStringLiteral("listenMute"));
@@ -122,7 +124,7 @@ AudioDock::AudioDock(QMainWindow* window, Player* player, QDockWidget* tabWith) 
     volume_->setToolTip(tr("Volume"));
     volume_->setMaximumWidth(140);
     listen->addWidget(volume_);
-    outputLine_ = new QLabel(body);
+    outputLine_ = new ElidedLabel(body);   // never widens the dock; the whole line in its tooltip
     outputLine_->setObjectName(QStringLiteral("listenOutput"));
     listen->addWidget(outputLine_, 1);
     column->addLayout(listen);
@@ -131,6 +133,7 @@ AudioDock::AudioDock(QMainWindow* window, Player* player, QDockWidget* tabWith) 
     if (auto c = audio::parseListenChoice(saved.channels.toStdString())) output_->setChoice(*c);
     outputLine_->setText(output_->available() ? tr("Output: %1").arg(QMediaDevices::defaultAudioOutput().description())
                                               : tr("No audio output: the meters run, the picture keeps its own clock"));
+    outputLine_->setToolTip(outputLine_->text());
     fillChannels();
 
     meters_ = new AudioMeters(body);
@@ -163,6 +166,7 @@ AudioDock::AudioDock(QMainWindow* window, Player* player, QDockWidget* tabWith) 
     });
     connect(output_, &AudioOutput::message, this, [this](const QString& m) {
         outputLine_->setText(m);
+        outputLine_->setToolTip(m);
         emit warning(m);
     });
     player_->setHeardClock([this] { return output_->heard(); });
