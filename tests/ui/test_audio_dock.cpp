@@ -106,8 +106,8 @@ private slots:
     }
 
     // The measurement of "picture and sound within one frame" over a long play, by hand:
-    // CS_LISTEN_SECONDS=600 with an output device (a desktop, or PULSE_SERVER naming a null
-    // sink's server). Skipped otherwise, so it costs CI nothing.
+    // CS_LISTEN_SECONDS=600 QTEST_FUNCTION_TIMEOUT=900000, with an output device (a desktop,
+    // or PULSE_SERVER naming a null sink's server). Skipped otherwise: it costs CI nothing.
     void followsTheSoundOverALongPlay() {
         const int seconds = qEnvironmentVariableIntValue("CS_LISTEN_SECONDS");
         if (seconds <= 0) QSKIP("set CS_LISTEN_SECONDS, with an audio output");
