@@ -129,6 +129,22 @@ void setPictureGuides(const PictureGuides& g) {
     s.setValue(QStringLiteral("view/guideAspects"), g.aspects);
 }
 
+Listening listening() {
+    QSettings s;
+    Listening l;
+    l.volume = std::clamp(s.value(QStringLiteral("audio/volume"), l.volume).toInt(), 0, 100);
+    l.muted = s.value(QStringLiteral("audio/muted"), l.muted).toBool();
+    l.channels = s.value(QStringLiteral("audio/listen"), l.channels).toString();
+    return l;
+}
+
+void setListening(const Listening& l) {
+    QSettings s;
+    s.setValue(QStringLiteral("audio/volume"), l.volume);
+    s.setValue(QStringLiteral("audio/muted"), l.muted);
+    s.setValue(QStringLiteral("audio/listen"), l.channels);
+}
+
 QByteArray windowGeometry() { return QSettings().value(QStringLiteral("window/geometry")).toByteArray(); }
 QByteArray windowState() { return QSettings().value(QStringLiteral("window/state")).toByteArray(); }
 

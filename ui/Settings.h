@@ -9,7 +9,8 @@
 // colour/matrix and colour/range
 // (the override; empty: the stream's own), playback/loop, playback/playOnOpen, decode/nvdec, window/geometry and window/state (the dock layout),
 // recent/files, recent/urls, recent/folder (the Open File dialog's folder), export/folder,
-// export/width, export/height (the Save Scopes dialog).
+// export/width, export/height (the Save Scopes dialog), audio/volume, audio/muted and
+// audio/listen (the Audio dock's listening).
 //
 // The playback speed is not remembered: every launch starts at 1x, as players and NLEs do
 // (a speed left at 4x would otherwise make the next session's first clip look wrong).
@@ -56,6 +57,16 @@ void saveWindow(const QByteArray& geometry, const QByteArray& state);
 // The guides over the picture (View > Guides).
 PictureGuides pictureGuides();
 void setPictureGuides(const PictureGuides& g);
+
+// The Audio dock's listening: volume 0..100 (the slider), mute, and the channels heard as
+// audio/Listen.h names them ("downmix", "pair:3", "solo:1").
+struct Listening {
+    int volume = 80;
+    bool muted = false;
+    QString channels = QStringLiteral("downmix");
+};
+Listening listening();
+void setListening(const Listening& l);
 
 // The most recently opened inputs, newest first, at most kRecentMax of each kind.
 enum class Recent { Files, Urls };

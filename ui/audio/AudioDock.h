@@ -4,8 +4,16 @@
 // [pts, pts + 1 / frame rate) when it is shown, whatever the speed (playing, scrubbing,
 // stepping); a jump of the picture (a seek, a loop, stepping back) moves the audio there.
 // Live sources and patterns have no audio here. No audio output device is needed: the meters
-// run on the decoded samples. Everything runs on the GUI thread (decoding a frame's audio
-// and metering it takes well under a millisecond), so it needs no lock.
+// run on the decoded samples.
+//
+// Listening (AudioOutput.h): the dock's second row has the channels heard (downmix, a pair,
+// one solo), mute and volume, remembered in the settings (ui/Settings.h), and one line for the
+// output's state. The sound runs while the Player plays forward at 1x (Player::atListeningSpeed)
+// and the seek bar is not held: it starts on Player::clockStarted, stops on clockInterrupted,
+// pause, reverse, another speed and scrubbing, and the Player's heard clock reads it.
+//
+// Everything runs on the GUI thread (decoding a frame's audio and metering it takes well
+// under a millisecond; the sink is fed there too), so it needs no lock.
 #pragma once
 #include <QObject>
 
@@ -13,11 +21,15 @@
 #include <string>
 
 #include "AudioMeters.h"
+#include "AudioOutput.h"
 #include "audio/AudioTimeline.h"
 
 class QComboBox;
 class QDockWidget;
+class QLabel;
 class QMainWindow;
+class QSlider;
+class QToolButton;
 
 namespace cs {
 
@@ -50,6 +62,20 @@ public:
     AudioDock(QMainWindow* window, Player* player, QDockWidget* tabWith = nullptr);
     QDockWidget* dock() const { return dock_; }
     AudioMeters* meters() const { return meters_; }
+    AudioOutput* output() const { return output_; }
+    // The seek bar's handle is held: no sound until it is let go.
+    void setScrubbing(bool scrubbing);
+
+    // Picture against sound while the picture follows it: at each frame presented, the media
+    // time heard less the frame's pts. Within [0, frame duration) the frame on screen is the
+    // one whose interval holds the sound at the ear.
+    struct SyncStats {
+        int64_t frames = 0;
+        double minLead = 0, maxLead = 0;   // seconds
+        int64_t outside = 0;               // frames with a lead outside [-2 ms, 1 frame): not the sound's frame
+    };
+    SyncStats syncStats() const { return sync_; }
+    void resetSyncStats() { sync_ = {}; }
 
 signals:
     void warning(const QString& message);
@@ -57,7 +83,17 @@ signals:
 private:
     void onOpened();
     void onFrame();
+    void updateListening(bool restart);
+    void fillChannels();
+    void saveListening();
     Player* player_;
+    AudioOutput* output_;
+    QComboBox* channels_;
+    QToolButton* mute_;
+    QSlider* volume_;
+    QLabel* outputLine_;
+    bool scrubbing_ = false;
+    SyncStats sync_;
     QDockWidget* dock_;
     AudioMeters* meters_;
     QComboBox* target_;

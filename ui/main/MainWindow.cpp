@@ -254,6 +254,7 @@ void MainWindow::buildDocks() {
     audio_ = new AudioDock(this, player_);
     arrangeDocks();
     connect(audio_, &AudioDock::warning, this, [this](const QString& m) { showWarning(m); });
+    connect(transport_, &TransportBar::scrubbingChanged, audio_, &AudioDock::setScrubbing);
 }
 
 void MainWindow::buildMenusAndToolbar() {

@@ -274,6 +274,7 @@ void Player::tick() {
         presentItem(std::move(*item));
         anchor();
     }
+    followHeard();
     double now = mediaNow();
     std::optional<SourceReader::Item> chosen;
     while (reader_->peek(status, pts, &wrap)) {
@@ -301,6 +302,7 @@ void Player::tick() {
             anchorPts_ += pts - wrapDue_;
             now += pts - wrapDue_;
             wrapPending_ = false;
+            if (atListeningSpeed()) emit clockStarted(pts);   // the sound goes on from the new pass's start
         }
         if (pts > now + kDueSlack) break;
         auto item = takeItem();
@@ -317,7 +319,8 @@ void Player::tick() {
         presentItem(std::move(*chosen));
         // Every frame: one that comes late starts the clock again at it, so the next ones are
         // not all due at once.
-        if ((starved && late > kStarvedReanchor) || (everyFrame_ && late > frameDuration())) anchor();
+        // Following the sound, the picture catches up by dropping frames instead.
+        if ((starved && late > kStarvedReanchor && !followsSound_) || (everyFrame_ && late > frameDuration())) anchor();
     }
     if (reader_->peek(status, pts)) {
         if (status == ReadStatus::Frame) scheduleTick((pts - mediaNow()) / speed_);
@@ -384,6 +387,8 @@ void Player::requestSeek(double seconds) {
     if (playing_) {
         anchored_ = false;
         presentNext_ = false;
+        followsSound_ = false;
+        emit clockInterrupted();
     } else {
         presentNext_ = true;
     }
@@ -398,6 +403,20 @@ void Player::anchor() {
     anchorWall_ = Clock::now();
     anchored_ = true;
     wrapPending_ = false;   // the clock starts afresh from the frame shown
+    followsSound_ = false;
+    if (atListeningSpeed()) emit clockStarted(anchorPts_);
+}
+
+void Player::followHeard() {
+    followsSound_ = false;
+    if (!heardClock_ || !atListeningSpeed() || wrapPending_) return;
+    if (const std::optional<double> heard = heardClock_()) {
+        // The monotonic clock goes on from the sound's time, so a sound that stops hands
+        // the picture back to it without a jump.
+        anchorPts_ = *heard;
+        anchorWall_ = Clock::now();
+        followsSound_ = true;
+    }
 }
 
 void Player::scheduleTick(double seconds) {

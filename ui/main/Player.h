@@ -23,6 +23,13 @@
 // recorded by the window (setEveryFrame) shows every frame instead of dropping late ones: the
 // clock starts again at a frame that comes late, so the recording holds every frame.
 //
+// Listening (ui/audio/AudioOutput.h): playing forward at 1x, a heard clock (setHeardClock) paces
+// the picture while it reads: each tick the clock's anchor is set to the media time heard, so
+// the frame presented is the one whose interval holds the sound at the ear; late frames are
+// dropped to catch up with the sound, which is never moved to wait for the picture.
+// clockStarted tells where the clock (re)starts (play, after a seek, a loop's new pass),
+// clockInterrupted that it stopped for a seek while playing.
+//
 // Threading: every method runs on the GUI thread. The reader threads (SourceReader for
 // files and patterns, decode/LiveReader for cameras and streams) only queue frames and post
 // a wake-up (a queued call) to this object.
@@ -102,6 +109,14 @@ public:
     bool everyFrame() const { return everyFrame_; }
     double presentedFps() const;     // frames presented over the last second
 
+    // The media time heard, or nothing while no sound runs (AudioOutput::heard).
+    using HeardClock = std::function<std::optional<double>()>;
+    void setHeardClock(HeardClock clock) { heardClock_ = std::move(clock); }
+    // Playing forward at 1x (not recording every frame): the speed the sound is heard at.
+    bool atListeningSpeed() const { return playing_ && !reverse_ && speed_ == 1.0 && !everyFrame_; }
+    // Whether the last tick paced the picture by the heard clock.
+    bool followsSound() const { return followsSound_; }
+
 public slots:
     void play();
     void pause();
@@ -132,6 +147,8 @@ signals:
     void sourceError(const QString& message);
     void warning(const QString& message);
     void endOfStream();
+    void clockStarted(double pts);   // playing: the clock starts at this frame's time
+    void clockInterrupted();         // playing: a seek; the clock waits for the sought frame
 
 private:
     using Clock = std::chrono::steady_clock;
@@ -152,6 +169,7 @@ private:
     void requestSeek(double seconds);
     double mediaNow() const;
     void anchor();
+    void followHeard();
     void scheduleTick(double seconds);
     void clearSteps();
     void startStepFill(double target);
@@ -212,6 +230,8 @@ private:
     FrameCounts counts_;
     bool everyFrame_ = false;
     std::deque<Clock::time_point> presentTimes_;
+    HeardClock heardClock_;
+    bool followsSound_ = false;
     QTimer timer_;
 };
 

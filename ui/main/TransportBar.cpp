@@ -126,6 +126,8 @@ TransportBar::TransportBar(QWidget* parent) : QWidget(parent) {
     connect(loop_, &QToolButton::toggled, this, &TransportBar::loopToggled);
     connect(speed_, &QComboBox::activated, this, [this](int i) { emit speedChosen(speed_->itemData(i).toDouble()); });
     // Scrubbing seeks on every move; the player keeps only the latest target.
+    connect(seek_, &QSlider::sliderPressed, this, [this] { emit scrubbingChanged(true); });
+    connect(seek_, &QSlider::sliderReleased, this, [this] { emit scrubbingChanged(false); });
     connect(seek_, &QSlider::sliderMoved, this, [this](int v) { emit seekRequested(double(v) / fps_); });
     connect(seek_, &QSlider::actionTriggered, this, [this](int action) {
         // SliderMove without the slider down: a click that put the handle there (AbsoluteClickStyle).

@@ -48,6 +48,7 @@ signals:
     void loopToggled(bool loop);
     void speedChosen(double speed);
     void seekRequested(double seconds);
+    void scrubbingChanged(bool scrubbing);   // the seek bar's handle pressed / released
     void showElapsedToggled(bool elapsed);   // the readout was clicked
 
 protected:
