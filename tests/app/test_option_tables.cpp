@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <tuple>
 
 #include <QDir>
 #include <QJsonArray>
@@ -144,27 +145,32 @@ TEST(Completion, IsValidBash) {
 }
 
 TEST(Completion, CompletesCommandsOptionsChoicesAndFiles) {
-    const auto complete = [](const std::string& words, int cword, const QStringList& files = {}) {
-        const RunResult r = bashWithCompletion("COMP_WORDS=(" + words + "); COMP_CWORD=" + std::to_string(cword) +
-                                                   "; _cudascope; echo \"${COMPREPLY[*]}\"",
-                                               files);
-        EXPECT_EQ(r.exitCode, 0) << r.err;
-        EXPECT_EQ(r.err, "") << words;
-        // The words sorted (compgen lists files in the folder's order).
-        QStringList got = QString::fromStdString(r.out).simplified().split(' ', Qt::SkipEmptyParts);
+    // Each case: COMP_WORDS, COMP_CWORD and the words expected (sorted: compgen lists files
+    // in the folder's order), all in one bash, in a folder holding three files.
+    const std::vector<std::tuple<std::string, int, std::string>> cases{
+        {"cudascope qc --eng", 2, "--engine"},
+        {"cudascope export x --engine ''", 4, "auto cpu cuda"},
+        {"cudascope export x --engine = c", 5, "cpu cuda"},   // --engine=c, split at '='
+        {"cudascope qc x --fail-on ''", 4, "any fail never"},
+        {"cudascope bench --engine ''", 3, "both cpu cuda"},
+        {"cudascope ex", 1, "export"},
+        {"cudascope record clip.mp4 --out c", 4, "c.mkv clip.mp4"},
+        {"cudascope probe ''", 2, "a.mov c.mkv clip.mp4"},
+        {"cudascope export x --every ''", 4, ""},   // a number: nothing to offer
+        {"cudascope completion ''", 2, "--help bash"}};
+    std::string script;
+    for (const auto& [words, cword, expected] : cases)
+        script += "COMP_WORDS=(" + words + "); COMP_CWORD=" + std::to_string(cword) + "; _cudascope; echo \"${COMPREPLY[*]}\"; ";
+    const RunResult r = bashWithCompletion(script, {"clip.mp4", "c.mkv", "a.mov"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const QStringList lines = QString::fromStdString(r.out).split('\n');
+    ASSERT_EQ(lines.size(), qsizetype(cases.size() + 1)) << r.out;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        QStringList got = lines[qsizetype(i)].split(' ', Qt::SkipEmptyParts);
         got.sort();
-        return got.join(' ').toStdString();
-    };
-    EXPECT_EQ(complete("cudascope qc --eng", 2), "--engine");
-    EXPECT_EQ(complete("cudascope export x --engine ''", 4), "auto cpu cuda");
-    EXPECT_EQ(complete("cudascope export x --engine = c", 5), "cpu cuda");   // --engine=c, split at '='
-    EXPECT_EQ(complete("cudascope qc x --fail-on ''", 4), "any fail never");
-    EXPECT_EQ(complete("cudascope bench --engine ''", 3), "both cpu cuda");
-    EXPECT_EQ(complete("cudascope ex", 1), "export");
-    EXPECT_EQ(complete("cudascope record clip.mp4 --out c", 4, {"clip.mp4", "c.mkv"}), "c.mkv clip.mp4");
-    EXPECT_EQ(complete("cudascope probe ''", 2, {"a.mov"}), "a.mov");
-    EXPECT_EQ(complete("cudascope export x --every ''", 4, {"a.mov"}), "");   // a number: nothing to offer
-    EXPECT_EQ(complete("cudascope completion ''", 2), "--help bash");
+        EXPECT_EQ(got.join(' ').toStdString(), std::get<2>(cases[i])) << std::get<0>(cases[i]);
+    }
 }
 
 TEST(Completion, CommandRefusesOtherShells) {
