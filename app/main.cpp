@@ -6,6 +6,7 @@
 
 #include "app/cli/CommandOptions.h"
 #include "app/cli/Commands.h"
+#include "app/cli/Completion.h"
 #include "app/qc/QcWorker.h"
 #include "decode/Source.h"
 #if CS_HAVE_BENCH_COMMAND
@@ -26,6 +27,7 @@ constexpr const char* kUsage =
     "       cudascope record INPUT --out FILE record the picture, scopes or both to .mp4/.mkv\n"
     "       cudascope bench [INPUT]           time the engines (and NVDEC) on this machine\n"
     "       cudascope qc INPUT... --out DIR   quality control of whole files (QCTools reports, events)\n"
+    "       cudascope completion bash         print a bash completion script (commands, options, values)\n"
     "       cudascope --help | --version\n"
     "INPUT: a media file; a live URL (rtsp://, udp://, srt://, ...) or camera (v4l2:/dev/video0);\n"
     "       or pattern:bars, pattern:ramp, pattern:zoneplate (add :10bit, :WxH).\n"
@@ -48,6 +50,12 @@ int main(int argc, char** argv) {
     if (first == "probe") return cs::runProbe(argc - 2, argv + 2);
     if (first == "record") return cs::runRecord(argc - 2, argv + 2);
     if (first == "qc") return cs::runQc(argc - 2, argv + 2);
+#if CS_HAVE_BENCH_COMMAND
+    constexpr bool withBench = true;
+#else
+    constexpr bool withBench = false;
+#endif
+    if (first == "completion") return cs::runCompletion(argc - 2, argv + 2, withBench);
     if (first == "qc-worker") return cs::runQcWorker(argc - 2, argv + 2);   // started by qc (QcWorker.h), not listed
     if (first == "bench") {
 #if CS_HAVE_BENCH_COMMAND

@@ -28,20 +28,6 @@
 namespace cs {
 namespace {
 
-constexpr const char* kBenchUsage =
-    "usage: cudascope bench [INPUT] [options]\n"
-    "  INPUT               a media file or a pattern (default: pattern:zoneplate at 1920x1080 and\n"
-    "                      3840x2160, 8 and 10 bit)\n"
-    "  --engine E          cpu, cuda or both (default: both where CUDA is available)\n"
-    "  --frames N          frames timed per case, 1 to 1000000 (default 30)\n"
-    "  --hwdec H           auto, nvdec or none: decoder for the NVDEC rows of a file input (default auto)\n"
-    "  --threads N         CPU engine threads, 0 to 1024 (default 0: all hardware threads)\n"
-    "Times Engine::process() per frame, headless, as `cudascope export` computes it: all scopes,\n"
-    "statistics and display images with the counts (.npy) and without (--no-npy),\n"
-    "--scopes stats,histogram, and all scopes with the CIE diagram and the gamut check (target\n"
-    "BT.709), with and without the counts; prints the median of each engine and their ratio, and\n"
-    "the CPU engine's CPU time per frame.\n";
-
 using Clock = std::chrono::steady_clock;
 
 double median(std::vector<double> v) {
@@ -170,11 +156,11 @@ Result<double> nvdecFps(CudaEngine& engine, const std::string& input, HwDecode h
 int runBench(int argc, char** argv) {
     auto options = parseBenchArgs(argumentsOf(argc, argv));
     if (!options) {
-        std::fprintf(stderr, "cudascope bench: %s\n%s", options.message().c_str(), kBenchUsage);
+        std::fprintf(stderr, "cudascope bench: %s\n%s", options.message().c_str(), benchUsage().c_str());
         return kExitUsage;
     }
     if (options->help) {
-        std::fputs(kBenchUsage, stdout);
+        std::fputs(benchUsage().c_str(), stdout);
         return kExitOk;
     }
     BenchOptions& a = *options;

@@ -53,11 +53,11 @@ std::string parseFailure(const QCommandLineParser& parser, const std::vector<std
     if (end == args.end() && !args.empty()) {
         const std::string& last = args.back();
         const OptionDef* o = findOption(options, optionName(last));
-        if (o && o->takesValue && last.find('=') == std::string::npos) return shown(last) + " needs a value";
+        if (o && o->takesValue() && last.find('=') == std::string::npos) return shown(last) + " needs a value";
     }
     for (auto it = args.begin(); it != end; ++it) {
         const OptionDef* o = findOption(options, optionName(*it));
-        if (o && !o->takesValue && it->find('=') != std::string::npos)
+        if (o && !o->takesValue() && it->find('=') != std::string::npos)
             return shown(it->substr(0, it->find('='))) + " takes no value";
     }
     return fromQt(parser.errorText());
@@ -85,7 +85,7 @@ Result<ParsedOptions> parseOptions(const std::vector<std::string>& args, const s
     for (const auto& o : options) {
         QStringList names;
         for (const auto& n : o.names) names << toQt(n);
-        parser.addOption(QCommandLineOption(names, QString(), o.takesValue ? QStringLiteral("value") : QString()));
+        parser.addOption(QCommandLineOption(names, QString(), o.takesValue() ? QStringLiteral("value") : QString()));
     }
     QStringList qargs{QStringLiteral("cudascope")};   // parse() skips the program's name
     for (const auto& a : args) qargs << toQt(a);
@@ -96,7 +96,7 @@ Result<ParsedOptions> parseOptions(const std::vector<std::string>& args, const s
         const std::string& name = o.names.front();
         if (!parser.isSet(toQt(name))) continue;
         parsed.set_.push_back(name);
-        if (!o.takesValue) continue;
+        if (!o.takesValue()) continue;
         const QStringList values = parser.values(toQt(name));
         if (values.size() > 1) return Status::error("--" + o.names.back() + " is given more than once");
         parsed.values_.emplace_back(name, fromQt(values.front()));
@@ -105,14 +105,73 @@ Result<ParsedOptions> parseOptions(const std::vector<std::string>& args, const s
     return parsed;
 }
 
-Result<std::string> parseEngineChoice(const std::string& v) { return parseChoice(v, {"auto", "cpu", "cuda"}); }
+const std::vector<std::string_view> kEngineChoices{"auto", "cpu", "cuda"};
+const std::vector<std::string_view> kHwdecChoices{"auto", "nvdec", "none"};
+const std::vector<std::string_view> kPreviewChoices{"blur", "gaussian", "edges", "peaking", "median", "zebra", "falsecolour", "gamut"};
+const std::vector<std::string_view> kGamutTargetChoices{"bt709", "p3", "bt2020"};
+const std::vector<std::string_view> kBenchEngineChoices{"cpu", "cuda", "both"};
 
-Result<std::string> parseHwdecChoice(const std::string& v) { return parseChoice(v, {"auto", "nvdec", "none"}); }
+namespace shared {
+OptionDef help() { return {{"h", "help"}}; }
+OptionDef engine() { return {{"engine"}, "E", kEngineChoices, "{|} (default auto)"}; }
+OptionDef hwdec() { return {{"hwdec"}, "H", kHwdecChoices, "{|} (default auto with the CUDA engine, else none)"}; }
+OptionDef preview(bool allowNone, std::string help) {
+    std::vector<std::string_view> choices = kPreviewChoices;
+    if (allowNone) choices.push_back("none");
+    return {{"preview"}, "F", choices, std::move(help)};
+}
+OptionDef gamutTarget(std::string help) { return {{"gamut-target"}, "G", kGamutTargetChoices, std::move(help)}; }
+OptionDef peakingColour() {
+    return {{"peaking-colour"}, "C", {}, "focus peaking's colour: red, green, blue, yellow, cyan, magenta, white\nor RRGGBB in hex (default red)"};
+}
+OptionDef peakingWidth() {
+    return {{"peaking-width"}, "W", {"1", "2", "3"},
+            "focus peaking's width, 1|2|3 px: the edges widened by W - 1 pixels on every\nside (default 1)"};
+}
+OptionDef threads(std::string help) { return {{"threads"}, "N", {}, std::move(help)}; }
+}  // namespace shared
+
+std::string optionHelp(const OptionDef& option) {
+    std::string text = option.help;
+    std::string bars, commas;
+    for (const auto& c : option.choices) {
+        if (!bars.empty()) {
+            bars += '|';
+            commas += ", ";
+        }
+        bars += c;
+        commas += c;
+    }
+    for (const auto& [token, with] : {std::pair<std::string, std::string>{"{|}", bars}, {"{,}", commas}, {"{or}", joinNames(option.choices)}})
+        for (size_t at; (at = text.find(token)) != std::string::npos;) text.replace(at, token.size(), with);
+    return text;
+}
+
+std::string usageText(const std::string& head, const std::vector<OptionDef>& options, size_t column, const std::string& foot) {
+    std::string out = head;
+    for (const OptionDef& o : options) {
+        if (o.help.empty()) continue;
+        std::string line = "  --" + o.names.back() + (o.takesValue() ? " " + o.value : "");
+        line.resize(std::max(column, line.size() + 2), ' ');
+        const std::string text = optionHelp(o);
+        for (size_t begin = 0;;) {
+            const size_t end = text.find('\n', begin);
+            out += line + text.substr(begin, end - begin) + "\n";
+            if (end == std::string::npos) break;
+            line.assign(column, ' ');
+            begin = end + 1;
+        }
+    }
+    return out + foot;
+}
+
+Result<std::string> parseEngineChoice(const std::string& v) { return parseChoice(v, kEngineChoices); }
+
+Result<std::string> parseHwdecChoice(const std::string& v) { return parseChoice(v, kHwdecChoices); }
 
 Result<PreviewFilter> parsePreviewChoice(const std::string& v, bool allowNone) {
-    static const std::vector<std::string_view> names{"blur", "gaussian", "edges", "peaking", "median", "zebra", "falsecolour", "gamut"};
     const auto p = previewFromName(v);
-    if (!p || (!allowNone && *p == PreviewFilter::None)) return Status::error("must be " + joinNames(names) + ", not " + quotedValue(v));
+    if (!p || (!allowNone && *p == PreviewFilter::None)) return Status::error("must be " + joinNames(kPreviewChoices) + ", not " + quotedValue(v));
     return *p;
 }
 
@@ -133,13 +192,22 @@ Result<std::string> singleInput(const ParsedOptions& parsed, bool required) {
 
 Result<std::string> requiredInput(const ParsedOptions& parsed) { return singleInput(parsed, true); }
 
+// The window's options; its usage is the program's (app/main.cpp), hand-written.
+const std::vector<OptionDef>& windowOptionTable() {
+    static const std::vector<OptionDef> table{shared::help(),
+                                              {{"version"}},
+                                              {{"compare"}, "B", {}, "", OptionValue::File},
+                                              {{"wall"}, "FILE", {}, "", OptionValue::File}};
+    return table;
+}
+
 Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args) {
-    auto parsed = parseOptions(args, {{{"h", "help"}}, {{"version"}}, {{"compare"}, true}, {{"wall"}, true}});
+    auto parsed = parseOptions(args, windowOptionTable());
     if (!parsed) {
         // An export option given to the window: say where it belongs.
         std::string message = parsed.message();
         for (const OptionDef& o : exportOptionTable())
-            if (o.takesValue && message == "unknown option --" + o.names.back())
+            if (o.takesValue() && message == "unknown option --" + o.names.back())
                 message += " (the window takes only INPUT, --compare and --wall; --" + o.names.back() + " is an option of `cudascope export`)";
         return Status::error(message);
     }
@@ -178,8 +246,13 @@ Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args) {
     return o;
 }
 
+const std::vector<OptionDef>& probeOptionTable() {
+    static const std::vector<OptionDef> table{shared::help()};
+    return table;
+}
+
 Result<ProbeOptions> parseProbeArgs(const std::vector<std::string>& args) {
-    auto parsed = parseOptions(args, {{{"h", "help"}}});
+    auto parsed = parseOptions(args, probeOptionTable());
     if (!parsed) return parsed.status();
     ProbeOptions o;
     o.help = parsed->isSet("h");
@@ -190,33 +263,58 @@ Result<ProbeOptions> parseProbeArgs(const std::vector<std::string>& args) {
     return o;
 }
 
+const std::vector<OptionDef>& benchOptionTable() {
+    static const std::vector<OptionDef> table{
+        shared::help(),
+        {{"engine"}, "E", kBenchEngineChoices, "{or} (default: both where CUDA is available)"},
+        {{"frames"}, "N", {}, "frames timed per case, 1 to 1000000 (default 30)"},
+        shared::hwdec().withHelp("{or}: decoder for the NVDEC rows of a file input (default auto)"),
+        shared::threads("CPU engine threads, 0 to 1024 (default 0: all hardware threads)")};
+    return table;
+}
+
+std::string benchUsage() {
+    static const std::string usage = usageText(
+        "usage: cudascope bench [INPUT] [options]\n"
+        "  INPUT               a media file or a pattern (default: pattern:zoneplate at 1920x1080 and\n"
+        "                      3840x2160, 8 and 10 bit)\n",
+        benchOptionTable(), 22,
+        "Times Engine::process() per frame, headless, as `cudascope export` computes it: all scopes,\n"
+        "statistics and display images with the counts (.npy) and without (--no-npy),\n"
+        "--scopes stats,histogram, and all scopes with the CIE diagram and the gamut check (target\n"
+        "BT.709), with and without the counts; prints the median of each engine and their ratio, and\n"
+        "the CPU engine's CPU time per frame.\n");
+    return usage;
+}
+
 Result<BenchOptions> parseBenchArgs(const std::vector<std::string>& args) {
-    auto parsed = parseOptions(args, {{{"h", "help"}}, {{"engine"}, true}, {{"frames"}, true}, {{"hwdec"}, true},
-                                            {{"threads"}, true}});
+    auto parsed = parseOptions(args, benchOptionTable());
     if (!parsed) return parsed.status();
     BenchOptions o;
     o.help = parsed->isSet("h");
     if (o.help) return o;
-    if (const auto v = parsed->value("engine")) {
-        auto engine = parseChoice(*v, {"cpu", "cuda", "both"});
-        if (!engine) return Status::error("--engine " + engine.message());
-        o.engine = *engine;
-    }
-    if (const auto v = parsed->value("frames")) {
-        auto frames = parseCount(*v, 1000000);
-        if (!frames) return Status::error("--frames " + frames.message());
-        o.frames = int(*frames);
-    }
-    if (const auto v = parsed->value("hwdec")) {
-        auto hwdec = parseHwdecChoice(*v);
-        if (!hwdec) return Status::error("--hwdec " + hwdec.message());
-        o.hwdec = *hwdec;
-    }
-    if (const auto v = parsed->value("threads")) {
-        auto threads = parseWholeNumber(*v, 0, 1024);
-        if (!threads) return Status::error("--threads " + threads.message());
-        o.threads = int(*threads);
-    }
+    OptionReader option(*parsed);
+    option("engine", [&](const std::string& v) {
+        auto engine = parseChoice(v, kBenchEngineChoices);
+        if (engine) o.engine = *engine;
+        return engine.status();
+    });
+    option("frames", [&](const std::string& v) {
+        auto frames = parseCount(v, 1000000);
+        if (frames) o.frames = int(*frames);
+        return frames.status();
+    });
+    option("hwdec", [&](const std::string& v) {
+        auto hwdec = parseHwdecChoice(v);
+        if (hwdec) o.hwdec = *hwdec;
+        return hwdec.status();
+    });
+    option("threads", [&](const std::string& v) {
+        auto threads = parseWholeNumber(v, 0, 1024);
+        if (threads) o.threads = int(*threads);
+        return threads.status();
+    });
+    if (!option.failure()) return option.failure();
     for (const auto& input : parsed->positional()) {
         if (input.empty()) return Status::error("an INPUT is empty");
         o.inputs.push_back(input);

@@ -14,6 +14,8 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/ScopeSpec.h"
@@ -24,10 +26,50 @@ namespace cs {
 // argv[0..argc) as strings.
 std::vector<std::string> argumentsOf(int argc, char** argv);
 
+// One option of a command, declared once: the command's table of these drives parsing
+// (names, whether a value follows), `--help` (usageText) and the bash completion
+// (Completion.h). An enumeration's choices are the list its parser checks against, so
+// --help, completion and the parser cannot disagree.
+enum class OptionValue { Other, File, Folder };   // what completion offers after the option
 struct OptionDef {
-    std::vector<std::string> names;   // {"h", "help"}, {"out"}
-    bool takesValue = false;
+    std::vector<std::string> names;   // {"h", "help"}, {"out"}: the last is the one --help shows
+    std::string value{};              // its value's name in --help ("DIR", "N", "E"); "": a flag
+    std::vector<std::string_view> choices{};   // an enumeration's values; empty: any value
+    // --help's text, its lines separated by '\n'; "{|}" stands for the choices as "a|b|c", "{,}"
+    // as "a, b, c" and "{or}" as "a, b or c". "": not listed (--help itself, a negation named in another's text).
+    std::string help{};
+    OptionValue completes = OptionValue::Other;
+    bool takesValue() const { return !value.empty(); }
+    // The same option with another help text (a shared option whose meaning a command narrows).
+    OptionDef withHelp(std::string text) const {
+        OptionDef o = *this;
+        o.help = std::move(text);
+        return o;
+    }
 };
+
+// The options several commands share, declared here once; each command's table includes
+// the ones it takes. --engine auto|cpu|cuda; --hwdec auto|nvdec|none; --preview's filters
+// (with "none" where allowNone); --gamut-target bt709|p3|bt2020; --peaking-colour,
+// --peaking-width; --threads N (each command says what its threads are).
+extern const std::vector<std::string_view> kEngineChoices, kHwdecChoices, kPreviewChoices, kGamutTargetChoices;
+namespace shared {
+OptionDef help();
+OptionDef engine();
+OptionDef hwdec();
+OptionDef preview(bool allowNone, std::string help);
+OptionDef gamutTarget(std::string help);
+OptionDef peakingColour();
+OptionDef peakingWidth();
+OptionDef threads(std::string help);
+}  // namespace shared
+
+// A command's usage: `head` (its synopsis lines and INPUT's, hand-written), then a line per
+// listed option ("  --name VALUE" padded to `column`, the help text, its further lines
+// indented to `column`), then `foot` (hand-written: exit codes and the like).
+std::string usageText(const std::string& head, const std::vector<OptionDef>& options, size_t column, const std::string& foot);
+// An option's help text with {|} and {or} replaced by its choices.
+std::string optionHelp(const OptionDef& option);
 
 // What QCommandLineParser found, with the rules above applied.
 class ParsedOptions {
@@ -85,6 +127,7 @@ struct WindowOptions {
     bool wall() const { return !wallInputs.empty() || !wallFile.empty(); }
 };
 Result<WindowOptions> parseWindowArgs(const std::vector<std::string>& args);
+const std::vector<OptionDef>& windowOptionTable();
 
 // `cudascope probe INPUT`.
 struct ProbeOptions {
@@ -92,6 +135,7 @@ struct ProbeOptions {
     std::string input;
 };
 Result<ProbeOptions> parseProbeArgs(const std::vector<std::string>& args);
+const std::vector<OptionDef>& probeOptionTable();
 
 // `cudascope bench [INPUT...]`.
 struct BenchOptions {
@@ -103,5 +147,9 @@ struct BenchOptions {
     int threads = 0;                   // CPU engine threads; 0: every hardware thread
 };
 Result<BenchOptions> parseBenchArgs(const std::vector<std::string>& args);
+const std::vector<OptionDef>& benchOptionTable();
+extern const std::vector<std::string_view> kBenchEngineChoices;   // cpu, cuda, both
+// bench's --help.
+std::string benchUsage();
 
 }  // namespace cs

@@ -13,52 +13,15 @@
 
 namespace cs {
 
-const char* const kExportUsage =
-    "usage: cudascope export INPUT --out DIR [options]\n"
-    "  INPUT                 a media file, a live URL or camera, or pattern:bars|ramp|zoneplate[:10bit][:WxH]\n"
-    "  --out DIR             output folder: new, empty, or holding an earlier export (created if missing)\n"
-    "  --every N             export every Nth frame (default 1)\n"
-    "  --max-frames N        stop after N exported frames (default: all)\n"
-    "  --engine E            auto|cpu|cuda (default auto)\n"
-    "  --hwdec H             auto|nvdec|none (default auto with the CUDA engine, else none)\n"
-    "  --scopes LIST         comma list of picture,histogram,waveform,parade,vectorscope,stats\n"
-    "                        (default: all of them), and cie: the CIE chromaticity scope and\n"
-    "                        the share of pixels outside --gamut-target (not in the default)\n"
-    "  --gamut-target G      cie: bt709|p3|bt2020, the gamut checked against (default bt709)\n"
-    "  --cie xy|uv           cie: CIE 1931 xy or CIE 1976 u'v' (default xy)\n"
-    "  --parade rgb|ycbcr    parade components (default rgb)\n"
-    "  --preview F           also write a filtered preview: blur, gaussian, edges, peaking,\n"
-    "                        median, zebra, falsecolour, gamut (pixels outside\n"
-    "                        --gamut-target painted magenta)\n"
-    "  --matrix M            override the stream's matrix: 601|709|2020\n"
-    "  --range R             override the stream's range: limited|full\n"
-    "  --transfer T          override the stream's transfer: sdr|pq|hlg (HDR light levels for pq, hlg)\n"
-    "  --histogram-scale S   linear|log (default linear)\n"
-    "  --waveform-scale S    ire|code (default ire)\n"
-    "  --waveform-mode M     luma|rgb|yrgb: luma, R'G'B' overlaid, or Y R G B panels (default luma;\n"
-    "                        rgb and yrgb read the R'G'B' parade's counts: not with --parade ycbcr)\n"
-    "  --reference-lines L   lines over the waveform and parade: a comma list of 5% (IRE),\n"
-    "                        16:8 (8-bit code), 64:10 (10-bit code), 502 (code at the source's depth),\n"
-    "                        at most 8, or none (default none)\n"
-    "  --trace-colour C      channel|green|white (default channel: luma green, R'G'B' in their\n"
-    "                        colours, the vectorscope by hue)\n"
-    "  --vectorscope-zoom Z  1|2 (default 1)\n"
-    "  --peaking-colour C    focus peaking's colour: red, green, blue, yellow, cyan, magenta, white\n"
-    "                        or RRGGBB in hex (default red)\n"
-    "  --peaking-width W     focus peaking's width, 1|2|3 px: the edges widened by W - 1 pixels on every\n"
-    "                        side (default 1)\n"
-    "  --size WxH            waveform/parade/histogram image size, 64x64 to 8192x8192 (default 1024x540)\n"
-    "  --timeout SECONDS     live: give up (exit 1, report kept) after this long without a picture,\n"
-    "                        whether the stream never came or did not come back (default 30)\n"
-    "  --all-frames          live: keep every frame (a bounded backlog) instead of the newest\n"
-    "  --no-npy              no .npy counts (the scope PNGs and report.json only)\n"
-    "Each option is given at most once.\n";
-
 namespace {
 
 const std::vector<std::string_view> kScopeNames{"picture", "histogram", "waveform", "parade", "vectorscope", "stats", "cie"};
 constexpr Size kMinScopeSize{64, 64}, kMaxScopeSize{8192, 8192};
 constexpr double kMaxLiveTimeout = 7 * 24 * 3600.0;   // a week
+const std::vector<std::string_view> kCieChoices{"xy", "uv"}, kParadeChoices{"rgb", "ycbcr"},
+    kMatrixChoices{"601", "709", "2020"}, kRangeChoices{"limited", "full"}, kTransferChoices{"sdr", "pq", "hlg"},
+    kHistogramScaleChoices{"linear", "log"}, kWaveformScaleChoices{"ire", "code"},
+    kWaveformModeChoices{"luma", "rgb", "yrgb"}, kTraceColourChoices{"channel", "green", "white"}, kZoomChoices{"1", "2"};
 
 // The names of the files an export writes per frame (see README "Export files"):
 // NNNNNN-KIND.png or .npy, six or more digits, KIND a scope or preview-NAME (NAME in a-z).
@@ -84,14 +47,50 @@ bool isExportFileName(std::string_view name) {
 
 const std::vector<OptionDef>& exportOptionTable() {
     static const std::vector<OptionDef> table{
-        {{"h", "help"}},        {{"out"}, true},     {{"every"}, true},   {{"max-frames"}, true},
-        {{"engine"}, true},     {{"hwdec"}, true},   {{"scopes"}, true},  {{"parade"}, true},
-        {{"preview"}, true},    {{"matrix"}, true},  {{"range"}, true},   {{"transfer"}, true},
-        {{"histogram-scale"}, true}, {{"waveform-scale"}, true}, {{"size"}, true},  {{"timeout"}, true},
-        {{"all-frames"}},       {{"no-npy"}},        {{"gamut-target"}, true}, {{"cie"}, true},
-        {{"waveform-mode"}, true}, {{"reference-lines"}, true}, {{"trace-colour"}, true}, {{"vectorscope-zoom"}, true},
-        {{"peaking-colour"}, true}, {{"peaking-width"}, true}};
+        shared::help(),
+        {{"out"}, "DIR", {}, "output folder: new, empty, or holding an earlier export (created if missing)", OptionValue::Folder},
+        {{"every"}, "N", {}, "export every Nth frame (default 1)"},
+        {{"max-frames"}, "N", {}, "stop after N exported frames (default: all)"},
+        shared::engine(),
+        shared::hwdec(),
+        {{"scopes"}, "LIST", {}, "comma list of picture,histogram,waveform,parade,vectorscope,stats\n"
+                                 "(default: all of them), and cie: the CIE chromaticity scope and\n"
+                                 "the share of pixels outside --gamut-target (not in the default)"},
+        shared::gamutTarget("cie: {|}, the gamut checked against (default bt709)"),
+        {{"cie"}, "xy|uv", kCieChoices, "cie: CIE 1931 xy or CIE 1976 u'v' (default xy)"},
+        {{"parade"}, "rgb|ycbcr", kParadeChoices, "parade components (default rgb)"},
+        shared::preview(true, "also write a filtered preview: blur, gaussian, edges, peaking,\n"
+                              "median, zebra, falsecolour, gamut (pixels outside\n"
+                              "--gamut-target painted magenta)"),
+        {{"matrix"}, "M", kMatrixChoices, "override the stream's matrix: {|}"},
+        {{"range"}, "R", kRangeChoices, "override the stream's range: {|}"},
+        {{"transfer"}, "T", kTransferChoices, "override the stream's transfer: {|} (HDR light levels for pq, hlg)"},
+        {{"histogram-scale"}, "S", kHistogramScaleChoices, "{|} (default linear)"},
+        {{"waveform-scale"}, "S", kWaveformScaleChoices, "{|} (default ire)"},
+        {{"waveform-mode"}, "M", kWaveformModeChoices, "{|}: luma, R'G'B' overlaid, or Y R G B panels (default luma;\n"
+                                                       "rgb and yrgb read the R'G'B' parade's counts: not with --parade ycbcr)"},
+        {{"reference-lines"}, "L", {}, "lines over the waveform and parade: a comma list of 5% (IRE),\n"
+                                       "16:8 (8-bit code), 64:10 (10-bit code), 502 (code at the source's depth),\n"
+                                       "at most 8, or none (default none)"},
+        {{"trace-colour"}, "C", kTraceColourChoices, "{|} (default channel: luma green, R'G'B' in their\n"
+                                                     "colours, the vectorscope by hue)"},
+        {{"vectorscope-zoom"}, "Z", kZoomChoices, "{|} (default 1)"},
+        shared::peakingColour(),
+        shared::peakingWidth(),
+        {{"size"}, "WxH", {}, "waveform/parade/histogram image size, 64x64 to 8192x8192 (default 1024x540)"},
+        {{"timeout"}, "SECONDS", {}, "live: give up (exit 1, report kept) after this long without a picture,\n"
+                                     "whether the stream never came or did not come back (default 30)"},
+        {{"all-frames"}, "", {}, "live: keep every frame (a bounded backlog) instead of the newest"},
+        {{"no-npy"}, "", {}, "no .npy counts (the scope PNGs and report.json only)"}};
     return table;
+}
+
+const std::string& exportUsage() {
+    static const std::string usage = usageText(
+        "usage: cudascope export INPUT --out DIR [options]\n"
+        "  INPUT                 a media file, a live URL or camera, or pattern:bars|ramp|zoneplate[:10bit][:WxH]\n",
+        exportOptionTable(), 24, "Each option is given at most once.\n");
+    return usage;
 }
 
 Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
@@ -133,7 +132,7 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
         return list.status();
     });
     option("parade", [&](const std::string& v) {
-        auto p = parseChoice(v, {"rgb", "ycbcr"});
+        auto p = parseChoice(v, kParadeChoices);
         if (p) a.spec.paradeMode = *p == "rgb" ? ParadeMode::Rgb : ParadeMode::Ycbcr;
         return p.status();
     });
@@ -144,34 +143,34 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
     });
     option("matrix", [&](const std::string& v) {
         auto m = matrixFromName(v);
-        if (!m) return Status::error("must be 601, 709 or 2020, not " + quotedValue(v));
+        if (!m) return Status::error("must be " + joinNames(kMatrixChoices) + ", not " + quotedValue(v));
         a.spec.colorOverride.matrix = m;
         return Status{};
     });
     option("range", [&](const std::string& v) {
         auto r = rangeFromName(v);
-        if (!r) return Status::error("must be limited or full, not " + quotedValue(v));
+        if (!r) return Status::error("must be " + joinNames(kRangeChoices) + ", not " + quotedValue(v));
         a.spec.colorOverride.range = r;
         return Status{};
     });
     option("transfer", [&](const std::string& v) {
         auto t = transferFromName(v);
-        if (!t) return Status::error("must be sdr, pq or hlg, not " + quotedValue(v));
+        if (!t) return Status::error("must be " + joinNames(kTransferChoices) + ", not " + quotedValue(v));
         a.spec.colorOverride.transfer = t;
         return Status{};
     });
     option("histogram-scale", [&](const std::string& v) {
-        auto s = parseChoice(v, {"linear", "log"});
+        auto s = parseChoice(v, kHistogramScaleChoices);
         if (s) a.spec.histogramScale = *s == "linear" ? HistogramScale::Linear : HistogramScale::Log;
         return s.status();
     });
     option("waveform-scale", [&](const std::string& v) {
-        auto s = parseChoice(v, {"ire", "code"});
+        auto s = parseChoice(v, kWaveformScaleChoices);
         if (s) a.spec.waveformScale = *s == "ire" ? WaveformScale::Ire : WaveformScale::CodeValue;
         return s.status();
     });
     option("waveform-mode", [&](const std::string& v) {
-        auto m = parseChoice(v, {"luma", "rgb", "yrgb"});
+        auto m = parseChoice(v, kWaveformModeChoices);
         if (m) a.spec.waveformMode = *m == "luma" ? WaveformMode::Luma : (*m == "rgb" ? WaveformMode::RgbOverlay : WaveformMode::Yrgb);
         return m.status();
     });
@@ -181,12 +180,12 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
         return lines.status();
     });
     option("trace-colour", [&](const std::string& v) {
-        auto c = parseChoice(v, {"channel", "green", "white"});
+        auto c = parseChoice(v, kTraceColourChoices);
         if (c) a.spec.traceColour = *c == "channel" ? TraceColour::Channel : (*c == "green" ? TraceColour::Green : TraceColour::White);
         return c.status();
     });
     option("vectorscope-zoom", [&](const std::string& v) {
-        auto z = parseChoice(v, {"1", "2"});
+        auto z = parseChoice(v, kZoomChoices);
         if (z) a.spec.vectorscopeZoom = *z == "2" ? 2 : 1;
         return z.status();
     });
@@ -211,12 +210,12 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
     });
     option("gamut-target", [&](const std::string& v) {
         auto t = gamutTargetFromName(v);
-        if (!t) return Status::error("must be bt709, p3 or bt2020, not " + quotedValue(v));
+        if (!t) return Status::error("must be " + joinNames(kGamutTargetChoices) + ", not " + quotedValue(v));
         a.spec.gamutTarget = *t;
         return Status{};
     });
     option("cie", [&](const std::string& v) {
-        auto m = parseChoice(v, {"xy", "uv"});
+        auto m = parseChoice(v, kCieChoices);
         if (m) a.spec.cieMode = *m == "uv" ? CieMode::Uv : CieMode::Xy;
         return m.status();
     });
@@ -283,11 +282,11 @@ Status checkOutputFolder(const std::string& dir) {
 std::optional<int> readExportOptions(int argc, char** argv, ExportOptions& options) {
     auto parsed = parseExportArgs(argumentsOf(argc, argv));
     if (!parsed) {
-        std::fprintf(stderr, "cudascope export: %s\n%s", parsed.message().c_str(), kExportUsage);
+        std::fprintf(stderr, "cudascope export: %s\n%s", parsed.message().c_str(), exportUsage().c_str());
         return kExitUsage;
     }
     if (parsed->help) {
-        std::fputs(kExportUsage, stdout);
+        std::fputs(exportUsage().c_str(), stdout);
         return kExitOk;
     }
     if (const Status folder = checkOutputFolder(parsed->outDir); !folder) {

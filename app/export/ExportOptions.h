@@ -12,7 +12,8 @@
 
 namespace cs {
 
-extern const char* const kExportUsage;
+// export --help: the synopsis, then a line per option of exportOptionTable().
+const std::string& exportUsage();
 
 struct ExportOptions {
     bool help = false;
@@ -24,7 +25,7 @@ struct ExportOptions {
     ScopeSpec spec;   // what the engine computes, from --scopes and the scope options
 };
 
-// Export's option table (names and whether each takes a value).
+// Export's options: names, value names, choices, help (CommandOptions.h).
 const std::vector<OptionDef>& exportOptionTable();
 
 // The arguments after "export" -> the options, or the usage error's sentence.

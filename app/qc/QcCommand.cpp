@@ -35,13 +35,13 @@ namespace cs {
 int runQc(int argc, char** argv) {
     auto parsed = parseQcArgs(argumentsOf(argc, argv));
     const auto usage = [](const std::string& message) {
-        std::fprintf(stderr, "cudascope qc: %s\n%s", message.c_str(), kQcUsage);
+        std::fprintf(stderr, "cudascope qc: %s\n%s", message.c_str(), qcUsage().c_str());
         return kExitUsage;
     };
     if (!parsed) return usage(parsed.message());
     QcOptions a = std::move(*parsed);
     if (a.help) {
-        std::fputs(kQcUsage, stdout);
+        std::fputs(qcUsage().c_str(), stdout);
         return kExitOk;
     }
     if (!a.listDir.empty()) {

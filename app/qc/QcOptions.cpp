@@ -17,35 +17,6 @@
 
 namespace cs {
 
-const char* const kQcUsage =
-    "usage: cudascope qc INPUT... --out DIR [options]\n"
-    "       cudascope qc --list-inputs DIR [--shard K/N]\n"
-    "  INPUT                 media files, or folders (their media files, recursively)\n"
-    "  --out DIR             output folder (created if missing): per input NAME.qc.json, NAME.qc.csv,\n"
-    "                        NAME.qctools.xml.gz, NAME.qc.png, NAME.qc.html\n"
-    "  --jobs N              inputs checked at once (default 1, at most 64)\n"
-    "  --threads N           CPU threads for the whole run, shared by its jobs (default: every CPU)\n"
-    "  --engine E            auto|cpu|cuda (default auto)\n"
-    "  --hwdec H             auto|nvdec|none (default auto with the CUDA engine, else none)\n"
-    "  --devices LIST        CUDA devices to spread the jobs over, e.g. 0,1,2,3 (default 0)\n"
-    "  --thresholds FILE     event thresholds and minimum durations as JSON (docs/QC.md)\n"
-    "  --gamut-target G      bt709|p3|bt2020: each frame's share of pixels outside it (default bt709)\n"
-    "  --loudness-target T   r128|a85: the audio's loudness target (default r128: -23 LUFS +-0.5 LU, -1 dBTP;\n"
-    "                        a85: -24 LKFS +-2 dB, -2 dBTP); a custom one in the thresholds file\n"
-    "  --policy LIST         delivery rules: presets (r103, r128, a85, detectors) or JSON files, comma-separated;\n"
-    "                        every rule gets a verdict (pass, fail, not_applicable) in NAME.qc.json, NAME.qc.html,\n"
-    "                        and the run's index.html and summary.csv (docs/QC.md)\n"
-    "  --fail-on V           never|fail|any: exit 3 when a rule of a checked input failed (fail), or failed or\n"
-    "                        was not applicable (any); default never\n"
-    "  --qctools             write NAME.qctools.xml.gz (the default); --no-qctools: do not\n"
-    "  --force               check inputs again whose report is complete (default: skipped)\n"
-    "  --shard K/N           only the K-th (from 0) of N slices of the sorted inputs\n"
-    "  --input-timeout S     an input that finishes no frame for S seconds is stopped and fails (default 600;\n"
-    "                        0: never); each input runs in a process of its own, whose crash fails it alone\n"
-    "  --list-inputs DIR     print the media files under DIR (sorted, after --shard) and exit\n"
-    "Exit codes: 0 every input checked (events are findings), 1 an input could not be read\n"
-    "(the others are still checked), 2 usage, 3 a rule's verdict (--fail-on).\n";
-
 namespace {
 
 const std::set<std::string> kMediaExtensions{
@@ -148,14 +119,49 @@ Result<QcThresholds> parseQcThresholds(const std::string& jsonText, const QcThre
     return t;
 }
 
+namespace {
+const std::vector<std::string_view> kLoudnessTargetChoices{"r128", "a85"}, kFailOnChoices{"never", "fail", "any"};
+}  // namespace
+
 const std::vector<OptionDef>& qcOptionTable() {
     static const std::vector<OptionDef> table{
-        {{"h", "help"}},  {{"out"}, true},        {{"jobs"}, true},   {{"engine"}, true},
-        {{"hwdec"}, true}, {{"thresholds"}, true}, {{"qctools"}},      {{"no-qctools"}},
-        {{"force"}},      {{"devices"}, true},    {{"shard"}, true},  {{"list-inputs"}, true},
-        {{"gamut-target"}, true}, {{"input-timeout"}, true}, {{"loudness-target"}, true},
-        {{"threads"}, true}, {{"policy"}, true}, {{"fail-on"}, true}};
+        shared::help(),
+        {{"out"}, "DIR", {}, "output folder (created if missing): per input NAME.qc.json, NAME.qc.csv,\n"
+                             "NAME.qctools.xml.gz, NAME.qc.png, NAME.qc.html", OptionValue::Folder},
+        {{"jobs"}, "N", {}, "inputs checked at once (default 1, at most 64)"},
+        shared::threads("CPU threads for the whole run, shared by its jobs (default: every CPU)"),
+        shared::engine(),
+        shared::hwdec(),
+        {{"devices"}, "LIST", {}, "CUDA devices to spread the jobs over, e.g. 0,1,2,3 (default 0)"},
+        {{"thresholds"}, "FILE", {}, "event thresholds and minimum durations as JSON (docs/QC.md)", OptionValue::File},
+        shared::gamutTarget("{|}: each frame's share of pixels outside it (default bt709)"),
+        {{"loudness-target"}, "T", kLoudnessTargetChoices,
+         "{|}: the audio's loudness target (default r128: -23 LUFS +-0.5 LU, -1 dBTP;\n"
+         "a85: -24 LKFS +-2 dB, -2 dBTP); a custom one in the thresholds file"},
+        {{"policy"}, "LIST", {}, "delivery rules: presets (r103, r128, a85, detectors) or JSON files, comma-separated;\n"
+                                 "every rule gets a verdict (pass, fail, not_applicable) in NAME.qc.json, NAME.qc.html,\n"
+                                 "and the run's index.html and summary.csv (docs/QC.md)", OptionValue::File},
+        {{"fail-on"}, "V", kFailOnChoices, "{|}: exit 3 when a rule of a checked input failed (fail), or failed or\n"
+                                           "was not applicable (any); default never"},
+        {{"qctools"}, "", {}, "write NAME.qctools.xml.gz (the default); --no-qctools: do not"},
+        {{"no-qctools"}},
+        {{"force"}, "", {}, "check inputs again whose report is complete (default: skipped)"},
+        {{"shard"}, "K/N", {}, "only the K-th (from 0) of N slices of the sorted inputs"},
+        {{"input-timeout"}, "S", {}, "an input that finishes no frame for S seconds is stopped and fails (default 600;\n"
+                                     "0: never); each input runs in a process of its own, whose crash fails it alone"},
+        {{"list-inputs"}, "DIR", {}, "print the media files under DIR (sorted, after --shard) and exit", OptionValue::Folder}};
     return table;
+}
+
+const std::string& qcUsage() {
+    static const std::string usage = usageText(
+        "usage: cudascope qc INPUT... --out DIR [options]\n"
+        "       cudascope qc --list-inputs DIR [--shard K/N]\n"
+        "  INPUT                 media files, or folders (their media files, recursively)\n",
+        qcOptionTable(), 24,
+        "Exit codes: 0 every input checked (events are findings), 1 an input could not be read\n"
+        "(the others are still checked), 2 usage, 3 a rule's verdict (--fail-on).\n");
+    return usage;
 }
 
 Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
@@ -164,12 +170,7 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
     QcOptions a;
     a.help = parsed->isSet("h");
     if (a.help) return a;
-    Status failed;
-    const auto option = [&](const char* name, auto&& apply) {
-        const auto v = parsed->value(name);
-        if (!v || !failed.ok()) return;
-        if (const Status s = apply(*v); !s) failed = Status::error(std::string("--") + name + " " + s.message());
-    };
+    OptionReader option(*parsed);
     const auto nonEmpty = [](std::string& into, const char* what) {
         return [&into, what](const std::string& v) {
             if (v.empty()) return Status::error(std::string("must name ") + what + ", not ''");
@@ -182,7 +183,7 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
     option("thresholds", nonEmpty(a.thresholdsFile, "a file"));
     option("policy", nonEmpty(a.policy, "a preset or a file"));
     option("fail-on", [&](const std::string& v) {
-        auto f = parseChoice(v, {"never", "fail", "any"});
+        auto f = parseChoice(v, kFailOnChoices);
         if (f) a.failOn = *f;
         return f.status();
     });
@@ -197,12 +198,12 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
         return n.status();
     });
     option("engine", [&](const std::string& v) {
-        auto e = parseChoice(v, {"auto", "cpu", "cuda"});
+        auto e = parseEngineChoice(v);
         if (e) a.engine = *e;
         return e.status();
     });
     option("hwdec", [&](const std::string& v) {
-        auto h = parseChoice(v, {"auto", "nvdec", "none"});
+        auto h = parseHwdecChoice(v);
         if (h) a.hwdec = *h;
         return h.status();
     });
@@ -222,14 +223,14 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
     });
     option("loudness-target", [&](const std::string& v) {
         const auto preset = audio::loudnessPreset(v);
-        if (!preset) return Status::error("must be r128 or a85, not '" + v + "'");
+        if (!preset) return Status::error("must be " + joinNames(kLoudnessTargetChoices) + ", not '" + v + "'");
         a.loudnessTarget = v;
         a.thresholds.loudness = *preset;
         return Status{};
     });
     option("gamut-target", [&](const std::string& v) {
         const auto t = gamutTargetFromName(v);
-        if (!t) return Status::error("must be bt709, p3 or bt2020, not " + quotedValue(v));
+        if (!t) return Status::error("must be " + joinNames(kGamutTargetChoices) + ", not " + quotedValue(v));
         a.gamutTarget = *t;
         return Status{};
     });
@@ -250,7 +251,9 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
         a.shardCount = int(*n);
         return Status{};
     });
-    if (parsed->isSet("qctools") && parsed->isSet("no-qctools")) failed = Status::error("--qctools and --no-qctools contradict each other");
+    Status failed = option.failure();
+    if (parsed->isSet("qctools") && parsed->isSet("no-qctools"))
+        failed = Status::error("--qctools and --no-qctools contradict each other");
     a.qctools = !parsed->isSet("no-qctools");
     a.force = parsed->isSet("force");
     if (!failed) return failed;

@@ -15,7 +15,8 @@
 
 namespace cs {
 
-extern const char* const kQcUsage;
+// qc --help: the synopsis, then a line per option of qcOptionTable(), then the exit codes.
+const std::string& qcUsage();
 
 // What makes an event (docs/QC.md). Durations in seconds.
 struct QcThresholds {

@@ -85,11 +85,11 @@ Result<std::shared_ptr<Yuv420Converter>> chooseConverter(const std::string& conv
 int runRecord(int argc, char** argv) {
     auto parsed = parseRecordArgs(argumentsOf(argc, argv));
     if (!parsed) {
-        std::fprintf(stderr, "cudascope record: %s\n%s", parsed.message().c_str(), kRecordUsage);
+        std::fprintf(stderr, "cudascope record: %s\n%s", parsed.message().c_str(), recordUsage().c_str());
         return kExitUsage;
     }
     if (parsed->help) {
-        std::fputs(kRecordUsage, stdout);
+        std::fputs(recordUsage().c_str(), stdout);
         return kExitOk;
     }
     const RecordOptions a = std::move(*parsed);

@@ -8,36 +8,10 @@
 
 namespace cs {
 
-const char* const kRecordUsage =
-    "usage: cudascope record INPUT --out FILE [options]\n"
-    "  INPUT                 a media file, a live URL or camera, or pattern:bars|ramp|zoneplate[:10bit][:WxH]\n"
-    "  --out FILE            the recording: .mp4 (fragmented: playable up to the last second if cut off) or .mkv\n"
-    "  --frames N            stop after N frames\n"
-    "  --seconds S           stop after S seconds of video (e.g. 10 or 2.5)\n"
-    "                        (neither: until the input ends, or Ctrl+C)\n"
-    "  --layout L            picture|preview|scopes|composite (default picture)\n"
-    "  --size WxH            the recording's size, even, 64x64 to 8192x8192 (default: the source's size\n"
-    "                        for picture and preview, 1920x1080 for scopes and composite)\n"
-    "  --preview F           the preview's filter: blur, gaussian, edges, peaking, median, zebra, falsecolour, gamut\n"
-    "                        (default peaking for --layout preview)\n"
-    "  --peaking-colour C    focus peaking's colour: red, green, blue, yellow, cyan, magenta, white\n"
-    "                        or RRGGBB in hex (default red)\n"
-    "  --peaking-width W     focus peaking's width, 1|2|3 px: the edges widened by W - 1 pixels on every\n"
-    "                        side (default 1)\n"
-    "  --codec C             h264|hevc (default h264): NVENC where the GPU has it, else libx264/libx265\n"
-    "  --bitrate B           bits per second, e.g. 8000000 (default: constant quality)\n"
-    "  --quality Q           constant quality, 0 (best) to 51 (default 20)\n"
-    "  --engine E            auto|cpu|cuda (default auto)\n"
-    "  --convert C           auto|cpu|cuda|swscale: where RGBA becomes 4:2:0 for the encoder (default auto:\n"
-    "                        the GPU with the CUDA engine, its frames fed to NVENC or downloaded once for\n"
-    "                        libx264; else the CPU; swscale: FFmpeg's conversion, for comparison)\n"
-    "  --hwdec H             auto|nvdec|none (default auto with the CUDA engine, else none)\n"
-    "  --realtime            a file: each frame at its time, as a live source brings it, and the frames the\n"
-    "                        encoder cannot take in time dropped and counted (else the file waits for it)\n"
-    "Each option is given at most once; --frames and --seconds exclude each other, as do --bitrate and --quality.\n";
-
 namespace {
 
+const std::vector<std::string_view> kLayoutChoices{"picture", "preview", "scopes", "composite"}, kCodecChoices{"h264", "hevc"},
+    kConvertChoices{"auto", "cpu", "cuda", "swscale"};
 
 // Seconds: digits with an optional fraction ("10", "2.5"), above 0 and at most a day.
 Result<double> parseSeconds(std::string_view text) {
@@ -59,11 +33,36 @@ Result<double> parseSeconds(std::string_view text) {
 
 const std::vector<OptionDef>& recordOptionTable() {
     static const std::vector<OptionDef> table{
-        {{"h", "help"}},      {{"out"}, true},     {{"frames"}, true}, {{"seconds"}, true}, {{"layout"}, true},
-        {{"size"}, true},     {{"preview"}, true}, {{"codec"}, true},  {{"bitrate"}, true}, {{"quality"}, true},
-        {{"engine"}, true},   {{"hwdec"}, true},   {{"convert"}, true},  {{"realtime"}},
-        {{"peaking-colour"}, true}, {{"peaking-width"}, true}};
+        shared::help(),
+        {{"out"}, "FILE", {}, "the recording: .mp4 (fragmented: playable up to the last second if cut off) or .mkv", OptionValue::File},
+        {{"frames"}, "N", {}, "stop after N frames"},
+        {{"seconds"}, "S", {}, "stop after S seconds of video (e.g. 10 or 2.5)\n(neither: until the input ends, or Ctrl+C)"},
+        {{"layout"}, "L", kLayoutChoices, "{|} (default picture)"},
+        {{"size"}, "WxH", {}, "the recording's size, even, 64x64 to 8192x8192 (default: the source's size\n"
+                              "for picture and preview, 1920x1080 for scopes and composite)"},
+        shared::preview(false, "the preview's filter: {,}\n(default peaking for --layout preview)"),
+        shared::peakingColour(),
+        shared::peakingWidth(),
+        {{"codec"}, "C", kCodecChoices, "{|} (default h264): NVENC where the GPU has it, else libx264/libx265"},
+        {{"bitrate"}, "B", {}, "bits per second, e.g. 8000000 (default: constant quality)"},
+        {{"quality"}, "Q", {}, "constant quality, 0 (best) to 51 (default 20)"},
+        shared::engine(),
+        {{"convert"}, "C", kConvertChoices, "{|}: where RGBA becomes 4:2:0 for the encoder (default auto:\n"
+                                            "the GPU with the CUDA engine, its frames fed to NVENC or downloaded once for\n"
+                                            "libx264; else the CPU; swscale: FFmpeg's conversion, for comparison)"},
+        shared::hwdec(),
+        {{"realtime"}, "", {}, "a file: each frame at its time, as a live source brings it, and the frames the\n"
+                               "encoder cannot take in time dropped and counted (else the file waits for it)"}};
     return table;
+}
+
+const std::string& recordUsage() {
+    static const std::string usage = usageText(
+        "usage: cudascope record INPUT --out FILE [options]\n"
+        "  INPUT                 a media file, a live URL or camera, or pattern:bars|ramp|zoneplate[:10bit][:WxH]\n",
+        recordOptionTable(), 24,
+        "Each option is given at most once; --frames and --seconds exclude each other, as do --bitrate and --quality.\n");
+    return usage;
 }
 
 Result<RecordOptions> parseRecordArgs(const std::vector<std::string>& args) {
@@ -90,7 +89,7 @@ Result<RecordOptions> parseRecordArgs(const std::vector<std::string>& args) {
         return s.status();
     });
     option("layout", [&](const std::string& v) {
-        auto l = parseChoice(v, {"picture", "preview", "scopes", "composite"});
+        auto l = parseChoice(v, kLayoutChoices);
         if (l) a.layout = *l == "picture" ? MonitorLayout::Picture : *l == "preview" ? MonitorLayout::Preview
                           : *l == "scopes" ? MonitorLayout::Scopes : MonitorLayout::Composite;
         return l.status();
@@ -120,7 +119,7 @@ Result<RecordOptions> parseRecordArgs(const std::vector<std::string>& args) {
         return w.status();
     });
     option("codec", [&](const std::string& v) {
-        auto c = parseChoice(v, {"h264", "hevc"});
+        auto c = parseChoice(v, kCodecChoices);
         if (c) a.codec = *c;
         return c.status();
     });
@@ -140,7 +139,7 @@ Result<RecordOptions> parseRecordArgs(const std::vector<std::string>& args) {
         return e.status();
     });
     option("convert", [&](const std::string& v) {
-        auto c = parseChoice(v, {"auto", "cpu", "cuda", "swscale"});
+        auto c = parseChoice(v, kConvertChoices);
         if (c) a.convert = *c;
         return c.status();
     });

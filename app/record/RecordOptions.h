@@ -11,7 +11,8 @@
 
 namespace cs {
 
-extern const char* const kRecordUsage;
+// record --help: the synopsis, then a line per option of recordOptionTable().
+const std::string& recordUsage();
 
 struct RecordOptions {
     bool help = false;

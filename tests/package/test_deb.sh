@@ -77,7 +77,7 @@ dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./||' > "$work/contents"
 for f in usr/bin/cudascope usr/share/applications/cudascope.desktop usr/share/icons/hicolor/256x256/apps/cudascope.png \
          usr/share/cudascope/policies/r103.json usr/share/cudascope/policies/r128.json \
          usr/share/cudascope/policies/a85.json usr/share/cudascope/policies/detectors.json \
-         usr/share/doc/cudascope/USER_GUIDE.md; do
+         usr/share/doc/cudascope/USER_GUIDE.md usr/share/bash-completion/completions/cudascope; do
     grep -qx "$f" "$work/contents" && pass "holds /$f" || fail "no /$f in the package"
 done
 # The guide's pictures beside it, every one it names.
