@@ -222,7 +222,11 @@ private slots:
         player().pause();
         QTRY_VERIFY2_WITH_TIMEOUT(formatText().contains(QStringLiteral("bt709 (assumed) limited")), qPrintable(formatText()), kWaitMs);
         window_->openInput(QStringLiteral("pattern:bars:320x180"));
-        QVERIFY(cs::test::waitUntil([&] { return player().input() == "pattern:bars:320x180" && player().hasFrame(); }, kWaitMs));
+        // Its own frames presented, playing (hasFrame() still holds the clip's until then), so
+        // the later tests step a pattern that has been playing.
+        QVERIFY(cs::test::waitUntil([&] { return player().input() == "pattern:bars:320x180" && player().presentedFrames() > 0; }, kWaitMs));
+        player().play();
+        QVERIFY(cs::test::waitUntil([&] { return player().presentedFrames() > 2; }, kWaitMs));
         player().pause();
     }
 
@@ -287,12 +291,18 @@ private slots:
         QVERIFY(!window_->menuBar()->isVisible());
         QVERIFY(!window_->findChild<cs::TransportBar*>()->isVisible());
         // The picture fills the window (the screen, where a window manager does full screen).
-        QTRY_COMPARE_WITH_TIMEOUT(window_->viewer()->size(), window_->size(), 2000);
+        QTRY_COMPARE_WITH_TIMEOUT(window_->viewer()->size(), window_->size(), kWaitMs);
         // The menus' shortcuts still work without the menu bar.
         QVERIFY(!player().isPlaying());
+        // Shortcuts reach the active window only: going full screen maps the window again.
+        QVERIFY(QTest::qWaitForWindowActive(window_));
         const int64_t at = player().currentFrameNumber();
         QTest::keyClick(window_, Qt::Key_Right);
-        QTRY_VERIFY_WITH_TIMEOUT(player().currentFrameNumber() != at || player().isOpening(), kWaitMs);
+        QTRY_VERIFY2_WITH_TIMEOUT(player().currentFrameNumber() != at || player().isOpening(),
+                                  qPrintable(QStringLiteral("frame %1 (from %2), at end %3, step fill %4, presented %5")
+                                                 .arg(player().currentFrameNumber()).arg(at).arg(player().atEnd())
+                                                 .arg(player().stepFillPending()).arg(player().presentedFrames())),
+                                  kWaitMs);
         // Esc: back to the window as it was.
         QTest::keyClick(window_, Qt::Key_Escape);
         QVERIFY(!window_->isFullScreenPicture());
@@ -344,7 +354,7 @@ private slots:
         QVERIFY(dialog->width() <= screen.width() && dialog->height() <= screen.height());
         shoot(*dialog, "user-guide.png");
         dialog->close();
-        QTRY_VERIFY(!window_->findChild<QDialog*>(QStringLiteral("userGuide")));   // deleted when closed
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->findChild<QDialog*>(QStringLiteral("userGuide")), kWaitMs);   // deleted when closed
     }
 };
 
