@@ -34,6 +34,8 @@ using cs::CompareMode;
 using cs::CompareScopes;
 using cs::gl::Plane;
 
+using cs::test::freeUdpPort;
+
 namespace {
 
 constexpr int kWaitMs = 20000;
@@ -56,21 +58,6 @@ bool samePixel(const QImage& shown, int vx, int vy, const cs::RgbaImage& picture
 // The frame pixel under view pixel (vx, vy) of a picture drawn at r (nearest, as the shaders draw).
 int frameCoord(double v, double origin, double extent, int frameExtent) {
     return int(std::floor((v + 0.5 - origin) * frameExtent / extent));
-}
-
-// A UDP port nothing listens on now (bound to port 0 and let go).
-int freeUdpPort() {
-    const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
-    if (fd < 0) return -1;
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof a;
-    int port = -1;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &length) == 0)
-        port = ntohs(a.sin_port);
-    ::close(fd);
-    return port;
 }
 
 int light(const QImage& img, int x, int y) {

@@ -31,21 +31,10 @@
 #include "ui/timeline/TimelinePanel.h"
 
 using namespace cs;
+using cs::test::freeUdpPort;
 using cs::test::scaledMs;
 
 namespace {
-
-int freeUdpPort() {
-    const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
-}
 
 // An ffmpeg sender of a moving test picture to udp://127.0.0.1:PORT, killed by the destructor.
 std::unique_ptr<QProcess> startSender(int port) {
