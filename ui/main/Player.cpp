@@ -145,6 +145,7 @@ void Player::adoptPending(const SourceInfo& info) {
         steps_.limit = byMemory;
     }
     presentNext_ = !wasPlaying;
+    awaitingFirst_ = true;
     anchored_ = false;
     liveState_ = LiveState::Playing;
     emit opened();
@@ -366,6 +367,7 @@ void Player::present(VideoFrame&& frame, std::shared_ptr<PreparedScopes> prepare
     current_ = std::move(frame);
     currentPrepared_ = std::move(prepared);
     hasFrame_ = true;
+    awaitingFirst_ = false;
     if (!haveFirstPts_) {
         firstPts_ = current_.view.pts;
         haveFirstPts_ = true;
@@ -384,6 +386,7 @@ void Player::requestSeek(double seconds) {
     wrapPending_ = false;
     if (seekLast_.haveLast) ++counts_.skipped;   // the frame held on the way to the end
     seekLast_ = {};
+    awaitingFirst_ = true;
     if (playing_) {
         anchored_ = false;
         presentNext_ = false;
@@ -444,6 +447,9 @@ void Player::pause() {
     stopReverse();
     if (!playing_) return;
     playing_ = false;
+    // Stopped before the first frame after an open or a seek was shown: it is shown when it
+    // comes, rather than leaving the picture of before.
+    if (awaitingFirst_) presentNext_ = true;
     emit playingChanged(false);
 }
 

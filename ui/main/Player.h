@@ -200,6 +200,9 @@ private:
     double speed_ = 1.0;
     bool loop_ = false;
     bool presentNext_ = false;      // paused: show the next frame that arrives (open, seek, step)
+    // The picture is from before the last open or seek: the next frame to arrive replaces it,
+    // also when playing stops before that frame came (pause() hands it to presentNext_).
+    bool awaitingFirst_ = false;
     bool anchored_ = false;         // playing: the clock is tied to a presented frame
     bool endReached_ = false;       // the reader delivered its end (or an error): it waits for a seek
     double anchorPts_ = 0.0;
