@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 #include "scope/BitmapFont.h"
 #include "scope/ScopeRender.h"
@@ -27,80 +28,95 @@ void fillRect(RgbaImage& img, int x0, int y0, int x1, int y1, uint32_t c, float 
         for (int x = std::max(0, x0); x < std::min(img.width, x1); ++x) blend(img, x, y, c, alpha);
 }
 uint32_t eventColour(const std::string& type) {
-    if (type == "black") return rgba(90, 90, 255);
-    if (type == "freeze") return rgba(0, 200, 255);
-    if (type == "out_of_legal") return rgba(255, 160, 0);
-    if (type == "out_of_gamut") return rgba(255, 0, 200);
-    return rgba(255, 40, 40);   // decode_error
+    struct Known {
+        const char* type;
+        uint32_t colour;
+    };
+    static const Known known[] = {
+        {"black", rgba(90, 90, 255)},          {"freeze", rgba(0, 200, 255)},         {"out_of_legal", rgba(255, 160, 0)},
+        {"out_of_gamut", rgba(255, 0, 200)},   {"out_of_target_gamut", rgba(200, 80, 255)}, {"decode_error", rgba(255, 40, 40)},
+        {"timecode_break", rgba(255, 255, 255)}, {"scene_cut", rgba(150, 150, 150)}, {"repeated_frame", rgba(120, 255, 255)},
+        {"active_area", rgba(160, 220, 80)},   {"loudness", rgba(80, 200, 80)},       {"true_peak", rgba(255, 90, 90)},
+        {"phase", rgba(255, 200, 120)},         {"silence", rgba(110, 110, 200)},      {"silent_channel", rgba(140, 140, 230)},
+        {"clipping", rgba(255, 110, 40)}};
+    for (const Known& k : known)
+        if (type == k.type) return k.colour;
+    return rgba(230, 60, 60);   // a type this picture has no colour of its own for
 }
+
+struct Panel {
+    const char* name;
+    std::vector<std::pair<QcSeries::Series, uint32_t>> lines;
+    double lo, hi;
+    bool percent;
+    std::vector<double> references;   // dashed lines (legal limits, R 103's 1%, the loudness target)
+};
 
 }  // namespace
 
-void QcGraph::add(const std::array<double, kSeries>& values) {
-    if (buckets_.empty() || inLast_ == framesPerBucket_) {
-        if (buckets_.size() == 2 * kColumns) {   // full: merge neighbours, twice the frames each
-            for (size_t i = 0; i < kColumns; ++i) {
-                Bucket b = buckets_[2 * i];
-                for (int s = 0; s < kSeries; ++s) {
-                    b.min[size_t(s)] = std::min(b.min[size_t(s)], buckets_[2 * i + 1].min[size_t(s)]);
-                    b.max[size_t(s)] = std::max(b.max[size_t(s)], buckets_[2 * i + 1].max[size_t(s)]);
-                }
-                buckets_[i] = b;
-            }
-            buckets_.resize(kColumns);
-            framesPerBucket_ *= 2;
-            inLast_ = framesPerBucket_;   // the last merged bucket is whole
-        }
-        if (inLast_ == framesPerBucket_ || buckets_.empty()) {
-            Bucket b;
-            for (int s = 0; s < kSeries; ++s) b.min[size_t(s)] = b.max[size_t(s)] = float(values[size_t(s)]);
-            buckets_.push_back(b);
-            inLast_ = 1;
-            ++frames_;
-            return;
-        }
+std::vector<QcGraphTick> qcGraphTicks(const QcSeries& series, int count) {
+    std::vector<QcGraphTick> ticks;
+    const auto& b = series.buckets();
+    if (b.empty() || count < 1) return ticks;
+    size_t last = SIZE_MAX;
+    for (int i = 0; i <= count; ++i) {
+        const size_t at = std::min(b.size() - 1, size_t(std::lround(double(b.size() - 1) * i / double(count))));
+        if (at == last) continue;   // fewer buckets than ticks
+        last = at;
+        ticks.push_back({b[at].firstFrame - b.front().firstFrame, b[at].timecode});
     }
-    Bucket& b = buckets_.back();
-    for (int s = 0; s < kSeries; ++s) {
-        b.min[size_t(s)] = std::min(b.min[size_t(s)], float(values[size_t(s)]));
-        b.max[size_t(s)] = std::max(b.max[size_t(s)], float(values[size_t(s)]));
-    }
-    ++inLast_;
-    ++frames_;
+    return ticks;
 }
 
-RgbaImage QcGraph::render(const std::vector<QcEvent>& events, int levels, const std::string& title) const {
-    constexpr int kWidth = 1200, kLeft = 70, kRight = 20, kTop = 28, kPanelHeight = 150, kGap = 26;
-    struct Panel {
-        const char* name;
-        std::vector<std::pair<Series, uint32_t>> lines;
-        double lo, hi;
-        bool percent;
+RgbaImage renderQcGraph(const QcSeries& series, const std::vector<QcEvent>& events, int levels, const std::string& title) {
+    constexpr int kWidth = 1200, kLeft = 70, kRight = 20, kTop = 28, kPanelHeight = 150, kGap = 26, kAxis = 16;
+    const auto& buckets = series.buckets();
+    const auto maxOf = [&](QcSeries::Series s, double floor) {
+        double m = floor;
+        for (const auto& b : buckets)
+            if (!std::isnan(b.max[size_t(s)])) m = std::max(m, double(b.max[size_t(s)]));
+        return m;
     };
-    double maxDif = 1;
-    for (const auto& b : buckets_) maxDif = std::max(maxDif, double(b.max[YDif]));
-    double maxLegal = 0.01;
-    for (const auto& b : buckets_) maxLegal = std::max(maxLegal, double(b.max[Legal]));
-    const std::vector<Panel> panels{
-        {"Y min / avg / max", {{YMin, rgba(120, 120, 120)}, {YMax, rgba(240, 240, 240)}, {YAvg, rgba(255, 230, 0)}}, 0, double(levels - 1), false},
-        {"Cb / Cr average", {{UAvg, rgba(60, 140, 255)}, {VAvg, rgba(255, 70, 70)}}, 0, double(levels - 1), false},
-        {"YDIF", {{YDif, rgba(80, 230, 120)}}, 0, std::ceil(maxDif), false},
-        {"out of legal (BRNG)", {{Legal, rgba(255, 160, 0)}}, 0, std::min(1.0, maxLegal * 1.1), true}};
-    const int height = kTop + int(panels.size()) * (kPanelHeight + kGap) + 16;
+    const double scale = double(levels) / 256.0;
+    std::vector<Panel> panels{
+        {"Y min / avg / max",
+         {{QcSeries::YMin, rgba(120, 120, 120)}, {QcSeries::YMax, rgba(240, 240, 240)}, {QcSeries::YAvg, rgba(255, 230, 0)}},
+         0, double(levels - 1), false, {16 * scale, 235 * scale}},
+        {"Cb / Cr average", {{QcSeries::UAvg, rgba(60, 140, 255)}, {QcSeries::VAvg, rgba(255, 70, 70)}}, 0, double(levels - 1), false, {}}};
+    if (series.has(QcSeries::YDif))
+        panels.push_back({"YDIF", {{QcSeries::YDif, rgba(80, 230, 120)}}, 0, std::ceil(maxOf(QcSeries::YDif, 1)), false, {}});
+    const double worstShare = std::max(maxOf(QcSeries::Legal, 0.0), maxOf(QcSeries::R103, 0.0));
+    panels.push_back({"out of legal (BRNG, orange) / outside R 103 (red; 1% line)",
+                      {{QcSeries::Legal, rgba(255, 160, 0)}, {QcSeries::R103, rgba(255, 60, 60)}},
+                      0, std::min(1.0, std::max(0.02, worstShare * 1.1)), true, {0.01}});
+    if (series.has(QcSeries::Momentary) || series.has(QcSeries::ShortTerm))
+        panels.push_back({"loudness, LUFS (momentary blue, short-term white; -23 line)",
+                          {{QcSeries::Momentary, rgba(80, 140, 255)}, {QcSeries::ShortTerm, rgba(230, 230, 230)}}, -60, 0, false, {-23}});
+
+    const int height = kTop + int(panels.size()) * (kPanelHeight + kGap) + kAxis + 16;
     RgbaImage img;
     img.resize(kWidth, height);
     fillRect(img, 0, 0, kWidth, height, kBackground);
     drawText(img, kLeft, 8, title.c_str(), kText, 1);
     const int plotW = kWidth - kLeft - kRight;
-    const double total = double(std::max<int64_t>(frames_, 1));
+    const int64_t first = buckets.empty() ? 0 : buckets.front().firstFrame;
+    const double total = double(std::max<int64_t>(series.frames(), 1));
     const auto xOfFrame = [&](double frame) { return kLeft + int(std::floor(frame / total * plotW)); };
+    const std::vector<QcGraphTick> ticks = qcGraphTicks(series, 6);
+    int bottomOfLast = 0;
     for (size_t p = 0; p < panels.size(); ++p) {
         const Panel& panel = panels[p];
         const int top = kTop + int(p) * (kPanelHeight + kGap) + 12, bottom = top + kPanelHeight;
+        bottomOfLast = bottom;
         fillRect(img, kLeft, top, kLeft + plotW, bottom, kPanel);
         for (const QcEvent& e : events)   // events shaded across the panel
-            fillRect(img, xOfFrame(double(e.firstFrame)), top, std::max(xOfFrame(double(e.lastFrame + 1)), xOfFrame(double(e.firstFrame)) + 1),
-                     bottom, eventColour(e.type), 0.35f);
+            fillRect(img, xOfFrame(double(e.firstFrame - first)), top,
+                     std::max(xOfFrame(double(e.lastFrame + 1 - first)), xOfFrame(double(e.firstFrame - first)) + 1), bottom,
+                     eventColour(e.type), 0.35f);
+        const auto yOf = [&](double v) {
+            const double t = panel.hi > panel.lo ? (v - panel.lo) / (panel.hi - panel.lo) : 0;
+            return bottom - 1 - int(std::lround(std::clamp(t, 0.0, 1.0) * (kPanelHeight - 1)));
+        };
         for (int i = 0; i <= 4; ++i) {   // grid and scale
             const int y = bottom - i * kPanelHeight / 4;
             drawLine(img, kLeft, y, kLeft + plotW - 1, y, kGrid);
@@ -110,27 +126,42 @@ RgbaImage QcGraph::render(const std::vector<QcEvent>& events, int levels, const 
             else std::snprintf(label, sizeof label, "%.0f", v);
             drawText(img, 4, y - 3, label, kText, 1);
         }
+        for (const QcGraphTick& t : ticks)   // the time grid
+            drawLine(img, xOfFrame(double(t.frame)), top, xOfFrame(double(t.frame)), bottom - 1, kGrid);
+        for (double r : panel.references)   // dashed
+            for (int x = kLeft; x < kLeft + plotW; x += 6) drawLine(img, x, yOf(r), std::min(x + 2, kLeft + plotW - 1), yOf(r), rgba(140, 140, 150));
         drawText(img, kLeft, top - 10, panel.name, kText, 1);
-        const auto yOf = [&](double v) {
-            const double t = panel.hi > panel.lo ? (v - panel.lo) / (panel.hi - panel.lo) : 0;
-            return bottom - 1 - int(std::lround(std::clamp(t, 0.0, 1.0) * (kPanelHeight - 1)));
-        };
-        for (const auto& [series, colour] : panel.lines)
-            for (size_t i = 0; i < buckets_.size(); ++i) {
-                const double first = double(i) * double(framesPerBucket_);
-                const int x0 = xOfFrame(first), x1 = std::max(x0 + 1, xOfFrame(first + double(framesPerBucket_)));
+        for (const auto& [s, colour] : panel.lines)
+            for (size_t i = 0; i < buckets.size(); ++i) {
+                const float lo = buckets[i].min[size_t(s)], hi = buckets[i].max[size_t(s)];
+                if (std::isnan(lo) || std::isnan(hi)) continue;   // no value: a gap
+                const int64_t end = i + 1 < buckets.size() ? buckets[i + 1].firstFrame : first + series.frames();
+                const int x0 = xOfFrame(double(buckets[i].firstFrame - first)), x1 = std::max(x0 + 1, xOfFrame(double(end - first)));
                 for (int x = x0; x < std::min(x1, kLeft + plotW); ++x)   // the bucket's min..max as a bar
-                    drawLine(img, x, yOf(buckets_[i].min[size_t(series)]), x, yOf(buckets_[i].max[size_t(series)]), colour);
+                    drawLine(img, x, yOf(lo), x, yOf(hi), colour);
             }
     }
-    char footer[64];   // the frame count, then a swatch per event type
-    std::snprintf(footer, sizeof footer, "%lld frames   events:", static_cast<long long>(frames_));
+    // The timecode axis under the last panel: a tick and the bucket's first timecode, the
+    // last label kept inside the picture.
+    for (const QcGraphTick& t : ticks) {
+        const int x = xOfFrame(double(t.frame));
+        drawLine(img, x, bottomOfLast, x, bottomOfLast + 4, kText);
+        const int w = font::textWidth(t.timecode.c_str());
+        drawText(img, std::clamp(x - w / 2, kLeft, kWidth - 4 - w), bottomOfLast + 7, t.timecode.c_str(), kText, 1);
+    }
+    // The frame count, then a swatch per type of the events shown.
+    char footer[64];
+    std::snprintf(footer, sizeof footer, "%lld frames   events:%s", static_cast<long long>(series.frames()), events.empty() ? " none" : "");
     drawText(img, kLeft, height - 12, footer, kText, 1);
     int x = kLeft + font::textWidth(footer) + 8;
-    for (const char* type : {"black", "freeze", "out_of_legal", "out_of_gamut", "decode_error"}) {
-        fillRect(img, x, height - 13, x + 10, height - 5, eventColour(type));
-        drawText(img, x + 14, height - 12, type, kText, 1);
-        x += 14 + font::textWidth(type) + 12;
+    std::set<std::string> shown;
+    for (const QcEvent& e : events) {
+        if (!shown.insert(e.type).second) continue;
+        const int w = font::textWidth(e.type.c_str());
+        if (x + 14 + w > kWidth - 4) break;   // no room for more
+        fillRect(img, x, height - 13, x + 10, height - 5, eventColour(e.type));
+        drawText(img, x + 14, height - 12, e.type.c_str(), kText, 1);
+        x += 14 + w + 12;
     }
     return img;
 }

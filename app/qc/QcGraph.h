@@ -1,37 +1,28 @@
-// NAME.qc.png: the per-frame graphs a QCTools user reads (Y min/avg/max, Cb/Cr average,
-// YDIF, out-of-legal share over time, events shaded), drawn with scope/ScopeRender's lines
-// and bitmap font. Memory is flat: the series are kept as at most 2 x kColumns buckets of
-// min/max per value; when they fill up, neighbours are merged and each bucket covers twice
-// the frames. Not thread-safe: one per input.
+// NAME.qc.png: the per-frame graphs a QCTools user reads, drawn with scope/ScopeRender's
+// lines and bitmap font from the frames' QcSeries (QcSeries.h): Y min/avg/max, Cb/Cr
+// average, YDIF, the shares out of legal and outside R 103 (with its 1% line), the audio's
+// momentary and short-term loudness where the input has audio, events shaded across every
+// panel, and a timecode axis (each tick labelled with the first timecode of the bucket it
+// falls on).
 #pragma once
-#include <array>
-#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "QcEvents.h"
+#include "QcSeries.h"
 #include "core/ScopeResults.h"
-#include "core/Status.h"
 
 namespace cs {
 
-class QcGraph {
-public:
-    enum Series { YMin, YAvg, YMax, UAvg, VAvg, YDif, Legal, kSeries };
-    static constexpr size_t kColumns = 1000;
+// The picture (width 1200) for `events` over `series`; levels: 2^bit depth.
+RgbaImage renderQcGraph(const QcSeries& series, const std::vector<QcEvent>& events, int levels, const std::string& title);
 
-    void add(const std::array<double, kSeries>& values);
-    // The picture (width 1200) for `events` over the frames added; levels: 2^bit depth.
-    RgbaImage render(const std::vector<QcEvent>& events, int levels, const std::string& title) const;
-    int64_t frames() const { return frames_; }
-    size_t buckets() const { return buckets_.size(); }
-
-private:
-    struct Bucket {
-        std::array<float, kSeries> min, max;
-    };
-    std::vector<Bucket> buckets_;
-    int64_t framesPerBucket_ = 1, frames_ = 0, inLast_ = 0;
+// The time axis' ticks: about `count` ticks at bucket starts, each with the frame (an offset
+// from the series' first frame) and the timecode it is labelled with.
+struct QcGraphTick {
+    int64_t frame;
+    std::string timecode;
 };
+std::vector<QcGraphTick> qcGraphTicks(const QcSeries& series, int count);
 
 }  // namespace cs

@@ -45,7 +45,7 @@ struct Axis {
 };
 
 struct Line {
-    QcHtmlSeries::Series series;
+    QcSeries::Series series;
     const char* colour;
     const char* label;
     bool useMax;   // draw the bucket's max (else its min; YAvg: the middle)
@@ -53,7 +53,7 @@ struct Line {
 
 // One inline SVG graph of some series over time: a value axis (lo..hi with `ticks`), the
 // timecode axis under it (the first frame's timecode of the bucket at each tick).
-std::string svgGraph(const std::string& title, const std::vector<QcHtmlSeries::Bucket>& b, double endPts,
+std::string svgGraph(const std::string& title, const std::vector<QcSeries::Bucket>& b, double endPts,
                      const std::vector<Line>& lines, double lo, double hi, const std::vector<std::pair<double, std::string>>& ticks,
                      const std::vector<std::pair<double, const char*>>& references = {}) {
     constexpr double W = 1100, H = 200, left = 70, top = 24, plotW = 1010, plotH = 140;
@@ -89,7 +89,7 @@ std::string svgGraph(const std::string& title, const std::vector<QcHtmlSeries::B
         bool any = false;
         for (size_t i = 0; i < b.size(); ++i) {
             const size_t k = size_t(l.series);
-            const float v = l.series == QcHtmlSeries::YAvg ? 0.5f * (b[i].min[k] + b[i].max[k]) : l.useMax ? b[i].max[k] : b[i].min[k];
+            const float v = l.series == QcSeries::YAvg ? 0.5f * (b[i].min[k] + b[i].max[k]) : l.useMax ? b[i].max[k] : b[i].min[k];
             const double end = i + 1 < b.size() ? b[i + 1].firstPts : endPts;
             if (std::isnan(v)) {   // a gap: the polyline ends here
                 if (any) s += "<polyline points=\"" + points + "\" fill=\"none\" stroke=\"" + l.colour + "\"/>";
@@ -179,40 +179,6 @@ std::string htmlEscape(const std::string& s) {
     return out;
 }
 
-void QcHtmlSeries::add(int64_t index, double pts, const std::string& timecode, const std::array<double, kSeries>& values) {
-    if (!buckets_.empty() && inLast_ < framesPerBucket_) {
-        Bucket& b = buckets_.back();
-        for (size_t s = 0; s < kSeries; ++s) {
-            const float v = float(values[s]);
-            if (std::isnan(v)) continue;
-            b.min[s] = std::isnan(b.min[s]) ? v : std::min(b.min[s], v);
-            b.max[s] = std::isnan(b.max[s]) ? v : std::max(b.max[s], v);
-        }
-        ++inLast_;
-        return;
-    }
-    if (buckets_.size() == 2 * kColumns) {   // full: merge neighbours, twice the frames each
-        for (size_t i = 0; i < kColumns; ++i) {
-            Bucket b = buckets_[2 * i];
-            const Bucket& n = buckets_[2 * i + 1];
-            for (size_t s = 0; s < kSeries; ++s) {
-                if (std::isnan(b.min[s]) || n.min[s] < b.min[s]) b.min[s] = n.min[s];
-                if (std::isnan(b.max[s]) || n.max[s] > b.max[s]) b.max[s] = n.max[s];
-            }
-            buckets_[i] = std::move(b);
-        }
-        buckets_.resize(kColumns);
-        framesPerBucket_ *= 2;
-    }
-    Bucket b;
-    b.firstFrame = index;
-    b.firstPts = pts;
-    b.timecode = timecode;
-    for (size_t s = 0; s < kSeries; ++s) b.min[s] = b.max[s] = float(values[s]);
-    buckets_.push_back(std::move(b));
-    inLast_ = 1;
-}
-
 std::string qcHtml(const QcHtmlReport& r) {
     const double rate = r.source["frame_rate"].toDouble();
     const double frameDuration = rate > 0 ? 1.0 / rate : 0.0;
@@ -262,29 +228,29 @@ std::string qcHtml(const QcHtmlReport& r) {
 
     // Graphs over time.
     s += "\n<h2>Over time</h2>";
-    static const std::vector<QcHtmlSeries::Bucket> none;
+    static const std::vector<QcSeries::Bucket> none;
     const auto& b = r.series ? r.series->buckets() : none;
     const double top = double(r.levels - 1), scale = double(r.levels) / 256.0;
     s += svgGraph("Luma (code values)", b, r.endPts,
-                  {{QcHtmlSeries::YMax, "#c03030", "Y max", true}, {QcHtmlSeries::YAvg, "#303030", "Y avg", false},
-                   {QcHtmlSeries::YMin, "#3050c0", "Y min", false}},
+                  {{QcSeries::YMax, "#c03030", "Y max", true}, {QcSeries::YAvg, "#303030", "Y avg", false},
+                   {QcSeries::YMin, "#3050c0", "Y min", false}},
                   0, top, {{0, "0"}, {16 * scale, std::to_string(int(16 * scale))}, {235 * scale, std::to_string(int(235 * scale))}, {top, std::to_string(int(top))}},
                   {{16 * scale, "#888"}, {235 * scale, "#888"}});
     // The share's scale: the smallest of 5%, 25%, 100% that holds the worst frame.
     float worst = 0;
     for (const auto& bucket : b)
-        for (auto series : {QcHtmlSeries::R103, QcHtmlSeries::Legal})
+        for (auto series : {QcSeries::R103, QcSeries::Legal})
             if (!std::isnan(bucket.max[size_t(series)])) worst = std::max(worst, bucket.max[size_t(series)]);
     const double shareTop = worst <= 0.05f ? 0.05 : worst <= 0.25f ? 0.25 : 1.0;
     std::vector<std::pair<double, std::string>> shareTicks{{0, "0%"}, {0.01, "1%"}};
     for (double t : {0.05, 0.25, 0.5, 1.0})
         if (t <= shareTop + 1e-9) shareTicks.push_back({t, fmt("%.0f%%", 100 * t)});
     s += svgGraph("Pixels out of range (% of the picture, worst frame per column)", b, r.endPts,
-                  {{QcHtmlSeries::R103, "#c03030", "outside R 103", true}, {QcHtmlSeries::Legal, "#d08000", "out of legal", true}},
+                  {{QcSeries::R103, "#c03030", "outside R 103", true}, {QcSeries::Legal, "#d08000", "out of legal", true}},
                   0, shareTop, shareTicks, {{0.01, "#c03030"}});
     if (!r.audio.isEmpty())
         s += svgGraph("Loudness (LUFS)", b, r.endPts,
-                      {{QcHtmlSeries::Momentary, "#3070c0", "momentary", true}, {QcHtmlSeries::ShortTerm, "#202020", "short-term", true}},
+                      {{QcSeries::Momentary, "#3070c0", "momentary", true}, {QcSeries::ShortTerm, "#202020", "short-term", true}},
                       -60, 0, {{-60, "-60"}, {-40, "-40"}, {-23, "-23"}, {-10, "-10"}, {0, "0"}}, {{-23, "#30a030"}});
 
     // Events.

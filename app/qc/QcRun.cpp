@@ -163,9 +163,9 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     bool haveReference = false;
     double referencePts = 0;
     QcEventFinder finder(o.thresholds);
-    QcGraph graph;
+    // The graphs' values: NAME.qc.png's 1200 px and NAME.qc.html's 1010 px wide plots.
+    QcSeries pngSeries(1000), htmlSeries(500);
     QcRuleMonitor rules(o.policies);   // --policy's rules that follow the frames (R 103's runs)
-    QcHtmlSeries htmlSeries;           // NAME.qc.html's graphs
     bool r103Applies = true;           // a Y'CbCr source: R 103's limits can be left
     QJsonObject headSource;            // the head's "source", for NAME.qc.html
     const double noise = o.thresholds.freezeNoise();
@@ -347,15 +347,15 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             written = xml.addFrame(xf);
         }
         if (!written) return {QcOutcome::Failed, written.message()};
-        graph.add({double(results.stats.y.min), results.stats.y.avg, double(results.stats.y.max), results.stats.u.avg,
-                   results.stats.v.avg, signalstatsOk ? ss.ydif : 0.0, results.stats.outOfLegal});
         {
             constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
             const QJsonObject a = line["audio"].toObject();
             const auto level = [&](const char* key) { return a[key].isDouble() ? a[key].toDouble() : kNone; };
-            htmlSeries.add(in.index, in.pts, timecode,
-                           {double(results.stats.y.min), results.stats.y.avg, double(results.stats.y.max), results.stats.outOfLegal,
-                            results.stats.outOfR103, level("momentary"), level("short_term")});
+            const QcSeries::Values values{double(results.stats.y.min), results.stats.y.avg, double(results.stats.y.max),
+                                          results.stats.u.avg, results.stats.v.avg, signalstatsOk ? ss.ydif : kNone,
+                                          results.stats.outOfLegal, results.stats.outOfR103, level("momentary"), level("short_term")};
+            pngSeries.add(in.index, in.pts, timecode, values);
+            htmlSeries.add(in.index, in.pts, timecode, values);
         }
         ++frames;
         lastIndex = in.index;
@@ -414,7 +414,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     std::stable_sort(events.begin(), events.end(), [](const QcEvent& a, const QcEvent& b) { return a.firstFrame < b.firstFrame; });
 
     // The other files first, NAME.qc.json last: its presence says the input is complete.
-    const RgbaImage png = graph.render(events, levels, name + "  (" + std::to_string(frames) + " frames, " + info.codec + " " +
+    const RgbaImage png = renderQcGraph(pngSeries, events, levels, name + "  (" + std::to_string(frames) + " frames, " + info.codec + " " +
                                                            std::to_string(info.width) + "x" + std::to_string(info.height) + ")");
     if (Status st = writePng(qcPath(o.outDir, name, ".qc.png"), png); !st) return {QcOutcome::Failed, st.message()};
     if (Status st = csv.finish(); !st) return {QcOutcome::Failed, st.message()};
