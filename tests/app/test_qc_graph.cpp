@@ -15,7 +15,7 @@ namespace {
 constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 
 std::string timecodeOf(int64_t frame) {   // 25 fps from 10:00:00:00
-    char s[16];
+    char s[48];   // room for any int: GCC's truncation warning cannot know the frame is small
     std::snprintf(s, sizeof s, "10:00:%02d:%02d", int(frame / 25), int(frame % 25));
     return s;
 }
