@@ -7,11 +7,11 @@ namespace cs {
 
 int flashTurn(FlashTurns& t, float value, bool flag, bool luminance) {
     // Whether a move between `low` and `high` (high the larger) qualifies: luminance by at
-    // least 20 cd/m2 with the darker end below 160 cd/m2; red by more than 20 with the
-    // redder end saturated.
-    const auto qualifies = [luminance](float low, float high, bool highFlag) {
+    // least 20 cd/m2 with the darker end below 160 cd/m2; red by more than 20 with either
+    // end saturated.
+    const auto qualifies = [luminance](float low, bool lowFlag, float high, bool highFlag) {
         return luminance ? double(high) - double(low) >= kFlashStep - 1e-6 && double(low) < kFlashDarkLimit
-                         : double(high) - double(low) > kRedStep && highFlag;
+                         : double(high) - double(low) > kRedStep && (lowFlag || highFlag);
     };
     const auto turnAt = [&](int direction) {
         t.direction = direction;
@@ -26,7 +26,7 @@ int flashTurn(FlashTurns& t, float value, bool flag, bool luminance) {
         return 0;
     }
     if (t.direction == 0) {   // the first transition: from the lowest or the highest value so far
-        const bool up = qualifies(t.low, value, flag), down = qualifies(value, t.high, t.highFlag);
+        const bool up = qualifies(t.low, t.lowFlag, value, flag), down = qualifies(value, flag, t.high, t.highFlag);
         if (up && (!down || value - t.low >= t.high - value)) return turnAt(+1);
         if (down) return turnAt(-1);
         if (value < t.low) {
@@ -45,14 +45,14 @@ int flashTurn(FlashTurns& t, float value, bool flag, bool luminance) {
             t.turnFlag = flag;
             return 0;
         }
-        return qualifies(value, t.turn, t.turnFlag) ? turnAt(-1) : 0;
+        return qualifies(value, flag, t.turn, t.turnFlag) ? turnAt(-1) : 0;
     }
     if (value <= t.turn) {   // after a fall: follow the trough, count a rise from it
         t.turn = value;
         t.turnFlag = flag;
         return 0;
     }
-    return qualifies(t.turn, value, flag) ? turnAt(+1) : 0;
+    return qualifies(t.turn, t.turnFlag, value, flag) ? turnAt(+1) : 0;
 }
 
 void FlashMeter::layout(const YuvPlanes& p, Matrix matrix, Range range) {

@@ -10,8 +10,8 @@
 //   cell the mean over at most 16 x 16 of its pixels, every pixel of a small cell); a cell's
 //   luminance takes part in a flash when it moves from its last turning point by at least
 //   20 cd/m2 (0.1 of the peak) with the darker end below 160 cd/m2 (0.8); its red when
-//   (R - G - B) x 320 (linear, negatives set to 0) changes by more than 20 with the redder
-//   end saturated, R / (R + G + B) >= 0.8. The frame's transition area is the share of the
+//   (R - G - B) x 320 (linear, negatives set to 0) changes by more than 20 with either end
+//   saturated, R / (R + G + B) >= 0.8. The frame's transition area is the share of the
 //   frame whose cells complete such a change at this frame (up and down together: the
 //   combined area of concurrent flashes).
 // - The count: a frame with a transition area above 25% is a transition of the picture; the
@@ -45,7 +45,7 @@ inline constexpr int kFlashCellSamples = 16;         // samples per cell and dir
 // move of at least `step` (more than, where `strict`) from the last turning point, in the
 // direction opposite to the last transition (the first may go either way, from the lowest
 // or highest value so far). `ok(low, high)` says whether the pair of values qualifies
-// (the darker end below 160 cd/m2; the redder end saturated, carried as the value's flag).
+// (the darker end below 160 cd/m2; either end saturated, carried as each value's flag).
 struct FlashTurns {
     int direction = 0;   // of the last transition: +1 up, -1 down, 0 none yet
     bool started = false;
