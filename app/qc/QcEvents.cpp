@@ -64,6 +64,13 @@ void QcEventFinder::add(const Frame& f) {
         std::copy(now, now + 4, crop_);
         haveCrop_ = true;
     }
+    if (f.flash) {
+        recent_.push_back({f.index, f.pts, f.timecode});
+        const auto old = std::find_if(recent_.begin(), recent_.end(), [&](const Recent& r) { return r.pts > f.pts - 1.0 + 1e-6; });
+        recent_.erase(recent_.begin(), old);
+        flashFrame(flash_, f, f.flashArea);
+        flashFrame(redFlash_, f, f.redArea);
+    }
     if (!f.scene) {   // not compared (the first frame, a new size, or not measured)
         repeats_ = 0;
         lastMoved_ = false;
@@ -99,6 +106,44 @@ void QcEventFinder::add(const Frame& f) {
     lastMoved_ = true;
 }
 
+void QcEventFinder::flashFrame(FlashRun& f, const Frame& frame, double area) {
+    f.window = f.counter.add(frame.index, frame.pts, area);
+    if (!FlashCounter::fails(f.window)) {
+        closeFlash(f);
+        return;
+    }
+    if (!f.open) {   // the run starts with the first failing window's first frame
+        f.open = true;
+        f.run = QcEvent{};
+        f.run.type = f.type;
+        f.run.firstFrame = f.window.first;
+        f.run.firstPts = frame.pts;
+        f.run.firstTimecode = frame.timecode;
+        for (const Recent& r : recent_)
+            if (r.index == f.window.first) {
+                f.run.firstPts = r.pts;
+                f.run.firstTimecode = r.timecode;
+            }
+        f.run.flashes = 0;
+        f.run.area = 0;
+    }
+    f.run.lastFrame = frame.index;
+    f.run.lastPts = frame.pts;
+    f.run.lastTimecode = frame.timecode;
+    f.run.flashes = std::max(f.run.flashes, f.window.flashes);
+    f.run.area = std::max(f.run.area, f.window.worstArea);
+}
+
+void QcEventFinder::closeFlash(FlashRun& f) {
+    if (!f.open) return;
+    f.open = false;
+    char what[200];
+    std::snprintf(what, sizeof what, "up to %d %sflashes in one second (BT.1702: at most %d); transitions over up to %.1f%% of the screen",
+                  f.run.flashes, f.type == "red_flash" ? "saturated red " : "", kFlashMaxPerSecond, 100.0 * f.run.area);
+    f.run.message = what;
+    events_.push_back(f.run);
+}
+
 void QcEventFinder::decodeError(int64_t index, double pts, const std::string& warning, const std::string& timecode) {
     ++decodeErrors_;
     if (size_t(decodeErrors_) <= kMaxDecodeErrorEvents)
@@ -118,6 +163,8 @@ void QcEventFinder::finish(double frameDuration) {
     legal_.finish(frameDuration, events_);
     gamut_.finish(frameDuration, events_);
     target_.finish(frameDuration, events_);
+    closeFlash(flash_);
+    closeFlash(redFlash_);
 }
 
 }  // namespace cs

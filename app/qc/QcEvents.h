@@ -4,7 +4,8 @@
 // timecode_break for each jump or repeat in the timecode the frames carry, scene_cut where
 // FFmpeg's scdet puts a cut and repeated_frame for one or two frames repeating their
 // predecessor between moving frames (analysis/SceneCuts.h), active_area where cropdetect's
-// area changes (analysis/ActivePicture.h). A run's
+// area changes (analysis/ActivePicture.h), flash and red_flash where more than three
+// photosensitive flashes fall in a second (analysis/Flashes.h, ITU-R BT.1702). A run's
 // duration is the time from its first frame to the frame that ends it (at the end of the
 // input: to the last frame's pts plus one frame), and it is an event when that duration is
 // at least the minimum (docs/QC.md).
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "QcOptions.h"
+#include "analysis/Flashes.h"
 
 namespace cs {
 
@@ -31,6 +33,10 @@ struct QcEvent {
     std::string firstTimecode, lastTimecode;
     // timecode_break: the value the previous frame called for, and the one found.
     std::string expectedTimecode, foundTimecode;
+    // flash, red_flash: the most flashes in one second of the run, and the largest share of
+    // the screen that took part in one of its transitions; -1 for other types.
+    int flashes = -1;
+    double area = -1;
 };
 
 // A run of frames for which a condition holds.
@@ -74,6 +80,8 @@ public:
         bool repeat = false;            // scdet's MAFD / 100 at most freezedetect's noise
         bool crop = false;              // cropdetect's active area measured (host frames, after its skip)
         int cropX = 0, cropY = 0, cropW = 0, cropH = 0;
+        bool flash = false;             // the flash detector measured it (host frames)
+        double flashArea = 0, redArea = 0;   // shares of the frame in a transition (analysis/Flashes.h)
     };
     static constexpr int kMaxRepeatedFrames = 2;   // longer runs of repeats are holds (and freezes)
     void add(const Frame& f);
@@ -82,6 +90,9 @@ public:
     void timecodeBreak(int64_t index, double pts, const std::string& expected, const std::string& found, bool repeat);
     void finish(double frameDuration);
     const std::vector<QcEvent>& events() const { return events_; }
+    // The one-second windows that end at the last frame added (when it was measured).
+    const FlashCounter::Window& flashWindow() const { return flash_.window; }
+    const FlashCounter::Window& redFlashWindow() const { return redFlash_.window; }
     int64_t decodeErrors() const { return decodeErrors_; }
     static constexpr size_t kMaxDecodeErrorEvents = 1000;
 
@@ -95,6 +106,25 @@ private:
     // active_area: the last frame's cropdetect area (x, y, w, h), when there was one.
     bool haveCrop_ = false;
     int crop_[4] = {};
+    // flash and red_flash: each frame's one-second window, and the run of failing windows.
+    struct FlashRun {
+        explicit FlashRun(const char* t) : type(t) {}
+        std::string type;
+        FlashCounter counter;
+        FlashCounter::Window window;
+        bool open = false;
+        QcEvent run;
+    };
+    void flashFrame(FlashRun& f, const Frame& frame, double area);
+    void closeFlash(FlashRun& f);
+    FlashRun flash_{"flash"}, redFlash_{"red_flash"};
+    // The frames of the last second (index, pts, timecode): a failing window's first frame.
+    struct Recent {
+        int64_t index;
+        double pts;
+        std::string timecode;
+    };
+    std::vector<Recent> recent_;
     std::vector<QcEvent> events_;
     int64_t decodeErrors_ = 0;
 };

@@ -17,7 +17,8 @@ namespace cs {
 namespace {
 
 const std::set<std::string> kVideoEvents{"black", "freeze", "out_of_legal", "out_of_gamut", "out_of_target_gamut",
-                                         "decode_error", "timecode_break", "scene_cut", "repeated_frame", "active_area"};
+                                         "decode_error", "timecode_break", "scene_cut", "repeated_frame", "active_area",
+                                         "flash", "red_flash"};
 const std::set<std::string> kAudioEvents{"loudness", "true_peak", "phase", "silence", "silent_channel", "clipping"};
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
@@ -65,6 +66,10 @@ QJsonObject eventEvidence(const QcEvent& e) {
                   {"first_pts", e.firstPts},    {"last_pts", e.lastPts},             {"first_timecode", q(e.firstTimecode)},
                   {"last_timecode", q(e.lastTimecode)}};
     if (!e.message.empty()) o["message"] = q(e.message);
+    if (e.flashes >= 0) {   // flash, red_flash: the worst second's count and area
+        o["flashes"] = e.flashes;
+        o["area"] = e.area;
+    }
     return o;
 }
 
@@ -338,6 +343,9 @@ QJsonArray QcRuleMonitor::verdicts(const QcVerdictInputs& in) const {
                            !in.signalstats) {
                     verdict = "not_applicable";
                     reason = "not measured: signalstats needs a Y'CbCr source";
+                } else if ((r.eventType == "flash" || r.eventType == "red_flash") && !in.flashesNotMeasured.empty()) {
+                    verdict = "not_applicable";
+                    reason = in.flashesNotMeasured;
                 } else {
                     QJsonArray list;
                     int64_t count = 0;

@@ -42,7 +42,7 @@ std::vector<std::string> qcPolicyDirs();
 std::vector<std::string> qcPresetNames();
 // A policy's JSON; errors say what is wrong (the caller names the file).
 Result<QcPolicy> parseQcPolicy(const std::string& jsonText);
-// --policy's value: a comma list of preset names (r103, r128, a85, detectors) and files
+// --policy's value: a comma list of preset names (r103, r128, a85, bt1702, detectors) and files
 // (anything with a '/' or ending in .json). An error is one sentence naming the file or the
 // name and the reason. Two rules with the same id are refused.
 Result<std::vector<QcPolicy>> loadQcPolicies(const std::string& spec);
@@ -55,6 +55,7 @@ struct QcVerdictInputs {
     QJsonObject audioSummary;     // AudioReport's summary; empty: no audio stream
     bool ycbcr = true;            // R 103's limits apply (R'G'B' sources: not applicable)
     bool signalstats = true;      // black and freeze were measured
+    std::string flashesNotMeasured;   // set: why flash and red_flash were not measured (their rules: not applicable)
     int64_t frames = 0;
 };
 

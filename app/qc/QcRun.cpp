@@ -32,6 +32,7 @@ extern "C" {
 #include "core/PixelFormat.h"
 #include "core/SampleRange.h"
 #include "analysis/ActivePicture.h"
+#include "analysis/Flashes.h"
 #include "analysis/Interlace.h"
 #include "analysis/SceneCuts.h"
 #include "analysis/SignalStats.h"
@@ -62,6 +63,10 @@ QJsonObject eventJson(const QcEvent& e) {
                   {"first_pts", e.firstPts},
                   {"last_pts", e.lastPts}};
     if (!e.message.empty()) o["message"] = QString::fromStdString(e.message);
+    if (e.flashes >= 0) {   // flash, red_flash
+        o["flashes"] = e.flashes;
+        o["area"] = e.area;
+    }
     if (e.start >= 0) {
         o["start"] = e.start;
         o["end"] = e.end;
@@ -153,6 +158,8 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     FreezeTracker reference;   // freezedetect's reference (host frames)
     SceneMeter scenes;   // scdet: scene cuts and repeated frames (host frames)
     CropDetector crops;  // cropdetect: the active picture (host frames)
+    FlashMeter flashes;  // photosensitive flashes, BT.1702 (host frames)
+    int64_t flashFrames = 0;   // frames the flash detector measured
     InterlaceDetector interlace;   // idet: each frame's field order, judged a frame late (host frames)
     bool interlaceMeasured = false;
     std::string referenceTimecode;
@@ -225,6 +232,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         SceneMeter::Frame scene;
         bool sceneMeasured = false;
         std::optional<CropArea> crop;
+        std::optional<FlashFrame> flash;
         if (signalstatsOk) {
             const int blackThreshold = blackThresholdFor(o.thresholds.blackPixelRatio, results.bitDepth, full);
             Status st;
@@ -243,6 +251,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
                 if (st) mafd = reference.mafd(meter);
                 if (st) scene = scenes.add(meter);
                 if (st) crop = crops.add(meter.current());
+                if (st) flash = flashes.add(meter.current(), results.color.matrix, results.color.range);
                 if (st) {
                     (void)interlace.add(meter);   // the counts are kept (the tail's "idet")
                     interlaceMeasured = true;
@@ -292,6 +301,12 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             ef.referencePts = referencePts;
             ef.referenceTimecode = referenceTimecode;
         }
+        if (flash) {
+            ef.flash = true;
+            ef.flashArea = flash->luminanceArea;
+            ef.redArea = flash->redArea;
+            ++flashFrames;
+        }
         finder.add(ef);
 
         const QJsonObject stats = reportStats(results);   // with out_of_r103, R 103's share (core/Color.h)
@@ -323,6 +338,12 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             line["crop"] = QJsonObject{{"x", value(crop ? crop->x : 0)}, {"y", value(crop ? crop->y : 0)},
                                        {"w", value(crop ? crop->w : 0)}, {"h", value(crop ? crop->h : 0)}};
         }
+        if (flash)   // analysis/Flashes.h: this frame's transition areas and the second that ends here
+            line["flash"] = QJsonObject{{"luminance", flash->luminance},
+                                        {"luminance_area", flash->luminanceArea},
+                                        {"red_area", flash->redArea},
+                                        {"count_1s", finder.flashWindow().flashes},
+                                        {"red_count_1s", finder.redFlashWindow().flashes}};
         if (!report.begun()) {
             QJsonObject head = reportHead(source.info(), engine.name(), spec, results);
             headSource = head["source"].toObject();
@@ -428,6 +449,13 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     verdictInputs.ycbcr = r103Applies;
     verdictInputs.signalstats = signalstatsOk;
     verdictInputs.frames = frames;
+    if (flashFrames == 0)
+        verdictInputs.flashesNotMeasured = signalstatsOk ? "not measured: frames decoded by NVDEC stay on the GPU, where the "
+                                                           "flash detector does not run (--hwdec none measures them)"
+                                                         : "not measured: the flash detector reads Y'CbCr frames";
+    else if (flashFrames < frames)
+        verdictInputs.flashesNotMeasured = "not measured: " + std::to_string(frames - flashFrames) + " of " +
+                                           std::to_string(frames) + " frames stayed on the GPU (NVDEC)";
     const QJsonArray verdicts = rules.verdicts(verdictInputs);
     const std::string overall = o.policies.empty() ? std::string() : qcOverallVerdict(verdicts);
     {

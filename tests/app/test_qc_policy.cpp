@@ -3,7 +3,8 @@
 // area) beyond its luma limit (code 245: 104.6%, inside the R'G'B' limit, so out_of_gamut
 // stays 0) and 110 pixels below it (code 12); the loudness presets on a sine of known
 // level; --fail-on's exit code; bad policies; NAME.qc.html read back by Python's HTML parser
-// (tests/app/check_qc_html.py) against NAME.qc.json, and the run's index.html and summary.csv.
+// (tests/app/check_qc_html.py) against NAME.qc.json, and the run's index.html and summary.csv;
+// ITU-R BT.1702's flash rules (the bt1702 preset) on flashing clips.
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -138,13 +139,78 @@ TEST(QcPolicy, LoudnessPresetsJudgeTheAudioSummary) {
     EXPECT_EQ(n["verdict"].toString(), "pass");   // not applicable is not a failure of the input
 }
 
+// ITU-R BT.1702 (the bt1702 preset, analysis/Flashes.h): full-frame black/white at 5 Hz
+// (10 changes a second: five flashes) fails the general rule; red (R'G'B' 255, 0, 0) against
+// a grey of its luminance at 5 Hz fails the red rule alone; an R'G'B' source is not
+// measured. 64x36 at 25 fps, 2 s, made by one ffmpeg run. (3 Hz and the other boundaries:
+// tests/core/test_flashes.cpp.)
+TEST(QcPolicy, Bt1702FlashVerdicts) {
+    QTemporaryDir dir;
+    const QString five = dir.path() + "/five.mkv", red = dir.path() + "/red.mkv", rgb = dir.path() + "/rgb.mkv";
+    const QString on = "mod(floor(N*10/25),2)";   // light at frames 3-4, 8-9, 13-14, ...
+    // BT.709 limited red: Y 63, Cb 102, Cr 240; the grey of the same luminance (42.6 cd/m2): Y 131.
+    const QString graph = "[0]format=yuv420p,split=3[a][b][c];[a]geq=lum='if(" + on + ",235,16)':cb=128:cr=128[five];"
+                          "[b]geq=lum='if(" + on + ",63,131)':cb='if(" + on + ",102,128)':cr='if(" + on + ",240,128)'[red];"
+                          "[c]geq=lum='if(" + on + ",235,16)':cb=128:cr=128,format=bgr0[rgb]";
+    const RunResult made = ffmpeg({"-f", "lavfi", "-i", "color=c=gray:size=64x36:rate=25:d=2", "-filter_complex", graph,
+                                   "-map", "[five]", "-c:v", "ffv1", "-color_range", "tv", "-colorspace", "bt709", five,
+                                   "-map", "[red]", "-c:v", "ffv1", "-color_range", "tv", "-colorspace", "bt709", red,
+                                   "-map", "[rgb]", "-c:v", "ffv1", rgb});
+    ASSERT_EQ(made.exitCode, 0) << made.err;
+    const QString out = dir.path() + "/qc";
+    const RunResult qc = cudascope({"qc", five, red, rgb, "--out", out, "--engine", "cpu", "--no-qctools", "--jobs", "3",
+                                    "--policy", "bt1702", "--fail-on", "fail"});
+    ASSERT_EQ(qc.exitCode, 3) << qc.err;
+    const QJsonObject f = readJson((out + "/five.mkv.qc.json").toStdString());
+    const QJsonObject general = verdictOf(f, "bt1702", "general_flashes");
+    EXPECT_EQ(general["verdict"].toString(), "fail");
+    EXPECT_EQ(verdictOf(f, "bt1702", "red_flashes")["verdict"].toString(), "pass");
+    const QJsonArray events = general["evidence"].toObject()["events"].toArray();
+    ASSERT_EQ(events.size(), 1);
+    const QJsonObject e = events[0].toObject();
+    // Changes at frames 3, 5, 8, 10, 13, 15, 18, 20: the second of frames 0..20 holds eight.
+    EXPECT_EQ(e["first_frame"].toInt(), 0);
+    EXPECT_EQ(e["last_frame"].toInt(), 49);
+    EXPECT_EQ(e["flashes"].toInt(), 5);
+    EXPECT_DOUBLE_EQ(e["area"].toDouble(), 1.0);
+    const QJsonArray frames = f["frames"].toArray();
+    ASSERT_EQ(frames.size(), 50);
+    EXPECT_EQ(e["first_timecode"].toString(), frames[0].toObject()["timecode"].toString());
+    EXPECT_EQ(frames[19].toObject()["flash"].toObject()["count_1s"].toInt(), 3);
+    EXPECT_EQ(frames[20].toObject()["flash"].toObject()["count_1s"].toInt(), 4);
+    EXPECT_DOUBLE_EQ(frames[20].toObject()["flash"].toObject()["luminance_area"].toDouble(), 1.0);
+    EXPECT_DOUBLE_EQ(frames[21].toObject()["flash"].toObject()["luminance_area"].toDouble(), 0.0);
+    EXPECT_NEAR(frames[18].toObject()["flash"].toObject()["luminance"].toDouble(), 200.0, 1e-6);   // light
+    EXPECT_NEAR(frames[20].toObject()["flash"].toObject()["luminance"].toDouble(), 0.0, 1e-6);     // dark
+    const QStringList csv = QString::fromStdString(readFile((out + "/five.mkv.qc.csv").toStdString())).split('\n');
+    const qsizetype col = csv[0].split(',').indexOf("flash_count_1s");
+    ASSERT_GE(col, 0) << csv[0].toStdString();
+    EXPECT_EQ(csv[21].split(',')[col], "4");   // frame 20 (row 0 is the header)
+
+    const QJsonObject r = readJson((out + "/red.mkv.qc.json").toStdString());
+    EXPECT_EQ(verdictOf(r, "bt1702", "general_flashes")["verdict"].toString(), "pass");
+    const QJsonObject redVerdict = verdictOf(r, "bt1702", "red_flashes");
+    EXPECT_EQ(redVerdict["verdict"].toString(), "fail");
+    EXPECT_EQ(redVerdict["evidence"].toObject()["events"].toArray()[0].toObject()["flashes"].toInt(), 5);
+    EXPECT_EQ(r["verdict"].toString(), "fail");
+    const QJsonObject g = readJson((out + "/rgb.mkv.qc.json").toStdString());
+    EXPECT_EQ(verdictOf(g, "bt1702", "general_flashes")["verdict"].toString(), "not_applicable");
+    EXPECT_NE(verdictOf(g, "bt1702", "general_flashes")["reason"].toString().indexOf("Y'CbCr"), -1);
+
+    // The report's verdict table lists the failing run (check_qc_html.py's reading of the
+    // tables is exercised by the R 103 case above).
+    const std::string html = readFile((out + "/five.mkv.qc.html").toStdString());
+    EXPECT_NE(html.find("up to 5 flashes in one second (BT.1702: at most 3); transitions over up to 100.0% of the screen"), std::string::npos);
+    EXPECT_NE(html.find("ITU-R BT.1702"), std::string::npos);
+}
+
 TEST(QcPolicy, BadPoliciesAreUsageErrorsNamingTheFile) {
     QTemporaryDir dir;
     const QString clip = dir.path() + "/a.mkv";   // never read: the policy is refused first
     const auto firstLine = [](const std::string& s) { return s.substr(0, s.find('\n')); };
     RunResult r = cudascope({"qc", clip, "--out", dir.path() + "/qc", "--policy", "r104"});
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(firstLine(r.err).find("--policy r104: no such preset (presets: a85, detectors, r103, r128"), std::string::npos) << r.err;
+    EXPECT_NE(firstLine(r.err).find("--policy r104: no such preset (presets: a85, bt1702, detectors, r103, r128"), std::string::npos) << r.err;
     const QString bad = dir.path() + "/bad.json";
     // Each run is a process start: the cases that reach the most code.
     const std::pair<const char*, const char*> cases[] = {
