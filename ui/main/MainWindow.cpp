@@ -445,7 +445,8 @@ void MainWindow::buildMenusAndToolbar() {
                "<tr><td><b>Ctrl+Shift+S</b></td><td>save scopes</td></tr>"
                "<tr><td><b>Ctrl+R</b></td><td>record / stop recording</td></tr>"
                "<tr><td><b>F1</b></td><td>the user guide</td></tr>"
-               "<tr><td><b>Ctrl+1 .. Ctrl+9</b></td><td>View &gt; Layouts: the first nine layouts</td></tr>") +
+               "<tr><td><b>Ctrl+1 .. Ctrl+9</b></td><td>View &gt; Layouts: the first nine layouts</td></tr>"
+               "<tr><td><b>Ctrl+Shift+X</b></td><td>clear the pins</td></tr>") +
                 CompareController::shortcutRows() +
                 tr("</table><p>Click the picture to pin the pixel picker; Shift+click pins up to four pixels.</p>"));
     });

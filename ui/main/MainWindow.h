@@ -71,8 +71,9 @@ public:
     QString messageText() const;
     // The status bar's picker readout.
     QString pickerText() const;
-    // The Pinned Pixels dock (MainWindowPins.cpp): one line per pin, "1  x ..  y ..  Y'CbCr ..
-    // R'G'B' (16-235) ..", the codes as the scopes show them; it shows when a second pin is added.
+    // The Pinned Pixels dock (MainWindowPins.cpp): each pin's number and position, then its
+    // Y'CbCr and R'G'B' (16-235) rows, the codes as the scopes show them; three lines a pin.
+    // It shows when a second pin is added.
     QDockWidget* pinsDock() { return pinsDock_; }
     QString pinsText() const;
 
@@ -229,6 +230,7 @@ private:
     struct PictureOnly {
         QByteArray state;
         bool wasFullScreen = false, wasMaximized = false;
+        bool pictureWasHidden = false;   // View > Layouts > Scopes only
         std::vector<QWidget*> hidden;
     };
     std::optional<PictureOnly> pictureOnly_;

@@ -54,9 +54,15 @@ void MainWindow::buildLayouts(QMenu* view) {
 }
 
 void MainWindow::rebuildLayoutsMenu() {
-    for (QAction* a : layoutActions_) delete a;   // out of the menu and the window
-    layoutActions_.clear();
+    // Out of the menu and the window now, deleted later: the action that asked for the
+    // rebuild (Save Layout As...) is still delivering its signal.
     layoutsMenu_->clear();
+    for (QAction* a : layoutActions_) {
+        removeAction(a);
+        a->setShortcut({});
+        a->deleteLater();
+    }
+    layoutActions_.clear();
     const QStringList names = layoutNames();
     const int builtIn = int(builtInLayouts().size());
     for (int i = 0; i < names.size(); ++i) {

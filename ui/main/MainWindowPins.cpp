@@ -25,7 +25,8 @@ void MainWindow::buildPins(QMenu* view) {
     pinsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     pinsLabel_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     pinsLabel_->setMargin(6);
-    pinsLabel_->setWordWrap(true);
+    // Three short rows a pin (where, Y'CbCr, R'G'B'): the dock stays narrow beside the panels.
+    pinsLabel_->setMinimumWidth(pinsLabel_->fontMetrics().horizontalAdvance(QStringLiteral("  R'G'B' (64-940) 1023 1023 1023 ")) + 12);
     pinsDock_->setWidget(pinsLabel_);
     addDockWidget(Qt::BottomDockWidgetArea, pinsDock_);
     pinsDock_->hide();
@@ -40,7 +41,10 @@ void MainWindow::buildPins(QMenu* view) {
     });
     connect(viewer_, &PictureView::pinnedChanged, this, [this] {
         // A second pin shows the readouts (one is read in the status bar as well).
-        if (viewer_->pins().size() >= 2 && pinsDock_->isHidden()) pinsDock_->show();
+        if (viewer_->pins().size() < 2 || !pinsDock_->isHidden()) return;
+        pinsDock_->show();
+        // As narrow as its rows: the panels beside it keep their room.
+        resizeDocks({pinsDock_}, {pinsDock_->minimumSizeHint().width()}, Qt::Horizontal);
     });
     updatePins();
 }
@@ -66,7 +70,14 @@ void MainWindow::updatePins() {
     QStringList lines;
     for (size_t i = 0; i < pins.size(); ++i) {
         const std::optional<PixelReading> p = readAt(pins[i]);
-        const QString reading = p ? QString::fromStdString(describe(*p)) : tr("x %1  y %2").arg(pins[i].x).arg(pins[i].y);
+        QString reading = p ? QString::fromStdString(describe(*p)) : tr("x %1  y %2").arg(pins[i].x).arg(pins[i].y);
+        // describe()'s one line in rows: "x ..  y ..  (8-bit)", "Y'CbCr ..", "R'G'B' (..) ..".
+        if (const qsizetype depth = reading.lastIndexOf(QStringLiteral("   (")); depth > 0) {
+            const QString suffix = reading.mid(depth);
+            reading.truncate(depth);
+            reading.replace(QStringLiteral("   Y'CbCr"), suffix + QStringLiteral("\n   Y'CbCr"));
+        }
+        reading.replace(QStringLiteral("   R'G'B'"), QStringLiteral("\n   R'G'B'"));
         lines << QStringLiteral("%1  %2").arg(i + 1).arg(reading);
     }
     pinsLabel_->setText(lines.join(QLatin1Char('\n')));
