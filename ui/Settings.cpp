@@ -138,7 +138,7 @@ void applyScopeChoices(const Choices& from, Choices& to) {
 
 bool wallToneMapHdr() {
     const QSettings s;
-    // Before the wall had its own key it followed the viewer's.
+    // Until the wall's own switch is used it follows the viewer's.
     return s.value(QStringLiteral("wall/toneMapHdr"), s.value(QStringLiteral("view/toneMapHdr"), true)).toBool();
 }
 void setWallToneMapHdr(bool on) { QSettings().setValue(QStringLiteral("wall/toneMapHdr"), on); }
