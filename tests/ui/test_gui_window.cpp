@@ -361,6 +361,41 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!window_->findChild<QDialog*>(QStringLiteral("userGuide")), kWaitMs);   // deleted when closed
     }
 
+    void aSourcePausedBeforeItsFirstFrameShowsIt() {
+        // A source plays as it opens; paused (or stepped) before its first frame has arrived,
+        // it still shows that frame, never the picture of the source before it, and steps go
+        // on from there. The clip before waits on a later frame.
+        window_->openInput(QStringLiteral("pattern:zoneplate:320x180"));
+        QVERIFY(cs::test::waitUntil([&] { return player().input() == "pattern:zoneplate:320x180" && player().presentedFrames() > 0; }, kWaitMs));
+        player().pause();
+        player().seekTo(2.0);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(50), kWaitMs);
+        for (const bool byStep : {false, true}) {
+            window_->openInput(byStep ? QStringLiteral("pattern:ramp:320x180") : QStringLiteral("pattern:bars:320x180"));
+            QVERIFY(cs::test::waitUntil([&] { return !player().isOpening(); }, kWaitMs));
+            // Counted from the open. (No event loop turn from here to the pause or step: the first
+            // frame cannot come between.)
+            const bool firstShown = player().presentedFrames() > 0;
+            if (byStep) player().stepForward();   // the step shows the first frame, or the next after it
+            else player().pause();
+            QVERIFY(!player().isPlaying());
+            for (int64_t k = byStep && firstShown ? 1 : 0; k <= 3; ++k) {
+                if (k > (byStep ? int64_t(firstShown) : 0)) player().stepForward();
+                QTRY_VERIFY2_WITH_TIMEOUT(player().currentFrameNumber() == k && player().presentedFrames() > 0,
+                                          qPrintable(QStringLiteral("frame %1 expected: frame %2, presented %3, queued %4")
+                                                         .arg(k).arg(player().currentFrameNumber())
+                                                         .arg(player().presentedFrames()).arg(player().itemsQueued())),
+                                          kWaitMs);
+            }
+        }
+        // The same for a seek while playing: paused before the frame sought is shown, it is shown.
+        player().play();
+        QVERIFY(cs::test::waitUntil([&] { return player().presentedFrames() > 6; }, kWaitMs));
+        player().seekTo(1.0);
+        player().pause();
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(25), kWaitMs);
+    }
+
     void layoutPresetsSaveAndSwitch() {
         window_->openInput(QStringLiteral("pattern:bars:320x180"));
         QVERIFY(cs::test::waitUntil([&] { return player().input() == "pattern:bars:320x180" && player().hasFrame(); }, kWaitMs));
@@ -459,6 +494,7 @@ private slots:
         QVERIFY(window_->applyLayout(QStringLiteral("Default")));
         choose(window_->findChild<QComboBox*>(QStringLiteral("waveformScale")), int(cs::WaveformScale::Ire));
         window_->engineHost().spec().waveformGain = 1.0f;
+        window_->findChild<cs::MessageBar*>()->hide();   // the window as the next case expects it
         settle();
     }
 
@@ -499,41 +535,7 @@ private slots:
         QVERIFY(viewer->pins().empty());
         QVERIFY(window_->pinsText().startsWith(QStringLiteral("No pixels pinned")));
         window_->pinsDock()->hide();
-    }
-
-    void aSourcePausedBeforeItsFirstFrameShowsIt() {
-        // A source plays as it opens; paused (or stepped) before its first frame has arrived,
-        // it still shows that frame, never the picture of the source before it, and steps go
-        // on from there. The clip before waits on a later frame.
-        window_->openInput(QStringLiteral("pattern:zoneplate:320x180"));
-        QVERIFY(cs::test::waitUntil([&] { return player().input() == "pattern:zoneplate:320x180" && player().presentedFrames() > 0; }, kWaitMs));
-        player().pause();
-        player().seekTo(2.0);
-        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(50), kWaitMs);
-        for (const bool byStep : {false, true}) {
-            window_->openInput(byStep ? QStringLiteral("pattern:ramp:320x180") : QStringLiteral("pattern:bars:320x180"));
-            QVERIFY(cs::test::waitUntil([&] { return !player().isOpening(); }, kWaitMs));
-            // Counted from the open. (No event loop turn from here to the pause or step: the first
-            // frame cannot come between.)
-            const bool firstShown = player().presentedFrames() > 0;
-            if (byStep) player().stepForward();   // the step shows the first frame, or the next after it
-            else player().pause();
-            QVERIFY(!player().isPlaying());
-            for (int64_t k = byStep && firstShown ? 1 : 0; k <= 3; ++k) {
-                if (k > (byStep ? int64_t(firstShown) : 0)) player().stepForward();
-                QTRY_VERIFY2_WITH_TIMEOUT(player().currentFrameNumber() == k && player().presentedFrames() > 0,
-                                          qPrintable(QStringLiteral("frame %1 expected: frame %2, presented %3, queued %4")
-                                                         .arg(k).arg(player().currentFrameNumber())
-                                                         .arg(player().presentedFrames()).arg(player().itemsQueued())),
-                                          kWaitMs);
-            }
-        }
-        // The same for a seek while playing: paused before the frame sought is shown, it is shown.
-        player().play();
-        QVERIFY(cs::test::waitUntil([&] { return player().presentedFrames() > 6; }, kWaitMs));
-        player().seekTo(1.0);
-        player().pause();
-        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(25), kWaitMs);
+        window_->findChild<cs::MessageBar*>()->hide();
     }
 };
 
