@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QObject>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -26,8 +27,11 @@ QString recentKey(Recent kind) {
 
 }  // namespace
 
-void load(Choices& c) {
-    QSettings s;
+namespace {
+
+// One reader and one writer of the choices: the window's own (the file's top level) and a
+// layout preset's (its group, the scope fields alone) go through them.
+void loadFrom(const QSettings& s, Choices& c, bool scopesOnly) {
     ScopeSpec& spec = c.spec;
     spec.histogramScale = HistogramScale(s.value(QStringLiteral("scopes/histogramScale"), int(spec.histogramScale)).toInt() == 1 ? 1 : 0);
     c.histogramChannels = HistogramChannels(
@@ -59,13 +63,14 @@ void load(Choices& c) {
     if (auto m = cieModeFromName(s.value(QStringLiteral("scopes/cieMode"), QString()).toString().toStdString())) spec.cieMode = *m;
     if (auto t = gamutTargetFromName(s.value(QStringLiteral("scopes/gamutTarget"), QString()).toString().toStdString()))
         spec.gamutTarget = *t;
-    c.gamutCheck = s.value(QStringLiteral("scopes/gamutCheck"), c.gamutCheck).toBool();
-    c.toneMapHdr = s.value(QStringLiteral("view/toneMapHdr"), c.toneMapHdr).toBool();
     FilterParams& fp = spec.filter;
     fp.peakingThreshold = std::clamp(s.value(QStringLiteral("filters/peakingThreshold"), fp.peakingThreshold).toFloat(), 0.01f, 1.0f);
     fp.zebraIre = std::clamp(s.value(QStringLiteral("filters/zebraIre"), fp.zebraIre).toFloat(), 0.0f, 109.0f);
     fp.blurRadius = std::clamp(s.value(QStringLiteral("filters/blurRadius"), fp.blurRadius).toInt(), 1, 64);
     fp.gaussianSigma = std::clamp(s.value(QStringLiteral("filters/gaussianSigma"), fp.gaussianSigma).toFloat(), 0.3f, 20.0f);
+    if (scopesOnly) return;
+    c.gamutCheck = s.value(QStringLiteral("scopes/gamutCheck"), c.gamutCheck).toBool();
+    c.toneMapHdr = s.value(QStringLiteral("view/toneMapHdr"), c.toneMapHdr).toBool();
     spec.colorOverride.matrix = matrixFromName(s.value(QStringLiteral("colour/matrix"), QString()).toString().toStdString());
     spec.colorOverride.range = rangeFromName(s.value(QStringLiteral("colour/range"), QString()).toString().toStdString());
     spec.colorOverride.transfer = transferFromName(s.value(QStringLiteral("colour/transfer"), QString()).toString().toStdString());
@@ -74,8 +79,7 @@ void load(Choices& c) {
     c.nvdec = s.value(QStringLiteral("decode/nvdec"), c.nvdec).toBool();
 }
 
-void save(const Choices& c) {
-    QSettings s;
+void saveTo(QSettings& s, const Choices& c, bool scopesOnly) {
     const ScopeSpec& spec = c.spec;
     s.setValue(QStringLiteral("scopes/histogramScale"), int(spec.histogramScale));
     s.setValue(QStringLiteral("scopes/histogramChannels"), int(c.histogramChannels));
@@ -96,12 +100,13 @@ void save(const Choices& c) {
     s.setValue(QStringLiteral("scopes/previewInViewer"), c.previewInViewer);
     s.setValue(QStringLiteral("scopes/cieMode"), latin1(cieModeName(spec.cieMode)));
     s.setValue(QStringLiteral("scopes/gamutTarget"), latin1(gamutTargetName(spec.gamutTarget)));
-    s.setValue(QStringLiteral("scopes/gamutCheck"), c.gamutCheck);
-    s.setValue(QStringLiteral("view/toneMapHdr"), c.toneMapHdr);
     s.setValue(QStringLiteral("filters/peakingThreshold"), spec.filter.peakingThreshold);
     s.setValue(QStringLiteral("filters/zebraIre"), spec.filter.zebraIre);
     s.setValue(QStringLiteral("filters/blurRadius"), spec.filter.blurRadius);
     s.setValue(QStringLiteral("filters/gaussianSigma"), spec.filter.gaussianSigma);
+    if (scopesOnly) return;
+    s.setValue(QStringLiteral("scopes/gamutCheck"), c.gamutCheck);
+    s.setValue(QStringLiteral("view/toneMapHdr"), c.toneMapHdr);
     const ColorOverride& o = spec.colorOverride;
     s.setValue(QStringLiteral("colour/matrix"), o.matrix ? latin1(matrixName(*o.matrix)) : QString());
     s.setValue(QStringLiteral("colour/range"), o.range ? latin1(rangeName(*o.range)) : QString());
@@ -109,6 +114,88 @@ void save(const Choices& c) {
     s.setValue(QStringLiteral("playback/loop"), c.loop);
     s.setValue(QStringLiteral("playback/playOnOpen"), c.playOnOpen);
     s.setValue(QStringLiteral("decode/nvdec"), c.nvdec);
+}
+
+}  // namespace
+
+void load(Choices& c) { loadFrom(QSettings(), c, false); }
+
+void save(const Choices& c) {
+    QSettings s;
+    saveTo(s, c, false);
+}
+
+void applyScopeChoices(const Choices& from, Choices& to) {
+    const ColorOverride keep = to.spec.colorOverride;
+    const PreviewFilter active = to.spec.preview;
+    to.spec = from.spec;
+    to.spec.colorOverride = keep;
+    to.spec.preview = active;
+    to.histogramChannels = from.histogramChannels;
+    to.preview = from.preview;
+    to.previewInViewer = from.previewInViewer;
+}
+
+bool wallToneMapHdr() {
+    const QSettings s;
+    // Until the wall's own switch is used it follows the viewer's.
+    return s.value(QStringLiteral("wall/toneMapHdr"), s.value(QStringLiteral("view/toneMapHdr"), true)).toBool();
+}
+void setWallToneMapHdr(bool on) { QSettings().setValue(QStringLiteral("wall/toneMapHdr"), on); }
+
+// ---- Layout presets ------------------------------------------------------------------------
+
+QString checkLayoutName(const QString& name, const QStringList& taken) {
+    const QString n = name.trimmed();
+    if (n.isEmpty()) return QObject::tr("Layout name \"%1\": a layout needs a name.").arg(name);
+    if (n.size() > kLayoutNameMax)
+        return QObject::tr("Layout name \"%1\": longer than %2 characters.").arg(n.left(kLayoutNameMax) + QStringLiteral("...")).arg(kLayoutNameMax);
+    for (const QString& t : taken)
+        if (t.compare(n, Qt::CaseInsensitive) == 0) return QObject::tr("Layout name \"%1\": a layout of that name exists.").arg(n);
+    return {};
+}
+
+std::vector<LayoutPreset> layoutPresets(QSettings& r) {
+    std::vector<LayoutPreset> out;
+    const int n = r.beginReadArray(QStringLiteral("layouts"));
+    for (int i = 0; i < n; ++i) {
+        r.setArrayIndex(i);
+        LayoutPreset p;
+        p.name = r.value(QStringLiteral("name")).toString().trimmed();
+        p.state = r.value(QStringLiteral("state")).toByteArray();
+        p.picture = r.value(QStringLiteral("picture"), true).toBool();
+        loadFrom(r, p.choices, true);
+        // A damaged entry (no name, or a name twice) is left out rather than shown wrong.
+        QStringList taken;
+        for (const LayoutPreset& q : out) taken << q.name;
+        if (!checkLayoutName(p.name, taken).isEmpty()) continue;
+        out.push_back(std::move(p));
+    }
+    r.endArray();
+    return out;
+}
+
+void setLayoutPresets(QSettings& s, const std::vector<LayoutPreset>& presets) {
+    s.remove(QStringLiteral("layouts"));
+    s.beginWriteArray(QStringLiteral("layouts"), int(presets.size()));
+    for (size_t i = 0; i < presets.size(); ++i) {
+        s.setArrayIndex(int(i));
+        const LayoutPreset& p = presets[i];
+        s.setValue(QStringLiteral("name"), p.name);
+        s.setValue(QStringLiteral("state"), p.state);
+        s.setValue(QStringLiteral("picture"), p.picture);
+        saveTo(s, p.choices, true);
+    }
+    s.endArray();
+}
+
+std::vector<LayoutPreset> layoutPresets() {
+    QSettings s;
+    return layoutPresets(s);
+}
+void setLayoutPresets(const std::vector<LayoutPreset>& presets) {
+    QSettings s;
+    setLayoutPresets(s, presets);
 }
 
 PictureGuides pictureGuides() {

@@ -6,6 +6,8 @@
 // Keys: scopes/* and filters/* (the remembered fields of ScopeSpec, the histogram channels,
 // the preview filter and whether it shows in the viewer, the CIE panel's diagram and target
 // gamut, the gamut check), view/toneMapHdr (the viewer's HDR to SDR display transform),
+// wall/toneMapHdr (the wall's own switch), layouts/* (the layout presets: name, dock state,
+// whether the picture shows, and the scope fields under the same keys as the window's),
 // colour/matrix and colour/range
 // (the override; empty: the stream's own), playback/loop, playback/playOnOpen, decode/nvdec, window/geometry and window/state (the dock layout),
 // recent/files, recent/urls, recent/folder (the Open File dialog's folder), export/folder,
@@ -21,9 +23,13 @@
 #include <QString>
 #include <QStringList>
 
+#include <vector>
+
 #include "core/ScopeSpec.h"
 #include "playback/EngineHost.h"
 #include "render/PictureGuides.h"
+
+class QSettings;
 
 namespace cs::settings {
 
@@ -48,6 +54,33 @@ struct Choices {
 // the colour override, which is the stream's own unless one was saved.
 void load(Choices& c);
 void save(const Choices& c);
+
+// The scope fields of `from` (its spec but the colour override, the histogram channels, the
+// preview filter and whether it shows in the viewer) over `to`: what a layout preset carries.
+void applyScopeChoices(const Choices& from, Choices& to);
+
+// The wall's View > Tone Map HDR to SDR (WallWindow); until it was switched, the viewer's.
+bool wallToneMapHdr();
+void setWallToneMapHdr(bool on);
+
+// A named layout (View > Layouts): the docks (QMainWindow::saveState), whether the picture
+// shows (a second screen's "scopes only"), and the scope fields (as applyScopeChoices takes them).
+struct LayoutPreset {
+    QString name;
+    QByteArray state;
+    bool picture = true;
+    Choices choices;
+};
+constexpr int kLayoutNameMax = 40;
+// "" when `name` (trimmed) can name a new layout; else one sentence naming it and why not
+// (empty, too long, or one of `taken`, case aside).
+QString checkLayoutName(const QString& name, const QStringList& taken);
+// The saved presets in their order; an entry without a name, or with a name taken before it,
+// is left out. The scope fields are read clamped as load() reads them.
+std::vector<LayoutPreset> layoutPresets(QSettings& s);
+void setLayoutPresets(QSettings& s, const std::vector<LayoutPreset>& presets);
+std::vector<LayoutPreset> layoutPresets();   // the application's settings
+void setLayoutPresets(const std::vector<LayoutPreset>& presets);
 
 // The main window's geometry and dock layout (QMainWindow::saveGeometry / saveState).
 QByteArray windowGeometry();

@@ -4,7 +4,9 @@
 // there, full screen (F11: the window; a double-click: the picture alone; Esc leaves).
 // View > Guides drawn over the picture, reverse play's direction, the status bar's R'G'B',
 // legal and colour gamut readouts and an assumed matrix, Help > User Guide, a source paused
-// before its first frame. Set CS_WINDOW_SCREENSHOTS=DIR to
+// before its first frame, layout presets (View > Layouts: saved, switched by Ctrl+N, renamed,
+// deleted, a bad one refused; Scopes only, Picture only), several pins with their readouts.
+// Set CS_WINDOW_SCREENSHOTS=DIR to
 // keep screenshots. Exits 77 (skipped) without a display or OpenGL 3.3.
 #include <QComboBox>
 #include <QDialog>
@@ -22,6 +24,7 @@
 #include "GuiTestSupport.h"
 #include "ui/compare/Compare.h"
 #include "ui/main/MainWindow.h"
+#include "ui/MessageBar.h"
 #include "ui/main/PictureView.h"
 #include "render/PictureGuides.h"
 #include "ui/main/TransportBar.h"
@@ -391,6 +394,148 @@ private slots:
         player().seekTo(1.0);
         player().pause();
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(25), kWaitMs);
+    }
+
+    void layoutPresetsSaveAndSwitch() {
+        window_->openInput(QStringLiteral("pattern:bars:320x180"));
+        QVERIFY(cs::test::waitUntil([&] { return player().input() == "pattern:bars:320x180" && player().hasFrame(); }, kWaitMs));
+        player().pause();
+        window_->resetLayout();
+        settle();
+        const QStringList builtIn{QStringLiteral("Default"), QStringLiteral("Scopes only"), QStringLiteral("Picture only")};
+        QCOMPARE(window_->layoutNames(), builtIn);
+        // A grading layout: the histogram closed, the waveform in code values at gain 4.
+        window_->dock(Plane::Histogram)->hide();
+        auto* scale = window_->findChild<QComboBox*>(QStringLiteral("waveformScale"));
+        choose(scale, int(cs::WaveformScale::CodeValue));
+        window_->engineHost().spec().waveformGain = 4.0f;
+        QVERIFY(window_->saveLayoutAs(QStringLiteral("Grading")));
+        QCOMPARE(window_->layoutNames(), builtIn + QStringList{QStringLiteral("Grading")});
+        // A name taken (case aside) or empty is refused with the reason, shown in the window.
+        const cs::Status taken = window_->saveLayoutAs(QStringLiteral("grading"));
+        QVERIFY(!taken);
+        QVERIFY2(QString::fromStdString(taken.message()).contains(QStringLiteral("exists")), taken.message().c_str());
+        QVERIFY(window_->messageText().contains(QStringLiteral("exists")));
+        QVERIFY(!window_->saveLayoutAs(QStringLiteral("  ")));
+
+        // Default (Ctrl+1): every panel, the scale as it was left (a layout switch keeps it).
+        QTest::keyClick(window_, Qt::Key_1, Qt::ControlModifier);
+        settle();
+        QVERIFY(window_->dock(Plane::Histogram)->isVisible());
+        QVERIFY(window_->pictureShown());
+        choose(window_->findChild<QComboBox*>(QStringLiteral("waveformScale")), int(cs::WaveformScale::Ire));
+        window_->engineHost().spec().waveformGain = 1.0f;
+        // Grading is the fourth: Ctrl+4 brings back its panels and the scopes' settings, the controls in step.
+        QTest::keyClick(window_, Qt::Key_4, Qt::ControlModifier);
+        settle();
+        QVERIFY(!window_->dock(Plane::Histogram)->isVisible());
+        QVERIFY(window_->dock(Plane::Waveform)->isVisible());
+        QCOMPARE(window_->engineHost().spec().waveformScale, cs::WaveformScale::CodeValue);
+        QCOMPARE(window_->engineHost().spec().waveformGain, 4.0f);
+        for (auto* c : window_->findChildren<QComboBox*>(QStringLiteral("waveformScale")))
+            QCOMPARE(c->currentData().toInt(), int(cs::WaveformScale::CodeValue));
+        // Remembered between runs: in the settings, as the next window reads them.
+        const auto saved = cs::settings::layoutPresets();
+        QCOMPARE(int(saved.size()), 1);
+        QCOMPARE(saved[0].choices.spec.waveformGain, 4.0f);
+
+        // Scopes only (Ctrl+2): no picture, the panels fill the window.
+        QTest::keyClick(window_, Qt::Key_2, Qt::ControlModifier);
+        settle(400);
+        QVERIFY(!window_->pictureShown());
+        QVERIFY(!window_->viewer()->isVisible());
+        for (Plane p : {Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram, Plane::Preview})
+            QVERIFY2(window_->dock(p)->isVisible(), qPrintable(window_->dock(p)->objectName()));
+        // The scopes still follow the frame shown.
+        const int64_t before = window_->framesProcessed();
+        player().stepForward();
+        QTRY_VERIFY_WITH_TIMEOUT(window_->framesProcessed() > before, kWaitMs);
+        shoot(*window_, "layout-scopes-only.png");
+        // The picture alone full screen shows it, and leaving hides it again; Reset Layout brings it back.
+        window_->setFullScreenPicture(true);
+        QVERIFY(window_->pictureShown());
+        window_->setFullScreenPicture(false);
+        QVERIFY(!window_->pictureShown());
+        window_->resetLayout();
+        QVERIFY(window_->pictureShown());
+        // Picture only (Ctrl+3): the picture and transport, no panels.
+        QTest::keyClick(window_, Qt::Key_3, Qt::ControlModifier);
+        settle(400);
+        QVERIFY(window_->pictureShown() && window_->viewer()->isVisible());
+        for (Plane p : {Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram, Plane::Preview})
+            QVERIFY(!window_->dock(p)->isVisible());
+        shoot(*window_, "layout-picture-only.png");
+
+        // Renamed and deleted; built-in ones are not.
+        QVERIFY(window_->renameLayout(QStringLiteral("Grading"), QStringLiteral("Review")));
+        QCOMPARE(window_->layoutNames().last(), QStringLiteral("Review"));
+        QVERIFY(!window_->renameLayout(QStringLiteral("Review"), QStringLiteral("Default")));
+        QVERIFY(!window_->deleteLayout(QStringLiteral("Scopes only")));
+        // A preset whose dock state this build cannot restore: a message, the window as it was.
+        auto presets = cs::settings::layoutPresets();
+        cs::settings::LayoutPreset bad = presets[0];
+        bad.name = QStringLiteral("Old build");
+        bad.state = QByteArray("not a QMainWindow state");
+        presets.push_back(bad);
+        cs::settings::setLayoutPresets(presets);
+        QTimer::singleShot(0, [] {   // the message box it opens
+            if (auto* box = qobject_cast<QDialog*>(QApplication::activeModalWidget())) box->reject();
+        });
+        const cs::Status refused = window_->applyLayout(QStringLiteral("Old build"));
+        QVERIFY(!refused);
+        QVERIFY2(QString::fromStdString(refused.message()).contains(QStringLiteral("Old build")), refused.message().c_str());
+        QVERIFY(window_->messageText().contains(QStringLiteral("cannot be restored")));
+        QVERIFY(window_->pictureShown());
+        QVERIFY(!window_->dock(Plane::Waveform)->isVisible());   // still Picture only's
+        QCOMPARE(window_->engineHost().spec().waveformScale, cs::WaveformScale::CodeValue);
+        QVERIFY(window_->deleteLayout(QStringLiteral("Review")));
+        QVERIFY(window_->deleteLayout(QStringLiteral("Old build")));
+        QCOMPARE(window_->layoutNames(), builtIn);
+        QVERIFY(window_->applyLayout(QStringLiteral("Default")));
+        choose(window_->findChild<QComboBox*>(QStringLiteral("waveformScale")), int(cs::WaveformScale::Ire));
+        window_->engineHost().spec().waveformGain = 1.0f;
+        window_->findChild<cs::MessageBar*>()->hide();   // the window as the next case expects it
+        settle();
+    }
+
+    void severalPinsWithTheirReadouts() {
+        cs::PictureView* viewer = window_->viewer();
+        viewer->setPinned(std::nullopt);
+        QVERIFY(!window_->pinsDock()->isVisible());
+        window_->findChild<cs::MessageBar*>()->hide();   // the layouts' errors: a warning shows
+        const cs::RectF r = viewer->pictureRect();
+        const double dpr = viewer->devicePixelRatioF();
+        // Bars: 75% white after the left grey panel (an eighth: 180 in limited codes), then yellow, cyan, ...
+        auto at = [&](double fx) { return QPoint(int((r.x + fx * r.w) / dpr), int((r.y + 0.25 * r.h) / dpr)); };
+        const QPoint spots[] = {at(0.18), at(0.29), at(0.39), at(0.5), at(0.6)};
+        QTest::mouseClick(viewer, Qt::LeftButton, {}, spots[0]);
+        QCOMPARE(int(viewer->pins().size()), 1);
+        for (int i = 1; i < 4; ++i) QTest::mouseClick(viewer, Qt::LeftButton, Qt::ShiftModifier, spots[i]);
+        QCOMPARE(int(viewer->pins().size()), 4);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->pinsDock()->isVisible(), kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(window_->pinsText().count(QLatin1Char('\n')), 11, kWaitMs);   // three rows a pin
+        const QStringList lines = window_->pinsText().split(QLatin1Char('\n'));
+        for (int i = 0; i < 4; ++i)
+            QVERIFY2(lines[3 * i].startsWith(QString::number(i + 1) + QStringLiteral("  x ")), qPrintable(lines[3 * i]));
+        // The readout says what the parade shows: 75% white is 180 on R', G' and B'; 75% yellow's B' is black's 16.
+        QVERIFY2(lines[1].contains(QStringLiteral("Y'CbCr 180 128 128")), qPrintable(lines[1]));
+        QVERIFY2(lines[2].contains(QStringLiteral("R'G'B' (16-235) 180 180 180")), qPrintable(lines[2]));
+        QVERIFY2(lines[5].contains(QStringLiteral("R'G'B' (16-235) 180 180  16")), qPrintable(lines[5]));
+        QVERIFY2(window_->pickerText().contains(QStringLiteral("R'G'B' (16-235) 180 180 180")), qPrintable(window_->pickerText()));
+        // A fifth is refused with a message; a plain click pins one in place of all.
+        QTest::mouseClick(viewer, Qt::LeftButton, Qt::ShiftModifier, spots[4]);
+        QCOMPARE(int(viewer->pins().size()), 4);
+        QVERIFY2(window_->messageText().contains(QStringLiteral("Clear Pins")), qPrintable(window_->messageText()));
+        settle(300);
+        shoot(*window_, "four-pins.png");
+        QTest::mouseClick(viewer, Qt::LeftButton, {}, spots[4]);
+        QCOMPARE(int(viewer->pins().size()), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(window_->pinsText().count(QLatin1Char('\n')), 2, kWaitMs);
+        action("clearPins")->trigger();
+        QVERIFY(viewer->pins().empty());
+        QVERIFY(window_->pinsText().startsWith(QStringLiteral("No pixels pinned")));
+        window_->pinsDock()->hide();
+        window_->findChild<cs::MessageBar*>()->hide();
     }
 };
 

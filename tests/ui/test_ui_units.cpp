@@ -1,5 +1,6 @@
 // Unit tests of the GUI's logic that needs no display: timecode, picture placement and
-// the picker's mapping, the pixel picker's code values, the source thread's ordering,
+// the picker's mapping, the pixel picker's code values (R'G'B' as the parade reads it), the
+// layout presets' settings, the source thread's ordering,
 // seeking and preparing ahead, and the GL graticule overlay against core's CPU-rendered
 // graticule.
 #include <gtest/gtest.h>
@@ -23,6 +24,12 @@
 #include "playback/PixelProbe.h"
 #include "playback/SourceReader.h"
 #include "playback/Timecode.h"
+#include "ui/Settings.h"
+
+#include <QSettings>
+#include <unistd.h>
+#include <cstdio>
+#include <string>
 
 namespace cs {
 namespace {
@@ -193,7 +200,114 @@ TEST(PixelProbe, RgbSourcesDeriveYCbCrThroughTheMatrix) {
     EXPECT_EQ(p->luma, 63);
     EXPECT_EQ(p->cb, 102);
     EXPECT_EQ(p->cr, 240);
-    EXPECT_NE(describe(*p).find("R'G'B' 255   0   0"), std::string::npos) << describe(*p);
+    // Tagged limited, the parade reads its R'G'B' in limited codes: 255 at white's 235, 0 at 16.
+    EXPECT_NE(describe(*p).find("R'G'B' (16-235) 235  16  16"), std::string::npos) << describe(*p);
+    PixelReading full = *p;
+    full.range = Range::Full;
+    EXPECT_NE(describe(full).find("R'G'B' (0-255) 255   0   0"), std::string::npos) << describe(full);
+}
+
+// The readout's R'G'B' is what the R'G'B' parade shows in code values: for a limited-range
+// source the luma waveform's codes (75% white: 180 on R', G', B' as on Y').
+TEST(PixelProbe, ReadsRgbInTheParadesCodes) {
+    EXPECT_EQ(paradeCode(191, 8, Range::Limited), 180);
+    EXPECT_EQ(paradeCode(0, 8, Range::Limited), 16);
+    EXPECT_EQ(paradeCode(255, 8, Range::Limited), 235);
+    EXPECT_EQ(paradeCode(-10, 8, Range::Limited), 7);    // below black: 16 - 8.6
+    EXPECT_EQ(paradeCode(767, 10, Range::Limited), 721);  // 10-bit 75% white
+    EXPECT_EQ(paradeCode(1023, 10, Range::Limited), 940);
+    EXPECT_EQ(paradeCode(191, 8, Range::Full), 191);
+    ColorInfo bt709;
+    bt709.matrix = Matrix::Bt709;
+    bt709.range = Range::Limited;
+    Frame f(PixelFormat::Yuv420p, 2, 2, bt709);
+    f.fill(180, 128, 128);   // 75% white
+    auto p = readPixel(f.view(), bt709, 0, 0);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->r, 191);   // full range at the depth, as the engines count it
+    EXPECT_NE(describe(*p).find("Y'CbCr 180 128 128   R'G'B' (16-235) 180 180 180"), std::string::npos) << describe(*p);
+    Frame ten(PixelFormat::Yuv422p10, 2, 2, bt709);
+    ten.fill(721, 512, 512);
+    p = readPixel(ten.view(), bt709, 0, 0);
+    ASSERT_TRUE(p);
+    EXPECT_NE(describe(*p).find("R'G'B' (64-940)  721  721  721"), std::string::npos) << describe(*p);
+    ColorInfo fullRange = bt709;
+    fullRange.range = Range::Full;
+    Frame pc(PixelFormat::Yuv420p, 2, 2, fullRange);
+    pc.fill(191, 128, 128);
+    p = readPixel(pc.view(), fullRange, 0, 0);
+    ASSERT_TRUE(p);
+    EXPECT_NE(describe(*p).find("R'G'B' (0-255) 191 191 191"), std::string::npos) << describe(*p);
+}
+
+// Layout presets in a settings file: written and read back in order, with the scope fields
+// through the window's own keys (clamped as they are), a damaged entry left out.
+TEST(LayoutPresets, RoundTripThroughASettingsFile) {
+    const std::string path = ::testing::TempDir() + "cs_layouts_" + std::to_string(::getpid()) + ".ini";
+    std::remove(path.c_str());
+    {
+        QSettings s(QString::fromStdString(path), QSettings::IniFormat);
+        settings::LayoutPreset grading;
+        grading.name = QStringLiteral("Grading");
+        grading.state = QByteArray("\x00\x01state", 8);
+        grading.choices.spec.waveformScale = WaveformScale::CodeValue;
+        grading.choices.spec.waveformGain = 4.0f;
+        grading.choices.spec.paradeMode = ParadeMode::Ycbcr;
+        grading.choices.histogramChannels = HistogramChannels::Luma;
+        grading.choices.preview = PreviewFilter::Zebra;
+        settings::LayoutPreset second;
+        second.name = QStringLiteral("Second screen");
+        second.picture = false;
+        settings::setLayoutPresets(s, {grading, second});
+        // Nothing of the window's own (playback, decoding, the colour override) goes into a preset.
+        EXPECT_FALSE(s.contains(QStringLiteral("layouts/1/playback/loop")));
+        EXPECT_FALSE(s.contains(QStringLiteral("layouts/1/colour/matrix")));
+        EXPECT_TRUE(s.contains(QStringLiteral("layouts/1/scopes/waveformScale")));
+    }
+    {
+        QSettings s(QString::fromStdString(path), QSettings::IniFormat);
+        const auto presets = settings::layoutPresets(s);
+        ASSERT_EQ(presets.size(), 2u);
+        EXPECT_EQ(presets[0].name, QStringLiteral("Grading"));
+        EXPECT_EQ(presets[0].state, QByteArray("\x00\x01state", 8));
+        EXPECT_TRUE(presets[0].picture);
+        EXPECT_EQ(presets[0].choices.spec.waveformScale, WaveformScale::CodeValue);
+        EXPECT_EQ(presets[0].choices.spec.waveformGain, 4.0f);
+        EXPECT_EQ(presets[0].choices.spec.paradeMode, ParadeMode::Ycbcr);
+        EXPECT_EQ(presets[0].choices.histogramChannels, HistogramChannels::Luma);
+        EXPECT_EQ(presets[0].choices.preview, PreviewFilter::Zebra);
+        EXPECT_EQ(presets[1].name, QStringLiteral("Second screen"));
+        EXPECT_FALSE(presets[1].picture);
+        // Damaged by hand: a gain out of range, a nameless entry, a name twice.
+        s.setValue(QStringLiteral("layouts/1/scopes/waveformGain"), 1000.0);
+        s.setValue(QStringLiteral("layouts/size"), 4);
+        s.setValue(QStringLiteral("layouts/3/name"), QString());
+        s.setValue(QStringLiteral("layouts/4/name"), QStringLiteral("grading"));
+        const auto damaged = settings::layoutPresets(s);
+        ASSERT_EQ(damaged.size(), 2u);
+        EXPECT_EQ(damaged[0].choices.spec.waveformGain, 16.0f);
+    }
+    std::remove(path.c_str());
+}
+
+TEST(LayoutPresets, NamesAreCheckedWithAReason) {
+    const QStringList taken{QStringLiteral("Default"), QStringLiteral("Grading")};
+    EXPECT_TRUE(settings::checkLayoutName(QStringLiteral("Review"), taken).isEmpty());
+    EXPECT_TRUE(settings::checkLayoutName(QStringLiteral("  Review "), taken).isEmpty());
+    EXPECT_TRUE(settings::checkLayoutName(QStringLiteral(" "), taken).contains(QStringLiteral("needs a name")));
+    EXPECT_TRUE(settings::checkLayoutName(QStringLiteral("grading"), taken).contains(QStringLiteral("exists")));
+    EXPECT_TRUE(settings::checkLayoutName(QString(60, QLatin1Char('x')), taken).contains(QStringLiteral("longer than 40")));
+    // A preset carries the scope fields, not the colour override.
+    settings::Choices from, to;
+    from.spec.vectorscopeZoom = 2;
+    from.spec.colorOverride.matrix = Matrix::Bt601;
+    to.spec.colorOverride.range = Range::Full;
+    from.previewInViewer = true;
+    settings::applyScopeChoices(from, to);
+    EXPECT_EQ(to.spec.vectorscopeZoom, 2);
+    EXPECT_FALSE(to.spec.colorOverride.matrix.has_value());
+    EXPECT_EQ(to.spec.colorOverride.range, Range::Full);
+    EXPECT_TRUE(to.previewInViewer);
 }
 
 // The CUDA path draws the graticule as an overlay over trace-only images; core draws it

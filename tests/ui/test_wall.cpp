@@ -2,7 +2,7 @@
 // (ffmpeg senders on loopback) where every tile plays, one sender killed shows "reconnecting"
 // on its tile only while the others keep playing, the saved wall reopens the same; alarms on
 // clips made here with the ffmpeg CLI (a black segment, a frozen segment, moving content);
-// the full-size view of a tile and back; a PQ tile's picture tone mapped as the viewer's. Conditions are waited for with QTRY_ (bounded
+// the full-size view of a tile and back; a PQ tile's picture tone mapped as the viewer's (the switch remembered). Conditions are waited for with QTRY_ (bounded
 // polling, the bounds scaled for sanitized builds: tests/common/TestTime.h), never with
 // sleeps. Set CS_WALL_SCREENSHOTS=DIR to keep screenshots of the walls.
 #include <QAction>
@@ -21,6 +21,7 @@
 #include <memory>
 
 #include "GuiTestSupport.h"
+#include "ui/Settings.h"
 #include "core/ToneMap.h"
 #include "tests/common/TestTime.h"
 #include "ui/Gui.h"
@@ -386,6 +387,18 @@ void TestWall::hdrTilesAreToneMapped() {
     const int plain = centre();
     const cs::Rgb want = cs::toneMapCode8(cs::makeToneMap(cs::Transfer::Pq, cs::Primaries::Bt2020), plain, plain, plain);
     QCOMPARE(mapped, want.r);
+    // The switch is remembered: the next wall starts with it off; the viewer's own is apart.
+    QVERIFY(!cs::settings::wallToneMapHdr());
+    {
+        WallWindow next("cpu");
+        auto* again = next.findChild<QAction*>(QStringLiteral("toneMap"));
+        QVERIFY(again && !again->isChecked());
+        again->setChecked(true);   // as it was, for the cases after
+    }
+    QVERIFY(cs::settings::wallToneMapHdr());
+    cs::settings::Choices viewer;
+    cs::settings::load(viewer);
+    QVERIFY(viewer.toneMapHdr);
 }
 
 CS_GUI_TEST_MAIN(TestWall)

@@ -223,6 +223,7 @@ void MainWindow::buildViewer() {
         updatePicker();
     });
     connect(viewer_, &PictureView::pinnedChanged, this, &MainWindow::updatePicker);
+    connect(viewer_, &PictureView::pinnedChanged, this, &MainWindow::updatePins);
 }
 
 void MainWindow::buildDocks() {
@@ -340,6 +341,7 @@ void MainWindow::buildMenusAndToolbar() {
     view->addSeparator();
     view->addAction(tr("Show All Panels"), this, &MainWindow::showAllPanels);
     view->addAction(tr("Reset Layout"), this, &MainWindow::resetLayout);
+    buildLayouts(view);
     view->addSeparator();
     gamutCheckAction_ = view->addAction(tr("Gamut Check"));
     gamutCheckAction_->setObjectName(QStringLiteral("gamutCheck"));
@@ -365,7 +367,7 @@ void MainWindow::buildMenusAndToolbar() {
     actual->setShortcut(QKeySequence(Qt::Key_1));
     QAction* twice = view->addAction(tr("Zoom 200%"), this, [this] { viewer_->zoomTo(2.0); });
     twice->setShortcut(QKeySequence(Qt::Key_2));
-    view->addAction(tr("Clear Pixel Marker"), this, [this] { viewer_->setPinned(std::nullopt); });
+    buildPins(view);
     buildGuides(view);
     playback->addSeparator();
     buildTimecodeActions(playback, view);
@@ -442,8 +444,11 @@ void MainWindow::buildMenusAndToolbar() {
                "<tr><td><b>Esc</b></td><td>leave full screen</td></tr>"
                "<tr><td><b>Ctrl+Shift+S</b></td><td>save scopes</td></tr>"
                "<tr><td><b>Ctrl+R</b></td><td>record / stop recording</td></tr>"
-               "<tr><td><b>F1</b></td><td>the user guide</td></tr>") +
-                CompareController::shortcutRows() + tr("</table><p>Click the picture to pin the pixel picker.</p>"));
+               "<tr><td><b>F1</b></td><td>the user guide</td></tr>"
+               "<tr><td><b>Ctrl+1 .. Ctrl+9</b></td><td>View &gt; Layouts: the first nine layouts</td></tr>"
+               "<tr><td><b>Ctrl+Shift+X</b></td><td>clear the pins</td></tr>") +
+                CompareController::shortcutRows() +
+                tr("</table><p>Click the picture to pin the pixel picker; Shift+click pins up to four pixels.</p>"));
     });
     help->addAction(tr("About cudascope"), this, [this] {
         QMessageBox::about(this, tr("About cudascope"),
@@ -476,6 +481,10 @@ void MainWindow::loadSettings() {
 
 void MainWindow::saveSettings() {
     settings::saveWindow(saveGeometry(), saveState(kStateVersion));
+    settings::save(currentChoices());
+}
+
+settings::Choices MainWindow::currentChoices() const {
     settings::Choices c;
     c.spec = engine_.spec();
     c.histogramChannels = engine_.histogramChannels;
@@ -486,7 +495,7 @@ void MainWindow::saveSettings() {
     c.loop = player_->loops();
     c.playOnOpen = playOnOpen_;
     c.nvdec = hwdec_ != HwDecode::None;
-    settings::save(c);
+    return c;
 }
 
 void MainWindow::showEvent(QShowEvent* e) {
@@ -615,6 +624,7 @@ void MainWindow::onFrameChanged() {
     transport_->setPosition(player_->currentPts(), player_->currentFrameNumber(), player_->currentFrame().timecode);
     followTimeline();
     updatePicker();
+    updatePins();
     if (recorder_) recordShownFrame();
 }
 
@@ -726,10 +736,7 @@ void MainWindow::updatePicker() {
         status_->setPickerText({});
         return;
     }
-    const VideoFrame& f = player_->currentFrame();
-    const ColorInfo color = engine_.hasResults() ? engine_.results().color : applyOverride(f.view.color, engine_.spec().colorOverride);
-    std::optional<PixelReading> p = readPixel(f.view, color, at->x, at->y);
-    if (!p && f.view.onDevice) p = engine_.readDevicePixel(f.view, color, at->x, at->y);
+    const std::optional<PixelReading> p = readAt(*at);
     if (!p) {
         status_->setPickerText(tr("x %1  y %2").arg(at->x).arg(at->y));
         return;

@@ -20,10 +20,12 @@
 #include "playback/EngineHost.h"
 #include "playback/FlightRecorder.h"
 #include "playback/FlightThumbnail.h"
+#include "playback/PixelProbe.h"
 #include "Player.h"
 #include "ui/record/WindowRecorder.h"
 #include "render/FrameTextures.h"
 #include "render/Layout.h"
+#include "ui/Settings.h"
 
 class QAction;
 class QComboBox;
@@ -69,6 +71,25 @@ public:
     QString messageText() const;
     // The status bar's picker readout.
     QString pickerText() const;
+    // The Pinned Pixels dock (MainWindowPins.cpp): each pin's number and position, then its
+    // Y'CbCr and R'G'B' (16-235) rows, the codes as the scopes show them; three lines a pin.
+    // It shows when a second pin is added.
+    QDockWidget* pinsDock() { return pinsDock_; }
+    QString pinsText() const;
+
+    // Layout presets (MainWindowLayouts.cpp, View > Layouts): the built-in "Default" (Reset
+    // Layout's), "Scopes only" (no picture: the panels fill the window, for a second screen)
+    // and "Picture only" (the picture and transport, no panels), then the saved ones in the
+    // order saved; Ctrl+1..Ctrl+9 switch to the first nine. A saved layout holds the docks
+    // (saveState), whether the picture shows and the scopes' settings (settings::LayoutPreset);
+    // switching leaves the colour override, decoding and playback as they are. The errors name
+    // the layout and say why (also shown in the window).
+    QStringList layoutNames() const;
+    Status applyLayout(const QString& name);
+    Status saveLayoutAs(const QString& name);
+    Status renameLayout(const QString& from, const QString& to);
+    Status deleteLayout(const QString& name);
+    bool pictureShown() const;
     // Frames the engine has been run on (a still source playing adds none).
     int64_t framesProcessed() const { return framesProcessed_; }
 
@@ -137,6 +158,17 @@ private:
     void buildFullScreen();   // the actions in the View menu, every menu shortcut kept without the menu bar
     void loadSettings();
     void saveSettings();
+    settings::Choices currentChoices() const;
+    // MainWindowLayouts.cpp: the Layouts menu and its actions (rebuilt when the saved ones change).
+    void buildLayouts(QMenu* view);
+    void rebuildLayoutsMenu();
+    void applyScopeChoices(const settings::Choices& preset);
+    void rebuildScopeControls();   // every panel's controls made again from the spec
+    void setPictureShown(bool on);
+    // MainWindowPins.cpp: the Pinned Pixels dock and View > Clear Pins (in `view`).
+    void buildPins(QMenu* view);
+    void updatePins();
+    std::optional<PixelReading> readAt(PixelPos at) const;
 
     void onOpened();
     void onOpenFailed(const QString& input, const QString& message);
@@ -198,6 +230,7 @@ private:
     struct PictureOnly {
         QByteArray state;
         bool wasFullScreen = false, wasMaximized = false;
+        bool pictureWasHidden = false;   // View > Layouts > Scopes only
         std::vector<QWidget*> hidden;
     };
     std::optional<PictureOnly> pictureOnly_;
@@ -243,6 +276,10 @@ private:
     std::unique_ptr<WindowRecorder> recorder_;
     int64_t recordSourceDropped_ = 0;   // the player's dropped frames when the recording started
     QAction* recordAction_ = nullptr;
+    QMenu* layoutsMenu_ = nullptr;
+    std::vector<QAction*> layoutActions_;   // the menu's layouts and its Save/Rename/Delete, remade together
+    QDockWidget* pinsDock_ = nullptr;
+    QLabel* pinsLabel_ = nullptr;
     QLabel* recordIndicator_ = nullptr;
 };
 

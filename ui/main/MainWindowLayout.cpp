@@ -106,6 +106,7 @@ void MainWindow::resetLayout() {
     audio_->dock()->setFloating(false);
     resize(defaultSize());
     restoreState(defaultState_, kStateVersion);
+    centralWidget()->show();   // after View > Layouts > Scopes only
     showAllPanels();
     audio_->dock()->show();
     fitToScreen();
@@ -186,6 +187,8 @@ void MainWindow::setFullScreenPicture(bool on) {
         for (QWidget* w : {static_cast<QWidget*>(transport_), static_cast<QWidget*>(messages_)})
             if (w->isVisible()) saved.hidden.push_back(w);
         for (QWidget* w : saved.hidden) w->hide();
+        saved.pictureWasHidden = centralWidget()->isHidden();   // Scopes only: the picture is wanted now
+        centralWidget()->show();
         pictureOnly_ = std::move(saved);
         if (!isFullScreen()) showFullScreen();
         viewer_->zoomToFit();
@@ -193,6 +196,7 @@ void MainWindow::setFullScreenPicture(bool on) {
         PictureOnly saved = std::move(*pictureOnly_);
         pictureOnly_.reset();
         for (QWidget* w : saved.hidden) w->show();
+        if (saved.pictureWasHidden) centralWidget()->hide();
         restoreState(saved.state, kStateVersion);
         if (!saved.wasFullScreen) {
             if (saved.wasMaximized) showMaximized();

@@ -32,6 +32,7 @@ void PictureView::releaseGl() {
     textures_.release();
     texturesB_.release();
     for (auto& t : compareLabels_) t.release();
+    for (auto& t : pinLabels_) t.release();
     images_.release();
     ycbcr_.release();
     lines_.release();
@@ -48,9 +49,18 @@ void PictureView::setShowPreview(bool preview) {
 }
 
 void PictureView::setPinned(std::optional<PixelPos> pixel) {
-    pinned_ = pixel;
+    pins_.clear();
+    if (pixel) pins_.push_back(*pixel);
     update();
     emit pinnedChanged();
+}
+
+bool PictureView::addPin(PixelPos pixel) {
+    if (int(pins_.size()) >= kMaxPins) return false;
+    pins_.push_back(pixel);
+    update();
+    emit pinnedChanged();
+    return true;
 }
 
 void PictureView::setGuides(const PictureGuides& guides) {
@@ -169,15 +179,22 @@ void PictureView::paintView(int w, int h) {
         }
     }
     drawGuides(w, h);
-    if (pinned_) {
+    drawPins(w, h);
+}
+
+void PictureView::drawPins(int w, int h) {
+    constexpr int kScale = 2, kPad = 3, kLabelW = 5 * kScale + 2 * kPad, kLabelH = 7 * kScale + 2 * kPad;
+    const bool comparing = compareMode_ != CompareMode::Off && texturesB_.filled(gl::Plane::Picture);
+    const RectF a = comparing ? compareGeometry().a.picture : RectF{};
+    for (size_t i = 0; i < pins_.size(); ++i) {
+        const PixelPos& pin = pins_[i];
         double cx = 0, cy = 0;
-        layout_.toView(pinned_->x, pinned_->y, cx, cy);
-        if (compareMode_ != CompareMode::Off && texturesB_.filled(gl::Plane::Picture)) {
+        layout_.toView(pin.x, pin.y, cx, cy);
+        if (comparing) {
             // On picture A where it is drawn now (side by side and split move it).
-            const RectF a = compareGeometry().a.picture;
             const int fw = std::max(1, textures_.imageWidth(gl::Plane::Picture)), fh = std::max(1, textures_.imageHeight(gl::Plane::Picture));
-            cx = a.x + (pinned_->x + 0.5) * a.w / fw;
-            cy = a.y + (pinned_->y + 0.5) * a.h / fh;
+            cx = a.x + (pin.x + 0.5) * a.w / fw;
+            cy = a.y + (pin.y + 0.5) * a.h / fh;
         }
         // A crosshair with a gap, so the pixel itself stays visible.
         const float gap = float(std::max(4.0, layout_.scale())), arm = gap + 10.0f;
@@ -188,6 +205,25 @@ void PictureView::paintView(int w, int h) {
                                x, y - arm, x, y - gap, x, y + gap, x, y + arm};
         lines_.draw(shadow, 4, w, h, 0xc0000000u);
         lines_.draw(cross, 4, w, h, 0xffffffffu);
+        // Its number in the crosshair's upper-right quarter.
+        gl::RgbaTexture& label = pinLabels_[i];
+        if (!label.valid()) {
+            RgbaImage image;
+            image.resize(kLabelW, kLabelH);
+            for (int py = 0; py < kLabelH; ++py)
+                for (int px = 0; px < kLabelW; ++px) {
+                    uint8_t* v = image.at(px, py);
+                    v[0] = v[1] = v[2] = 24;
+                    v[3] = 190;
+                }
+            const char digit[2] = {char('1' + i), 0};
+            drawText(image, kPad, kPad, digit, 0xffffffffu, kScale);
+            if (!label.upload(image)) continue;
+        }
+        gl::ImageRenderer::Options o;
+        o.smooth = false;
+        o.blend = true;
+        images_.draw(label.name(), RectF{double(x) + gap + 2, double(y) - gap - 2 - kLabelH, double(kLabelW), double(kLabelH)}, w, h, o);
     }
 }
 
@@ -244,7 +280,8 @@ void PictureView::mouseReleaseEvent(QMouseEvent* e) {
     }
     if (!dragging_ && e->button() == Qt::LeftButton) {
         if (auto p = pixelAt(e->position())) {
-            setPinned(p);
+            if (!(e->modifiers() & Qt::ShiftModifier)) setPinned(p);
+            else if (!addPin(*p)) emit pinRefused();
             emit clicked(*p);
         }
     }

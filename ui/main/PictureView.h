@@ -1,11 +1,12 @@
 // The viewer: the current frame's picture (or its filtered preview) fitted or zoomed,
-// with the pixel picker. It owns the shared frame textures (render/FrameTextures.h), so
+// with the pixel picker and its pins (up to kMaxPins, numbered). It owns the shared frame textures (render/FrameTextures.h), so
 // they live and die with its context; the scope views draw from them. Comparing (ui/compare/Compare.h)
 // it draws picture B from a second set of textures beside or across A (render/CompareLayout.h:
 // wipe with a draggable divider, split, side by side).
 #pragma once
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "ui/GlView.h"
 #include "render/CompareLayout.h"
@@ -31,9 +32,13 @@ public:
     void setFrameSize(int width, int height);
     void setShowPreview(bool preview);
     bool showsPreview() const { return showPreview_; }
-    // The pinned pixel (click), drawn as a crosshair; nothing clears it.
-    void setPinned(std::optional<PixelPos> pixel);
-    std::optional<PixelPos> pinned() const { return pinned_; }
+    // The pinned pixels, each drawn as a crosshair with its number (1 for the first). A click
+    // pins one pixel in place of all; Shift+click adds one (pinRefused when kMaxPins are pinned).
+    static constexpr int kMaxPins = 4;
+    void setPinned(std::optional<PixelPos> pixel);   // nothing: no pins
+    bool addPin(PixelPos pixel);                     // false when kMaxPins are pinned
+    const std::vector<PixelPos>& pins() const { return pins_; }
+    std::optional<PixelPos> pinned() const { return pins_.empty() ? std::nullopt : std::optional<PixelPos>(pins_.front()); }
     const PictureLayout& layout() const { return layout_; }
     // Safe areas, aspect guides and the centre cross drawn over the picture (picture A when comparing).
     void setGuides(const PictureGuides& guides);
@@ -60,6 +65,7 @@ signals:
     void clicked(cs::PixelPos pixel);
     void doubleClicked();   // the picture is also fitted to the view
     void pinnedChanged();
+    void pinRefused();   // a Shift+click with kMaxPins pinned
     void zoomChanged(double scale);
     // The wipe's divider was dragged to a new place (0..1 across the picture).
     void wipeMoved(double wipe);
@@ -82,6 +88,7 @@ private:
     void drawPicture(const gl::FrameTextures& textures, const RectF& r, int w, int h);
     bool nearDivider(const QPointF& widgetPos) const;
     void drawGuides(int w, int h);
+    void drawPins(int w, int h);
 
     gl::FrameTextures textures_;
     gl::FrameTextures texturesB_;
@@ -96,7 +103,8 @@ private:
     PictureLayout layout_;
     bool showPreview_ = false;
     PictureGuides guides_;
-    std::optional<PixelPos> pinned_;
+    std::vector<PixelPos> pins_;
+    gl::RgbaTexture pinLabels_[kMaxPins];   // "1".."4" beside the crosshairs
     QPointF pressPos_, lastDragPos_;
     bool dragging_ = false;
 };

@@ -152,9 +152,7 @@ void WallWindow::buildMenus() {
     add(tr("Vectorscope"), &WallScopes::vectorscope);
     add(tr("Histogram"), &WallScopes::histogram);
     scopes->addSeparator();
-    settings::Choices saved;
-    settings::load(saved);
-    toneMapHdr_ = saved.toneMapHdr;
+    toneMapHdr_ = settings::wallToneMapHdr();
     QAction* toneMap = scopes->addAction(tr("Tone Map HDR to SDR"));
     toneMap->setObjectName(QStringLiteral("toneMap"));
     toneMap->setCheckable(true);
@@ -163,6 +161,7 @@ void WallWindow::buildMenus() {
                            "and alarms read the signal itself"));
     connect(toneMap, &QAction::toggled, this, [this](bool on) {
         toneMapHdr_ = on;
+        settings::setWallToneMapHdr(on);
         for (auto& t : tiles_) t->setToneMapHdr(on);
     });
 }

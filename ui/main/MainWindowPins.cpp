@@ -1,0 +1,88 @@
+// MainWindow, pins: several pinned pixels (Shift+click on the picture adds one, up to
+// PictureView::kMaxPins), their readouts in the Pinned Pixels dock, View > Clear Pins.
+// The readouts are the picker's (PixelProbe.h: Y'CbCr and R'G'B' in the codes the scopes
+// show), read again for each frame shown. GUI thread only.
+#include "MainWindow.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QMenu>
+
+#include "PictureView.h"
+#include "ui/MessageBar.h"
+
+namespace cs {
+
+void MainWindow::buildPins(QMenu* view) {
+    pinsDock_ = new QDockWidget(tr("Pinned Pixels"), this);
+    pinsDock_->setObjectName(QStringLiteral("pinsDock"));
+    pinsDock_->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    pinsLabel_ = new QLabel(pinsDock_);
+    pinsLabel_->setObjectName(QStringLiteral("pinsReadout"));
+    pinsLabel_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    pinsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    pinsLabel_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    pinsLabel_->setMargin(6);
+    // Three short rows a pin (where, Y'CbCr, R'G'B'): the dock stays narrow beside the panels.
+    pinsLabel_->setMinimumWidth(pinsLabel_->fontMetrics().horizontalAdvance(QStringLiteral("  R'G'B' (64-940) 1023 1023 1023 ")) + 12);
+    pinsDock_->setWidget(pinsLabel_);
+    addDockWidget(Qt::BottomDockWidgetArea, pinsDock_);
+    pinsDock_->hide();
+    view->addAction(pinsDock_->toggleViewAction());
+    QAction* clear = view->addAction(tr("Clear Pins"), this, [this] { viewer_->setPinned(std::nullopt); });
+    clear->setObjectName(QStringLiteral("clearPins"));
+    clear->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X));
+    clear->setToolTip(tr("Removes every pinned pixel from the picture"));
+    connect(viewer_, &PictureView::pinRefused, this, [this] {
+        showWarning(tr("Pin: %1 pixels are pinned, the most there can be; View > Clear Pins removes them.")
+                        .arg(PictureView::kMaxPins));
+    });
+    connect(viewer_, &PictureView::pinnedChanged, this, [this] {
+        // A second pin shows the readouts (one is read in the status bar as well).
+        if (viewer_->pins().size() < 2 || !pinsDock_->isHidden()) return;
+        pinsDock_->show();
+        // As narrow as its rows: the panels beside it keep their room.
+        resizeDocks({pinsDock_}, {pinsDock_->minimumSizeHint().width()}, Qt::Horizontal);
+    });
+    updatePins();
+}
+
+std::optional<PixelReading> MainWindow::readAt(PixelPos at) const {
+    if (!player_->hasFrame()) return std::nullopt;
+    const VideoFrame& f = player_->currentFrame();
+    const ColorInfo color = engine_.hasResults() ? engine_.results().color : applyOverride(f.view.color, engine_.spec().colorOverride);
+    std::optional<PixelReading> p = readPixel(f.view, color, at.x, at.y);
+    if (!p && f.view.onDevice) p = engine_.readDevicePixel(f.view, color, at.x, at.y);
+    return p;
+}
+
+void MainWindow::updatePins() {
+    if (!pinsLabel_) return;
+    const std::vector<PixelPos>& pins = viewer_->pins();
+    if (pins.empty()) {
+        pinsLabel_->setText(tr("No pixels pinned: click the picture to pin one, Shift+click to add up to %1.")
+                                .arg(PictureView::kMaxPins));
+        return;
+    }
+    if (pinsDock_->isHidden()) return;   // read when it shows (its toggle) or on the next frame
+    QStringList lines;
+    for (size_t i = 0; i < pins.size(); ++i) {
+        const std::optional<PixelReading> p = readAt(pins[i]);
+        QString reading = p ? QString::fromStdString(describe(*p)) : tr("x %1  y %2").arg(pins[i].x).arg(pins[i].y);
+        // describe()'s one line in rows: "x ..  y ..  (8-bit)", "Y'CbCr ..", "R'G'B' (..) ..".
+        if (const qsizetype depth = reading.lastIndexOf(QStringLiteral("   (")); depth > 0) {
+            const QString suffix = reading.mid(depth);
+            reading.truncate(depth);
+            reading.replace(QStringLiteral("   Y'CbCr"), suffix + QStringLiteral("\n   Y'CbCr"));
+        }
+        reading.replace(QStringLiteral("   R'G'B'"), QStringLiteral("\n   R'G'B'"));
+        lines << QStringLiteral("%1  %2").arg(i + 1).arg(reading);
+    }
+    pinsLabel_->setText(lines.join(QLatin1Char('\n')));
+}
+
+QString MainWindow::pinsText() const { return pinsLabel_ ? pinsLabel_->text() : QString(); }
+
+}  // namespace cs
