@@ -371,13 +371,21 @@ private slots:
         player().seekTo(2.0);
         QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), int64_t(50), kWaitMs);
         for (const bool byStep : {false, true}) {
+            // Paused or stepped as it opens, in the same event loop turn as the window's play on
+            // open (its slot runs first): the first frame may have been shown by then (counted from
+            // the open), no later one.
+            bool firstShown = false, handled = false;
+            connect(
+                &player(), &cs::Player::opened, this,
+                [&, byStep] {
+                    firstShown = player().presentedFrames() > 0;
+                    if (byStep) player().stepForward();   // the step shows the first frame, or the next after it
+                    else player().pause();
+                    handled = true;
+                },
+                Qt::SingleShotConnection);
             window_->openInput(byStep ? QStringLiteral("pattern:ramp:320x180") : QStringLiteral("pattern:bars:320x180"));
-            QVERIFY(cs::test::waitUntil([&] { return !player().isOpening(); }, kWaitMs));
-            // Counted from the open. (No event loop turn from here to the pause or step: the first
-            // frame cannot come between.)
-            const bool firstShown = player().presentedFrames() > 0;
-            if (byStep) player().stepForward();   // the step shows the first frame, or the next after it
-            else player().pause();
+            QVERIFY(cs::test::waitUntil([&] { return handled; }, kWaitMs));
             QVERIFY(!player().isPlaying());
             for (int64_t k = byStep && firstShown ? 1 : 0; k <= 3; ++k) {
                 if (k > (byStep ? int64_t(firstShown) : 0)) player().stepForward();
