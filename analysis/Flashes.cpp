@@ -102,39 +102,58 @@ FlashFrame FlashMeter::add(const YuvPlanes& p, Matrix matrix, Range range) {
         layout(p, matrix, range);
     FlashFrame out;
     if (p.width <= 0 || p.height <= 0) return out;
+    // Each cell's average and turns are its own: rows of cells in bands on the process's workers
+    // (core/ThreadPool.h), each row's sums kept apart and added in row order, so the result
+    // does not depend on the banding.
+    struct RowSums {
+        int64_t luminancePixels = 0, redPixels = 0;
+        double luminanceSum = 0;
+    };
+    std::vector<RowSums> byRow(static_cast<size_t>(rows_));
+    pool_.parallelFor(rows_, [&](int, int begin, int end) {
+        for (int row = begin; row < end; ++row) {
+            RowSums& sums = byRow[size_t(row)];
+            const auto& ys = rowSamples_[size_t(row)];
+            for (int column = 0; column < columns_; ++column) {
+                const size_t c = size_t(row) * size_t(columns_) + size_t(column);
+                const FlashCell& cell = cells_[c];
+                const auto& xs = columnSamples_[size_t(column)];
+                if (xs.empty() || ys.empty()) continue;
+                double r = 0, g = 0, b = 0;
+                for (const auto& [y, cy] : ys) {
+                    const uint16_t* yRow = p.y.data() + size_t(y) * size_t(p.width);
+                    const uint16_t* uRow = p.u.data() + size_t(cy) * size_t(p.chromaWidth);
+                    const uint16_t* vRow = p.v.data() + size_t(cy) * size_t(p.chromaWidth);
+                    float rr = 0, gg = 0, bb = 0;
+                    for (const auto& [x, cx] : xs) {
+                        const Rgb rgb = yuvToRgb(toRgb_, yRow[x], uRow[cx], vRow[cx]);
+                        rr += linear_[size_t(rgb.r)];
+                        gg += linear_[size_t(rgb.g)];
+                        bb += linear_[size_t(rgb.b)];
+                    }
+                    r += rr;
+                    g += gg;
+                    b += bb;
+                }
+                const double n = double(xs.size()) * double(ys.size());
+                r /= n;
+                g /= n;
+                b /= n;
+                const double luminance = weights_.kr * r + weights_.kg * g + weights_.kb * b;   // relative: 1 is the peak
+                sums.luminanceSum += luminance * double(cell.pixels);
+                if (flashTurn(luminance_[c], float(luminance), false, true) != 0) sums.luminancePixels += cell.pixels;
+                const double sum = r + g + b;
+                const bool saturated = sum > 0 && r / sum >= kRedSaturation;
+                if (flashTurn(red_[c], float(std::max(0.0, r - g - b) * 320.0), saturated, false) != 0) sums.redPixels += cell.pixels;
+            }
+        }
+    });
     int64_t luminancePixels = 0, redPixels = 0;
     double luminanceSum = 0;
-    for (size_t c = 0; c < cells_.size(); ++c) {
-        const FlashCell& cell = cells_[c];
-        const auto& xs = columnSamples_[c % size_t(columns_)];
-        const auto& ys = rowSamples_[c / size_t(columns_)];
-        if (xs.empty() || ys.empty()) continue;
-        double r = 0, g = 0, b = 0;
-        for (const auto& [y, cy] : ys) {
-            const uint16_t* yRow = p.y.data() + size_t(y) * size_t(p.width);
-            const uint16_t* uRow = p.u.data() + size_t(cy) * size_t(p.chromaWidth);
-            const uint16_t* vRow = p.v.data() + size_t(cy) * size_t(p.chromaWidth);
-            float rr = 0, gg = 0, bb = 0;
-            for (const auto& [x, cx] : xs) {
-                const Rgb rgb = yuvToRgb(toRgb_, yRow[x], uRow[cx], vRow[cx]);
-                rr += linear_[size_t(rgb.r)];
-                gg += linear_[size_t(rgb.g)];
-                bb += linear_[size_t(rgb.b)];
-            }
-            r += rr;
-            g += gg;
-            b += bb;
-        }
-        const double n = double(xs.size()) * double(ys.size());
-        r /= n;
-        g /= n;
-        b /= n;
-        const double luminance = weights_.kr * r + weights_.kg * g + weights_.kb * b;   // relative: 1 is the peak
-        luminanceSum += luminance * double(cell.pixels);
-        if (flashTurn(luminance_[c], float(luminance), false, true) != 0) luminancePixels += cell.pixels;
-        const double sum = r + g + b;
-        const bool saturated = sum > 0 && r / sum >= kRedSaturation;
-        if (flashTurn(red_[c], float(std::max(0.0, r - g - b) * 320.0), saturated, false) != 0) redPixels += cell.pixels;
+    for (const RowSums& sums : byRow) {
+        luminancePixels += sums.luminancePixels;
+        redPixels += sums.redPixels;
+        luminanceSum += sums.luminanceSum;
     }
     const double pixels = double(p.width) * double(p.height);
     out.luminanceArea = double(luminancePixels) / pixels;

@@ -18,7 +18,9 @@
 //   flashes of a one-second window are half its transitions, rounded down (a flash is a pair
 //   of opposing changes); a window fails with more than three flashes (eight transitions).
 //
-// Host frames only (the planes SignalStatsMeter unpacked). Not thread-safe: one per input.
+// Host frames only (the planes SignalStatsMeter unpacked). Not thread-safe: one per input;
+// FlashMeter::add measures the rows of cells on the process's workers (core/ThreadPool.h),
+// each cell's state written by the one band that holds it.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -28,6 +30,7 @@
 
 #include "SignalStats.h"
 #include "core/Color.h"
+#include "core/ThreadPool.h"
 
 namespace cs {
 
@@ -86,6 +89,7 @@ private:
     // The sampled positions of each grid column (luma x, chroma x) and row (luma y, chroma y).
     std::vector<std::vector<std::pair<int, int>>> columnSamples_, rowSamples_;
     std::vector<FlashTurns> luminance_, red_;
+    ThreadPool pool_;   // rows of cells in bands (add() is called from one thread at a time)
 };
 
 // A move of the series to `value` (with its flag): +1 or -1 when it completes a transition, else 0.
