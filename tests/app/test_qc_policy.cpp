@@ -4,7 +4,8 @@
 // stays 0) and 110 pixels below it (code 12); the loudness presets on a sine of known
 // level; --fail-on's exit code; bad policies; NAME.qc.html read back by Python's HTML parser
 // (tests/app/check_qc_html.py) against NAME.qc.json, and the run's index.html and summary.csv;
-// ITU-R BT.1702's flash rules (the bt1702 preset) on flashing clips.
+// ITU-R BT.1702's flash rules (the bt1702 preset) on flashing clips; `qc --summary DIR`
+// over the reports of a run split into shards.
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -230,6 +231,54 @@ TEST(QcPolicy, BadPoliciesAreUsageErrorsNamingTheFile) {
     r = cudascope({"qc", clip, "--out", dir.path() + "/qc", "--fail-on", "fail"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(firstLine(r.err).find("--fail-on fail needs --policy"), std::string::npos) << r.err;
+}
+
+TEST(QcPolicy, SummaryIndexesTheReportsOfEveryShard) {
+    QTemporaryDir dir;
+    const QString limits = r103Clip(dir), grey = dir.path() + "/grey.mkv";
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "color=c=gray:size=32x32:rate=25:d=0.12", "-c:v", "ffv1", grey}).exitCode, 0);
+    const QString out = dir.path() + "/qc";
+    for (const char* shard : {"0/2", "1/2"}) {   // one input each, into one folder
+        const RunResult r = cudascope({"qc", limits, grey, "--out", out, "--engine", "cpu", "--no-qctools", "--policy", "r103",
+                                       "--shard", shard});
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_NE(r.err.find("writes no index; once every shard is done: cudascope qc --summary " + out.toStdString()),
+                  std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(QFile::exists(out + "/index.html"));
+    EXPECT_FALSE(QFile::exists(out + "/summary.csv"));
+
+    RunResult r = cudascope({"qc", "--summary", out, "--fail-on", "fail"});
+    EXPECT_EQ(r.exitCode, 3) << r.err;   // limits.mkv fails R 103
+    EXPECT_NE(r.err.find("2 reports (2 with verdicts, 0 not whole)"), std::string::npos) << r.err;
+    QStringList csv = QString::fromStdString(readFile((out + "/summary.csv").toStdString())).split('\n');
+    ASSERT_EQ(csv.size(), 4) << csv.join('|').toStdString();   // the header, both inputs, the last newline
+    EXPECT_EQ(csv[0], "input,name,status,verdict,frames,r103/video_limits");
+    EXPECT_EQ(csv[1], grey + ",grey.mkv,checked,pass,3,pass");   // sorted by input, named by made_from
+    EXPECT_EQ(csv[2], limits + ",limits.mkv,checked,fail,4,fail");
+    EXPECT_NE(readFile((out + "/index.html").toStdString()).find("<a href=\"grey.mkv.qc.html\">"), std::string::npos);
+
+    // A report cut short is listed as failed, named, and fails the summary.
+    QFile cut(out + "/cut.mkv.qc.json");
+    ASSERT_TRUE(cut.open(QIODevice::WriteOnly));
+    cut.write("{\"frames\": [");
+    cut.close();
+    r = cudascope({"qc", "--summary", out});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find(cut.fileName().toStdString() + " is not a whole report"), std::string::npos) << r.err;
+    csv = QString::fromStdString(readFile((out + "/summary.csv").toStdString())).split('\n');
+    ASSERT_EQ(csv.size(), 5);
+    EXPECT_TRUE(csv[3].startsWith(cut.fileName() + ",cut.mkv,failed,")) << csv[3].toStdString();   // by its own path
+
+    // Bad uses: each one line naming what is wrong.
+    const auto firstLine = [](const std::string& s) { return s.substr(0, s.find('\n')); };
+    r = cudascope({"qc", "--summary", out, limits});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(firstLine(r.err).find("--summary takes no INPUT"), std::string::npos) << r.err;
+    ASSERT_TRUE(QDir(dir.path()).mkdir("empty"));
+    r = cudascope({"qc", "--summary", dir.path() + "/empty"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(firstLine(r.err), "cudascope qc: --summary " + dir.path().toStdString() + "/empty: holds no NAME.qc.json report");
 }
 
 }  // namespace
