@@ -32,7 +32,12 @@ struct QcHtmlReport {
     double endPts = 0;           // the last frame's pts plus one frame
 };
 
-std::string qcHtml(const QcHtmlReport& r);
+// Browser: the self-contained NAME.qc.html. Print: the same content as Qt's rich text
+// (QTextDocument) lays it out for NAME.qc.pdf (QcPdf.h): the graphs are one image, the
+// resource kQcGraphsResource (qc.png's picture), and the embedded JSON is left out.
+enum class QcHtmlFor { Browser, Print };
+inline constexpr const char* kQcGraphsResource = "qc-graphs.png";
+std::string qcHtml(const QcHtmlReport& r, QcHtmlFor target = QcHtmlFor::Browser);
 // The JSON embedded in a report made by qcHtml (name, input, verdict, verdicts, events by
 // type); an empty object when there is none.
 QJsonObject qcHtmlVerdicts(const std::string& html);

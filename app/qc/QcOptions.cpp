@@ -127,7 +127,7 @@ const std::vector<OptionDef>& qcOptionTable() {
     static const std::vector<OptionDef> table{
         shared::help(),
         {{"out"}, "DIR", {}, "output folder (created if missing): per input NAME.qc.json, NAME.qc.csv,\n"
-                             "NAME.qctools.xml.gz, NAME.qc.png, NAME.qc.html", OptionValue::Folder},
+                             "NAME.qctools.xml.gz, NAME.qc.png, NAME.qc.html, NAME.qc.pdf", OptionValue::Folder},
         {{"jobs"}, "N", {}, "inputs checked at once (default 1, at most 64)"},
         shared::threads("CPU threads for the whole run, shared by its jobs (default: every CPU)"),
         shared::engine(),
@@ -139,7 +139,7 @@ const std::vector<OptionDef>& qcOptionTable() {
          "{|}: the audio's loudness target (default r128: -23 LUFS +-0.5 LU, -1 dBTP;\n"
          "a85: -24 LKFS +-2 dB, -2 dBTP); a custom one in the thresholds file"},
         {{"policy"}, "LIST", {}, "delivery rules: presets (r103, r128, a85, bt1702, detectors) or JSON files, comma-separated;\n"
-                                 "every rule gets a verdict (pass, fail, not_applicable) in NAME.qc.json, NAME.qc.html,\n"
+                                 "every rule gets a verdict (pass, fail, not_applicable) in NAME.qc.json, NAME.qc.html, NAME.qc.pdf,\n"
                                  "and the run's index.html and summary.csv (docs/QC.md)", OptionValue::File},
         {{"fail-on"}, "V", kFailOnChoices, "{|}: exit 3 when a rule of a checked input failed (fail), or failed or\n"
                                            "was not applicable (any); default never"},

@@ -24,6 +24,7 @@ extern "C" {
 #include "QcEvents.h"
 #include "QcGraph.h"
 #include "QcHtml.h"
+#include "QcPdf.h"
 #include "QcPolicy.h"
 #include "QcReuse.h"
 #include "QcXml.h"
@@ -479,6 +480,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         html.endPts = lastPts + (info.frameRate > 0 ? 1.0 / info.frameRate : 0.0);
         if (Status st = writeFileAtomically(qcPath(o.outDir, name, ".qc.html"), {qcHtml(html)}); !st)
             return {QcOutcome::Failed, st.message()};
+        if (Status st = writeQcPdf(qcPath(o.outDir, name, ".qc.pdf"), html, png); !st) return {QcOutcome::Failed, st.message()};
     }
     QJsonArray eventList;
     std::map<std::string, int> counts;

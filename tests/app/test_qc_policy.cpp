@@ -3,7 +3,8 @@
 // area) beyond its luma limit (code 245: 104.6%, inside the R'G'B' limit, so out_of_gamut
 // stays 0) and 110 pixels below it (code 12); the loudness presets on a sine of known
 // level; --fail-on's exit code; bad policies; NAME.qc.html read back by Python's HTML parser
-// (tests/app/check_qc_html.py) against NAME.qc.json, and the run's index.html and summary.csv;
+// (tests/app/check_qc_html.py) and NAME.qc.pdf's text (check_qc_pdf.py) against NAME.qc.json,
+// and the run's index.html and summary.csv;
 // ITU-R BT.1702's flash rules (the bt1702 preset) on flashing clips; `qc --summary DIR`
 // over the reports of a run split into shards.
 #include <gtest/gtest.h>
@@ -74,6 +75,12 @@ TEST(QcPolicy, R103VerdictsInTheJsonTheHtmlAndTheIndex) {
                                                    out + "/limits.mkv.qc.html", out + "/limits.mkv.qc.json",
                                                    out + "/black.mkv.qc.html", out + "/black.mkv.qc.json"});
     EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
+    // NAME.qc.pdf's text, read back with zlib alone (tests/app/check_qc_pdf.py), against NAME.qc.json.
+    for (const QString n : {"/limits.mkv", "/black.mkv"}) {
+        const RunResult pdf = runProgram("python3", {QString(CS_TEST_SOURCE_DIR) + "/tests/app/check_qc_pdf.py", out + n + ".qc.pdf",
+                                                     out + n + ".qc.json"});
+        EXPECT_EQ(pdf.exitCode, 0) << pdf.out << pdf.err;
+    }
     const std::string html = readFile((out + "/black.mkv.qc.html").toStdString());
     EXPECT_NE(html.find("<svg"), std::string::npos);
     EXPECT_EQ(html.find("http://", html.find("<body")), html.find("http://www.w3.org/2000/svg"));   // nothing fetched
