@@ -1,5 +1,6 @@
 #include "QcHtml.h"
 
+#include <QByteArray>
 #include <QJsonDocument>
 
 #include <algorithm>
@@ -7,6 +8,8 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+
+#include "app/export/FrameFiles.h"
 
 namespace cs {
 namespace {
@@ -181,6 +184,13 @@ std::string svgGraphs(const QcHtmlReport& r) {
     return s;
 }
 
+// An image as a data: URI of its PNG ("" when it cannot be encoded).
+std::string pngDataUri(const RgbaImage& image) {
+    QByteArray png;
+    if (!encodePng("a picture", image, png)) return {};
+    return "data:image/png;base64," + png.toBase64().toStdString();
+}
+
 constexpr const char* kStyle =
     "body{font-family:sans-serif;margin:24px;color:#222;background:#fff}"
     "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:22px 0 6px;border-bottom:1px solid #ccc}"
@@ -193,6 +203,8 @@ constexpr const char* kStyle =
     "svg .yl{text-anchor:end}svg .xl{text-anchor:middle}svg polyline{stroke-width:1.3}.kv{margin-right:12px}";
 
 }  // namespace
+
+std::string qcThumbnailResource(int64_t frame) { return "frame-" + std::to_string(frame) + ".png"; }
 
 std::string htmlEscape(const std::string& s) {
     std::string out;
@@ -277,15 +289,27 @@ std::string qcHtml(const QcHtmlReport& r, QcHtmlFor target) {
     if (events.empty()) {
         s += "<p>No events.</p>";
     } else {
-        s += "<p>Thumbnails: none; qc keeps no frames (every frame is measured as it streams by), so the first frame of "
-             "each event is named by its index and timecode.</p>";
+        const QcThumbnails* thumbs = r.thumbnails;
+        if (!thumbs)
+            s += "<p>No pictures of the events' first frames were made.</p>";
+        else if (!thumbs->note.empty())
+            s += "<p>Pictures of the events' first frames: " + htmlEscape(thumbs->note) + ".</p>";
         s += "<table id=\"events\"><tr><th>type</th><th>first frame</th><th>last frame</th><th>first timecode</th><th>last timecode</th>"
-             "<th>duration</th><th>message</th></tr>";
-        for (const QcEvent& e : events)
+             "<th>duration</th><th>message</th><th>first frame's picture</th></tr>";
+        for (const QcEvent& e : events) {
             s += "<tr><td>" + htmlEscape(e.type) + "</td><td class=\"n\">" + std::to_string(e.firstFrame) + "</td><td class=\"n\">" +
                  std::to_string(e.lastFrame) + "</td><td>" + htmlEscape(e.firstTimecode) + "</td><td>" + htmlEscape(e.lastTimecode) +
                  "</td><td class=\"n\">" + eventDuration(e, frameDuration) + "</td><td>" +
-                 htmlEscape(e.message + (e.channel.empty() ? "" : " (" + e.channel + ")")) + "</td></tr>";
+                 htmlEscape(e.message + (e.channel.empty() ? "" : " (" + e.channel + ")")) + "</td><td>";
+            const auto picture = thumbs ? thumbs->pictures.find(e.firstFrame) : std::map<int64_t, RgbaImage>::const_iterator{};
+            if (thumbs && picture != thumbs->pictures.end()) {
+                const RgbaImage& p = picture->second;
+                s += "<img src=\"" + (target == QcHtmlFor::Print ? qcThumbnailResource(e.firstFrame) : pngDataUri(p)) + "\" width=\"" +
+                     std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) + "\" alt=\"frame " + std::to_string(e.firstFrame) +
+                     "\">";
+            }
+            s += "</td></tr>";
+        }
         s += "</table>";
     }
 

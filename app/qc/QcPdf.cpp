@@ -38,6 +38,10 @@ bool haveGuiApplication() {
     return have;
 }
 
+QImage qImage(const RgbaImage& image) {
+    return QImage(image.pixels.data(), image.width, image.height, image.width * 4, QImage::Format_RGBA8888).copy();
+}
+
 }  // namespace
 
 Status writeQcPdf(const std::string& path, const QcHtmlReport& report, const RgbaImage& graphs) {
@@ -51,7 +55,10 @@ Status writeQcPdf(const std::string& path, const QcHtmlReport& report, const Rgb
     doc.setPageSize(QSizeF(kPageW, kPageH));
     if (!graphs.empty())
         doc.addResource(QTextDocument::ImageResource, QUrl(QString::fromLatin1(kQcGraphsResource)),
-                        QImage(graphs.pixels.data(), graphs.width, graphs.height, graphs.width * 4, QImage::Format_RGBA8888).copy());
+                        qImage(graphs));
+    if (report.thumbnails)
+        for (const auto& [frame, picture] : report.thumbnails->pictures)
+            doc.addResource(QTextDocument::ImageResource, QUrl(QString::fromStdString(qcThumbnailResource(frame))), qImage(picture));
     doc.setHtml(QString::fromStdString(qcHtml(report, QcHtmlFor::Print)));
 
     QBuffer pdf;

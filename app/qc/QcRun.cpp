@@ -27,6 +27,7 @@ extern "C" {
 #include "QcPdf.h"
 #include "QcPolicy.h"
 #include "QcReuse.h"
+#include "QcThumbnails.h"
 #include "QcXml.h"
 #include "app/export/ReportWriter.h"
 #include "core/Engine.h"
@@ -475,6 +476,9 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         html.verdict = overall;
         html.events = &events;
         html.series = &htmlSeries;
+        // Pictures of the events' first frames: the input read again (not an input opened by o.open).
+        const QcThumbnails thumbnails = o.open ? QcThumbnails{{}, "not made for this input"} : qcThumbnails(input, events, o.stop);
+        html.thumbnails = &thumbnails;
         html.frames = frames;
         html.levels = levels;
         html.endPts = lastPts + (info.frameRate > 0 ? 1.0 / info.frameRate : 0.0);

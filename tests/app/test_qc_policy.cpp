@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 
 #include "CliRunner.h"
@@ -37,8 +38,9 @@ QJsonObject verdictOf(const QJsonObject& report, const QString& policy, const QS
 TEST(QcPolicy, R103VerdictsInTheJsonTheHtmlAndTheIndex) {
     QTemporaryDir dir;
     const QString clip = r103Clip(dir);
-    const QString black = dir.path() + "/black.mkv";   // 2.2 s of black: a black event
-    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "color=c=black:size=32x32:rate=25:d=2.2", "-c:v", "ffv1", black}).exitCode, 0);
+    const QString black = dir.path() + "/black.mkv";   // 4 white frames, then 2.2 s of black: a black event from frame 4
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "color=c=white:size=32x32:rate=25:d=0.16[w];color=c=black:size=32x32:rate=25:d=2.2[b];"
+                      "[w][b]concat=n=2:v=1", "-c:v", "ffv1", black}).exitCode, 0);
     const QString out = dir.path() + "/qc";
     const RunResult qc = cudascope({"qc", clip, black, "--out", out, "--engine", "cpu", "--no-qctools", "--policy", "r103,detectors"});
     ASSERT_EQ(qc.exitCode, 0) << qc.err;   // --fail-on never: verdicts do not change the exit code
@@ -83,6 +85,14 @@ TEST(QcPolicy, R103VerdictsInTheJsonTheHtmlAndTheIndex) {
     }
     const std::string html = readFile((out + "/black.mkv.qc.html").toStdString());
     EXPECT_NE(html.find("<svg"), std::string::npos);
+    // The black event's picture is its first frame, black, not the white one before it.
+    const size_t alt = html.find("alt=\"frame 4\""), data = html.rfind("data:image/png;base64,", alt);
+    ASSERT_NE(alt, std::string::npos);
+    ASSERT_NE(data, std::string::npos);
+    const size_t from = data + std::string("data:image/png;base64,").size();
+    const QImage picture = QImage::fromData(QByteArray::fromBase64(QByteArray::fromStdString(html.substr(from, html.find('"', from) - from))));
+    ASSERT_EQ(picture.size(), QSize(90, 90));   // 32x32 fitted into 160x90
+    EXPECT_LT(qGray(picture.pixel(45, 45)), 24);
     EXPECT_EQ(html.find("http://", html.find("<body")), html.find("http://www.w3.org/2000/svg"));   // nothing fetched
     const QStringList summary = QString::fromStdString(readFile((out + "/summary.csv").toStdString())).split('\n');
     ASSERT_GE(summary.size(), 3);

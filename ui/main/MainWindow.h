@@ -19,7 +19,7 @@
 #include "analysis/Alarms.h"
 #include "playback/EngineHost.h"
 #include "playback/FlightRecorder.h"
-#include "playback/FlightThumbnail.h"
+#include "engine/Thumbnailer.h"
 #include "playback/PixelProbe.h"
 #include "Player.h"
 #include "ui/record/WindowRecorder.h"
@@ -253,7 +253,7 @@ private:
     bool timelinePending_ = false;          // opened while the dock was hidden: filled when it shows
     // A live source's flight recorder (written here on the GUI thread, read by the timeline).
     std::shared_ptr<FlightRecorder> flight_;
-    std::unique_ptr<FlightThumbnailer> flightThumbs_;
+    std::unique_ptr<Thumbnailer> flightThumbs_;
     std::unique_ptr<AlarmTracker> flightAlarms_;
     std::chrono::steady_clock::time_point flightStart_;
 
