@@ -6,7 +6,8 @@
 // legal and colour gamut readouts and an assumed matrix, Help > User Guide, a source paused
 // before its first frame, layout presets (View > Layouts: saved, switched by Ctrl+N, renamed,
 // deleted, a bad one refused; Scopes only, Picture only), several pins with their readouts,
-// a region (Ctrl+drag) and a line (Alt+click) measured alone, Esc measuring the frame again.
+// a region (Ctrl+drag) and a line (Alt+click) measured alone, a pin on it marked on the
+// scopes, Esc measuring the frame again.
 // Set CS_WINDOW_SCREENSHOTS=DIR to
 // keep screenshots. Exits 77 (skipped) without a display or OpenGL 3.3.
 #include <QComboBox>
@@ -27,6 +28,7 @@
 #include "ui/main/MainWindow.h"
 #include "ui/MessageBar.h"
 #include "ui/main/PictureView.h"
+#include "ui/main/ScopeView.h"
 #include "render/PictureGuides.h"
 #include "ui/main/TransportBar.h"
 #include "ui/Settings.h"
@@ -593,8 +595,18 @@ private slots:
             QCOMPARE(column, 1u);
         }
         QCOMPARE(readout->text(), QStringLiteral("line %1").arg(window_->region()->y));
+        // A pixel pinned on the line is marked on the waveform, each parade panel and the
+        // vectorscope; one off the line is not (the scopes do not measure it).
+        viewer->setPinned(cs::PixelPos{160, window_->region()->y});
+        QCOMPARE(int(window_->scopeView(Plane::Waveform)->markers().size()), 1);
+        QCOMPARE(int(window_->scopeView(Plane::Parade)->markers().size()), 3);
+        QCOMPARE(int(window_->scopeView(Plane::Vectorscope)->markers().size()), 1);
         settle(300);
         shoot(*window_, "line.png");
+        viewer->setPinned(cs::PixelPos{160, (window_->region()->y + 90) % 180});
+        QVERIFY(window_->scopeView(Plane::Waveform)->markers().empty());
+        QVERIFY(window_->scopeView(Plane::Vectorscope)->markers().empty());
+        viewer->setPinned(std::nullopt);
 
         QTest::keyClick(window_, Qt::Key_Escape);
         QVERIFY(!window_->region().has_value());

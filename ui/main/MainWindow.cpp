@@ -730,6 +730,7 @@ void MainWindow::refreshOverlays() {
         overlayKeys_[size_t(p)] = key;
         v->setOverlay(engine_.overlayFor(p));
     }
+    updateScopeMarkers();
 }
 
 // ---- The picker ------------------------------------------------------------------------

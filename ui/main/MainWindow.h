@@ -177,6 +177,9 @@ private:
     // MainWindowPins.cpp: the Pinned Pixels dock and View > Clear Pins (in `view`).
     void buildPins(QMenu* view);
     void updatePins();
+    // The picked pixel and the pins marked on the waveform, parade and vectorscope (those the
+    // scopes measure: inside the region, when there is one).
+    void updateScopeMarkers();
     std::optional<PixelReading> readAt(PixelPos at) const;
 
     void onOpened();
