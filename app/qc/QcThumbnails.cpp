@@ -19,7 +19,9 @@ QcThumbnails qcThumbnails(const std::string& input, const std::vector<QcEvent>& 
         wanted.erase(std::prev(wanted.end()));
         ++skipped;
     }
-    auto opened = openSource(input, OpenOptions{});
+    OpenOptions options;
+    options.decoderThreads = 1;   // frame threads would decode that many frames ahead of the one asked for
+    auto opened = openSource(input, options);
     if (!opened) {
         out.note = "no pictures: " + opened.message();
         return out;
