@@ -220,11 +220,10 @@ QJsonArray qcPoliciesJson(const std::vector<QcPolicy>& policies) {
                 o["above"] = r.above;
             } else if (r.check == "mastering_gamut" || r.check == "bt2020_in_bt709") {
                 o["share"] = r.share;
-            } else if (r.check == "range_tag") {
-            } else {
+            } else if (r.check == "event") {
                 o["type"] = q(r.eventType);
                 o["max_events"] = qint64(r.maxEvents);
-            }
+            }   // range_tag: no members
             rules.append(o);
         }
         list.append(QJsonObject{{"name", q(p.name)}, {"title", q(p.title)}, {"source", q(p.source)}, {"rules", rules}});
