@@ -89,7 +89,8 @@ TEST(QcMetadata, FieldOrderEventsWhereTheFlagContradictsIdet) {
     EXPECT_NE(csv.find("\"bff\",\"tff\",\"bff\""), std::string::npos);
 }
 
-TEST(QcMetadata, RangeTagsAgainstTheCodesUsed) {
+// The range tags against the codes used, and the primaries tag against the gamut, in one run.
+TEST(QcMetadata, RangeAndPrimariesTagsAgainstTheContent) {
     QTemporaryDir dir;
     const std::pair<QString, QStringList> clips[] = {
         {"full_as_limited.mkv", {"lum='X*255/63'", "tv"}},
@@ -103,9 +104,23 @@ TEST(QcMetadata, RangeTagsAgainstTheCodesUsed) {
         ASSERT_EQ(r.exitCode, 0) << r.err;
         inputs << dir.path() + "/" + name;
     }
+    const QString pattern = "testsrc2=size=64x48:rate=25:d=0.2,format=yuv420p";
+    const QStringList tags{"-color_primaries", "bt2020", "-colorspace", "bt2020nc", "-color_trc", "bt2020-10", "-color_range", "tv"};
+    ASSERT_EQ(ffmpeg(QStringList{"-f", "lavfi", "-i", pattern + ",hue=s=0.05,colorspace=all=bt2020:iall=bt709:format=yuv420p", "-c:v", "ffv1"} +
+                     tags + QStringList{dir.path() + "/converted.mkv"})
+                  .exitCode,
+              0);
+    ASSERT_EQ(ffmpeg(QStringList{"-f", "lavfi", "-i", pattern, "-c:v", "ffv1"} + tags + QStringList{dir.path() + "/wide.mkv"}).exitCode, 0);
+    inputs << dir.path() + "/converted.mkv" << dir.path() + "/wide.mkv";
     const QString out = dir.path() + "/qc";
     const RunResult qc = cudascope(QStringList{"qc"} + inputs + QStringList{"--out", out, "--engine", "cpu", "--no-qctools", "--policy", "metadata"});
     ASSERT_EQ(qc.exitCode, 0) << qc.err;
+    const QJsonObject converted = verdictOf(readJson((out + "/converted.mkv.qc.json").toStdString()), "metadata", "bt2020_in_bt709");
+    EXPECT_EQ(converted["verdict"].toString(), "fail") << converted["reason"].toString().toStdString();
+    EXPECT_LE(converted["evidence"].toObject()["worst_share"].toDouble(1), 0.001);
+    const QJsonObject wide = verdictOf(readJson((out + "/wide.mkv.qc.json").toStdString()), "metadata", "bt2020_in_bt709");
+    EXPECT_EQ(wide["verdict"].toString(), "pass") << wide["reason"].toString().toStdString();
+    EXPECT_GT(wide["evidence"].toObject()["worst_share"].toDouble(0), 0.1);
     const std::pair<QString, QString> verdicts[] = {
         {"full_as_limited.mkv", "fail"}, {"legal_as_full.mkv", "fail"}, {"legal.mkv", "pass"}, {"full.mkv", "pass"}};
     for (const auto& [name, verdict] : verdicts) {
@@ -128,27 +143,6 @@ TEST(QcMetadata, RangeTagsAgainstTheCodesUsed) {
         EXPECT_EQ(verdictOf(report, "metadata", "mastering_gamut")["verdict"].toString(), "not_applicable");
         EXPECT_EQ(verdictOf(report, "metadata", "bt2020_in_bt709")["verdict"].toString(), "not_applicable");
     }
-}
-
-TEST(QcMetadata, Bt2020TagOnContentInsideBt709) {
-    QTemporaryDir dir;
-    const QString pattern = "testsrc2=size=64x48:rate=25:d=0.2,format=yuv420p";
-    const QStringList tags{"-color_primaries", "bt2020", "-colorspace", "bt2020nc", "-color_trc", "bt2020-10", "-color_range", "tv"};
-    ASSERT_EQ(ffmpeg(QStringList{"-f", "lavfi", "-i", pattern + ",hue=s=0.05,colorspace=all=bt2020:iall=bt709:format=yuv420p", "-c:v", "ffv1"} + tags +
-                     QStringList{dir.path() + "/converted.mkv"})
-                  .exitCode,
-              0);
-    ASSERT_EQ(ffmpeg(QStringList{"-f", "lavfi", "-i", pattern, "-c:v", "ffv1"} + tags + QStringList{dir.path() + "/wide.mkv"}).exitCode, 0);
-    const QString out = dir.path() + "/qc";
-    const RunResult qc = cudascope({"qc", dir.path() + "/converted.mkv", dir.path() + "/wide.mkv", "--out", out, "--engine", "cpu",
-                                    "--no-qctools", "--policy", "metadata"});
-    ASSERT_EQ(qc.exitCode, 0) << qc.err;
-    const QJsonObject converted = verdictOf(readJson((out + "/converted.mkv.qc.json").toStdString()), "metadata", "bt2020_in_bt709");
-    EXPECT_EQ(converted["verdict"].toString(), "fail") << converted["reason"].toString().toStdString();
-    EXPECT_LE(converted["evidence"].toObject()["worst_share"].toDouble(1), 0.001);
-    const QJsonObject wide = verdictOf(readJson((out + "/wide.mkv.qc.json").toStdString()), "metadata", "bt2020_in_bt709");
-    EXPECT_EQ(wide["verdict"].toString(), "pass") << wide["reason"].toString().toStdString();
-    EXPECT_GT(wide["evidence"].toObject()["worst_share"].toDouble(0), 0.1);
 }
 
 TEST(QcMetadata, HdrLightLevelsAndMasteringDisplay) {
