@@ -163,14 +163,12 @@ FlashFrame FlashMeter::add(const YuvPlanes& p, Matrix matrix, Range range) {
 }
 
 FlashCounter::Window FlashCounter::add(int64_t index, double pts, double area) {
-    // The window: frames within 1 s before this one (a frame exactly 1 s before is outside it).
-    const double start = pts - 1.0 + 1e-6;
     frames_.emplace_back(index, pts);
-    while (frames_.front().second <= start) frames_.pop_front();
+    while (!inWindow(frames_.front().second, pts)) frames_.pop_front();
     Window w;
     w.transition = area > area_;
     if (w.transition) transitions_.emplace_back(pts, area);
-    while (!transitions_.empty() && transitions_.front().first <= start) transitions_.pop_front();
+    while (!transitions_.empty() && !inWindow(transitions_.front().first, pts)) transitions_.pop_front();
     w.transitions = int(transitions_.size());
     w.flashes = w.transitions / 2;
     w.first = frames_.front().first;

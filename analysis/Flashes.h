@@ -110,6 +110,8 @@ public:
     };
     Window add(int64_t index, double pts, double area);
     static bool fails(const Window& w) { return w.flashes > kFlashMaxPerSecond; }
+    // The one-second window ending at `now`: a frame exactly 1 s before it is outside.
+    static bool inWindow(double pts, double now) { return pts > now - 1.0 + 1e-6; }
 
 private:
     double area_;

@@ -65,6 +65,29 @@ ScopeSpec engineSpec(const ScopeSettings& settings) {
     return run;
 }
 
+// One frame through the engine for `settings`. With a region the scopes are the region
+// view's; the picture and the preview, where the engine draws them, come from a second run
+// on the whole frame that counts nothing, and are moved into `out` (`whole` keeps that run's
+// storage between frames).
+Status runEngine(Engine& engine, const FrameView& frame, const ScopeSettings& settings, ScopeResults& out, ScopeResults& whole) {
+    const ScopeSpec run = engineSpec(settings);
+    if (!settings.region) return engine.process(frame, run, out);
+    Result<FrameView> view = regionView(frame, *settings.region);
+    if (!view) return view.status();
+    ScopeSpec scopes = run;
+    scopes.picture = false;
+    scopes.preview = PreviewFilter::None;
+    if (Status s = engine.process(*view, scopes, out); !s) return s;
+    if (!(run.displayImages && run.picture) && run.preview == PreviewFilter::None) return {};
+    ScopeSpec picture = run;
+    picture.histogram = picture.waveform = picture.parade = picture.vectorscope = picture.cie = false;
+    picture.stats = picture.hdr = false;
+    if (Status s = engine.process(frame, picture, whole); !s) return s;
+    std::swap(out.picture, whole.picture);
+    std::swap(out.preview, whole.preview);
+    return {};
+}
+
 using PanelImages = std::array<RgbaImage, gl::kPlaneCount>;
 using PanelFlags = std::array<bool, gl::kPlaneCount>;
 
@@ -195,7 +218,7 @@ Status EngineHost::process(const FrameView& frame, gl::FrameTextures* textures, 
         imagesOnGpu_ = false;
         // Planar Y'CbCr goes up as its planes and the shader draws the picture (and focus
         // peaking): the engine then neither converts nor writes an RGBA picture for them.
-        ScopeSettings settings{spec_, panels_, histogramChannels, textures && gl::YcbcrTextures::supports(frame)};
+        ScopeSettings settings{spec_, panels_, histogramChannels, textures && gl::YcbcrTextures::supports(frame), region};
         planesShown_ = settings.planesShown;
         publish(settings);
         if (prepared && prepared->pts == frame.pts && prepared->firstSample == frame.data[0] &&
@@ -208,9 +231,8 @@ Status EngineHost::process(const FrameView& frame, gl::FrameTextures* textures, 
             ++preparedUsed_;
             preparedMs_ = prepared->milliseconds;
         } else {
-            const ScopeSpec run = engineSpec(settings);
-            s = engine_->process(frame, run, results_);
-            if (s) renderPanelImages(settings, run.displayImages, results_, imagePool_, panelImages_, drawnHere_);
+            s = runEngine(*engine_, frame, settings, results_, whole_);
+            if (s) renderPanelImages(settings, engineSpec(settings).displayImages, results_, imagePool_, panelImages_, drawnHere_);
         }
         if (prepared) {
             std::lock_guard lock(handoffMutex_);
@@ -223,7 +245,12 @@ Status EngineHost::process(const FrameView& frame, gl::FrameTextures* textures, 
             if (s && textures) s = uploadTo(*textures);
         }
     }
-    if (!s) hasResults_ = false;
+    if (s) {
+        frameWidth_ = frame.width;
+        frameHeight_ = frame.height;
+    } else {
+        hasResults_ = false;
+    }
     lastMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     averageMs_ = averageMs_ == 0.0 ? lastMs_ : averageMs_ * 0.9 + lastMs_ * 0.1;
     const double computeMs = usedPrepared_ ? preparedMs_ + lastMs_ : lastMs_;
@@ -253,9 +280,8 @@ std::shared_ptr<PreparedScopes> EngineHost::prepare(const VideoFrame& frame) {
     std::lock_guard work(aheadMutex_);
     if (!aheadEngine_) aheadEngine_ = makeCpuEngine(kPreparerThreads);
     const auto start = std::chrono::steady_clock::now();
-    const ScopeSpec run = engineSpec(settings);
-    if (!aheadEngine_->process(frame.view, run, prepared->results)) return {};
-    renderPanelImages(settings, run.displayImages, prepared->results, aheadImagePool_, prepared->panelImages,
+    if (!runEngine(*aheadEngine_, frame.view, settings, prepared->results, aheadWhole_)) return {};
+    renderPanelImages(settings, engineSpec(settings).displayImages, prepared->results, aheadImagePool_, prepared->panelImages,
                       prepared->drawnHere);
     prepared->settings = settings;
     prepared->pts = frame.view.pts;
@@ -357,8 +383,8 @@ ScopePlacement EngineHost::placement(gl::Plane plane, const gl::FrameTextures& t
 RgbaImage EngineHost::overlayFor(gl::Plane plane) const {
     RgbaImage overlay;
     if (plane == gl::Plane::Preview) {   // zebra's and false colour's legend over the preview
-        if (!hasResults_ || !previewHasLegend(spec_.preview) || results_.width <= 0 || results_.height <= 0) return overlay;
-        overlay.resize(results_.width, results_.height);
+        if (!hasResults_ || !previewHasLegend(spec_.preview) || frameWidth_ <= 0 || frameHeight_ <= 0) return overlay;
+        overlay.resize(frameWidth_, frameHeight_);
         drawPreviewLegend(overlay, spec_.preview, spec_.filter, results_.color.transfer);
         return overlay;
     }
@@ -412,7 +438,28 @@ Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textur
         if (Status s = target(p, tw, th, *t); !s) return s;
     }
     imagesOnGpu_ = true;
-    if (Status s = cuda.processToGl(frame, spec_, results_, targets); !s) return s;
+    if (region) {
+        // The picture and the preview of the whole frame, counting nothing; then the scopes of
+        // the region's view into the trace textures (the engine keeps the registrations of the
+        // textures one call leaves out).
+        Result<FrameView> view = regionView(frame, *region);
+        if (!view) return view.status();
+        GlTargets pictureTargets;
+        pictureTargets.picture = targets.picture;
+        pictureTargets.preview = targets.preview;
+        ScopeSpec picture = spec_;
+        picture.histogram = picture.waveform = picture.parade = picture.vectorscope = picture.cie = false;
+        picture.hdr = false;
+        if (Status s = cuda.processToGl(frame, picture, whole_, pictureTargets); !s) return s;
+        GlTargets scopeTargets = targets;
+        scopeTargets.picture = scopeTargets.preview = {};
+        ScopeSpec scopes = spec_;
+        scopes.picture = false;
+        scopes.preview = PreviewFilter::None;
+        if (Status s = cuda.processToGl(*view, scopes, results_, scopeTargets); !s) return s;
+    } else if (Status s = cuda.processToGl(frame, spec_, results_, targets); !s) {
+        return s;
+    }
     hasResults_ = true;
     textures.setFilled(Plane::Picture, targets.picture.name != 0);
     setPictureToneMap(textures);

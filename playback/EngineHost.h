@@ -25,6 +25,7 @@
 
 #include "core/DeviceStream.h"
 #include "core/Engine.h"
+#include "core/FrameRegion.h"
 #include "core/ScopeResults.h"
 #include "core/ScopeSpec.h"
 #include "core/ThreadPool.h"
@@ -47,6 +48,7 @@ struct ScopeSettings {
     std::array<std::array<int, 2>, gl::kPlaneCount> panels{};
     HistogramChannels histogramChannels = HistogramChannels::LumaAndRgb;
     bool planesShown = false;   // the frame goes up as its Y'CbCr planes (the engine draws no picture)
+    std::optional<FrameRegion> region;   // EngineHost::region
     bool operator==(const ScopeSettings&) const = default;
 };
 
@@ -87,6 +89,14 @@ public:
     // The viewer's picture of a PQ or HLG frame through the HDR to SDR display transform
     // (core/ToneMap.h); the scopes, the picker and the exports read the signal regardless.
     bool toneMapHdr = true;
+    // The scopes (every one, the statistics and the status bar's readouts with them) measure
+    // only this region of the frame (core/FrameRegion.h: snapped to the chroma grid; one line
+    // high for a line's waveform); the picture and the preview show the whole frame. A region
+    // outside the frame fails process() with a message naming it. Nothing: the whole frame.
+    // With it the engine runs twice where it draws the picture or the preview itself (the CPU
+    // engine for packed frames or an engine-made preview, the CUDA engine always): once on
+    // the region's view for the scopes, once on the frame with no scope for the picture.
+    std::optional<FrameRegion> region;
     // Whether the picture last put up is tone mapped (a PQ or HLG frame with toneMapHdr on).
     bool toneMapped() const { return toneMapped_; }
 
@@ -182,6 +192,8 @@ private:
     // or drew one of another size or content; kept between frames so their storage is reused.
     std::array<RgbaImage, gl::kPlaneCount> panelImages_;
     std::array<bool, gl::kPlaneCount> drawnHere_{};
+    ScopeResults whole_;   // with a region: the run for the whole frame's picture and preview
+    int frameWidth_ = 0, frameHeight_ = 0;   // the frame of the current results (a region's results are smaller)
     ThreadPool imagePool_;   // draws them side by side
     double lastMs_ = 0.0, averageMs_ = 0.0;
     bool settingsChanged_ = false, usedPrepared_ = false;
@@ -197,6 +209,7 @@ private:
     std::shared_ptr<PreparedScopes> spare_;    // a used preparation whose storage the next one reuses
     std::mutex aheadMutex_;                    // guards the preparer's engine and pool (held for a preparation)
     std::unique_ptr<Engine> aheadEngine_;
+    ScopeResults aheadWhole_;   // whole_ of the preparer
     ThreadPool aheadImagePool_{1};
 };
 

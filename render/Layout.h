@@ -41,6 +41,8 @@ struct PixelPos { int x = 0, y = 0; };
 class PictureLayout {
 public:
     void setFrameSize(int width, int height) { frameW_ = width; frameH_ = height; }
+    int frameWidth() const { return frameW_; }
+    int frameHeight() const { return frameH_; }
     void setViewSize(int width, int height) { viewW_ = width; viewH_ = height; }
     void setZoom(double zoom) { zoom_ = zoom; clampPan(); }
     void panBy(double dx, double dy) { panX_ += dx; panY_ += dy; clampPan(); }

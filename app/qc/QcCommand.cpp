@@ -7,7 +7,8 @@
 // outcome counters (atomic), the per-input outcome slots (each written by one job, read
 // after the joins) and stderr, whose lines are written whole under `logLock` (the workers'
 // own lines are single writes to the same stderr). With --policy the main thread then
-// writes the run's index.html and summary.csv (QcIndex.h) and --fail-on picks the exit code.
+// writes the run's index.html and summary.csv (QcIndex.h; a shard of --shard K/N leaves them
+// to `qc --summary DIR`) and --fail-on picks the exit code.
 #include <QByteArray>
 
 #include <algorithm>
@@ -32,6 +33,41 @@
 
 namespace cs {
 
+namespace {
+
+// `qc --summary DIR`: index.html and summary.csv from the reports in DIR (QcIndex.h). Exit 1
+// when a report is not whole (listed as failed) or DIR has none, else 3 for --fail-on's
+// verdicts, else 0.
+int writeQcSummary(const std::string& dir, const std::string& failOn) {
+    auto entries = qcSummaryEntries(dir);
+    if (!entries) {
+        std::fprintf(stderr, "cudascope qc: --summary %s\n", entries.message().c_str());
+        return kExitFailure;
+    }
+    int damaged = 0, verdictFailures = 0, withVerdicts = 0;
+    for (const QcIndexEntry& e : *entries) {
+        if (e.outcome == "failed") {
+            ++damaged;
+            std::fprintf(stderr, "cudascope qc: %s\n", e.message.c_str());
+        }
+        withVerdicts += !e.report["verdicts"].toArray().isEmpty();
+        verdictFailures += qcFailsOn(e, failOn);
+    }
+    if (Status st = writeQcIndex(dir, *entries); !st) {
+        std::fprintf(stderr, "cudascope qc: %s\n", st.message().c_str());
+        return kExitFailure;
+    }
+    std::fprintf(stderr, "cudascope qc: %zu report%s (%d with verdicts, %d not whole) in %s/index.html and summary.csv\n",
+                 entries->size(), entries->size() == 1 ? "" : "s", withVerdicts, damaged, dir.c_str());
+    if (verdictFailures)
+        std::fprintf(stderr, "cudascope qc: %d input%s failed --fail-on %s\n", verdictFailures, verdictFailures == 1 ? "" : "s",
+                     failOn.c_str());
+    if (damaged) return kExitFailure;
+    return verdictFailures ? kExitVerdict : kExitOk;
+}
+
+}  // namespace
+
 int runQc(int argc, char** argv) {
     auto parsed = parseQcArgs(argumentsOf(argc, argv));
     const auto usage = [](const std::string& message) {
@@ -53,6 +89,7 @@ int runQc(int argc, char** argv) {
         for (const auto& f : shardOf(*files, a.shardIndex, a.shardCount)) std::printf("%s\n", f.c_str());
         return kExitOk;
     }
+    if (!a.summaryDir.empty()) return writeQcSummary(a.summaryDir, a.failOn);
     if (!a.thresholdsFile.empty()) {
         std::ifstream in(a.thresholdsFile, std::ios::binary);
         if (!in) return usage("--thresholds " + a.thresholdsFile + ": cannot be read");
@@ -65,7 +102,7 @@ int runQc(int argc, char** argv) {
     if (!a.policy.empty()) {   // read here to refuse a bad one before any input; each worker reads them again
         auto p = loadQcPolicies(a.policy);
         if (!p) return usage(p.message());
-    } else if (a.failOn != "never") {
+    } else if (a.failOn != "never") {   // (--summary reads the verdicts its reports carry)
         return usage("--fail-on " + a.failOn + " needs --policy: without rules there are no verdicts");
     }
     auto expanded = expandInputs(a.inputs);
@@ -157,7 +194,16 @@ int runQc(int argc, char** argv) {
         return 128 + sig;
     }
     int verdictFailures = 0;
-    if (!a.policy.empty() && (checked || skipped)) {   // the run's index of verdicts (QcIndex.h)
+    if (!a.policy.empty() && (checked || skipped) && a.shardCount > 1) {
+        // A shard knows only its own inputs, and the shards of one run share DIR: the index is
+        // written once they are all done, by `qc --summary DIR`.
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            const QcIndexEntry e = qcIndexEntry(a.outDir, inputs[i], outcomes[i].first, outcomes[i].second);
+            verdictFailures += qcFailsOn(e, a.failOn);
+        }
+        std::fprintf(stderr, "cudascope qc: shard %d/%d writes no index; once every shard is done: cudascope qc --summary %s\n",
+                     a.shardIndex, a.shardCount, a.outDir.c_str());
+    } else if (!a.policy.empty() && (checked || skipped)) {   // the run's index of verdicts (QcIndex.h)
         std::vector<QcIndexEntry> entries;
         for (size_t i = 0; i < inputs.size(); ++i) {
             entries.push_back(qcIndexEntry(a.outDir, inputs[i], outcomes[i].first, outcomes[i].second));

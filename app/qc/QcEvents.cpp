@@ -66,7 +66,7 @@ void QcEventFinder::add(const Frame& f) {
     }
     if (f.flash) {
         recent_.push_back({f.index, f.pts, f.timecode});
-        const auto old = std::find_if(recent_.begin(), recent_.end(), [&](const Recent& r) { return r.pts > f.pts - 1.0 + 1e-6; });
+        const auto old = std::find_if(recent_.begin(), recent_.end(), [&](const Recent& r) { return FlashCounter::inWindow(r.pts, f.pts); });
         recent_.erase(recent_.begin(), old);
         flashFrame(flash_, f, f.flashArea);
         flashFrame(redFlash_, f, f.redArea);

@@ -118,7 +118,8 @@ private:
     void flashFrame(FlashRun& f, const Frame& frame, double area);
     void closeFlash(FlashRun& f);
     FlashRun flash_{"flash"}, redFlash_{"red_flash"};
-    // The frames of the last second (index, pts, timecode): a failing window's first frame.
+    // The frames of FlashCounter's window (FlashCounter::inWindow), kept for their timecodes:
+    // a failing window's first frame is the run's first.
     struct Recent {
         int64_t index;
         double pts;

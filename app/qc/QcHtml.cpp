@@ -1,5 +1,6 @@
 #include "QcHtml.h"
 
+#include <QByteArray>
 #include <QJsonDocument>
 
 #include <algorithm>
@@ -7,6 +8,8 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+
+#include "app/export/FrameFiles.h"
 
 namespace cs {
 namespace {
@@ -151,6 +154,43 @@ std::string evidenceHtml(const QJsonObject& v) {
     return s;
 }
 
+// The graphs over time, as inline SVG: luma, the shares out of range, the loudness.
+std::string svgGraphs(const QcHtmlReport& r) {
+    std::string s;
+    static const std::vector<QcSeries::Bucket> none;
+    const auto& b = r.series ? r.series->buckets() : none;
+    const double top = double(r.levels - 1), scale = double(r.levels) / 256.0;
+    s += svgGraph("Luma (code values)", b, r.endPts,
+                  {{QcSeries::YMax, "#c03030", "Y max", true}, {QcSeries::YAvg, "#303030", "Y avg", false},
+                   {QcSeries::YMin, "#3050c0", "Y min", false}},
+                  0, top, {{0, "0"}, {16 * scale, std::to_string(int(16 * scale))}, {235 * scale, std::to_string(int(235 * scale))}, {top, std::to_string(int(top))}},
+                  {{16 * scale, "#888"}, {235 * scale, "#888"}});
+    // The share's scale: the smallest of 5%, 25%, 100% that holds the worst frame.
+    float worst = 0;
+    for (const auto& bucket : b)
+        for (auto series : {QcSeries::R103, QcSeries::Legal})
+            if (!std::isnan(bucket.max[size_t(series)])) worst = std::max(worst, bucket.max[size_t(series)]);
+    const double shareTop = worst <= 0.05f ? 0.05 : worst <= 0.25f ? 0.25 : 1.0;
+    std::vector<std::pair<double, std::string>> shareTicks{{0, "0%"}, {0.01, "1%"}};
+    for (double t : {0.05, 0.25, 0.5, 1.0})
+        if (t <= shareTop + 1e-9) shareTicks.push_back({t, fmt("%.0f%%", 100 * t)});
+    s += svgGraph("Pixels out of range (% of the picture, worst frame per column)", b, r.endPts,
+                  {{QcSeries::R103, "#c03030", "outside R 103", true}, {QcSeries::Legal, "#d08000", "out of legal", true}},
+                  0, shareTop, shareTicks, {{0.01, "#c03030"}});
+    if (!r.audio.isEmpty())
+        s += svgGraph("Loudness (LUFS)", b, r.endPts,
+                      {{QcSeries::Momentary, "#3070c0", "momentary", true}, {QcSeries::ShortTerm, "#202020", "short-term", true}},
+                      -60, 0, {{-60, "-60"}, {-40, "-40"}, {-23, "-23"}, {-10, "-10"}, {0, "0"}}, {{-23, "#30a030"}});
+    return s;
+}
+
+// An image as a data: URI of its PNG ("" when it cannot be encoded).
+std::string pngDataUri(const RgbaImage& image) {
+    QByteArray png;
+    if (!encodePng("a picture", image, png)) return {};
+    return "data:image/png;base64," + png.toBase64().toStdString();
+}
+
 constexpr const char* kStyle =
     "body{font-family:sans-serif;margin:24px;color:#222;background:#fff}"
     "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:22px 0 6px;border-bottom:1px solid #ccc}"
@@ -163,6 +203,8 @@ constexpr const char* kStyle =
     "svg .yl{text-anchor:end}svg .xl{text-anchor:middle}svg polyline{stroke-width:1.3}.kv{margin-right:12px}";
 
 }  // namespace
+
+std::string qcThumbnailResource(int64_t frame) { return "frame-" + std::to_string(frame) + ".png"; }
 
 std::string htmlEscape(const std::string& s) {
     std::string out;
@@ -179,7 +221,7 @@ std::string htmlEscape(const std::string& s) {
     return out;
 }
 
-std::string qcHtml(const QcHtmlReport& r) {
+std::string qcHtml(const QcHtmlReport& r, QcHtmlFor target) {
     const double rate = r.source["frame_rate"].toDouble();
     const double frameDuration = rate > 0 ? 1.0 / rate : 0.0;
     std::string s = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + htmlEscape(r.name) +
@@ -193,13 +235,20 @@ std::string qcHtml(const QcHtmlReport& r) {
         s += "<p>No policy was given (qc --policy): the events below are findings, not verdicts.</p>";
     } else {
         s += "<p>Overall: <span id=\"overall\" class=\"" + r.verdict + " big\">" + htmlEscape(r.verdict) + "</span></p>";
-        s += "<table id=\"verdicts\"><tr><th>policy</th><th>rule</th><th>title</th><th>verdict</th><th>reason</th><th>evidence</th></tr>";
+        // On paper the evidence takes a row of its own under its rule, the page being narrower.
+        const bool print = target == QcHtmlFor::Print;
+        s += print ? "<table id=\"verdicts\" width=\"100%\"><tr><th width=\"12%\">policy</th><th width=\"16%\">rule</th>"
+                     "<th width=\"28%\">title</th><th width=\"9%\">verdict</th><th width=\"35%\">reason</th></tr>"
+                   : "<table id=\"verdicts\"><tr><th>policy</th><th>rule</th><th>title</th><th>verdict</th><th>reason</th><th>evidence</th></tr>";
         for (const QJsonValue& v : r.verdicts) {
             const QJsonObject o = v.toObject();
+            const std::string evidence = evidenceHtml(o);
             s += "<tr data-rule=\"" + htmlEscape(o["policy"].toString().toStdString() + "/" + o["rule"].toString().toStdString()) +
                  "\"><td>" + htmlEscape(o["policy"].toString().toStdString()) + "</td><td>" + htmlEscape(o["rule"].toString().toStdString()) +
                  "</td><td>" + htmlEscape(o["title"].toString().toStdString()) + "</td>" + verdictCell(o["verdict"].toString().toStdString()) +
-                 "<td>" + htmlEscape(o["reason"].toString().toStdString()) + "</td><td>" + evidenceHtml(o) + "</td></tr>";
+                 "<td>" + htmlEscape(o["reason"].toString().toStdString()) + "</td>";
+            if (!print) s += "<td>" + evidence + "</td></tr>";
+            else s += "</tr>" + (evidence.empty() ? std::string() : "<tr><td></td><td colspan=\"4\">" + evidence + "</td></tr>");
         }
         s += "</table><h2>Policies</h2><table><tr><th>policy</th><th>title</th><th>source document</th></tr>";
         for (const QJsonValue& p : r.policies) {
@@ -228,30 +277,10 @@ std::string qcHtml(const QcHtmlReport& r) {
 
     // Graphs over time.
     s += "\n<h2>Over time</h2>";
-    static const std::vector<QcSeries::Bucket> none;
-    const auto& b = r.series ? r.series->buckets() : none;
-    const double top = double(r.levels - 1), scale = double(r.levels) / 256.0;
-    s += svgGraph("Luma (code values)", b, r.endPts,
-                  {{QcSeries::YMax, "#c03030", "Y max", true}, {QcSeries::YAvg, "#303030", "Y avg", false},
-                   {QcSeries::YMin, "#3050c0", "Y min", false}},
-                  0, top, {{0, "0"}, {16 * scale, std::to_string(int(16 * scale))}, {235 * scale, std::to_string(int(235 * scale))}, {top, std::to_string(int(top))}},
-                  {{16 * scale, "#888"}, {235 * scale, "#888"}});
-    // The share's scale: the smallest of 5%, 25%, 100% that holds the worst frame.
-    float worst = 0;
-    for (const auto& bucket : b)
-        for (auto series : {QcSeries::R103, QcSeries::Legal})
-            if (!std::isnan(bucket.max[size_t(series)])) worst = std::max(worst, bucket.max[size_t(series)]);
-    const double shareTop = worst <= 0.05f ? 0.05 : worst <= 0.25f ? 0.25 : 1.0;
-    std::vector<std::pair<double, std::string>> shareTicks{{0, "0%"}, {0.01, "1%"}};
-    for (double t : {0.05, 0.25, 0.5, 1.0})
-        if (t <= shareTop + 1e-9) shareTicks.push_back({t, fmt("%.0f%%", 100 * t)});
-    s += svgGraph("Pixels out of range (% of the picture, worst frame per column)", b, r.endPts,
-                  {{QcSeries::R103, "#c03030", "outside R 103", true}, {QcSeries::Legal, "#d08000", "out of legal", true}},
-                  0, shareTop, shareTicks, {{0.01, "#c03030"}});
-    if (!r.audio.isEmpty())
-        s += svgGraph("Loudness (LUFS)", b, r.endPts,
-                      {{QcSeries::Momentary, "#3070c0", "momentary", true}, {QcSeries::ShortTerm, "#202020", "short-term", true}},
-                      -60, 0, {{-60, "-60"}, {-40, "-40"}, {-23, "-23"}, {-10, "-10"}, {0, "0"}}, {{-23, "#30a030"}});
+    if (target == QcHtmlFor::Print)   // qc.png's picture: QTextDocument draws no SVG
+        s += std::string("<p><img src=\"") + kQcGraphsResource + "\" width=\"680\"></p>";
+    else
+        s += svgGraphs(r);
 
     // Events.
     s += "\n<h2>Events</h2>";
@@ -260,17 +289,31 @@ std::string qcHtml(const QcHtmlReport& r) {
     if (events.empty()) {
         s += "<p>No events.</p>";
     } else {
-        s += "<p>Thumbnails: none; qc keeps no frames (every frame is measured as it streams by), so the first frame of "
-             "each event is named by its index and timecode.</p>";
+        const QcThumbnails* thumbs = r.thumbnails;
+        if (!thumbs)
+            s += "<p>No pictures of the events' first frames were made.</p>";
+        else if (!thumbs->note.empty())
+            s += "<p>Pictures of the events' first frames: " + htmlEscape(thumbs->note) + ".</p>";
         s += "<table id=\"events\"><tr><th>type</th><th>first frame</th><th>last frame</th><th>first timecode</th><th>last timecode</th>"
-             "<th>duration</th><th>message</th></tr>";
-        for (const QcEvent& e : events)
+             "<th>duration</th><th>message</th><th>first frame's picture</th></tr>";
+        for (const QcEvent& e : events) {
             s += "<tr><td>" + htmlEscape(e.type) + "</td><td class=\"n\">" + std::to_string(e.firstFrame) + "</td><td class=\"n\">" +
                  std::to_string(e.lastFrame) + "</td><td>" + htmlEscape(e.firstTimecode) + "</td><td>" + htmlEscape(e.lastTimecode) +
                  "</td><td class=\"n\">" + eventDuration(e, frameDuration) + "</td><td>" +
-                 htmlEscape(e.message + (e.channel.empty() ? "" : " (" + e.channel + ")")) + "</td></tr>";
+                 htmlEscape(e.message + (e.channel.empty() ? "" : " (" + e.channel + ")")) + "</td><td>";
+            const auto picture = thumbs ? thumbs->pictures.find(e.firstFrame) : std::map<int64_t, RgbaImage>::const_iterator{};
+            if (thumbs && picture != thumbs->pictures.end()) {
+                const RgbaImage& p = picture->second;
+                s += "<img src=\"" + (target == QcHtmlFor::Print ? qcThumbnailResource(e.firstFrame) : pngDataUri(p)) + "\" width=\"" +
+                     std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) + "\" alt=\"frame " + std::to_string(e.firstFrame) +
+                     "\">";
+            }
+            s += "</td></tr>";
+        }
         s += "</table>";
     }
+
+    if (target == QcHtmlFor::Print) return s + "</body></html>\n";
 
     // The verdicts as data, for qc's index.html and summary.csv.
     std::map<std::string, int> counts;

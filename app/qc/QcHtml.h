@@ -4,7 +4,8 @@
 // the shares out of legal and outside R 103's limits, the audio's loudness), and the events.
 // The verdicts are also embedded as JSON (<script type="application/json" id="qc-verdicts">),
 // from which qc builds the run's index.html and summary.csv (QcIndex.h). The graphs are drawn
-// from a QcSeries (QcSeries.h), so memory does not depend on the input's length.
+// from a QcSeries (QcSeries.h), so memory does not depend on the input's length; the events
+// table shows each event's first frame as a picture (QcThumbnails.h) where one was made.
 #pragma once
 #include <QJsonArray>
 #include <QJsonObject>
@@ -16,6 +17,7 @@
 
 #include "QcEvents.h"
 #include "QcSeries.h"
+#include "QcThumbnails.h"
 
 namespace cs {
 
@@ -27,12 +29,20 @@ struct QcHtmlReport {
     std::string verdict;         // overall: pass, fail ("" without --policy)
     const std::vector<QcEvent>* events = nullptr;
     const QcSeries* series = nullptr;   // the graphs' values
+    const QcThumbnails* thumbnails = nullptr;   // pictures of the events' first frames; null: none made
     int64_t frames = 0;
     int levels = 256;
     double endPts = 0;           // the last frame's pts plus one frame
 };
 
-std::string qcHtml(const QcHtmlReport& r);
+// Browser: the self-contained NAME.qc.html. Print: the same content as Qt's rich text
+// (QTextDocument) lays it out for NAME.qc.pdf (QcPdf.h): the graphs are one image, the
+// resource kQcGraphsResource (qc.png's picture), and the embedded JSON is left out.
+enum class QcHtmlFor { Browser, Print };
+inline constexpr const char* kQcGraphsResource = "qc-graphs.png";
+// Print: the resource name of the picture of frame `frame` (QcThumbnails.h).
+std::string qcThumbnailResource(int64_t frame);
+std::string qcHtml(const QcHtmlReport& r, QcHtmlFor target = QcHtmlFor::Browser);
 // The JSON embedded in a report made by qcHtml (name, input, verdict, verdicts, events by
 // type); an empty object when there is none.
 QJsonObject qcHtmlVerdicts(const std::string& html);

@@ -1,8 +1,11 @@
 #include "QcIndex.h"
 
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -50,6 +53,64 @@ QcIndexEntry qcIndexEntry(const std::string& outDir, const std::string& input, c
     text << in.rdbuf();
     if (in) e.report = qcHtmlVerdicts(text.str());
     return e;
+}
+
+Result<std::vector<QcIndexEntry>> qcSummaryEntries(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) return Status::error(dir + ": not a folder");
+    static constexpr std::string_view kSuffix = ".qc.json";
+    std::vector<QcIndexEntry> entries;
+    fs::directory_iterator it(dir, ec), end;
+    if (ec) return Status::error(dir + ": cannot read the folder (" + ec.message() + ")");
+    for (; it != end; it.increment(ec)) {
+        if (ec) return Status::error(dir + ": cannot read the folder (" + ec.message() + ")");
+        const std::string file = it->path().filename().string();
+        if (file.size() <= kSuffix.size() || !file.ends_with(kSuffix) || !it->is_regular_file(ec)) continue;
+        QcIndexEntry e;
+        e.name = file.substr(0, file.size() - kSuffix.size());
+        const std::string path = it->path().string();
+        const auto damaged = [&](const std::string& why) {
+            e.input = path;   // the input it was made from is not known
+            e.outcome = "failed";
+            e.message = path + " " + why;
+            entries.push_back(std::move(e));
+        };
+        QFile f(QString::fromStdString(path));
+        if (!f.open(QIODevice::ReadOnly)) {
+            damaged("cannot be read (" + f.errorString().toStdString() + ")");
+            continue;
+        }
+        QJsonParseError error{};
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
+        const QJsonObject report = doc.object();
+        if (error.error != QJsonParseError::NoError) {
+            damaged("is not a whole report (" + error.errorString().toStdString() + " at byte " + std::to_string(error.offset) + ")");
+            continue;
+        }
+        const QString input = report["made_from"].toObject()["input"].toObject()["path"].toString();
+        if (!report["summary"].isObject() || input.isEmpty()) {
+            damaged("is not a whole report (no summary, or it does not say what it was made from)");
+            continue;
+        }
+        e.input = input.toStdString();
+        e.outcome = "checked";
+        QJsonArray brief;   // as NAME.qc.html embeds them (QcHtml.h): without their evidence
+        for (const QJsonValue& v : report["verdicts"].toArray()) {
+            QJsonObject o = v.toObject();
+            o.remove("evidence");
+            brief.append(o);
+        }
+        e.report = QJsonObject{{"name", QString::fromStdString(e.name)}, {"input", input},
+                               {"frames", report["summary"].toObject()["frames"]}, {"verdict", report["verdict"]},
+                               {"verdicts", brief}};
+        entries.push_back(std::move(e));
+    }
+    if (entries.empty()) return Status::error(dir + ": holds no NAME.qc.json report");
+    std::sort(entries.begin(), entries.end(), [](const QcIndexEntry& a, const QcIndexEntry& b) {
+        return a.input != b.input ? a.input < b.input : a.name < b.name;
+    });
+    return entries;
 }
 
 bool qcFailsOn(const QcIndexEntry& e, const std::string& failOn) {

@@ -127,7 +127,7 @@ const std::vector<OptionDef>& qcOptionTable() {
     static const std::vector<OptionDef> table{
         shared::help(),
         {{"out"}, "DIR", {}, "output folder (created if missing): per input NAME.qc.json, NAME.qc.csv,\n"
-                             "NAME.qctools.xml.gz, NAME.qc.png, NAME.qc.html", OptionValue::Folder},
+                             "NAME.qctools.xml.gz, NAME.qc.png, NAME.qc.html, NAME.qc.pdf", OptionValue::Folder},
         {{"jobs"}, "N", {}, "inputs checked at once (default 1, at most 64)"},
         shared::threads("CPU threads for the whole run, shared by its jobs (default: every CPU)"),
         shared::engine(),
@@ -138,8 +138,9 @@ const std::vector<OptionDef>& qcOptionTable() {
         {{"loudness-target"}, "T", kLoudnessTargetChoices,
          "{|}: the audio's loudness target (default r128: -23 LUFS +-0.5 LU, -1 dBTP;\n"
          "a85: -24 LKFS +-2 dB, -2 dBTP); a custom one in the thresholds file"},
-        {{"policy"}, "LIST", {}, "delivery rules: presets (r103, r128, a85, bt1702, detectors, metadata) or JSON files,\ncomma-separated; "
-                                 "every rule gets a verdict (pass, fail, not_applicable) in NAME.qc.json, NAME.qc.html,\n"
+        {{"policy"}, "LIST", {}, "delivery rules: presets (r103, r128, a85, bt1702, detectors, metadata) or JSON files,\n"
+                                 "comma-separated; every rule gets a verdict (pass, fail, not_applicable) in NAME.qc.json,\n"
+                                 "NAME.qc.html, NAME.qc.pdf, "
                                  "and the run's index.html and summary.csv (docs/QC.md)", OptionValue::File},
         {{"fail-on"}, "V", kFailOnChoices, "{|}: exit 3 when a rule of a checked input failed (fail), or failed or\n"
                                            "was not applicable (any); default never"},
@@ -149,7 +150,9 @@ const std::vector<OptionDef>& qcOptionTable() {
         {{"shard"}, "K/N", {}, "only the K-th (from 0) of N slices of the sorted inputs"},
         {{"input-timeout"}, "S", {}, "an input that finishes no frame for S seconds is stopped and fails (default 600;\n"
                                      "0: never); each input runs in a process of its own, whose crash fails it alone"},
-        {{"list-inputs"}, "DIR", {}, "print the media files under DIR (sorted, after --shard) and exit", OptionValue::Folder}};
+        {{"list-inputs"}, "DIR", {}, "print the media files under DIR (sorted, after --shard) and exit", OptionValue::Folder},
+        {{"summary"}, "DIR", {}, "write DIR's index.html and summary.csv from every NAME.qc.json in it (the index of\n"
+                                 "a run split into shards, which write none) and exit; --fail-on applies", OptionValue::Folder}};
     return table;
 }
 
@@ -157,6 +160,7 @@ const std::string& qcUsage() {
     static const std::string usage = usageText(
         "usage: cudascope qc INPUT... --out DIR [options]\n"
         "       cudascope qc --list-inputs DIR [--shard K/N]\n"
+        "       cudascope qc --summary DIR [--fail-on V]\n"
         "  INPUT                 media files, or folders (their media files, recursively)\n",
         qcOptionTable(), 24,
         "Exit codes: 0 every input checked (events are findings), 1 an input could not be read\n"
@@ -180,6 +184,7 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
     };
     option("out", nonEmpty(a.outDir, "a folder"));
     option("list-inputs", nonEmpty(a.listDir, "a folder"));
+    option("summary", nonEmpty(a.summaryDir, "a folder"));
     option("thresholds", nonEmpty(a.thresholdsFile, "a file"));
     option("policy", nonEmpty(a.policy, "a preset or a file"));
     option("fail-on", [&](const std::string& v) {
@@ -260,6 +265,14 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
     a.inputs = parsed->positional();
     for (const auto& in : a.inputs)
         if (in.empty()) return Status::error("an INPUT is empty");
+    if (!a.summaryDir.empty()) {
+        if (!a.inputs.empty()) return Status::error("--summary takes no INPUT: unexpected argument " + quotedValue(a.inputs.front()));
+        for (const char* other : {"out", "list-inputs", "policy", "shard"})
+            if (parsed->value(other))
+                return Status::error(std::string("--summary reads the reports in its folder and writes its index there: --") + other +
+                                     " is not for it");
+        return a;
+    }
     if (!a.listDir.empty()) {
         if (!a.inputs.empty()) return Status::error("--list-inputs takes no INPUT: unexpected argument " + quotedValue(a.inputs.front()));
         if (parsed->value("out")) return Status::error("--list-inputs writes nothing: --out is not for it");

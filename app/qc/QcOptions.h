@@ -57,6 +57,7 @@ struct QcOptions {
     bool help = false;
     std::vector<std::string> inputs;   // as given (folders not yet expanded)
     std::string outDir, engine = "auto", hwdec, listDir, thresholdsFile;
+    std::string summaryDir;            // --summary: the index of the reports in this folder, no input checked
     int jobs = 1;
     int threads = 0;                   // CPU threads for the run (0: every CPU); each job gets threads / jobs
     std::vector<int> devices;          // CUDA devices; empty: device 0

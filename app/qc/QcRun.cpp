@@ -26,8 +26,10 @@ extern "C" {
 #include "QcGraph.h"
 #include "QcMetadata.h"
 #include "QcHtml.h"
+#include "QcPdf.h"
 #include "QcPolicy.h"
 #include "QcReuse.h"
+#include "QcThumbnails.h"
 #include "QcXml.h"
 #include "app/export/ReportWriter.h"
 #include "core/Engine.h"
@@ -528,11 +530,15 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         html.verdict = overall;
         html.events = &events;
         html.series = &htmlSeries;
+        // Pictures of the events' first frames: the input read again (not an input opened by o.open).
+        const QcThumbnails thumbnails = o.open ? QcThumbnails{{}, "not made for this input"} : qcThumbnails(input, events, o.stop);
+        html.thumbnails = &thumbnails;
         html.frames = frames;
         html.levels = levels;
         html.endPts = lastPts + (info.frameRate > 0 ? 1.0 / info.frameRate : 0.0);
         if (Status st = writeFileAtomically(qcPath(o.outDir, name, ".qc.html"), {qcHtml(html)}); !st)
             return {QcOutcome::Failed, st.message()};
+        if (Status st = writeQcPdf(qcPath(o.outDir, name, ".qc.pdf"), html, png); !st) return {QcOutcome::Failed, st.message()};
     }
     QJsonArray eventList;
     std::map<std::string, int> counts;

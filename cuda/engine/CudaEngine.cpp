@@ -498,17 +498,18 @@ Status CudaEngine::processToGl(const FrameView& f, const ScopeSpec& spec, ScopeR
     effective = countedSpec(effective);   // RGB overlay / YRGB: the R'G'B' parade's counts
 
     // Register new or changed textures: a new name, size or generation (storage specified
-    // again, even under the same name and size) gets a new registration.
+    // again, even under the same name and size) gets a new registration. A texture absent
+    // from this call keeps its registration for the next (a region's two calls, EngineHost:
+    // the picture's, then the scopes'); releaseGl drops them all.
     auto& gl = impl_->gl;
     for (size_t i = 0; i < 6; ++i) {
         const GlTexture& g = *wanted[i];
         auto& reg = gl[i];
-        if (g.name == reg.name && g.generation == reg.generation && g.width == reg.width && g.height == reg.height &&
-            (reg.resource || !g.name))
+        if (!g.name) continue;
+        if (g.name == reg.name && g.generation == reg.generation && g.width == reg.width && g.height == reg.height && reg.resource)
             continue;
         reg.resource.reset();
         reg.name = 0;
-        if (!g.name) continue;
         cudaGraphicsResource_t res = nullptr;
         const cudaError_t e = cudaGraphicsGLRegisterImage(&res, g.name, kGlTexture2D,
                                                           cudaGraphicsRegisterFlagsSurfaceLoadStore | cudaGraphicsRegisterFlagsWriteDiscard);
@@ -525,7 +526,7 @@ Status CudaEngine::processToGl(const FrameView& f, const ScopeSpec& spec, ScopeR
     std::array<int, 6> slotOf{};
     int mapped = 0;
     for (size_t i = 0; i < 6; ++i)
-        if (gl[i].name) { slotOf[size_t(mapped)] = int(i); resources[size_t(mapped++)] = gl[i].resource.get(); }
+        if (wanted[i]->name) { slotOf[size_t(mapped)] = int(i); resources[size_t(mapped++)] = gl[i].resource.get(); }
     cudaStream_t s = impl_->stream.get();
     // Surfaces are destroyed last, after the guard below has unmapped and waited for the stream.
     std::array<cuda::SurfaceHandle, 6> surfaces;

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Reads each NAME.qc.html (arguments: HTML JSON pairs) with python's own HTML parser (independent of the C++ writer) and
 checks its numbers against NAME.qc.json: every rule's verdict and reason, the source's
-properties, the events (type, frames, timecodes) and the overall verdict. Exit 0 when they
-agree; otherwise one line per difference on stdout and exit 1."""
+properties, the events (type, frames, timecodes, and the picture of the first frame: a PNG
+of the size it claims, named by its frame) and the overall verdict. Exit 0 when they agree;
+otherwise one line per difference on stdout and exit 1."""
+import base64
 import json
+import struct
 import sys
 from html.parser import HTMLParser
 
@@ -17,6 +20,7 @@ class Tables(HTMLParser):
         self.cell = None
         self.overall = None
         self.in_overall = False
+        self.pictures = {}    # events table row number (header 0) -> the img's attributes
         self.source = {}
         self.key = None
 
@@ -29,6 +33,8 @@ class Tables(HTMLParser):
         elif tag in ("td", "th") and self.row is not None and len(self.stack) == 1:
             self.cell = ""
             self.key = a.get("data-key")
+        elif tag == "img" and self.row is not None and self.stack == ["events"]:
+            self.pictures[len(self.tables.get("events", []))] = a
         elif tag == "span" and a.get("id") == "overall":
             self.in_overall = True
             self.overall = ""

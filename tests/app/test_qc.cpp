@@ -205,7 +205,7 @@ TEST(Qc, AtomicOutputAndSkipOnRerun) {
     const QString out = dir.path() + "/qc";
     ASSERT_EQ(cudascope({"qc", clip, "--out", out, "--engine", "cpu"}).exitCode, 0);
     const QStringList files = QDir(out).entryList(QDir::Files, QDir::Name);
-    EXPECT_EQ(files, (QStringList{"moving.mkv.qc.csv", "moving.mkv.qc.html", "moving.mkv.qc.json", "moving.mkv.qc.png", "moving.mkv.qctools.xml.gz"}));
+    EXPECT_EQ(files, (QStringList{"moving.mkv.qc.csv", "moving.mkv.qc.html", "moving.mkv.qc.json", "moving.mkv.qc.pdf", "moving.mkv.qc.png", "moving.mkv.qctools.xml.gz"}));
     // A re-run skips the complete report and writes nothing.
     const QString json = out + "/moving.mkv.qc.json";
     const auto old = std::filesystem::file_time_type::clock::now() - std::chrono::hours(24 * 365);

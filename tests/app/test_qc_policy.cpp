@@ -3,11 +3,14 @@
 // area) beyond its luma limit (code 245: 104.6%, inside the R'G'B' limit, so out_of_gamut
 // stays 0) and 110 pixels below it (code 12); the loudness presets on a sine of known
 // level; --fail-on's exit code; bad policies; NAME.qc.html read back by Python's HTML parser
-// (tests/app/check_qc_html.py) against NAME.qc.json, and the run's index.html and summary.csv;
-// ITU-R BT.1702's flash rules (the bt1702 preset) on flashing clips.
+// (tests/app/check_qc_html.py) and NAME.qc.pdf's text (check_qc_pdf.py) against NAME.qc.json,
+// and the run's index.html and summary.csv;
+// ITU-R BT.1702's flash rules (the bt1702 preset) on flashing clips; `qc --summary DIR`
+// over the reports of a run split into shards.
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 
 #include "CliRunner.h"
@@ -35,8 +38,9 @@ QJsonObject verdictOf(const QJsonObject& report, const QString& policy, const QS
 TEST(QcPolicy, R103VerdictsInTheJsonTheHtmlAndTheIndex) {
     QTemporaryDir dir;
     const QString clip = r103Clip(dir);
-    const QString black = dir.path() + "/black.mkv";   // 2.2 s of black: a black event
-    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "color=c=black:size=32x32:rate=25:d=2.2", "-c:v", "ffv1", black}).exitCode, 0);
+    const QString black = dir.path() + "/black.mkv";   // 4 white frames, then 2.2 s of black: a black event from frame 4
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "color=c=white:size=32x32:rate=25:d=0.16[w];color=c=black:size=32x32:rate=25:d=2.2[b];"
+                      "[w][b]concat=n=2:v=1", "-c:v", "ffv1", black}).exitCode, 0);
     const QString out = dir.path() + "/qc";
     const RunResult qc = cudascope({"qc", clip, black, "--out", out, "--engine", "cpu", "--no-qctools", "--policy", "r103,detectors"});
     ASSERT_EQ(qc.exitCode, 0) << qc.err;   // --fail-on never: verdicts do not change the exit code
@@ -73,8 +77,22 @@ TEST(QcPolicy, R103VerdictsInTheJsonTheHtmlAndTheIndex) {
                                                    out + "/limits.mkv.qc.html", out + "/limits.mkv.qc.json",
                                                    out + "/black.mkv.qc.html", out + "/black.mkv.qc.json"});
     EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
+    // NAME.qc.pdf's text, read back with zlib alone (tests/app/check_qc_pdf.py), against NAME.qc.json.
+    for (const QString n : {"/limits.mkv", "/black.mkv"}) {
+        const RunResult pdf = runProgram("python3", {QString(CS_TEST_SOURCE_DIR) + "/tests/app/check_qc_pdf.py", out + n + ".qc.pdf",
+                                                     out + n + ".qc.json"});
+        EXPECT_EQ(pdf.exitCode, 0) << pdf.out << pdf.err;
+    }
     const std::string html = readFile((out + "/black.mkv.qc.html").toStdString());
     EXPECT_NE(html.find("<svg"), std::string::npos);
+    // The black event's picture is its first frame, black, not the white one before it.
+    const size_t alt = html.find("alt=\"frame 4\""), data = html.rfind("data:image/png;base64,", alt);
+    ASSERT_NE(alt, std::string::npos);
+    ASSERT_NE(data, std::string::npos);
+    const size_t from = data + std::string("data:image/png;base64,").size();
+    const QImage picture = QImage::fromData(QByteArray::fromBase64(QByteArray::fromStdString(html.substr(from, html.find('"', from) - from))));
+    ASSERT_EQ(picture.size(), QSize(90, 90));   // 32x32 fitted into 160x90
+    EXPECT_LT(qGray(picture.pixel(45, 45)), 24);
     EXPECT_EQ(html.find("http://", html.find("<body")), html.find("http://www.w3.org/2000/svg"));   // nothing fetched
     const QStringList summary = QString::fromStdString(readFile((out + "/summary.csv").toStdString())).split('\n');
     ASSERT_GE(summary.size(), 3);
@@ -230,6 +248,54 @@ TEST(QcPolicy, BadPoliciesAreUsageErrorsNamingTheFile) {
     r = cudascope({"qc", clip, "--out", dir.path() + "/qc", "--fail-on", "fail"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(firstLine(r.err).find("--fail-on fail needs --policy"), std::string::npos) << r.err;
+}
+
+TEST(QcPolicy, SummaryIndexesTheReportsOfEveryShard) {
+    QTemporaryDir dir;
+    const QString limits = r103Clip(dir), grey = dir.path() + "/grey.mkv";
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "color=c=gray:size=32x32:rate=25:d=0.12", "-c:v", "ffv1", grey}).exitCode, 0);
+    const QString out = dir.path() + "/qc";
+    for (const char* shard : {"0/2", "1/2"}) {   // one input each, into one folder
+        const RunResult r = cudascope({"qc", limits, grey, "--out", out, "--engine", "cpu", "--no-qctools", "--policy", "r103",
+                                       "--shard", shard});
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_NE(r.err.find("writes no index; once every shard is done: cudascope qc --summary " + out.toStdString()),
+                  std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(QFile::exists(out + "/index.html"));
+    EXPECT_FALSE(QFile::exists(out + "/summary.csv"));
+
+    RunResult r = cudascope({"qc", "--summary", out, "--fail-on", "fail"});
+    EXPECT_EQ(r.exitCode, 3) << r.err;   // limits.mkv fails R 103
+    EXPECT_NE(r.err.find("2 reports (2 with verdicts, 0 not whole)"), std::string::npos) << r.err;
+    QStringList csv = QString::fromStdString(readFile((out + "/summary.csv").toStdString())).split('\n');
+    ASSERT_EQ(csv.size(), 4) << csv.join('|').toStdString();   // the header, both inputs, the last newline
+    EXPECT_EQ(csv[0], "input,name,status,verdict,frames,r103/video_limits");
+    EXPECT_EQ(csv[1], grey + ",grey.mkv,checked,pass,3,pass");   // sorted by input, named by made_from
+    EXPECT_EQ(csv[2], limits + ",limits.mkv,checked,fail,4,fail");
+    EXPECT_NE(readFile((out + "/index.html").toStdString()).find("<a href=\"grey.mkv.qc.html\">"), std::string::npos);
+
+    // A report cut short is listed as failed, named, and fails the summary.
+    QFile cut(out + "/cut.mkv.qc.json");
+    ASSERT_TRUE(cut.open(QIODevice::WriteOnly));
+    cut.write("{\"frames\": [");
+    cut.close();
+    r = cudascope({"qc", "--summary", out});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find(cut.fileName().toStdString() + " is not a whole report"), std::string::npos) << r.err;
+    csv = QString::fromStdString(readFile((out + "/summary.csv").toStdString())).split('\n');
+    ASSERT_EQ(csv.size(), 5);
+    EXPECT_TRUE(csv[3].startsWith(cut.fileName() + ",cut.mkv,failed,")) << csv[3].toStdString();   // by its own path
+
+    // Bad uses: each one line naming what is wrong.
+    const auto firstLine = [](const std::string& s) { return s.substr(0, s.find('\n')); };
+    r = cudascope({"qc", "--summary", out, limits});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(firstLine(r.err).find("--summary takes no INPUT"), std::string::npos) << r.err;
+    ASSERT_TRUE(QDir(dir.path()).mkdir("empty"));
+    r = cudascope({"qc", "--summary", dir.path() + "/empty"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(firstLine(r.err), "cudascope qc: --summary " + dir.path().toStdString() + "/empty: holds no NAME.qc.json report");
 }
 
 }  // namespace

@@ -47,8 +47,8 @@ TEST(QcWorkers, CrashFailsThatInputAlone) {
     EXPECT_NE(r.err.find("cudascope qc: " + crash.toStdString() + ": the qc worker crashed (SIGSEGV"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("2 checked, 0 skipped, 1 failed of 3 inputs"), std::string::npos) << r.err;
     // The crashed input leaves nothing (its .part files removed); the others are complete.
-    EXPECT_EQ(entries(out), (QStringList{"a.mkv.qc.csv", "a.mkv.qc.html", "a.mkv.qc.json", "a.mkv.qc.png", "a.mkv.qctools.xml.gz",
-                                         "c.mkv.qc.csv", "c.mkv.qc.html", "c.mkv.qc.json", "c.mkv.qc.png", "c.mkv.qctools.xml.gz"}));
+    EXPECT_EQ(entries(out), (QStringList{"a.mkv.qc.csv", "a.mkv.qc.html", "a.mkv.qc.json", "a.mkv.qc.pdf", "a.mkv.qc.png", "a.mkv.qctools.xml.gz",
+                                         "c.mkv.qc.csv", "c.mkv.qc.html", "c.mkv.qc.json", "c.mkv.qc.pdf", "c.mkv.qc.png", "c.mkv.qctools.xml.gz"}));
     // A re-run without the fault checks it (the others are skipped: their reports are complete).
     qunsetenv("CUDASCOPE_QC_WORKER_FAULT");
     const RunResult again = cudascope({"qc", a, crash, c, "--out", out, "--engine", "cpu"});
@@ -73,7 +73,7 @@ TEST(QcWorkers, HangIsKilledAfterTheInputTimeout) {
               std::string::npos) << r.err;
     EXPECT_NE(r.err.find("1 checked, 0 skipped, 1 failed of 2 inputs"), std::string::npos) << r.err;
     EXPECT_GE(seconds, double(timeout));
-    EXPECT_EQ(entries(out), (QStringList{"b.mkv.qc.csv", "b.mkv.qc.html", "b.mkv.qc.json", "b.mkv.qc.png", "b.mkv.qctools.xml.gz"}));
+    EXPECT_EQ(entries(out), (QStringList{"b.mkv.qc.csv", "b.mkv.qc.html", "b.mkv.qc.json", "b.mkv.qc.pdf", "b.mkv.qc.png", "b.mkv.qctools.xml.gz"}));
 }
 
 TEST(QcWorkers, InputTimeoutIsReadStrictly) {

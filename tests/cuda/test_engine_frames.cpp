@@ -1,6 +1,7 @@
 // The CUDA engine on the frames it is given: 8K frames, frames in device memory (aligned or
-// not) against the same frames on the host, bad input, frames that change size and format
-// from call to call, and accumulators that start clean every frame.
+// not) against the same frames on the host, regions of frames (core/FrameRegion.h) against
+// the cropped frames, bad input, frames that change size and format from call to call, and
+// accumulators that start clean every frame.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -9,7 +10,9 @@
 #include <tuple>
 #include <vector>
 
+#include "DeviceCopy.h"
 #include "EngineCompare.h"
+#include "tests/common/RegionScopes.h"
 
 namespace cs {
 namespace {
@@ -62,6 +65,39 @@ TEST(CudaEngine, DeviceFramesEqualHostFrames) {
             ASSERT_TRUE(cudaEngine()->process(host, spec, fromHost).ok());
             test::expectSameResults(fromDevice, fromHost, where + " vs host path", 0);
             for (void* m : allocations) cudaFree(m);
+        }
+}
+
+// A region's view of a frame, in device memory as NVDEC leaves it and on the host, gives the
+// CUDA engine's scopes of the region cropped and built as a frame (every count, statistic and
+// image, exactly), and the CPU engine's of the same region (the picture within a code value).
+TEST(CudaEngine, RegionScopesEqualTheCroppedFrame) {
+    std::mt19937 rng(29);
+    const int w = 322, h = 181;
+    for (PixelFormat f : {PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv420p, PixelFormat::Yuv422p10})
+        for (const FrameRegion& region : {FrameRegion{41, 17, 151, 97}, FrameRegion{0, 77, w, 1}, FrameRegion{301, 170, 21, 11}}) {
+            const std::string where = std::string(formatInfo(f).name) + " region " + regionName(region);
+            SCOPED_TRACE(where);
+            ColorInfo color;
+            color.transfer = f == PixelFormat::P010 ? Transfer::Pq : Transfer::Bt709;
+            const testing::Components c = testing::randomComponents(f, w, h, rng);
+            const Frame frame = testing::buildFrame(f, c, color);
+            const FrameRegion snapped = snapRegion(region, f, w, h);
+            const Frame crop = testing::buildFrame(f, testing::cropComponents(f, c, snapped), color);
+            const test::DeviceCopy device(frame);
+            ASSERT_EQ(device.planes.size(), size_t(formatInfo(f).planeCount));
+            auto onDevice = regionView(device.view, region);
+            auto onHost = regionView(frame.view(), region);
+            ASSERT_TRUE(onDevice.ok()) << onDevice.message();
+            ASSERT_TRUE(onHost.ok()) << onHost.message();
+            const ScopeSpec spec = testing::everyScope(ParadeMode::Rgb);
+            ScopeResults ofDevice, ofHost, ofCrop;
+            ASSERT_TRUE(cudaEngine()->process(*onDevice, spec, ofDevice).ok());
+            ASSERT_TRUE(cudaEngine()->process(*onHost, spec, ofHost).ok());
+            ASSERT_TRUE(cudaEngine()->process(crop.view(), spec, ofCrop).ok());
+            testing::expectSameScopes(ofDevice, ofCrop);
+            testing::expectSameScopes(ofHost, ofCrop);
+            compareEngines(*onDevice, *onHost, spec, where + ": the CUDA engine against the CPU engine");
         }
 }
 

@@ -74,6 +74,14 @@ private:
                 QCOMPARE(d.value(series, i), float(value));
                 ++compared;
             }
+            if (f.contains("audio")) {   // the loudness band: qc's values, the floor where it has none
+                const QJsonValue m = f["audio"].toObject()["momentary"], st = f["audio"].toObject()["short_term"];
+                QCOMPARE(d.value(Series::Momentary, i), m.isDouble() ? std::max(float(m.toDouble()), cs::timeline::kLoudnessFloor)
+                                                                     : cs::timeline::kLoudnessFloor);
+                QCOMPARE(d.value(Series::ShortTerm, i), st.isDouble() ? std::max(float(st.toDouble()), cs::timeline::kLoudnessFloor)
+                                                                      : cs::timeline::kLoudnessFloor);
+                compared += 2;
+            }
             QCOMPARE(QString::fromStdString(d.timecode(i)), f["timecode"].toString());
         }
         QCOMPARE(int(d.events().size()), int(report["events"].toArray().size()));
@@ -102,8 +110,9 @@ private slots:
         cs::timeline::TimelinePass::setCacheFolder(files_.filePath(QStringLiteral("cache")));
         clip_ = files_.filePath(QStringLiteral("tc.mov"));
         QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                                     "testsrc2=size=320x180:rate=25:d=3", "-timecode", "10:00:00:00", "-c:v", "libx264",
-                                     "-pix_fmt", "yuv420p", "-g", "12", clip_}));
+                                     "testsrc2=size=320x180:rate=25:d=3", "-f", "lavfi", "-i", "sine=f=997:d=3:sample_rate=48000",
+                                     "-timecode", "10:00:00:00", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "12",
+                                     "-c:a", "pcm_s16le", clip_}));
         window_ = new cs::MainWindow("cpu");
         window_->resize(1280, 720);
         window_->show();

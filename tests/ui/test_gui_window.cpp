@@ -5,7 +5,9 @@
 // View > Guides drawn over the picture, reverse play's direction, the status bar's R'G'B',
 // legal and colour gamut readouts and an assumed matrix, Help > User Guide, a source paused
 // before its first frame, layout presets (View > Layouts: saved, switched by Ctrl+N, renamed,
-// deleted, a bad one refused; Scopes only, Picture only), several pins with their readouts.
+// deleted, a bad one refused; Scopes only, Picture only), several pins with their readouts,
+// a region (Ctrl+drag) and a line (Alt+click) measured alone, a pin on it marked on the
+// scopes, Esc measuring the frame again.
 // Set CS_WINDOW_SCREENSHOTS=DIR to
 // keep screenshots. Exits 77 (skipped) without a display or OpenGL 3.3.
 #include <QComboBox>
@@ -26,6 +28,7 @@
 #include "ui/main/MainWindow.h"
 #include "ui/MessageBar.h"
 #include "ui/main/PictureView.h"
+#include "ui/main/ScopeView.h"
 #include "render/PictureGuides.h"
 #include "ui/main/TransportBar.h"
 #include "ui/Settings.h"
@@ -486,13 +489,11 @@ private slots:
         bad.state = QByteArray("not a QMainWindow state");
         presets.push_back(bad);
         cs::settings::setLayoutPresets(presets);
-        QTimer::singleShot(0, [] {   // the message box it opens
-            if (auto* box = qobject_cast<QDialog*>(QApplication::activeModalWidget())) box->reject();
-        });
         const cs::Status refused = window_->applyLayout(QStringLiteral("Old build"));
         QVERIFY(!refused);
         QVERIFY2(QString::fromStdString(refused.message()).contains(QStringLiteral("Old build")), refused.message().c_str());
         QVERIFY(window_->messageText().contains(QStringLiteral("cannot be restored")));
+        QVERIFY(!QApplication::activeModalWidget());   // the message bar only: nothing waits on a click
         QVERIFY(window_->pictureShown());
         QVERIFY(!window_->dock(Plane::Waveform)->isVisible());   // still Picture only's
         QCOMPARE(window_->engineHost().spec().waveformScale, cs::WaveformScale::CodeValue);
@@ -544,6 +545,73 @@ private slots:
         QVERIFY(window_->pinsText().startsWith(QStringLiteral("No pixels pinned")));
         window_->pinsDock()->hide();
         window_->findChild<cs::MessageBar*>()->hide();
+    }
+
+    // Ctrl+drag measures a region: every scope counts its pixels alone (the histogram sums to
+    // its size, snapped to 4:2:2's even columns), the status bar reads it out; Alt+click measures
+    // a line (the waveform's columns hold one pixel each); Esc measures the whole frame again.
+    void aDragMeasuresARegionAndEscClearsIt() {
+        cs::PictureView* viewer = window_->viewer();
+        const cs::EngineHost& host = window_->engineHost();
+        auto histogramSum = [&] {
+            uint64_t n = 0;
+            for (uint32_t v : host.results().histY) n += v;
+            return n;
+        };
+        const cs::RectF r = viewer->pictureRect();
+        const double dpr = viewer->devicePixelRatioF();
+        auto at = [&](double fx, double fy) { return QPoint(int((r.x + fx * r.w) / dpr), int((r.y + fy * r.h) / dpr)); };
+        QTest::mousePress(viewer, Qt::LeftButton, Qt::ControlModifier, at(0.13, 0.21));
+        QTest::mouseMove(viewer, at(0.3, 0.4));
+        QTest::mouseRelease(viewer, Qt::LeftButton, Qt::ControlModifier, at(0.47, 0.62));
+        QVERIFY(window_->region().has_value());
+        const cs::FrameRegion region = *window_->region();
+        QVERIFY(viewer->region() == window_->region());
+        QVERIFY(region.x % 2 == 0 && region.width % 2 == 0);   // the bars are 4:2:2: even columns
+        QVERIFY2(region.width > 320 / 4 && region.width < 320 / 2, qPrintable(QString::number(region.width)));
+        QTRY_COMPARE_WITH_TIMEOUT(host.results().width, region.width, kWaitMs);
+        QCOMPARE(host.results().height, region.height);
+        QCOMPARE(histogramSum(), uint64_t(region.width) * uint64_t(region.height));
+        auto* readout = window_->statusBar()->findChild<QLabel*>(QStringLiteral("regionReadout"));
+        QVERIFY(readout && readout->isVisible());
+        QCOMPARE(readout->text(), QStringLiteral("region %1x%2 at (%3,%4)").arg(region.width).arg(region.height).arg(region.x).arg(region.y));
+        settle(300);
+        shoot(*window_, "region.png");
+
+        QTest::mouseClick(viewer, Qt::LeftButton, Qt::AltModifier, at(0.5, 0.3));
+        QVERIFY(window_->region().has_value());
+        QCOMPARE(window_->region()->height, 1);
+        QCOMPARE(window_->region()->width, 320);
+        QTRY_COMPARE_WITH_TIMEOUT(host.results().height, 1, kWaitMs);
+        QCOMPARE(histogramSum(), uint64_t(320));
+        const std::vector<uint32_t>& waveform = host.results().waveform;
+        const int levels = host.results().levels;
+        QCOMPARE(int(waveform.size()), levels * 320);
+        for (int x : {0, 100, 319}) {
+            uint32_t column = 0;
+            for (int v = 0; v < levels; ++v) column += waveform[size_t(v) * 320 + size_t(x)];
+            QCOMPARE(column, 1u);
+        }
+        QCOMPARE(readout->text(), QStringLiteral("line %1").arg(window_->region()->y));
+        // A pixel pinned on the line is marked on the waveform, each parade panel and the
+        // vectorscope; one off the line is not (the scopes do not measure it).
+        viewer->setPinned(cs::PixelPos{160, window_->region()->y});
+        QCOMPARE(int(window_->scopeView(Plane::Waveform)->markers().size()), 1);
+        QCOMPARE(int(window_->scopeView(Plane::Parade)->markers().size()), 3);
+        QCOMPARE(int(window_->scopeView(Plane::Vectorscope)->markers().size()), 1);
+        settle(300);
+        shoot(*window_, "line.png");
+        viewer->setPinned(cs::PixelPos{160, (window_->region()->y + 90) % 180});
+        QVERIFY(window_->scopeView(Plane::Waveform)->markers().empty());
+        QVERIFY(window_->scopeView(Plane::Vectorscope)->markers().empty());
+        viewer->setPinned(std::nullopt);
+
+        QTest::keyClick(window_, Qt::Key_Escape);
+        QVERIFY(!window_->region().has_value());
+        QVERIFY(!viewer->region().has_value());
+        QTRY_COMPARE_WITH_TIMEOUT(host.results().height, 180, kWaitMs);
+        QCOMPARE(histogramSum(), uint64_t(320 * 180));
+        QVERIFY(!readout->isVisible());
     }
 };
 

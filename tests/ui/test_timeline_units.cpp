@@ -72,6 +72,29 @@ TEST(Timeline, ReadsQcFrameLines) {
     EXPECT_EQ(missing.message().rfind("/nonexistent/clip.qc.json: cannot be read", 0), 0u) << missing.message();
 }
 
+TEST(Timeline, ReadsTheAudioOfQcFrameLines) {
+    TimelineData d;
+    d.addFrame(QJsonDocument::fromJson(R"({"pts":0,"stats":{"y":{"min":1,"max":2,"avg":1.5}},)"
+                                       R"("audio":{"momentary":-21.5,"short_term":-23.25,"true_peak":{"L":-3.5,"R":-1.25}}})").object());
+    // Below the gate (null), a channel without a value, and a louder peak than the floor.
+    d.addFrame(QJsonDocument::fromJson(R"({"pts":0.04,"stats":{"y":{"min":1,"max":2,"avg":1.5}},)"
+                                       R"("audio":{"momentary":null,"short_term":-80,"true_peak":{"L":null,"R":-90}}})").object());
+    ASSERT_EQ(d.frames(), 2);
+    EXPECT_TRUE(d.has(Series::Momentary) && d.has(Series::ShortTerm) && d.has(Series::TruePeak));
+    EXPECT_EQ(d.value(Series::Momentary, 0), -21.5f);
+    EXPECT_EQ(d.value(Series::ShortTerm, 0), -23.25f);
+    EXPECT_EQ(d.value(Series::TruePeak, 0), -1.25f);   // the loudest channel
+    EXPECT_EQ(d.value(Series::Momentary, 1), kLoudnessFloor);
+    EXPECT_EQ(d.value(Series::ShortTerm, 1), kLoudnessFloor);
+    EXPECT_EQ(d.value(Series::TruePeak, 1), kLoudnessFloor);
+    EXPECT_EQ(d.range(Series::ShortTerm, 0, 1), std::make_pair(kLoudnessFloor, -23.25f));
+    // A picture without sound has no loudness band.
+    TimelineData silent;
+    silent.addFrame(QJsonDocument::fromJson(R"({"pts":0,"stats":{"y":{"min":1,"max":2,"avg":1.5}}})").object());
+    EXPECT_FALSE(silent.has(Series::Momentary));
+    EXPECT_EQ(silent.value(Series::TruePeak, 0), kLoudnessFloor);
+}
+
 TEST(Timeline, NinetyThousandFramesDrawEveryBand) {
     // One hour at 25 fps, every series present, drawn 1200 pixels wide (its time:
     // bench/timeline's timeline_bench).

@@ -368,6 +368,7 @@ void MainWindow::buildMenusAndToolbar() {
     QAction* twice = view->addAction(tr("Zoom 200%"), this, [this] { viewer_->zoomTo(2.0); });
     twice->setShortcut(QKeySequence(Qt::Key_2));
     buildPins(view);
+    buildRegion(view);
     buildGuides(view);
     playback->addSeparator();
     buildTimecodeActions(playback, view);
@@ -441,12 +442,15 @@ void MainWindow::buildMenusAndToolbar() {
                "<tr><td><b>P</b></td><td>preview in the viewer</td></tr>"
                "<tr><td><b>F11</b></td><td>full screen window</td></tr>"
                "<tr><td><b>Shift+F11</b>, double-click</td><td>the picture alone, full screen</td></tr>"
-               "<tr><td><b>Esc</b></td><td>leave full screen</td></tr>"
+               "<tr><td><b>Esc</b></td><td>leave full screen; else clear the region</td></tr>"
                "<tr><td><b>Ctrl+Shift+S</b></td><td>save scopes</td></tr>"
                "<tr><td><b>Ctrl+R</b></td><td>record / stop recording</td></tr>"
                "<tr><td><b>F1</b></td><td>the user guide</td></tr>"
                "<tr><td><b>Ctrl+1 .. Ctrl+9</b></td><td>View &gt; Layouts: the first nine layouts</td></tr>"
-               "<tr><td><b>Ctrl+Shift+X</b></td><td>clear the pins</td></tr>") +
+               "<tr><td><b>Ctrl+Shift+X</b></td><td>clear the pins</td></tr>"
+               "<tr><td><b>Ctrl+drag</b>, <b>Alt+click</b></td><td>the scopes of a region, of a line</td></tr>"
+               "<tr><td><b>Ctrl+Shift+L</b></td><td>the scopes of the pinned pixel's line</td></tr>"
+               "<tr><td><b>Ctrl+Shift+R</b></td><td>clear the region</td></tr>") +
                 CompareController::shortcutRows() +
                 tr("</table><p>Click the picture to pin the pixel picker; Shift+click pins up to four pixels.</p>"));
     });
@@ -592,6 +596,7 @@ void MainWindow::onOpened() {
     setWindowTitle((isPattern(input) ? input : QFileInfo(input).fileName()) + QStringLiteral(" - cudascope"));
     viewer_->setFrameSize(info.width, info.height);
     viewer_->setPinned(std::nullopt);
+    clearRegion();   // the new source's frame may be smaller or of another chroma grid
     int64_t frames = info.frameCount;
     if (frames <= 0 && info.duration > 0) frames = int64_t(std::llround(info.duration * player_->frameRate()));
     transport_->setTimeline(frames, player_->frameRate(), info.seekable && !info.live);
@@ -725,6 +730,7 @@ void MainWindow::refreshOverlays() {
         overlayKeys_[size_t(p)] = key;
         v->setOverlay(engine_.overlayFor(p));
     }
+    updateScopeMarkers();
 }
 
 // ---- The picker ------------------------------------------------------------------------

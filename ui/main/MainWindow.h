@@ -19,7 +19,7 @@
 #include "analysis/Alarms.h"
 #include "playback/EngineHost.h"
 #include "playback/FlightRecorder.h"
-#include "playback/FlightThumbnail.h"
+#include "engine/Thumbnailer.h"
 #include "playback/PixelProbe.h"
 #include "Player.h"
 #include "ui/record/WindowRecorder.h"
@@ -90,6 +90,14 @@ public:
     Status renameLayout(const QString& from, const QString& to);
     Status deleteLayout(const QString& name);
     bool pictureShown() const;
+    // MainWindowRegion.cpp. The scopes of a region of the picture (or of one line: height 1,
+    // the whole width), snapped to the frame's chroma grid (core/FrameRegion.h), outlined on
+    // the picture and read out in the status bar; an error naming it when it lies outside the
+    // frame or there is no frame (also shown in the window by the menu and the mouse).
+    // clearRegion: the whole frame again (Esc, View > Region > Clear Region).
+    Status setRegion(const FrameRegion& region);
+    void clearRegion();
+    const std::optional<FrameRegion>& region() const { return engine_.region; }
     // Frames the engine has been run on (a still source playing adds none).
     int64_t framesProcessed() const { return framesProcessed_; }
 
@@ -115,7 +123,8 @@ public:
     void resetLayout();
     // MainWindowLayout.cpp. Full screen: the whole window (F11), or the picture alone
     // (double-click on it; no panels, bars or menus); Esc leaves the picture, then the
-    // window's full screen, else runs the escape hook (the wall's full view: back to the wall).
+    // window's full screen, then clears a region, else runs the escape hook (the wall's full
+    // view: back to the wall).
     void setFullScreenWindow(bool on);
     void setFullScreenPicture(bool on);
     bool isFullScreenPicture() const { return pictureOnly_.has_value(); }
@@ -168,6 +177,9 @@ private:
     // MainWindowPins.cpp: the Pinned Pixels dock and View > Clear Pins (in `view`).
     void buildPins(QMenu* view);
     void updatePins();
+    // The picked pixel and the pins marked on the waveform, parade and vectorscope (those the
+    // scopes measure: inside the region, when there is one).
+    void updateScopeMarkers();
     std::optional<PixelReading> readAt(PixelPos at) const;
 
     void onOpened();
@@ -193,6 +205,7 @@ private:
     // MainWindowTimecode.cpp: Go to Timecode (in `playback`), Show Elapsed Time (in `view`).
     void buildTimecodeActions(QMenu* playback, QMenu* view);
     void buildTimeline(QMenu* view);   // the Timeline dock, its toggle in `view`
+    void buildRegion(QMenu* view);     // MainWindowRegion.cpp: View > Region, the picture's Ctrl+drag and Alt+click
     void buildGuides(QMenu* view);     // MainWindowGuides.cpp: View > Guides (safe areas, aspect guides, centre cross)
     void openTimeline(const QString& input, bool isFile);
     void followTimeline();             // the playhead at the frame shown
@@ -253,7 +266,7 @@ private:
     bool timelinePending_ = false;          // opened while the dock was hidden: filled when it shows
     // A live source's flight recorder (written here on the GUI thread, read by the timeline).
     std::shared_ptr<FlightRecorder> flight_;
-    std::unique_ptr<FlightThumbnailer> flightThumbs_;
+    std::unique_ptr<Thumbnailer> flightThumbs_;
     std::unique_ptr<AlarmTracker> flightAlarms_;
     std::chrono::steady_clock::time_point flightStart_;
 

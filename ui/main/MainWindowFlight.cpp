@@ -16,7 +16,7 @@
 
 #include "analysis/Alarms.h"
 #include "analysis/SignalStats.h"
-#include "playback/FlightThumbnail.h"
+#include "engine/Thumbnailer.h"
 #include "ui/timeline/FlightExport.h"
 #include "ui/timeline/TimelinePanel.h"
 
@@ -43,7 +43,7 @@ void MainWindow::startFlight() {
     o.spillPath = QDir(folder).filePath(QStringLiteral("window-%1.spill").arg(::getpid())).toStdString();
     flight_ = std::make_shared<FlightRecorder>(o);
     if (const Status s = flight_->spillStatus(); !s) showWarning(QString::fromStdString(s.message()));
-    flightThumbs_ = std::make_unique<FlightThumbnailer>();
+    flightThumbs_ = std::make_unique<Thumbnailer>();
     flightAlarms_ = std::make_unique<AlarmTracker>();
     flightStart_ = std::chrono::steady_clock::now();
     const QJsonObject source{{"input", QString::fromStdString(player_->input())},

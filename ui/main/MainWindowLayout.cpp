@@ -212,6 +212,7 @@ void MainWindow::setFullScreenPicture(bool on) {
 void MainWindow::escape() {
     if (pictureOnly_) setFullScreenPicture(false);
     else if (isFullScreen()) setFullScreenWindow(false);
+    else if (engine_.region) clearRegion();
     else if (escapeHook_) escapeHook_();
 }
 

@@ -11,7 +11,6 @@
 #include <QLabel>
 #include <QLayout>
 #include <QMenu>
-#include <QMessageBox>
 #include <QTimer>
 
 #include <algorithm>
@@ -202,7 +201,6 @@ Status MainWindow::applyLayout(const QString& name) {
         const QString problem = tr("Layout \"%1\": its panels were saved by another version of cudascope or are damaged, "
                                    "so it cannot be restored; save it again.").arg(name);
         showError(problem);
-        QMessageBox::warning(this, tr("Layouts"), problem);
         return Status::error(problem.toStdString());
     }
     setPictureShown(it->picture);

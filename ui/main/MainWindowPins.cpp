@@ -1,7 +1,8 @@
 // MainWindow, pins: several pinned pixels (Shift+click on the picture adds one, up to
 // PictureView::kMaxPins), their readouts in the Pinned Pixels dock, View > Clear Pins.
 // The readouts are the picker's (PixelProbe.h: Y'CbCr and R'G'B' in the codes the scopes
-// show), read again for each frame shown. GUI thread only.
+// show), read again for each frame shown; each pin is marked on the waveform, parade and
+// vectorscope (scope/ScopeMarkers.h). GUI thread only.
 #include "MainWindow.h"
 
 #include <QAction>
@@ -11,6 +12,8 @@
 #include <QMenu>
 
 #include "PictureView.h"
+#include "ScopeView.h"
+#include "scope/ScopeMarkers.h"
 #include "ui/MessageBar.h"
 
 namespace cs {
@@ -40,6 +43,7 @@ void MainWindow::buildPins(QMenu* view) {
                         .arg(PictureView::kMaxPins));
     });
     connect(viewer_, &PictureView::pinnedChanged, this, [this] {
+        updateScopeMarkers();
         // A second pin shows the readouts (one is read in the status bar as well).
         if (viewer_->pins().size() < 2 || !pinsDock_->isHidden()) return;
         pinsDock_->show();
@@ -81,6 +85,36 @@ void MainWindow::updatePins() {
         lines << QStringLiteral("%1  %2").arg(i + 1).arg(reading);
     }
     pinsLabel_->setText(lines.join(QLatin1Char('\n')));
+}
+
+void MainWindow::updateScopeMarkers() {
+    std::array<std::vector<ScopeMarker>, 3> markers;
+    using gl::Plane;
+    constexpr std::array<Plane, 3> kMarked = {Plane::Waveform, Plane::Parade, Plane::Vectorscope};
+    if (engine_.hasResults() && player_->hasFrame()) {
+        const ScopeResults& r = engine_.results();
+        const FrameView& frame = player_->currentFrame().view;
+        const FrameRegion area = engine_.region.value_or(FrameRegion{0, 0, frame.width, frame.height});
+        for (const PixelPos& pin : viewer_->pins()) {
+            if (pin.x < area.x || pin.y < area.y || pin.x >= area.x + area.width || pin.y >= area.y + area.height) continue;
+            const std::optional<PixelReading> p = readAt(pin);
+            if (!p || p->bitDepth != r.bitDepth) continue;
+            const MarkedPixel m{pin.x - area.x, p->luma, p->cb, p->cr, p->r, p->g, p->b};
+            for (size_t i = 0; i < kMarked.size(); ++i) {
+                const ScopePlacement placement = engine_.placement(kMarked[i], viewer_->textures());
+                const int w = placement.imageWidth, h = placement.imageHeight;
+                if (kMarked[i] == Plane::Waveform) {
+                    if (auto at = waveformMarker(r, engine_.spec(), w, h, m)) markers[i].push_back(*at);
+                } else if (kMarked[i] == Plane::Parade) {
+                    for (const ScopeMarker& at : paradeMarkers(r, w, h, m)) markers[i].push_back(at);
+                } else if (auto at = vectorscopeMarker(r, engine_.spec(), std::min(w, h), m)) {
+                    markers[i].push_back(*at);
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < kMarked.size(); ++i)
+        if (ScopeView* v = views_[size_t(kMarked[i])]) v->setMarkers(std::move(markers[i]));
 }
 
 QString MainWindow::pinsText() const { return pinsLabel_ ? pinsLabel_->text() : QString(); }

@@ -63,6 +63,11 @@ bool PictureView::addPin(PixelPos pixel) {
     return true;
 }
 
+void PictureView::setRegion(std::optional<FrameRegion> region) {
+    region_ = region;
+    update();
+}
+
 void PictureView::setGuides(const PictureGuides& guides) {
     guides_ = guides;
     update();
@@ -179,7 +184,33 @@ void PictureView::paintView(int w, int h) {
         }
     }
     drawGuides(w, h);
+    drawRegion(w, h);
     drawPins(w, h);
+}
+
+// The region's outline (yellow over a dark shadow) on the pixels' outer edges; a line also
+// gets ticks beyond the picture's sides, so that one row shows when zoomed out. A Ctrl+drag
+// in progress is drawn the same way.
+void PictureView::drawRegion(int w, int h) {
+    std::optional<FrameRegion> r = region_;
+    if (regionStart_ && regionEnd_) {
+        const int x0 = std::min(regionStart_->x, regionEnd_->x), y0 = std::min(regionStart_->y, regionEnd_->y);
+        r = FrameRegion{x0, y0, std::max(regionStart_->x, regionEnd_->x) - x0 + 1, std::max(regionStart_->y, regionEnd_->y) - y0 + 1};
+    }
+    const int fw = frameWidth(), fh = frameHeight();
+    if (!r || fw <= 0 || fh <= 0) return;
+    const RectF p = pictureRect();
+    const float x0 = float(p.x + r->x * p.w / fw), x1 = float(p.x + (r->x + r->width) * p.w / fw);
+    const float y0 = float(p.y + r->y * p.h / fh), y1 = float(p.y + (r->y + r->height) * p.h / fh);
+    std::vector<float> box = {x0, y0, x1, y0, x1, y0, x1, y1, x1, y1, x0, y1, x0, y1, x0, y0};
+    if (r->height == 1 && r->width == fw) {
+        const float ym = (y0 + y1) / 2, tick = 12.0f * float(devicePixelRatioF());
+        for (float v : {x0 - tick, ym, x0, ym, x1, ym, x1 + tick, ym}) box.push_back(v);
+    }
+    std::vector<float> shadow = box;
+    for (float& v : shadow) v += 1.0f;
+    lines_.draw(shadow.data(), int(shadow.size() / 4), w, h, 0xa0000000u);
+    lines_.draw(box.data(), int(box.size() / 4), w, h, 0xff00e0ffu);
 }
 
 void PictureView::drawPins(int w, int h) {
@@ -240,6 +271,15 @@ std::optional<PixelPos> PictureView::pixelAt(const QPointF& widgetPos) const {
     return pick->b ? mapPixel(pick->pixel, bw, bh, aw, ah) : pick->pixel;
 }
 
+std::optional<PixelPos> PictureView::clampedPixelAt(const QPointF& widgetPos) const {
+    const int fw = frameWidth(), fh = frameHeight();
+    const RectF p = pictureRect();
+    if (fw <= 0 || fh <= 0 || p.empty()) return std::nullopt;
+    const double dpr = devicePixelRatioF();
+    const int x = int(std::floor((widgetPos.x() * dpr - p.x) * fw / p.w)), y = int(std::floor((widgetPos.y() * dpr - p.y) * fh / p.h));
+    return PixelPos{std::clamp(x, 0, fw - 1), std::clamp(y, 0, fh - 1)};
+}
+
 bool PictureView::nearDivider(const QPointF& widgetPos) const {
     if (compareMode_ != CompareMode::Wipe || !texturesB_.filled(gl::Plane::Picture)) return false;
     const CompareGeometry g = compareGeometry();
@@ -253,6 +293,12 @@ void PictureView::mouseMoveEvent(QMouseEvent* e) {
         wipe_ = wipeAt(l.rect(), e->position().x() * devicePixelRatioF());
         update();
         emit wipeMoved(wipe_);
+        return;
+    }
+    if (regionStart_) {
+        regionEnd_ = clampedPixelAt(e->position());
+        update();
+        emit hovered(pixelAt(e->position()));
         return;
     }
     setCursor(nearDivider(e->position()) ? Qt::SplitHCursor : Qt::CrossCursor);
@@ -271,11 +317,29 @@ void PictureView::mousePressEvent(QMouseEvent* e) {
     dragging_ = false;
     wiping_ = e->button() == Qt::LeftButton && nearDivider(e->position());
     if (e->button() == Qt::MiddleButton) dragging_ = true;
+    regionStart_ = regionEnd_ = std::nullopt;
+    if (e->button() == Qt::LeftButton && !wiping_ && (e->modifiers() & Qt::ControlModifier) && pixelAt(e->position()))
+        regionStart_ = regionEnd_ = clampedPixelAt(e->position());
 }
 
 void PictureView::mouseReleaseEvent(QMouseEvent* e) {
     if (wiping_) {
         wiping_ = false;
+        return;
+    }
+    if (regionStart_ && e->button() == Qt::LeftButton) {
+        // A Ctrl+click without a drag measures that one pixel.
+        regionEnd_ = clampedPixelAt(e->position());
+        const PixelPos a = *regionStart_, b = regionEnd_ ? *regionEnd_ : a;
+        regionStart_ = regionEnd_ = std::nullopt;
+        const int x0 = std::min(a.x, b.x), y0 = std::min(a.y, b.y);
+        emit regionDrawn(FrameRegion{x0, y0, std::max(a.x, b.x) - x0 + 1, std::max(a.y, b.y) - y0 + 1});
+        update();
+        return;
+    }
+    if (!dragging_ && e->button() == Qt::LeftButton && (e->modifiers() & Qt::AltModifier)) {
+        if (auto p = pixelAt(e->position()); p && frameWidth() > 0) emit regionDrawn(FrameRegion{0, p->y, frameWidth(), 1});
+        dragging_ = false;
         return;
     }
     if (!dragging_ && e->button() == Qt::LeftButton) {

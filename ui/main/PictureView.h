@@ -1,5 +1,6 @@
 // The viewer: the current frame's picture (or its filtered preview) fitted or zoomed,
-// with the pixel picker and its pins (up to kMaxPins, numbered). It owns the shared frame textures (render/FrameTextures.h), so
+// with the pixel picker and its pins (up to kMaxPins, numbered) and the measured region or
+// line (Ctrl+drag draws a region, Alt+click picks a line; the window measures it). It owns the shared frame textures (render/FrameTextures.h), so
 // they live and die with its context; the scope views draw from them. Comparing (ui/compare/Compare.h)
 // it draws picture B from a second set of textures beside or across A (render/CompareLayout.h:
 // wipe with a draggable divider, split, side by side).
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "ui/GlView.h"
+#include "core/FrameRegion.h"
 #include "render/CompareLayout.h"
 #include "render/FrameTextures.h"
 #include "render/ImageRenderer.h"
@@ -40,6 +42,10 @@ public:
     const std::vector<PixelPos>& pins() const { return pins_; }
     std::optional<PixelPos> pinned() const { return pins_.empty() ? std::nullopt : std::optional<PixelPos>(pins_.front()); }
     const PictureLayout& layout() const { return layout_; }
+    // The region the scopes measure, outlined over the picture (a line: one row, marked by
+    // ticks at both sides as well); nothing: none. Frame pixels of picture A.
+    void setRegion(std::optional<FrameRegion> region);
+    const std::optional<FrameRegion>& region() const { return region_; }
     // Safe areas, aspect guides and the centre cross drawn over the picture (picture A when comparing).
     void setGuides(const PictureGuides& guides);
     const PictureGuides& guides() const { return guides_; }
@@ -66,6 +72,9 @@ signals:
     void doubleClicked();   // the picture is also fitted to the view
     void pinnedChanged();
     void pinRefused();   // a Shift+click with kMaxPins pinned
+    // Ctrl+drag drew a region (both corners' pixels included, inside the frame); Alt+click
+    // picked a line (the whole width, one row high). The window measures it (setRegion).
+    void regionDrawn(cs::FrameRegion region);
     void zoomChanged(double scale);
     // The wipe's divider was dragged to a new place (0..1 across the picture).
     void wipeMoved(double wipe);
@@ -89,6 +98,11 @@ private:
     bool nearDivider(const QPointF& widgetPos) const;
     void drawGuides(int w, int h);
     void drawPins(int w, int h);
+    void drawRegion(int w, int h);
+    // The frame pixel nearest a view position (clamped into the frame), picture A.
+    std::optional<PixelPos> clampedPixelAt(const QPointF& widgetPos) const;
+    int frameWidth() const { return layout_.frameWidth(); }
+    int frameHeight() const { return layout_.frameHeight(); }
 
     gl::FrameTextures textures_;
     gl::FrameTextures texturesB_;
@@ -107,6 +121,8 @@ private:
     gl::RgbaTexture pinLabels_[kMaxPins];   // "1".."4" beside the crosshairs
     QPointF pressPos_, lastDragPos_;
     bool dragging_ = false;
+    std::optional<FrameRegion> region_;
+    std::optional<PixelPos> regionStart_, regionEnd_;   // a Ctrl+drag in progress: its corners
 };
 
 }  // namespace cs

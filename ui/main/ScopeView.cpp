@@ -3,6 +3,9 @@
 
 #include <QResizeEvent>
 
+#include <algorithm>
+#include <cmath>
+
 namespace cs {
 
 ScopeView::ScopeView(gl::Plane plane, gl::FrameTextures* shared, QWidget* parent)
@@ -28,10 +31,21 @@ void ScopeView::setOverlay(RgbaImage overlay) {
     update();
 }
 
+void ScopeView::setMarkers(std::vector<ScopeMarker> markers) {
+    if (markers.size() == markers_.size() &&
+        std::equal(markers.begin(), markers.end(), markers_.begin(), [](const ScopeMarker& a, const ScopeMarker& b) {
+            return a.x == b.x && a.y == b.y;
+        }))
+        return;
+    markers_ = std::move(markers);
+    update();
+}
+
 Status ScopeView::createGl() {
     overlayDirty_ = true;
     compareBaseUploaded_.reset();
     if (Status s = images_.create(); !s) return s;
+    if (Status s = lines_.create(); !s) return s;
     if (plane_ != gl::Plane::Preview)
         if (Status s = compareTrace_.create(); !s) return s;
     if (plane_ == gl::Plane::Preview) return ycbcr_.create();
@@ -40,6 +54,7 @@ Status ScopeView::createGl() {
 
 void ScopeView::releaseGl() {
     images_.release();
+    lines_.release();
     ycbcr_.release();
     overlayTexture_.release();
     compareTrace_.release();
@@ -121,6 +136,19 @@ void ScopeView::paintView(int w, int h) {
         o.premultiplied = true;
         images_.draw(overlayTexture_.name(), r, w, h, o);
     }
+    // The markers over A's scope: a white square around each point, with a dark shadow.
+    if (showB || markers_.empty() || !lines_.ready()) return;
+    const float half = float(std::max(3.0, 3.0 * devicePixelRatioF()));
+    std::vector<float> square, shadow;
+    for (const ScopeMarker& m : markers_) {
+        const float x = float(std::floor(r.x + (m.x + 0.5) * sx)) + 0.5f, y = float(std::floor(r.y + (m.y + 0.5) * sy)) + 0.5f;
+        const float x0 = x - half, x1 = x + half, y0 = y - half, y1 = y + half;
+        for (float v : {x0, y0, x1, y0, x1, y0, x1, y1, x1, y1, x0, y1, x0, y1, x0, y0}) square.push_back(v);
+    }
+    shadow = square;
+    for (float& v : shadow) v += 1.0f;
+    lines_.draw(shadow.data(), int(shadow.size() / 4), w, h, 0xc0000000u);
+    lines_.draw(square.data(), int(square.size() / 4), w, h, 0xffffffffu);
 }
 
 void ScopeView::resizeEvent(QResizeEvent* e) {

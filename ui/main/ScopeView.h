@@ -3,11 +3,14 @@
 // engines that write only the trace (CUDA), the graticule overlay rendered from
 // scope/Graticule.h geometry for the same image size. Comparing (ui/compare/Compare.h) it shows picture
 // B's scope instead, or B's trace in a second colour over A's (render/CompareTrace.h).
+// Markers (the picked pixel and the pins, scope/ScopeMarkers.h) are drawn over A's scope as
+// small squares.
 #pragma once
 #include <memory>
 
 #include "ui/GlView.h"
 #include "core/ScopeResults.h"
+#include "scope/ScopeMarkers.h"
 #include "render/CompareLayout.h"
 #include "render/CompareTrace.h"
 #include "render/FrameTextures.h"
@@ -27,6 +30,9 @@ public:
     gl::Plane plane() const { return plane_; }
     // A premultiplied RGBA overlay drawn over the scope image (empty: none), the image's size.
     void setOverlay(RgbaImage overlay);
+    // Points of the image (its coordinates, as the overlay's) marked with a small square each.
+    void setMarkers(std::vector<ScopeMarker> markers);
+    const std::vector<ScopeMarker>& markers() const { return markers_; }
     // How the texture makes the image (default: the whole texture is the image).
     void setPlacement(ScopePlacement placement);
     QSize sizeHint() const override;
@@ -54,6 +60,8 @@ private:
     gl::FrameTextures* shared_;
     gl::ImageRenderer images_;
     gl::YcbcrRenderer ycbcr_;   // the preview panel: a preview drawn from the Y'CbCr planes
+    gl::LineRenderer lines_;    // the markers
+    std::vector<ScopeMarker> markers_;
     gl::RgbaTexture overlayTexture_;
     RgbaImage overlay_;
     ScopePlacement placement_;

@@ -45,8 +45,12 @@ StatusBar::StatusBar(const EngineHost& engine, const Player& player, QWidget* pa
     signal_ = label(tr("R'G'B' gamut: the pixels whose R'G'B' is outside EBU R 103's -5%..105% (before clamping); "
                        "out of legal: Y' or Cb/Cr outside the legal range (signalstats BRNG)"));
     signal_->setObjectName(QStringLiteral("signalReadout"));
+    region_ = label(tr("The scopes measure this region of the frame alone (Ctrl+drag on the picture; Alt+click: a line); "
+                       "Esc or View > Region > Clear Region: the whole frame"));
+    region_->setObjectName(QStringLiteral("regionReadout"));
+    region_->hide();
     addWidget(picker_, 1);
-    for (QLabel* l : {timecode_, source_, size_, format_, signal_, gamut_, decoder_, engineName_, fps_, dropped_, time_}) addPermanentWidget(l);
+    for (QLabel* l : {timecode_, source_, size_, region_, format_, signal_, gamut_, decoder_, engineName_, fps_, dropped_, time_}) addPermanentWidget(l);
     engineName_->setText(tr("engine %1").arg(QString::fromUtf8(engine_.name().data(), qsizetype(engine_.name().size()))));
 }
 
@@ -102,6 +106,16 @@ void StatusBar::refresh() {
     } else {
         signal_->clear();
         signal_->hide();
+    }
+    // The region the scopes measure: "region 640x360 at (320,180)", or "line 540".
+    if (const std::optional<FrameRegion>& r = engine_.region) {
+        const bool line = r->height == 1 && r->width == info.width;
+        region_->setText(line ? tr("line %1").arg(r->y)
+                              : tr("region %1x%2 at (%3,%4)").arg(r->width).arg(r->height).arg(r->x).arg(r->y));
+        region_->show();
+    } else {
+        region_->clear();
+        region_->hide();
     }
     fps_->setText(tr("%1 fps").arg(player_.presentedFps(), 0, 'f', 1));
     // Every frame the source delivered since it opened: shown, dropped (late, replaced), skipped

@@ -24,6 +24,9 @@ const char* seriesLabel(Series s) {
     case Series::OutsideTarget: return "outside target";
     case Series::MaxNits: return "max nits";
     case Series::AvgNits: return "avg nits";
+    case Series::Momentary: return "momentary LUFS";
+    case Series::ShortTerm: return "short-term LUFS";
+    case Series::TruePeak: return "true peak dBTP";
     case Series::Count: break;
     }
     return "";
@@ -100,6 +103,19 @@ void TimelineData::addFrame(const QJsonObject& f) {
     put(Series::OutsideTarget, gamut.value(QStringLiteral("outside_share")));
     put(Series::MaxNits, hdr.value(QStringLiteral("max_nits")));
     put(Series::AvgNits, hdr.value(QStringLiteral("avg_nits")));
+    // The audio (an input with audio has "audio" on every frame line; null: below the gate).
+    const QJsonValue audio = f.value(QStringLiteral("audio"));
+    const auto putLoudness = [&](Series s, const QJsonValue& v) {
+        if (audio.isObject()) present_[size_t(s)] = true;
+        series_[size_t(s)].append(v.isDouble() ? std::max(float(v.toDouble()), kLoudnessFloor) : kLoudnessFloor);
+    };
+    const QJsonObject a = audio.toObject();
+    putLoudness(Series::Momentary, a.value(QStringLiteral("momentary")));
+    putLoudness(Series::ShortTerm, a.value(QStringLiteral("short_term")));
+    QJsonValue truePeak;
+    for (const QJsonValue& channel : a.value(QStringLiteral("true_peak")).toObject())
+        if (channel.isDouble() && (!truePeak.isDouble() || channel.toDouble() > truePeak.toDouble())) truePeak = channel;
+    putLoudness(Series::TruePeak, truePeak);
     pts_.push_back(f.value(QStringLiteral("pts")).toDouble());
     timecodes_.push_back(f.value(QStringLiteral("timecode")).toString().toStdString());
 }
@@ -120,6 +136,7 @@ void TimelineData::addFlight(const FlightFrame& f) {
     put(Series::OutsideTarget, f.outsideShare, (f.flags & FlightFrame::kGamut) != 0);
     put(Series::MaxNits, f.maxNits, (f.flags & FlightFrame::kHdr) != 0);
     put(Series::AvgNits, f.avgNits, (f.flags & FlightFrame::kHdr) != 0);
+    for (Series s : {Series::Momentary, Series::ShortTerm, Series::TruePeak}) put(s, kLoudnessFloor, false);   // not recorded
     pts_.push_back(f.time);
     if (f.timecode[0]) {
         timecodes_.emplace_back(f.timecode);

@@ -29,8 +29,14 @@ enum class Series : int {
     OutOfLegal,                // share of pixels out of the legal range (stats.out_of_legal)
     OutsideTarget,             // share outside the gamut target (gamut.outside_share)
     MaxNits, AvgNits,          // HDR light levels (hdr.max_nits/avg_nits)
+    Momentary, ShortTerm,      // the audio's loudness over the frame (audio.momentary/short_term, LUFS)
+    TruePeak,                  // the loudest channel's true peak over the frame (audio.true_peak, dBTP)
     Count
 };
+// A loudness or true peak with no value (silence below the gate, no audio in the frame's
+// interval) is kept at this floor, under every scale, so that it draws at the band's foot.
+inline constexpr float kLoudnessFloor = -70.0f;
+inline bool isLoudness(Series s) { return s == Series::Momentary || s == Series::ShortTerm || s == Series::TruePeak; }
 inline constexpr int kSeriesCount = int(Series::Count);
 // "Y min", "sat avg", "max nits"...
 const char* seriesLabel(Series s);

@@ -16,7 +16,7 @@ namespace cs::timeline {
 
 namespace {
 
-constexpr int kLaneHeight = 11, kAxisHeight = 16, kLabelWidth = 116, kBands = 5;
+constexpr int kLaneHeight = 11, kAxisHeight = 16, kLabelWidth = 116, kBands = 6;
 
 struct Band {
     const char* title;
@@ -29,7 +29,9 @@ const Band kBandList[kBands] = {
     {"YDIF", {Series::Ydif}},
     {"out of range", {Series::OutOfLegal, Series::OutsideTarget}},
     {"nits", {Series::MaxNits, Series::AvgNits}},
+    {"LUFS, dBTP", {Series::TruePeak, Series::Momentary, Series::ShortTerm}},
 };
+constexpr int kLoudnessBand = 5;
 
 QRgb colourOf(Series s) {
     switch (s) {
@@ -44,6 +46,9 @@ QRgb colourOf(Series s) {
     case Series::OutsideTarget: return qRgb(240, 80, 200);
     case Series::MaxNits: return qRgb(255, 230, 90);
     case Series::AvgNits: return qRgb(170, 170, 120);
+    case Series::Momentary: return qRgb(80, 160, 255);
+    case Series::ShortTerm: return qRgb(235, 235, 235);
+    case Series::TruePeak: return qRgb(255, 110, 90);
     case Series::Count: break;
     }
     return qRgb(255, 255, 255);
@@ -57,9 +62,14 @@ QColor eventColour(const std::string& type) {
     return QColor(255, 130, 60);   // out of legal / gamut / target
 }
 
+// The scale's foot for a band: 0, but -60 for loudness (LUFS and dBTP), where the quiet
+// stays below and draws at the foot.
+float bandFoot(int band) { return band == kLoudnessBand ? -60.0f : 0.0f; }
+
 // The scale's top for a band: code values to the next 8/10/12-bit maximum, shares and nits
-// to the band's greatest value.
+// to the band's greatest value, loudness to +3 (a true peak over full scale still shows).
 float bandTop(const TimelineData& d, int band) {
+    if (band == kLoudnessBand) return 3.0f;
     float peak = 0.0f;
     for (Series s : kBandList[band].series)
         if (d.has(s)) peak = std::max(peak, d.peak(s));
@@ -98,7 +108,7 @@ void drawGraphs(QImage& image, const TimelineData& data, int64_t first, int64_t 
     for (int i = 0; i < n; ++i) {
         const int band = shown[i];
         const int top = h * i / n + 2, bottom = h * (i + 1) / n - 2;
-        const float scale = float(bottom - top) / bandTop(data, band);
+        const float foot = bandFoot(band), scale = float(bottom - top) / (bandTop(data, band) - foot);
         for (int x = 0; x < w; x += 1) {   // grid line at the band's foot
             px[qsizetype(bottom + 1) * stride + x] = qRgb(48, 48, 52);
         }
@@ -107,8 +117,8 @@ void drawGraphs(QImage& image, const TimelineData& data, int64_t first, int64_t 
             const QRgb c = colourOf(s);
             for (size_t x = 0; x < columns.size(); ++x) {
                 const auto [lo, hi] = data.range(s, columns[x].first, columns[x].second);
-                const int y0 = std::clamp(bottom - int(std::lround(hi * scale)), top, bottom);
-                const int y1 = std::clamp(bottom - int(std::lround(lo * scale)), top, bottom);
+                const int y0 = std::clamp(bottom - int(std::lround((hi - foot) * scale)), top, bottom);
+                const int y1 = std::clamp(bottom - int(std::lround((lo - foot) * scale)), top, bottom);
                 for (int y = y0; y <= y1; ++y) px[qsizetype(y) * stride + qsizetype(x)] = c;
             }
         }
@@ -184,9 +194,13 @@ int64_t TimelineView::frameAtX(int x) const {
 QString TimelineView::describeFrame(int64_t i) const {
     if (i < 0 || i >= data_.frames()) return tr("frame %1 (not analysed yet)").arg(i);
     QString text = tr("%1  frame %2  %3 s").arg(QString::fromStdString(data_.timecode(i))).arg(i).arg(data_.pts(i), 0, 'f', 3);
-    for (int s = 0; s < kSeriesCount; ++s)
-        if (data_.has(Series(s)))
-            text += QStringLiteral("\n%1: %2").arg(QString::fromLatin1(seriesLabel(Series(s)))).arg(double(data_.value(Series(s), i)), 0, 'g', 5);
+    for (int s = 0; s < kSeriesCount; ++s) {
+        if (!data_.has(Series(s))) continue;
+        const float v = data_.value(Series(s), i);
+        text += QStringLiteral("\n%1: ").arg(QString::fromLatin1(seriesLabel(Series(s)))) +
+                (isLoudness(Series(s)) && v <= kLoudnessFloor ? tr("below %1").arg(double(kLoudnessFloor))
+                                                              : QString::number(double(v), 'g', 5));
+    }
     for (const TimelineEvent& e : data_.events())
         if (i >= e.first && i <= e.last)
             text += QStringLiteral("\n%1 %2 - %3").arg(QString::fromStdString(e.type), QString::fromStdString(e.firstTimecode),

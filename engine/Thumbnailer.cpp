@@ -1,5 +1,5 @@
-// The picture of a flight recorder's thumbnail.
-#include "FlightThumbnail.h"
+// A frame's small picture.
+#include "Thumbnailer.h"
 
 #include <algorithm>
 
@@ -11,10 +11,10 @@
 
 namespace cs {
 
-FlightThumbnailer::FlightThumbnailer() : cpu_(makeCpuEngine(1)) {}
-FlightThumbnailer::~FlightThumbnailer() = default;
+Thumbnailer::Thumbnailer() : cpu_(makeCpuEngine(1)) {}
+Thumbnailer::~Thumbnailer() = default;
 
-Status FlightThumbnailer::picture(const FrameView& frame, CudaEngine* cuda, int width, int height, RgbaImage& out) {
+Status Thumbnailer::picture(const FrameView& frame, CudaEngine* cuda, int width, int height, RgbaImage& out) {
     if (frame.width <= 0 || frame.height <= 0) return Status::error("an empty frame has no thumbnail");
     const double scale = std::min(double(width) / frame.width, double(height) / frame.height);
     const int w = std::max(2, int(frame.width * scale) & ~1), h = std::max(2, int(frame.height * scale) & ~1);

@@ -1,0 +1,32 @@
+// Pictures of qc's events' first frames, for NAME.qc.html and NAME.qc.pdf. qc keeps no frame
+// while it measures (each is dropped once measured), so they are read again when the pass is
+// done: the input opened a second time and decoded in software (a handful of frames: not worth
+// an NVDEC session), reading on to the next first frame when it is near (within 2 s) and
+// seeking to it by its time otherwise; each frame reduced to at most 160 x 90 and turned to
+// R'G'B' by engine/Thumbnailer.h. At most kQcThumbnails frames, the events' first ones in
+// order; the events after them are named by frame and timecode only, and the note says so.
+// One thread (the qc worker's).
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "QcEvents.h"
+#include "core/ScopeResults.h"
+
+namespace cs {
+
+inline constexpr int kQcThumbnails = 50;
+inline constexpr int kQcThumbnailWidth = 160, kQcThumbnailHeight = 90;
+
+struct QcThumbnails {
+    std::map<int64_t, RgbaImage> pictures;   // by frame index
+    std::string note;                        // why some events have none; "" when all have one
+};
+
+// The pictures of `events`' first frames of `input`; `stop` (may be null) ends the reading early.
+QcThumbnails qcThumbnails(const std::string& input, const std::vector<QcEvent>& events, const std::atomic<bool>* stop);
+
+}  // namespace cs

@@ -1,0 +1,52 @@
+#include "ScopeMarkers.h"
+
+#include <algorithm>
+
+#include "Graticule.h"
+
+namespace cs {
+namespace {
+
+// ScopeRender's mapping: column c of `columns` covers display columns in proportion (its
+// centre here); code v of `levels` lies on row toPixelY(v / (levels - 1)), as the trace's
+// rows (linearSpans, top down) and the graticule's lines put it.
+ScopeMarker onPanel(const PlotRect& panel, int column, int columns, int code, int levels) {
+    return {panel.left + (column + 0.5) * double(panel.width) / double(columns),
+            panel.toPixelY(double(code) / double(std::max(levels - 1, 1)))};
+}
+
+bool columnInside(const ScopeResults& r, const MarkedPixel& p) { return r.width > 0 && p.column >= 0 && p.column < r.width; }
+
+}  // namespace
+
+std::optional<ScopeMarker> waveformMarker(const ScopeResults& r, const ScopeSpec& spec, int imageWidth, int imageHeight,
+                                          const MarkedPixel& p) {
+    if (spec.waveformMode != WaveformMode::Luma || !columnInside(r, p) || imageWidth <= 0 || imageHeight <= 0) return std::nullopt;
+    const PlotRect plot = waveformPlotRect(imageWidth, imageHeight);
+    if (plot.empty()) return std::nullopt;
+    return onPanel(plot, p.column, r.width, p.luma, r.levels);
+}
+
+std::vector<ScopeMarker> paradeMarkers(const ScopeResults& r, int imageWidth, int imageHeight, const MarkedPixel& p) {
+    std::vector<ScopeMarker> markers;
+    if (!columnInside(r, p) || imageWidth <= 0 || imageHeight <= 0) return markers;
+    const PlotRect plot = waveformPlotRect(imageWidth, imageHeight);
+    const int textScale = graticuleTextScale(imageWidth, imageHeight);
+    const bool rgb = r.paradeMode == ParadeMode::Rgb;
+    const std::array<int, 3> codes = rgb ? std::array<int, 3>{p.r, p.g, p.b} : std::array<int, 3>{p.luma, p.cb, p.cr};
+    for (int c = 0; c < 3; ++c) {
+        const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
+        if (!panel.empty()) markers.push_back(onPanel(panel, p.column, r.width, codes[size_t(c)], r.levels));
+    }
+    return markers;
+}
+
+std::optional<ScopeMarker> vectorscopeMarker(const ScopeResults& r, const ScopeSpec& spec, int size, const MarkedPixel& p) {
+    const PlotRect plot = vectorscopePlotRect(size);
+    if (plot.empty()) return std::nullopt;
+    const PlotPoint at = vectorscopePoint(p.cb, p.cr, r.bitDepth, spec.vectorscopeZoom);
+    if (at.x < 0.0 || at.x > 1.0 || at.y < 0.0 || at.y > 1.0) return std::nullopt;
+    return ScopeMarker{plot.toPixelX(at.x), plot.toPixelY(at.y)};
+}
+
+}  // namespace cs
