@@ -17,6 +17,7 @@
 
 extern "C" {
 #include <libavutil/cpu.h>
+#include <libavutil/mastering_display_metadata.h>
 }
 
 namespace cs::detail {
@@ -307,6 +308,27 @@ FileSource::Attempt FileSource::open(const std::string& input, const OpenOptions
     info.width = par->width;
     info.height = par->height;
     info.sourcePixFmt = ff::pixelFormatName(static_cast<AVPixelFormat>(par->format));
+    switch (par->field_order) {
+        case AV_FIELD_PROGRESSIVE: info.fieldOrder = "progressive"; break;
+        case AV_FIELD_TT: info.fieldOrder = "tff"; break;
+        case AV_FIELD_BB: info.fieldOrder = "bff"; break;
+        case AV_FIELD_TB: info.fieldOrder = "tb"; break;
+        case AV_FIELD_BT: info.fieldOrder = "bt"; break;
+        default: break;
+    }
+    if (const uint8_t* d = av_stream_get_side_data(s.stream_, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, nullptr)) {
+        const auto* cll = reinterpret_cast<const AVContentLightMetadata*>(d);
+        info.maxCll = double(cll->MaxCLL);
+        info.maxFall = double(cll->MaxFALL);
+    }
+    if (const uint8_t* d = av_stream_get_side_data(s.stream_, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, nullptr)) {
+        const auto* m = reinterpret_cast<const AVMasteringDisplayMetadata*>(d);
+        if (m->has_primaries)
+            info.masteringPrimaries = {av_q2d(m->display_primaries[0][0]), av_q2d(m->display_primaries[0][1]),
+                                       av_q2d(m->display_primaries[1][0]), av_q2d(m->display_primaries[1][1]),
+                                       av_q2d(m->display_primaries[2][0]), av_q2d(m->display_primaries[2][1]),
+                                       av_q2d(m->white_point[0]),          av_q2d(m->white_point[1])};
+    }
 
     // Decode the first frame now: SourceInfo then describes what frames really are, and an
     // input that yields no picture at all (or NVDEC that cannot decode it) fails here.

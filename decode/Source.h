@@ -60,6 +60,14 @@ struct SourceInfo {
     bool live = false;
     // The first frame's source timecode and where it came from (not known() where none).
     FrameTimecode timecode;
+    // The stream's field order as the container (or the codec's headers) state it:
+    // "progressive", "tff", "bff", "tb", "bt" (FFmpeg's AVFieldOrder), empty when unknown.
+    std::string fieldOrder;
+    // The container's HDR side data (Matroska, MP4): CTA-861.3's content light level (cd/m2,
+    // -1: none) and SMPTE ST 2086's mastering display primaries and white point (CIE 1931
+    // x, y: red, green, blue, white; empty: none). Codec SEI arrives on the frames instead.
+    double maxCll = -1, maxFall = -1;
+    std::vector<double> masteringPrimaries;
 };
 
 enum class ReadStatus { Frame, EndOfStream, Error };

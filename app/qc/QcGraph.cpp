@@ -38,7 +38,8 @@ uint32_t eventColour(const std::string& type) {
         {"timecode_break", rgba(255, 255, 255)}, {"scene_cut", rgba(150, 150, 150)}, {"repeated_frame", rgba(120, 255, 255)},
         {"active_area", rgba(160, 220, 80)},   {"loudness", rgba(80, 200, 80)},       {"true_peak", rgba(255, 90, 90)},
         {"phase", rgba(255, 200, 120)},         {"silence", rgba(110, 110, 200)},      {"silent_channel", rgba(140, 140, 230)},
-        {"clipping", rgba(255, 110, 40)},       {"flash", rgba(255, 255, 120)},        {"red_flash", rgba(255, 0, 90)}};
+        {"clipping", rgba(255, 110, 40)},       {"flash", rgba(255, 255, 120)},        {"red_flash", rgba(255, 0, 90)},
+        {"field_order", rgba(255, 140, 200)},   {"range_tag", rgba(200, 200, 60)}};
     for (const Known& k : known)
         if (type == k.type) return k.colour;
     return rgba(230, 60, 60);   // a type this picture has no colour of its own for

@@ -138,8 +138,9 @@ const std::vector<OptionDef>& qcOptionTable() {
         {{"loudness-target"}, "T", kLoudnessTargetChoices,
          "{|}: the audio's loudness target (default r128: -23 LUFS +-0.5 LU, -1 dBTP;\n"
          "a85: -24 LKFS +-2 dB, -2 dBTP); a custom one in the thresholds file"},
-        {{"policy"}, "LIST", {}, "delivery rules: presets (r103, r128, a85, bt1702, detectors) or JSON files, comma-separated;\n"
-                                 "every rule gets a verdict (pass, fail, not_applicable) in NAME.qc.json, NAME.qc.html, NAME.qc.pdf,\n"
+        {{"policy"}, "LIST", {}, "delivery rules: presets (r103, r128, a85, bt1702, detectors, metadata) or JSON files,\n"
+                                 "comma-separated; every rule gets a verdict (pass, fail, not_applicable) in NAME.qc.json,\n"
+                                 "NAME.qc.html, NAME.qc.pdf, "
                                  "and the run's index.html and summary.csv (docs/QC.md)", OptionValue::File},
         {{"fail-on"}, "V", kFailOnChoices, "{|}: exit 3 when a rule of a checked input failed (fail), or failed or\n"
                                            "was not applicable (any); default never"},

@@ -1,5 +1,7 @@
 #include "QcPolicy.h"
 
+#include "QcMetadata.h"
+
 #include <QByteArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -18,7 +20,7 @@ namespace {
 
 const std::set<std::string> kVideoEvents{"black", "freeze", "out_of_legal", "out_of_gamut", "out_of_target_gamut",
                                          "decode_error", "timecode_break", "scene_cut", "repeated_frame", "active_area",
-                                         "flash", "red_flash"};
+                                         "flash", "red_flash", "field_order", "range_tag"};
 const std::set<std::string> kAudioEvents{"loudness", "true_peak", "phase", "silence", "silent_channel", "clipping"};
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
@@ -112,7 +114,11 @@ Result<QcPolicy> parseQcPolicy(const std::string& jsonText) {
         {"r103_limits", {"area", "min_duration"}},
         {"integrated_loudness", {"integrated", "tolerance"}},
         {"true_peak", {"max_true_peak"}},
-        {"event", {"type", "max_events"}}};
+        {"event", {"type", "max_events"}},
+        {"content_light_level", {"below", "above"}},
+        {"mastering_gamut", {"share"}},
+        {"range_tag", {}},
+        {"bt2020_in_bt709", {"share"}}};
     std::set<std::string> ids;
     for (const QJsonValue& v : root["rules"].toArray()) {
         if (!v.isObject()) return Status::error("each rule must be an object");
@@ -125,7 +131,8 @@ Result<QcPolicy> parseQcPolicy(const std::string& jsonText) {
         if (Status s = readText(r, "title", false, rule.title); !s) return in(s);
         const auto known = members.find(rule.check);
         if (known == members.end())
-            return in(Status::error("check must be r103_limits, integrated_loudness, true_peak or event, not '" + rule.check + "'"));
+            return in(Status::error("check must be r103_limits, integrated_loudness, true_peak, event, content_light_level, "
+                                    "mastering_gamut, range_tag or bt2020_in_bt709, not '" + rule.check + "'"));
         for (auto it = r.begin(); it != r.end(); ++it)
             if (!known->second.count(it.key()) && it.key() != "id" && it.key() != "check" && it.key() != "title")
                 return in(Status::error("unknown member '" + it.key().toStdString() + "' for check " + rule.check));
@@ -133,7 +140,8 @@ Result<QcPolicy> parseQcPolicy(const std::string& jsonText) {
         for (const Status& s : {readNumber(r, "area", 0, 1, rule.area), readNumber(r, "min_duration", 0, 86400, rule.minDuration),
                                 readNumber(r, "integrated", -70, 0, rule.integrated), readNumber(r, "tolerance", 0, 20, rule.tolerance),
                                 readNumber(r, "max_true_peak", -30, 6, rule.maxTruePeak),
-                                readNumber(r, "max_events", 0, 1e9, maxEvents)})
+                                readNumber(r, "max_events", 0, 1e9, maxEvents), readNumber(r, "below", 0, 1, rule.below),
+                                readNumber(r, "above", 0, 100, rule.above), readNumber(r, "share", 0, 1, rule.share)})
             if (!s) return in(s);
         if (maxEvents != std::floor(maxEvents)) return in(Status::error("max_events must be a whole number"));
         rule.maxEvents = int64_t(maxEvents);
@@ -207,10 +215,15 @@ QJsonArray qcPoliciesJson(const std::vector<QcPolicy>& policies) {
                 o["tolerance"] = r.tolerance;
             } else if (r.check == "true_peak") {
                 o["max_true_peak"] = r.maxTruePeak;
-            } else {
+            } else if (r.check == "content_light_level") {
+                o["below"] = r.below;
+                o["above"] = r.above;
+            } else if (r.check == "mastering_gamut" || r.check == "bt2020_in_bt709") {
+                o["share"] = r.share;
+            } else if (r.check == "event") {
                 o["type"] = q(r.eventType);
                 o["max_events"] = qint64(r.maxEvents);
-            }
+            }   // range_tag: no members
             rules.append(o);
         }
         list.append(QJsonObject{{"name", q(p.name)}, {"title", q(p.title)}, {"source", q(p.source)}, {"rules", rules}});
@@ -334,6 +347,13 @@ QJsonArray QcRuleMonitor::verdicts(const QcVerdictInputs& in) const {
                     verdict = v <= r.maxTruePeak + 1e-9 ? "pass" : "fail";
                     reason = "maximum true peak " + number(v) + " dBTP; limit " + number(r.maxTruePeak) + " dBTP";
                 }
+            } else if (r.check != "event") {   // the metadata checks (QcMetadata.h)
+                if (in.metadata) {
+                    in.metadata->verdict(r, verdict, reason, evidence);
+                } else {
+                    verdict = "not_applicable";
+                    reason = "not measured";
+                }
             } else {   // event
                 if (kAudioEvents.count(r.eventType) && !audio) {
                     verdict = "not_applicable";
@@ -346,6 +366,9 @@ QJsonArray QcRuleMonitor::verdicts(const QcVerdictInputs& in) const {
                 } else if ((r.eventType == "flash" || r.eventType == "red_flash") && !in.flashesNotMeasured.empty()) {
                     verdict = "not_applicable";
                     reason = in.flashesNotMeasured;
+                } else if (r.eventType == "field_order" && !in.fieldOrderNotMeasured.empty()) {
+                    verdict = "not_applicable";
+                    reason = in.fieldOrderNotMeasured;
                 } else {
                     QJsonArray list;
                     int64_t count = 0;

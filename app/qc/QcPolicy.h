@@ -18,8 +18,12 @@
 
 namespace cs {
 
+class QcMetadataMonitor;
+
 struct QcRule {
-    std::string id, title, check;   // check: r103_limits, integrated_loudness, true_peak, event
+    // check: r103_limits, integrated_loudness, true_peak, event, and the metadata checks
+    // content_light_level, mastering_gamut, range_tag, bt2020_in_bt709 (QcMetadata.h)
+    std::string id, title, check;
     // r103_limits: a frame is in error when at least `area` of its pixels are outside R 103's
     // limits (core/Color.h's yuvOutsideR103); an error is a run of such frames lasting at
     // least `minDuration` seconds (0: any frame).
@@ -28,6 +32,13 @@ struct QcRule {
     double maxTruePeak = -1;                    // true_peak: dBTP
     std::string eventType;                      // event: qc's event type (docs/QC.md)
     int64_t maxEvents = 0;                      // event: more than this many fail
+    // content_light_level: the signalled MaxCLL / MaxFALL fails below measured x (1 - below)
+    // or above measured x (1 + above) + 1 cd/m2 (QcMetadata.h).
+    double below = 0.05, above = 1.0;
+    // mastering_gamut: a frame with more than `share` of its pixels outside the mastering
+    // display's primaries fails; bt2020_in_bt709: a BT.2020 file none of whose frames has more
+    // than `share` outside BT.709 fails.
+    double share = 0.01;
 };
 
 struct QcPolicy {
@@ -42,7 +53,7 @@ std::vector<std::string> qcPolicyDirs();
 std::vector<std::string> qcPresetNames();
 // A policy's JSON; errors say what is wrong (the caller names the file).
 Result<QcPolicy> parseQcPolicy(const std::string& jsonText);
-// --policy's value: a comma list of preset names (r103, r128, a85, bt1702, detectors) and files
+// --policy's value: a comma list of preset names (r103, r128, a85, bt1702, detectors, metadata) and files
 // (anything with a '/' or ending in .json). An error is one sentence naming the file or the
 // name and the reason. Two rules with the same id are refused.
 Result<std::vector<QcPolicy>> loadQcPolicies(const std::string& spec);
@@ -56,6 +67,8 @@ struct QcVerdictInputs {
     bool ycbcr = true;            // R 103's limits apply (R'G'B' sources: not applicable)
     bool signalstats = true;      // black and freeze were measured
     std::string flashesNotMeasured;   // set: why flash and red_flash were not measured (their rules: not applicable)
+    std::string fieldOrderNotMeasured;   // set: why field_order was not measured (its rules: not applicable)
+    const QcMetadataMonitor* metadata = nullptr;   // the metadata checks' findings
     int64_t frames = 0;
 };
 

@@ -14,6 +14,7 @@ extern "C" {
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "app/cli/DecodeOptions.h"
 #include "app/export/FrameFiles.h"
@@ -23,6 +24,7 @@ extern "C" {
 #include "QcCsv.h"
 #include "QcEvents.h"
 #include "QcGraph.h"
+#include "QcMetadata.h"
 #include "QcHtml.h"
 #include "QcPdf.h"
 #include "QcPolicy.h"
@@ -164,6 +166,36 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     int64_t flashFrames = 0;   // frames the flash detector measured
     InterlaceDetector interlace;   // idet: each frame's field order, judged a frame late (host frames)
     bool interlaceMeasured = false;
+    int64_t fieldFrames = 0;       // frames idet judged
+    std::vector<double> masteringShares;   // each mastering_gamut rule's share (QcMetadata.h)
+    for (const QcPolicy& p : o.policies)
+        for (const QcRule& r : p.rules)
+            if (r.check == "mastering_gamut") masteringShares.push_back(r.share);
+    QcMetadataMonitor metadata(source.info(), std::move(masteringShares));   // the metadata against the content
+    std::vector<QcEvent> metadataEvents;   // field_order, range_tag
+    // A frame's line waits for idet's judgement of it, which comes with the next frame: the
+    // line of frame N is written when frame N + 1 (or the end) has been measured.
+    struct PendingLine {
+        QJsonObject line;
+        int64_t index = 0;
+        double pts = 0;
+        std::string timecode;
+        FieldType signalled = FieldType::Progressive;
+        bool judged = false;   // idet runs on it (a host frame)
+    };
+    std::optional<PendingLine> pending;
+    const auto writeLine = [&](PendingLine& p, const std::optional<InterlaceDetector::Judged>& judged) -> Status {
+        if (p.judged && judged) {   // idet's verdicts of the frame and the order it signals
+            p.line["field"] = QJsonObject{{"single", fieldTypeName(judged->single)},
+                                          {"multiple", fieldTypeName(judged->multiple)},
+                                          {"signalled", fieldTypeName(p.signalled)}};
+            metadata.fieldJudged(p.index, p.pts, p.timecode, p.signalled, judged->multiple, metadataEvents);
+            ++fieldFrames;
+        }
+        Status st = report.addFrame(p.line);
+        if (st) st = csv.addFrame(p.line);
+        return st;
+    };
     std::string referenceTimecode;
     TimecodeBreaks timecodeBreaks;   // jumps and repeats in the timecode the frames carry
     std::string lastTimecode;
@@ -235,6 +267,8 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         bool sceneMeasured = false;
         std::optional<CropArea> crop;
         std::optional<FlashFrame> flash;
+        std::optional<InterlaceDetector::Judged> judged;   // idet's judgement of the frame before this one
+        bool hostFrame = false;                            // idet judges this frame (with the next)
         if (signalstatsOk) {
             const int blackThreshold = blackThresholdFor(o.thresholds.blackPixelRatio, results.bitDepth, full);
             Status st;
@@ -255,8 +289,8 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
                 if (st) crop = crops.add(meter.current());
                 if (st) flash = flashes.add(meter.current(), results.color.matrix, results.color.range);
                 if (st) {
-                    (void)interlace.add(meter);   // the counts are kept (the tail's "idet")
-                    interlaceMeasured = true;
+                    judged = interlace.add(meter);   // the previous frame's (and the tail's "idet" counts)
+                    interlaceMeasured = hostFrame = true;
                 }
                 sceneMeasured = st.ok();
             }
@@ -310,6 +344,8 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             ++flashFrames;
         }
         finder.add(ef);
+        metadata.frame(in.index, in.pts, timecode, results, in.frame.holder.get(), view.onDevice,
+                       metadataEvents);
 
         const QJsonObject stats = reportStats(results);   // with out_of_r103, R 103's share (core/Color.h)
         const PixelFormatInfo& formatInfoNow = formatInfo(results.format);
@@ -355,8 +391,11 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             if (audio) head["audio"] = audio->streamJson();
             written = report.begin(head);
         }
-        if (written) written = report.addFrame(line);
-        if (written) written = csv.addFrame(line);
+        if (written) {
+            PendingLine now{line, in.index, in.pts, timecode, metadata.signalledField(in.frame.holder.get()), hostFrame};
+            if (pending) written = writeLine(*pending, judged);
+            pending = std::move(now);
+        }
         if (written && o.qctools && signalstatsOk) {
             const AVFrame* av = in.frame.holder.get();
             QcXmlFrame xf;
@@ -416,11 +455,18 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         return {QcOutcome::Failed, readFailed ? finder.events().empty() ? input + ": cannot be read" : finder.events().back().message
                                               : input + ": no frame could be decoded"};
     }
+    {   // the last frame's line, idet judging it against itself as it does at the end
+        const std::optional<InterlaceDetector::Judged> last = interlaceMeasured ? interlace.finish(meter) : std::nullopt;
+        if (pending)
+            if (Status st = writeLine(*pending, last); !st) return {QcOutcome::Failed, st.message()};
+        metadata.finish(metadataEvents);
+    }
     warnAboveRange(aboveRange.finish());
     const SourceInfo info = source.info();
     finder.finish(info.frameRate > 0 ? 1.0 / info.frameRate : 0.0);
     rules.finish(info.frameRate > 0 ? 1.0 / info.frameRate : 0.0);
     std::vector<QcEvent> events = finder.events();
+    events.insert(events.end(), metadataEvents.begin(), metadataEvents.end());
     if (audio) {
         audio->finish();
         takeAudioWarnings();
@@ -458,6 +504,14 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     else if (flashFrames < frames)
         verdictInputs.flashesNotMeasured = "not measured: " + std::to_string(frames - flashFrames) + " of " +
                                            std::to_string(frames) + " frames stayed on the GPU (NVDEC)";
+    if (fieldFrames == 0)
+        verdictInputs.fieldOrderNotMeasured = signalstatsOk ? "not measured: frames decoded by NVDEC stay on the GPU, where idet "
+                                                              "does not run (--hwdec none measures them)"
+                                                            : "not measured: idet reads Y'CbCr frames";
+    else if (fieldFrames < frames)
+        verdictInputs.fieldOrderNotMeasured = "not measured: " + std::to_string(frames - fieldFrames) + " of " +
+                                              std::to_string(frames) + " frames stayed on the GPU (NVDEC)";
+    verdictInputs.metadata = &metadata;
     const QJsonArray verdicts = rules.verdicts(verdictInputs);
     const std::string overall = o.policies.empty() ? std::string() : qcOverallVerdict(verdicts);
     {
@@ -494,8 +548,8 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     }
     QJsonObject tail{{"events", eventList}};
     if (audio) tail["audio_summary"] = verdictInputs.audioSummary;
+    tail["signalled"] = metadata.signalledJson();
     if (interlaceMeasured) {   // idet's single and multi-frame counts (analysis/Interlace.h)
-        (void)interlace.finish(meter);
         const auto idetCounts = [](const std::array<int64_t, 4>& c) {
             return QJsonObject{{"tff", qint64(c[0])}, {"bff", qint64(c[1])}, {"progressive", qint64(c[2])}, {"undetermined", qint64(c[3])}};
         };

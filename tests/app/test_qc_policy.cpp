@@ -228,7 +228,7 @@ TEST(QcPolicy, BadPoliciesAreUsageErrorsNamingTheFile) {
     const auto firstLine = [](const std::string& s) { return s.substr(0, s.find('\n')); };
     RunResult r = cudascope({"qc", clip, "--out", dir.path() + "/qc", "--policy", "r104"});
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(firstLine(r.err).find("--policy r104: no such preset (presets: a85, bt1702, detectors, r103, r128"), std::string::npos) << r.err;
+    EXPECT_NE(firstLine(r.err).find("--policy r104: no such preset (presets: a85, bt1702, detectors, metadata, r103, r128"), std::string::npos) << r.err;
     const QString bad = dir.path() + "/bad.json";
     // Each run is a process start: the cases that reach the most code.
     const std::pair<const char*, const char*> cases[] = {

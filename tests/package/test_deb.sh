@@ -77,6 +77,7 @@ dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./||' > "$work/contents"
 for f in usr/bin/cudascope usr/share/applications/cudascope.desktop usr/share/icons/hicolor/256x256/apps/cudascope.png \
          usr/share/cudascope/policies/r103.json usr/share/cudascope/policies/r128.json \
          usr/share/cudascope/policies/a85.json usr/share/cudascope/policies/bt1702.json usr/share/cudascope/policies/detectors.json \
+         usr/share/cudascope/policies/metadata.json \
          usr/share/doc/cudascope/USER_GUIDE.md usr/share/bash-completion/completions/cudascope; do
     grep -qx "$f" "$work/contents" && pass "holds /$f" || fail "no /$f in the package"
 done
@@ -122,7 +123,7 @@ out=$(cd "$work" && "$bin" --version 2>&1) || fail "cudascope --version exited $
 [ "$out" = "cudascope $version" ] && pass "--version: $out" || fail "--version printed '$out'"
 # qc's policy presets, found from the binary in ../share/cudascope/policies (an unknown name lists them).
 out=$(cd "$work" && "$bin" qc none.mkv --out "$work/qc" --policy r104 2>&1 | head -n 1)
-case "$out" in *"presets: a85, bt1702, detectors, r103, r128"*) pass "qc finds its policy presets";; *) fail "qc's presets: $out";; esac
+case "$out" in *"presets: a85, bt1702, detectors, metadata, r103, r128"*) pass "qc finds its policy presets";; *) fail "qc's presets: $out";; esac
 if (cd "$work" && "$bin" export pattern:bars --out "$work/bars" --max-frames 1 > "$work/export.log" 2>&1); then
     missing=""
     for f in 000000-picture.png 000000-histogram.png 000000-waveform.png 000000-parade.png 000000-vectorscope.png \
