@@ -12,6 +12,7 @@ extern "C" {
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <future>
 #include <limits>
 #include <map>
 #include <optional>
@@ -481,6 +482,11 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         }
     }
     std::stable_sort(events.begin(), events.end(), [](const QcEvent& a, const QcEvent& b) { return a.firstFrame < b.firstFrame; });
+    // The pictures of the events' first frames are read on a thread of their own while the other
+    // files are written (QcThumbnails.h: its own source and engine; `events` is only read from
+    // here on). Not for an input opened by o.open (not a file to read again).
+    std::future<QcThumbnails> thumbnailsLater;
+    if (!o.open) thumbnailsLater = std::async(std::launch::async, [&] { return qcThumbnails(input, events, o.stop); });
 
     // The other files first, NAME.qc.json last: its presence says the input is complete.
     const RgbaImage png = renderQcGraph(pngSeries, events, levels, name + "  (" + std::to_string(frames) + " frames, " + info.codec + " " +
@@ -531,7 +537,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         html.events = &events;
         html.series = &htmlSeries;
         // Pictures of the events' first frames: the input read again (not an input opened by o.open).
-        const QcThumbnails thumbnails = o.open ? QcThumbnails{{}, "not made for this input"} : qcThumbnails(input, events, o.stop);
+        const QcThumbnails thumbnails = thumbnailsLater.valid() ? thumbnailsLater.get() : QcThumbnails{{}, "not made for this input"};
         html.thumbnails = &thumbnails;
         html.frames = frames;
         html.levels = levels;

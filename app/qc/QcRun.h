@@ -2,8 +2,10 @@
 // engine's statistics, analysis/SignalStats, blackdetect's and freezedetect's tests), find
 // the events, and write NAME.qc.csv, NAME.qctools.xml.gz, NAME.qc.png and last
 // NAME.qc.json, each through an AtomicFile: a run stopped or killed leaves no report, and
-// a complete NAME.qc.json means every file of the input is there. One call per input, on
-// whichever job thread takes it; nothing is shared between calls but `log` and `stop`.
+// a complete NAME.qc.json means every file of the input is there (NAME.qc.html and .qc.pdf
+// too). One call per input, on whichever job thread takes it; nothing is shared between calls
+// but `log` and `stop`. Within a call, the pictures of the events' first frames are read on a
+// second thread (app/qc/QcThumbnails.h) while the other files are written.
 #pragma once
 #include <atomic>
 #include <cstdint>
