@@ -19,9 +19,9 @@ QcThumbnails qcThumbnails(const std::string& input, const std::vector<QcEvent>& 
         wanted.erase(std::prev(wanted.end()));
         ++skipped;
     }
-    OpenOptions options;
-    options.decoderThreads = 1;   // frame threads would decode that many frames ahead of the one asked for
-    auto opened = openSource(input, options);
+    // FFmpeg's own choice of threads: frame threads decode that many frames ahead of the one
+    // asked for, but where first frames are near one another the reading goes on through them.
+    auto opened = openSource(input, OpenOptions{});
     if (!opened) {
         out.note = "no pictures: " + opened.message();
         return out;

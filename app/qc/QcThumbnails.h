@@ -1,7 +1,7 @@
 // Pictures of qc's events' first frames, for NAME.qc.html and NAME.qc.pdf. qc keeps no frame
 // while it measures (each is dropped once measured), so they are read again when the pass is
-// done: the input opened a second time and decoded in software (a handful of frames: not worth
-// an NVDEC session), reading on to the next first frame when it is near (within 2 s) and
+// done: the input opened a second time and decoded in software (FFmpeg's threads; not worth an
+// NVDEC session), reading on to the next first frame when it is near (within 2 s) and
 // seeking to it by its time otherwise; each frame reduced to at most 160 x 90 and turned to
 // R'G'B' by engine/Thumbnailer.h. At most kQcThumbnails frames, the events' first ones in
 // order; the events after them are named by frame and timecode only, and the note says so.
