@@ -5,7 +5,8 @@
 // seeking to it by its time otherwise; each frame reduced to at most 160 x 90 and turned to
 // R'G'B' by engine/Thumbnailer.h. At most kQcThumbnails frames, the events' first ones in
 // order; the events after them are named by frame and timecode only, and the note says so.
-// One thread (the qc worker's).
+// Runs on a thread of its own (app/qc/QcRun.h) with its own source and engine; the events it
+// is given must not change until it returns.
 #pragma once
 #include <atomic>
 #include <cstdint>
