@@ -503,20 +503,19 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     verdictInputs.ycbcr = r103Applies;
     verdictInputs.signalstats = signalstatsOk;
     verdictInputs.frames = frames;
-    if (flashFrames == 0)
-        verdictInputs.flashesNotMeasured = signalstatsOk ? "not measured: frames decoded by NVDEC stay on the GPU, where the "
-                                                           "flash detector does not run (--hwdec none measures them)"
-                                                         : "not measured: the flash detector reads Y'CbCr frames";
-    else if (flashFrames < frames)
-        verdictInputs.flashesNotMeasured = "not measured: " + std::to_string(frames - flashFrames) + " of " +
-                                           std::to_string(frames) + " frames stayed on the GPU (NVDEC)";
-    if (fieldFrames == 0)
-        verdictInputs.fieldOrderNotMeasured = signalstatsOk ? "not measured: frames decoded by NVDEC stay on the GPU, where idet "
-                                                              "does not run (--hwdec none measures them)"
-                                                            : "not measured: idet reads Y'CbCr frames";
-    else if (fieldFrames < frames)
-        verdictInputs.fieldOrderNotMeasured = "not measured: " + std::to_string(frames - fieldFrames) + " of " +
-                                              std::to_string(frames) + " frames stayed on the GPU (NVDEC)";
+    // Why a host-frame detector's rules are not applicable: "" when it measured every frame.
+    const auto notMeasured = [&](int64_t measured, const char* detector) -> std::string {
+        if (measured == 0)
+            return signalstatsOk ? std::string("not measured: frames decoded by NVDEC stay on the GPU, where ") + detector +
+                                       " does not run (--hwdec none measures them)"
+                                 : std::string("not measured: ") + detector + " reads Y'CbCr frames";
+        if (measured < frames)
+            return "not measured: " + std::to_string(frames - measured) + " of " + std::to_string(frames) +
+                   " frames stayed on the GPU (NVDEC)";
+        return {};
+    };
+    verdictInputs.flashesNotMeasured = notMeasured(flashFrames, "the flash detector");
+    verdictInputs.fieldOrderNotMeasured = notMeasured(fieldFrames, "idet");
     verdictInputs.metadata = &metadata;
     const QJsonArray verdicts = rules.verdicts(verdictInputs);
     const std::string overall = o.policies.empty() ? std::string() : qcOverallVerdict(verdicts);
