@@ -6,7 +6,7 @@
 //
 //   playback_bench INPUT [--seconds S] [--warmup S] [--engine auto|cpu|cuda]
 //                  [--hwdec auto|nvdec|none] [--window WxH] [--threads N]
-//                  [--no-window] [--cie] [--snapshot PNG]
+//                  [--no-window] [--cie] [--snapshot PNG] [--timeline CUDASCOPE]
 //
 // Needs an X display with OpenGL 3.3 (Xvfb: xvfb-run -a -s "-screen 0 1920x1080x24");
 // --no-window needs an EGL OpenGL 3.3 context instead, for machines where no X server gives
@@ -16,6 +16,11 @@
 // Exit: 0 measured; 1 the input (or the engine asked for) failed, one line naming the
 // input and the reason, or the frames did not balance; 2 usage; 77 no display or no OpenGL
 // 3.3 here (CTest: skipped).
+//
+// --timeline CUDASCOPE: the Timeline's background pass (`CUDASCOPE qc` on INPUT at nice 19,
+// as the window runs it: ui/timeline/TimelinePass.h) starts as the file opens, so the frames
+// presented and dropped are those of playback with the pass running (while it runs: a line
+// after the table says how far the pass got and how fast, frames filled over their seconds).
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDockWidget>
@@ -50,6 +55,8 @@
 #include "ui/main/MainWindow.h"
 #include "ui/main/PictureView.h"
 #include "ui/main/ScopeView.h"
+#include "ui/timeline/TimelinePanel.h"
+#include "ui/timeline/TimelinePass.h"
 #include "WallBench.h"
 
 namespace {
@@ -60,7 +67,7 @@ constexpr const char* kUsage =
     "usage: playback_bench INPUT [--seconds S (default 10)] [--warmup S (default 1)]\n"
     "                      [--engine auto|cpu|cuda] [--hwdec auto|nvdec|none]\n"
     "                      [--window WxH (default 1920x1080)] [--threads N] [--no-window]\n"
-    "                      [--cie] [--snapshot PNG]\n"
+    "                      [--cie] [--snapshot PNG] [--timeline CUDASCOPE]\n"
     "Plays INPUT (a file or any cudascope input, e.g. pattern:bars) in the main window with\n"
     "every scope panel open, at 1x with loop on, and prints one markdown table row.\n"
     "--threads N: the CPU engine's pool and FFmpeg's decoder threads (default: the hardware's).\n"
@@ -71,6 +78,8 @@ constexpr const char* kUsage =
     "  vectorscope's size) and the gamut check (View > Gamut Check) as well.\n"
     "--snapshot PNG: after measuring, the window as shown (with --no-window: what the views drew,\n"
     "  side by side: picture, waveform, parade, vectorscope, histogram, preview).\n"
+    "--timeline CUDASCOPE: the Timeline's background pass (CUDASCOPE qc at nice 19, as the window\n"
+    "  runs it) starts as the file opens; a line says how far and how fast it got.\n"
     "--wall IN1 IN2 ...: the monitoring wall of several inputs (every tile with its waveform,\n"
     "  vectorscope and histogram): per tile presented, dropped and latency, and the drawing\n"
     "  thread's time per refresh (--no-window: a 60 Hz refresh loop on EGL).\n";
@@ -89,6 +98,7 @@ struct Options {
     bool noWindow = false;
     bool cie = false;       // --cie: the CIE panel and the gamut check as well
     std::string snapshot;   // PNG written after the measurement ("": none)
+    std::string timeline;   // --timeline: the cudascope binary the background pass runs ("": no pass)
     bool wall = false;      // --wall: every positional argument is a tile (bench/playback/WallBench.h)
     std::vector<std::string> inputs;
 };
@@ -151,6 +161,8 @@ std::optional<int> parseArgs(int argc, char** argv, Options& o) {
                 return usage("--window wants WIDTHxHEIGHT, at least 320x240");
         } else if (a == "--snapshot") {
             o.snapshot = value;
+        } else if (a == "--timeline") {
+            o.timeline = value;
         } else if (a == "--threads") {
             char* end = nullptr;
             const long n = std::strtol(value, &end, 10);
@@ -208,6 +220,60 @@ struct Measured {
 // Plays from the start (1x, loop on) until the first frame, warms up, measures. Every
 // presented frame's time and engine time are recorded; `process` (if any) runs first on each
 // new frame, as the window's own frameChanged slot does. Returns the error, if any.
+// The Timeline's background pass beside playback (--timeline): the panel the window shows
+// (or one never shown, without a window) is sampled every 50 ms from the file's open.
+class PassWatch {
+public:
+    // Points the panels' passes at `program`, with a cache folder of their own (so no earlier
+    // report of the input is reused).
+    explicit PassWatch(const std::string& program) {
+        cs::timeline::TimelinePass::setProgram(QString::fromStdString(program));
+        cs::timeline::TimelinePass::setCacheFolder(cache_.path());
+        timer_.setInterval(50);
+        QObject::connect(&timer_, &QTimer::timeout, [this] { sample(); });
+    }
+    // `startPass` opens the input in `panel` (which starts its pass).
+    void start(cs::timeline::TimelinePanel* panel, const std::function<void()>& startPass) {
+        panel_ = panel;
+        start_ = last_ = Clock::now();
+        QObject::connect(panel, &cs::timeline::TimelinePanel::filled, &timer_, [this] {
+            if (!whole_) whole_ = seconds(Clock::now());
+        });
+        startPass();
+        timer_.start();
+    }
+    void print() {
+        if (!panel_) return;
+        sample();
+        timer_.stop();
+        const double filled = seconds(last_);
+        std::printf("timeline pass (qc at nice 19, from the open): %lld of ~%lld frames filled in %.2f s"
+                    " (%.1f fps)",
+                    static_cast<long long>(frames_), static_cast<long long>(panel_->data().expectedFrames()), filled,
+                    filled > 0 ? double(frames_) / filled : 0.0);
+        if (whole_) std::printf("; report whole after %.2f s", *whole_);
+        else std::printf("; %s at the end", panel_->passRunning() ? "still running" : "not running");
+        if (!panel_->status().isEmpty()) std::printf("; status: %s", panel_->status().toStdString().c_str());
+        std::printf("\n");
+    }
+
+private:
+    double seconds(Clock::time_point t) const { return std::chrono::duration<double>(t - start_).count(); }
+    void sample() {
+        if (!panel_) return;
+        if (const int64_t n = panel_->data().frames(); n > frames_) {
+            frames_ = n;
+            last_ = Clock::now();
+        }
+    }
+    QTemporaryDir cache_;
+    QTimer timer_;
+    cs::timeline::TimelinePanel* panel_ = nullptr;
+    Clock::time_point start_, last_;
+    int64_t frames_ = 0;
+    std::optional<double> whole_;
+};
+
 std::optional<std::string> playAndMeasure(const Options& o, cs::Player& player, cs::EngineHost& host,
                                           const std::function<void()>& open, Recorder& rec, Measured& m) {
     // A loop of its own rather than app.exec(): QApplication::quit would close the window,
@@ -374,8 +440,19 @@ int runWindow(const Options& o, int argc, char** argv) {
 
     Recorder rec;
     Measured m;
+    std::optional<PassWatch> pass;
+    if (!o.timeline.empty()) {
+        // With the Timeline dock shown (and laid out before the warm-up) opening the file
+        // starts its pass, as in the window.
+        window.timelineDock()->show();
+        pass.emplace(o.timeline);
+    }
+    const auto open = [&] {
+        if (pass) pass->start(window.timeline(), [] {});
+        window.openInput(QString::fromStdString(o.input));
+    };
     // The window's own frameChanged slot (connected first) runs the engine on each frame.
-    if (auto error = playAndMeasure(o, window.player(), host, [&] { window.openInput(QString::fromStdString(o.input)); }, rec, m)) {
+    if (auto error = playAndMeasure(o, window.player(), host, open, rec, m)) {
         std::fprintf(stderr, "playback_bench: %s\n", error->c_str());
         return 1;
     }
@@ -406,6 +483,7 @@ int runWindow(const Options& o, int argc, char** argv) {
         return 1;
     }
     printRow(o, window.player(), host, rec, m);
+    if (pass) pass->print();
     std::printf("\nwindow %dx%d; panels (device pixels): %s\n", window.width(), window.height(), panelSizes.c_str());
     return printFooter(o, window.player(), host, glVersion) ? 0 : 1;
 }
@@ -531,7 +609,13 @@ int runWithoutWindow(const Options& o, int argc, char** argv) {
 
     Recorder rec;
     Measured m;
-    auto error = playAndMeasure(o, player, host, [&] { player.open(o.input, open); }, rec, m);
+    std::optional<PassWatch> pass;
+    cs::timeline::TimelinePanel timelinePanel;   // never shown: its pass and data, as the window's
+    if (!o.timeline.empty()) pass.emplace(o.timeline);
+    auto error = playAndMeasure(o, player, host, [&] {
+        player.open(o.input, open);
+        if (pass) pass->start(&timelinePanel, [&] { timelinePanel.open(QString::fromStdString(o.input), true, o.engine); });
+    }, rec, m);
     if (!error && engineError) error = o.input + ": " + *engineError;
     if (error) {
         std::fprintf(stderr, "playback_bench: %s\n", error->c_str());
@@ -548,6 +632,7 @@ int runWithoutWindow(const Options& o, int argc, char** argv) {
         return 1;
     }
     printRow(o, player, host, rec, m);
+    if (pass) pass->print();
     std::printf("\nno window (--no-window): EGL pbuffer; every view drawn per frame into an offscreen framebuffer, then glFinish;"
                 " views (device pixels): %s\n",
                 panelSizes.c_str());

@@ -5,9 +5,9 @@
 // stays; a click on the readout switches to the elapsed time (View > Show Elapsed Time
 // follows) and back. The Timeline panel fills from its background pass (the cudascope
 // binary's qc, as the application runs itself) with the values `cudascope qc` writes for the
-// same file, or from a qc report beside the video without a pass; a click on it seeks. With
-// CS_TEST_SCREENSHOT_DIR set the window is saved there as timeline.png. Exits 77 without a
-// display or GL 3.3.
+// same file, while playback presents every frame, or from a qc report beside the video
+// without a pass; a click on it seeks. With CS_TEST_SCREENSHOT_DIR set the window is saved
+// there as timeline.png. Exits 77 without a display or GL 3.3.
 #include <QAction>
 #include <QDockWidget>
 #include <QFile>
@@ -120,14 +120,33 @@ private slots:
         window_->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(window_));   // the window's shortcuts (Ctrl+G) need it active
         window_->timelineDock()->show();   // hidden by default; the pass runs while it shows
-        window_->openInput(clip_);
+        window_->openInput(clip_);   // plays from the start, and the pass starts
         QVERIFY(cs::test::waitUntil([&] { return player().hasFrame() && player().presentedFrames() > 0; }, kWaitMs));
-        player().pause();
-        player().goToStart();
     }
     void cleanupTestCase() {
         delete window_;
         window_ = nullptr;
+    }
+
+    // The background pass (a nice-19 child process, its frame lines read on the GUI thread)
+    // costs playback no frame: every frame delivered while it runs is presented.
+    void playbackDropsNoFrameWhileThePassRuns() {
+        QVERIFY(player().isPlaying());
+        const cs::Player::FrameCounts before = player().frameCounts();
+        int64_t filled = 0;
+        QVERIFY2(cs::test::waitUntil([&] {
+                     filled = timeline().data().frames();
+                     return !timeline().passRunning() || player().atEnd();
+                 }, 60000),
+                 qPrintable(timeline().status()));
+        const cs::Player::FrameCounts during = player().frameCounts();
+        const int64_t shown = during.shown - before.shown;
+        QVERIFY2(filled > 0, "the pass filled no frame while the clip played");
+        QVERIFY2(shown >= 10, qPrintable(QStringLiteral("only %1 frames presented while the pass ran").arg(shown)));
+        QCOMPARE(during.dropped() - before.dropped(), int64_t(0));
+        QCOMPARE(during.delivered - before.delivered, shown + (during.skipped - before.skipped));
+        player().pause();
+        player().goToStart();
     }
 
     void transportShowsTheSourceTimecode() {
