@@ -146,6 +146,8 @@ const std::vector<OptionDef>& qcOptionTable() {
                                            "was not applicable (any); default never"},
         {{"qctools"}, "", {}, "write NAME.qctools.xml.gz (the default); --no-qctools: do not"},
         {{"no-qctools"}},
+        {{"only-json"}, "", {}, "write NAME.qc.json alone: no CSV, graph, QCTools document, HTML, PDF or event\n"
+                                "pictures (what the window's Timeline reads; a later run without it writes the rest)"},
         {{"force"}, "", {}, "check inputs again whose report is complete (default: skipped)"},
         {{"shard"}, "K/N", {}, "only the K-th (from 0) of N slices of the sorted inputs"},
         {{"input-timeout"}, "S", {}, "an input that finishes no frame for S seconds is stopped and fails (default 600;\n"
@@ -259,7 +261,10 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
     Status failed = option.failure();
     if (parsed->isSet("qctools") && parsed->isSet("no-qctools"))
         failed = Status::error("--qctools and --no-qctools contradict each other");
-    a.qctools = !parsed->isSet("no-qctools");
+    if (parsed->isSet("only-json") && parsed->isSet("qctools"))
+        failed = Status::error("--only-json writes no QCTools document: --qctools contradicts it");
+    a.onlyJson = parsed->isSet("only-json");
+    a.qctools = !parsed->isSet("no-qctools") && !a.onlyJson;
     a.force = parsed->isSet("force");
     if (!failed) return failed;
     a.inputs = parsed->positional();

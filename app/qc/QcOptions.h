@@ -63,6 +63,7 @@ struct QcOptions {
     std::vector<int> devices;          // CUDA devices; empty: device 0
     int shardIndex = 0, shardCount = 1;
     bool qctools = true, force = false;
+    bool onlyJson = false;             // --only-json: NAME.qc.json alone (the window's Timeline pass)
     QcThresholds thresholds;
     Primaries gamutTarget = Primaries::Bt709;   // --gamut-target: each frame's share outside it
     double inputTimeout = 600;         // --input-timeout: seconds without a frame finished (0: never)

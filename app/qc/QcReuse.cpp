@@ -68,7 +68,8 @@ QcReuse qcReuse(const std::string& name, const QJsonObject& madeFrom, const QcRu
     const std::string json = qcPath(o.outDir, name, ".qc.json");
     std::error_code ec;
     if (!std::filesystem::exists(json, ec)) return {};   // never checked (or a run that was stopped): nothing to say
-    std::vector<const char*> others{".qc.csv", ".qc.png", ".qc.html", ".qc.pdf"};
+    std::vector<const char*> others;
+    if (!o.onlyJson) others = {".qc.csv", ".qc.png", ".qc.html", ".qc.pdf"};
     if (o.qctools) others.push_back(".qctools.xml.gz");
     for (const char* suffix : others)
         if (!std::filesystem::is_regular_file(qcPath(o.outDir, name, suffix), ec))

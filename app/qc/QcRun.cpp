@@ -127,7 +127,8 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     QcCsvWriter csv;
     QcXmlWriter xml;
     if (Status st = report.open(qcPath(o.outDir, name, ".qc.json")); !st) return {QcOutcome::Failed, st.message()};
-    if (Status st = csv.open(qcPath(o.outDir, name, ".qc.csv")); !st) return {QcOutcome::Failed, st.message()};
+    if (!o.onlyJson)
+        if (Status st = csv.open(qcPath(o.outDir, name, ".qc.csv")); !st) return {QcOutcome::Failed, st.message()};
     if (o.qctools)
         if (Status st = xml.open(qcPath(o.outDir, name, ".qctools.xml.gz")); !st) return {QcOutcome::Failed, st.message()};
     if (!choice->note.empty()) report.addWarning(choice->note);
@@ -194,7 +195,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             ++fieldFrames;
         }
         Status st = report.addFrame(p.line);
-        if (st) st = csv.addFrame(p.line);
+        if (st && !o.onlyJson) st = csv.addFrame(p.line);
         return st;
     };
     std::string referenceTimecode;
@@ -486,13 +487,17 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     // files are written (QcThumbnails.h: its own source and engine; `events` is only read from
     // here on). Not for an input opened by o.open (not a file to read again).
     std::future<QcThumbnails> thumbnailsLater;
-    if (!o.open) thumbnailsLater = std::async(std::launch::async, [&] { return qcThumbnails(input, events, o.stop); });
+    if (!o.open && !o.onlyJson) thumbnailsLater = std::async(std::launch::async, [&] { return qcThumbnails(input, events, o.stop); });
 
     // The other files first, NAME.qc.json last: its presence says the input is complete.
-    const RgbaImage png = renderQcGraph(pngSeries, events, levels, name + "  (" + std::to_string(frames) + " frames, " + info.codec + " " +
+    // (--only-json: none of them.)
+    RgbaImage png;
+    if (!o.onlyJson) {
+        png = renderQcGraph(pngSeries, events, levels, name + "  (" + std::to_string(frames) + " frames, " + info.codec + " " +
                                                            std::to_string(info.width) + "x" + std::to_string(info.height) + ")");
-    if (Status st = writePng(qcPath(o.outDir, name, ".qc.png"), png); !st) return {QcOutcome::Failed, st.message()};
-    if (Status st = csv.finish(); !st) return {QcOutcome::Failed, st.message()};
+        if (Status st = writePng(qcPath(o.outDir, name, ".qc.png"), png); !st) return {QcOutcome::Failed, st.message()};
+        if (Status st = csv.finish(); !st) return {QcOutcome::Failed, st.message()};
+    }
     if (o.qctools) {
         if (!signalstatsOk) return {QcOutcome::Failed, input + ": no QCTools document: signalstats needs a Y'CbCr source (use --no-qctools)"};
         if (Status st = xml.finish(); !st) return {QcOutcome::Failed, st.message()};
@@ -519,7 +524,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     verdictInputs.metadata = &metadata;
     const QJsonArray verdicts = rules.verdicts(verdictInputs);
     const std::string overall = o.policies.empty() ? std::string() : qcOverallVerdict(verdicts);
-    {
+    if (!o.onlyJson) {
         QcHtmlReport html;
         html.name = name;
         html.input = input;

@@ -22,6 +22,7 @@ struct QcRunOptions {
     std::string outDir, engine = "auto", hwdec;
     int device = 0;
     bool qctools = true, force = false;
+    bool onlyJson = false;                               // NAME.qc.json alone (no csv, png, html, pdf, pictures)
     QcThresholds thresholds;
     Primaries gamutTarget = Primaries::Bt709;            // each frame's share of pixels outside it
     std::vector<QcPolicy> policies;                      // --policy: every rule gets a verdict (QcPolicy.h)

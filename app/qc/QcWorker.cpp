@@ -78,7 +78,8 @@ std::vector<std::string> workerArguments(const std::string& input, const QcWorke
     if (!r.loudnessTarget.empty()) args.insert(args.end(), {"--loudness-target", r.loudnessTarget});
     if (r.threads > 0) args.insert(args.end(), {"--threads", std::to_string(r.threads)});
     if (!r.policy.empty()) args.insert(args.end(), {"--policy", r.policy});
-    if (!r.qctools) args.emplace_back("--no-qctools");
+    if (!r.qctools && !r.onlyJson) args.emplace_back("--no-qctools");
+    if (r.onlyJson) args.emplace_back("--only-json");
     if (r.force) args.emplace_back("--force");
     args.insert(args.end(), {"--", input});
     return args;
@@ -263,6 +264,7 @@ int runQcWorker(int argc, char** argv) {
     o.hwdec = a.hwdec;
     o.device = a.devices.empty() ? 0 : a.devices.front();
     o.qctools = a.qctools;
+    o.onlyJson = a.onlyJson;
     o.force = a.force;
     o.thresholds = a.thresholds;
     o.gamutTarget = a.gamutTarget;

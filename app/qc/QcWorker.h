@@ -25,6 +25,7 @@ struct QcWorkerRequest {
     int device = 0;
     int threads = 0;             // the worker process's thread budget (core/ThreadPool.h; 0: every CPU)
     bool qctools = true, force = false;
+    bool onlyJson = false;   // --only-json
     Primaries gamutTarget = Primaries::Bt709;
     double inputTimeout = 600;   // seconds without a frame finished before the worker is killed (0: never)
 };

@@ -203,7 +203,14 @@ TEST(Qc, AtomicOutputAndSkipOnRerun) {
     QTemporaryDir dir;
     const QString clip = movingClip(dir);
     const QString out = dir.path() + "/qc";
-    ASSERT_EQ(cudascope({"qc", clip, "--out", out, "--engine", "cpu"}).exitCode, 0);
+    // --only-json (the window's Timeline pass) writes the report alone; a run without it finds
+    // that incomplete, checks the input again and writes every file.
+    ASSERT_EQ(cudascope({"qc", clip, "--out", out, "--engine", "cpu", "--only-json"}).exitCode, 0);
+    EXPECT_EQ(QDir(out).entryList(QDir::Files, QDir::Name), QStringList{"moving.mkv.qc.json"});
+    EXPECT_EQ(readJson((out + "/moving.mkv.qc.json").toStdString())["frames"].toArray().size(), 25);
+    const RunResult whole = cudascope({"qc", clip, "--out", out, "--engine", "cpu"});
+    ASSERT_EQ(whole.exitCode, 0);
+    EXPECT_NE(whole.err.find("its report has no moving.mkv.qc.csv"), std::string::npos) << whole.err;
     const QStringList files = QDir(out).entryList(QDir::Files, QDir::Name);
     EXPECT_EQ(files, (QStringList{"moving.mkv.qc.csv", "moving.mkv.qc.html", "moving.mkv.qc.json", "moving.mkv.qc.pdf", "moving.mkv.qc.png", "moving.mkv.qctools.xml.gz"}));
     // A re-run skips the complete report and writes nothing.
@@ -306,6 +313,7 @@ TEST(Qc, UsageErrors) {
         {{"qc", "a.mp4", "--out", dir.path(), "--shard", "3/3"}, "--shard must be K/N"},
         {{"qc", "a.mp4", "--out", dir.path(), "--devices", "0,0"}, "--devices names device 0 twice"},
         {{"qc", "a.mp4", "--out", dir.path(), "--qctools", "--no-qctools"}, "contradict"},
+        {{"qc", "a.mp4", "--out", dir.path(), "--only-json", "--qctools"}, "--qctools contradicts it"},
         {{"qc", "a.mp4", "--out", dir.path(), "--thresholds", thresholds}, "black.pixel_ratio must be a number from 0 to 1"},
         {{"qc", "a.mp4", "--out", dir.path(), "--bogus"}, "unknown option --bogus"},
         {{"qc", "x/a.mp4", "y/a.mp4", "--out", dir.path()}, "would write the same report"}};

@@ -120,33 +120,14 @@ private slots:
         window_->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(window_));   // the window's shortcuts (Ctrl+G) need it active
         window_->timelineDock()->show();   // hidden by default; the pass runs while it shows
-        window_->openInput(clip_);   // plays from the start, and the pass starts
+        window_->openInput(clip_);
         QVERIFY(cs::test::waitUntil([&] { return player().hasFrame() && player().presentedFrames() > 0; }, kWaitMs));
+        player().pause();
+        player().goToStart();
     }
     void cleanupTestCase() {
         delete window_;
         window_ = nullptr;
-    }
-
-    // The background pass (a nice-19 child process, its frame lines read on the GUI thread)
-    // costs playback no frame: every frame delivered while it runs is presented.
-    void playbackDropsNoFrameWhileThePassRuns() {
-        QVERIFY(player().isPlaying());
-        const cs::Player::FrameCounts before = player().frameCounts();
-        int64_t filled = 0;
-        QVERIFY2(cs::test::waitUntil([&] {
-                     filled = timeline().data().frames();
-                     return !timeline().passRunning() || player().atEnd();
-                 }, 60000),
-                 qPrintable(timeline().status()));
-        const cs::Player::FrameCounts during = player().frameCounts();
-        const int64_t shown = during.shown - before.shown;
-        QVERIFY2(filled > 0, "the pass filled no frame while the clip played");
-        QVERIFY2(shown >= 10, qPrintable(QStringLiteral("only %1 frames presented while the pass ran").arg(shown)));
-        QCOMPARE(during.dropped() - before.dropped(), int64_t(0));
-        QCOMPARE(during.delivered - before.delivered, shown + (during.skipped - before.skipped));
-        player().pause();
-        player().goToStart();
     }
 
     void transportShowsTheSourceTimecode() {
@@ -251,6 +232,32 @@ private slots:
         QVERIFY2(timeline().status().contains(QStringLiteral("beside")), qPrintable(timeline().status()));
         QVERIFY(!timeline().passRunning());
         compareWithQc(report);
+    }
+
+    // The background pass (a nice-19 child process, its frame lines read on the GUI thread,
+    // the whole report on a pool thread) costs playback no frame: every frame delivered while
+    // it runs is presented. At 15 fps a frame is lost only to a stall of 67 ms, which the
+    // pass could cause (a whole report read on the GUI thread did) and a loaded CI machine
+    // does not.
+    void playbackDropsNoFrameWhileThePassRuns() {
+        const QString clip = files_.filePath(QStringLiteral("played.mov"));
+        QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                                     "testsrc2=size=256x144:rate=15:d=4", "-c:v", "libx264", "-pix_fmt", "yuv420p", clip}));
+        window_->openInput(clip);   // the pass starts (the dock shows)
+        // Adopted (its counts start from 0; no clip before was 256 wide) and shown.
+        QVERIFY(cs::test::waitUntil([&] { return player().info().width == 256 && player().presentedFrames() > 0; }, kWaitMs));
+        player().play();
+        QVERIFY2(timeline().passRunning(), qPrintable(timeline().status()));
+        const cs::Player::FrameCounts before = player().frameCounts();
+        QVERIFY2(cs::test::waitUntil([&] { return !timeline().passRunning() || player().atEnd(); }, 60000),
+                 qPrintable(timeline().status()));
+        const cs::Player::FrameCounts during = player().frameCounts();
+        const int64_t shown = during.shown - before.shown;
+        QVERIFY2(shown >= 3, qPrintable(QStringLiteral("only %1 frames presented while the pass ran").arg(shown)));
+        QCOMPARE(during.dropped() - before.dropped(), int64_t(0));
+        QCOMPARE(during.delivered - before.delivered, shown + (during.skipped - before.skipped));
+        QVERIFY(cs::test::waitUntil([&] { return !timeline().passRunning(); }, 60000));
+        QCOMPARE(timeline().data().frames(), int64_t(60));
     }
 };
 

@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QStandardPaths>
+#include <QThreadPool>
 
 #include <sys/resource.h>
 
@@ -23,6 +24,7 @@ QString& cachePath() {
     return path;
 }
 constexpr int kPollMs = 100;
+constexpr int kLoadPollMs = 20;   // a whole report read on a pool thread: looked for this often
 
 // The program run as `PROGRAM qc`: set, else this binary where it is cudascope (a test
 // program or tool that embeds the window is not), else $CS_QC_PROGRAM.
@@ -46,12 +48,16 @@ void TimelinePass::setCacheFolder(const QString& folder) { cachePath() = folder;
 TimelinePass::TimelinePass(QObject* parent) : QObject(parent) {
     poll_.setInterval(kPollMs);
     connect(&poll_, &QTimer::timeout, this, &TimelinePass::poll);
+    loadPoll_.setInterval(kLoadPollMs);
+    connect(&loadPoll_, &QTimer::timeout, this, &TimelinePass::takeLoaded);
 }
 
 TimelinePass::~TimelinePass() { stop(); }
 
 void TimelinePass::stop() {
     poll_.stop();
+    loadPoll_.stop();
+    loading_.reset();   // a read in flight finishes on its pool thread, unread
     if (!process_) return;
     process_->disconnect(this);
     if (process_->state() != QProcess::NotRunning) {
@@ -65,18 +71,35 @@ void TimelinePass::stop() {
     process_.reset();
 }
 
-bool TimelinePass::loadWhole(const QString& path, const QString& origin) {
-    auto whole = TimelineData::fromQcJson(path);
-    if (!whole) return false;
-    *data_ = std::move(*whole);
-    origin_ = origin;
+void TimelinePass::loadWhole(const QString& path, const QString& origin, std::function<void(const Status&)> otherwise) {
+    auto loading = std::make_shared<Loading>();
+    loading->origin = origin;
+    loading->otherwise = std::move(otherwise);
+    loading_ = loading;
+    QThreadPool::globalInstance()->start([loading, path] {
+        loading->result.emplace(TimelineData::fromQcJson(path));
+        loading->done.store(true, std::memory_order_release);
+    });
+    loadPoll_.start();
+}
+
+void TimelinePass::takeLoaded() {
+    if (!loading_ || !loading_->done.load(std::memory_order_acquire)) return;
+    loadPoll_.stop();
+    const std::shared_ptr<Loading> loading = std::move(loading_);
+    if (!*loading->result) {
+        loading->otherwise(loading->result->status());
+        return;
+    }
+    *data_ = std::move(**loading->result);
+    origin_ = loading->origin;
     emit progressed();
     emit finished();
-    return true;
 }
 
 void TimelinePass::start(const QString& input, const std::string& engine, TimelineData* data) {
     stop();
+    engine_ = engine;
     data_ = data;
     data_->clear();
     input_ = input;
@@ -85,9 +108,17 @@ void TimelinePass::start(const QString& input, const std::string& engine, Timeli
     readBytes_ = 0;
     inFrames_ = false;
     pending_.clear();
-    // A report beside the video: read, nothing decoded.
-    if (const QString beside = reportBesideInput(input); !beside.isEmpty() && QFileInfo::exists(beside))
-        if (loadWhole(beside, tr("qc report beside the file"))) return;
+    // A report beside the video: read, nothing decoded (one that cannot be read: a pass).
+    if (const QString beside = reportBesideInput(input); !beside.isEmpty() && QFileInfo::exists(beside)) {
+        loadWhole(beside, tr("qc report beside the file"), [this](const Status&) { startPass(); });
+        return;
+    }
+    startPass();
+}
+
+void TimelinePass::startPass() {
+    const QString& input = input_;
+    const std::string& engine = engine_;
 
     const QString base = cachePath().isEmpty()
                              ? QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/timeline")
@@ -113,7 +144,8 @@ void TimelinePass::start(const QString& input, const std::string& engine, Timeli
     process_->setProgram(program);
     // qc itself decides whether an earlier report there still stands for this file (same
     // file, settings and version) and then skips it.
-    process_->setArguments({QStringLiteral("qc"), absolute, QStringLiteral("--out"), folder, QStringLiteral("--no-qctools"),
+    // qc.json alone: the timeline reads nothing else (docs/QC.md: --only-json).
+    process_->setArguments({QStringLiteral("qc"), absolute, QStringLiteral("--out"), folder, QStringLiteral("--only-json"),
                             QStringLiteral("--engine"), QString::fromStdString(engine), QStringLiteral("--jobs"), QStringLiteral("1")});
     // The lowest CPU priority, inherited by qc's worker: playback comes first.
     process_->setChildProcessModifier([] { setpriority(PRIO_PROCESS, 0, 19); });
@@ -174,8 +206,9 @@ void TimelinePass::poll() {
 void TimelinePass::onExited(int code, QProcess::ExitStatus status) {
     poll_.stop();
     if (status == QProcess::NormalExit && code == 0) {
-        if (loadWhole(reportPath_, data_->frames() == 0 ? tr("cached pass") : tr("background pass"))) return;
-        emit failed(tr("%1: the timeline's pass wrote no readable report (%2)").arg(input_, reportPath_));
+        loadWhole(reportPath_, data_->frames() == 0 ? tr("cached pass") : tr("background pass"), [this](const Status& why) {
+            emit failed(tr("%1: the timeline's pass wrote no readable report (%2)").arg(input_, QString::fromStdString(why.message())));
+        });
         return;
     }
     QString why = stderr_.trimmed().section(QLatin1Char('\n'), -1);

@@ -7,14 +7,21 @@
 // (app/QcReuse.h) is read at once without decoding again. A NAME.qc.json beside the video is
 // read instead of any pass.
 //
-// Threading: GUI thread; QProcess and a poll timer, no threads of its own.
+// Threading: GUI thread; QProcess and poll timers. A whole report (a qc.json beside the
+// video, or the pass's once it ends: about 90 MB for an hour of 1080p, seconds of parsing)
+// is read on Qt's global thread pool into a `Loading` the pool's task and the pass share;
+// the task touches nothing else, and the GUI thread takes the data once `done` is set (a
+// 20 ms timer). stop() drops the pass's share: a read in flight ends unread.
 #pragma once
 #include <QObject>
 #include <QProcess>
 #include <QString>
 #include <QTimer>
 
+#include <atomic>
+#include <functional>
 #include <memory>
+#include <optional>
 
 #include "ui/timeline/TimelineData.h"
 
@@ -37,7 +44,8 @@ public:
     // `engine`: the window's ("auto", "cpu", "cuda").
     void start(const QString& input, const std::string& engine, TimelineData* data);
     void stop();
-    bool running() const { return process_ && process_->state() != QProcess::NotRunning; }
+    // A pass running, or a whole report being read.
+    bool running() const { return (process_ && process_->state() != QProcess::NotRunning) || loading_; }
     // Where the data came from: "qc report beside the file", "background pass", "cached pass".
     const QString& origin() const { return origin_; }
 
@@ -47,9 +55,22 @@ signals:
     void failed(const QString& message);
 
 private:
+    void startPass();
     void poll();
     void onExited(int code, QProcess::ExitStatus status);
-    bool loadWhole(const QString& path, const QString& origin);
+    // Reads the whole report at `path` off the GUI thread; then the data, or `otherwise` with why not.
+    void loadWhole(const QString& path, const QString& origin, std::function<void(const Status&)> otherwise);
+    void takeLoaded();
+
+    struct Loading {
+        QString origin;
+        std::function<void(const Status&)> otherwise;   // GUI thread only
+        std::atomic<bool> done{false};
+        std::optional<Result<TimelineData>> result;     // the pool's task writes it, then sets done
+    };
+    std::shared_ptr<Loading> loading_;
+    QTimer loadPoll_;
+    std::string engine_;
 
     std::unique_ptr<QProcess> process_;
     QTimer poll_;
