@@ -235,10 +235,13 @@ void setListening(const Listening& l) {
 QByteArray windowGeometry() { return QSettings().value(QStringLiteral("window/geometry")).toByteArray(); }
 QByteArray windowState() { return QSettings().value(QStringLiteral("window/state")).toByteArray(); }
 
-void saveWindow(const QByteArray& geometry, const QByteArray& state) {
+bool windowPictureShown() { return QSettings().value(QStringLiteral("window/picture"), true).toBool(); }
+
+void saveWindow(const QByteArray& geometry, const QByteArray& state, bool pictureShown) {
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), geometry);
     s.setValue(QStringLiteral("window/state"), state);
+    s.setValue(QStringLiteral("window/picture"), pictureShown);
 }
 
 QStringList recent(Recent kind) { return QSettings().value(recentKey(kind)).toStringList(); }

@@ -82,10 +82,12 @@ void setLayoutPresets(QSettings& s, const std::vector<LayoutPreset>& presets);
 std::vector<LayoutPreset> layoutPresets();   // the application's settings
 void setLayoutPresets(const std::vector<LayoutPreset>& presets);
 
-// The main window's geometry and dock layout (QMainWindow::saveGeometry / saveState).
+// The main window's geometry and dock layout (QMainWindow::saveGeometry / saveState), and
+// whether the picture showed (View > Layouts > Scopes only hides it; true when never saved).
 QByteArray windowGeometry();
 QByteArray windowState();
-void saveWindow(const QByteArray& geometry, const QByteArray& state);
+bool windowPictureShown();
+void saveWindow(const QByteArray& geometry, const QByteArray& state, bool pictureShown);
 
 // The guides over the picture (View > Guides).
 PictureGuides pictureGuides();

@@ -756,7 +756,7 @@ private slots:
         const QRect area = window_->screen()->availableGeometry();
         dock->setGeometry(area.right() - 50, area.bottom() - 40, 400, 300);
         QTRY_VERIFY_WITH_TIMEOUT(dock->geometry().left() > area.right() - 100, kWaitMs);
-        cs::settings::saveWindow(window_->saveGeometry(), window_->saveState(1));
+        cs::settings::saveWindow(window_->saveGeometry(), window_->saveState(1), true);
         dock->setFloating(false);
         QTRY_VERIFY_WITH_TIMEOUT(window_->scopeView(Plane::Vectorscope)->glReady(), kWaitMs);
 
@@ -770,7 +770,7 @@ private slots:
                                   qPrintable(QStringLiteral("%1,%2 %3x%4").arg(restored->x()).arg(restored->y())
                                                  .arg(restored->width()).arg(restored->height())), kWaitMs);
         delete second;
-        cs::settings::saveWindow(window_->saveGeometry(), window_->saveState(1));
+        cs::settings::saveWindow(window_->saveGeometry(), window_->saveState(1), true);
         window_->activateWindow();
     }
 

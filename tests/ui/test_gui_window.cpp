@@ -148,13 +148,13 @@ private slots:
         {
             cs::MainWindow wide("cpu");
             wide.setGeometry(screen.x() + 200, screen.y() + 100, screen.width() + 900, screen.height() + 400);
-            cs::settings::saveWindow(wide.saveGeometry(), wide.saveState());
+            cs::settings::saveWindow(wide.saveGeometry(), wide.saveState(), true);
         }
         cs::MainWindow restored("cpu");
         QVERIFY2(restored.width() <= screen.width() && restored.height() <= screen.height(),
                  qPrintable(QStringLiteral("%1x%2 on %3x%4").arg(restored.width()).arg(restored.height()).arg(screen.width()).arg(screen.height())));
         QVERIFY(screen.contains(restored.geometry()));
-        cs::settings::saveWindow({}, {});
+        cs::settings::saveWindow({}, {}, true);
     }
 
     void aClickOnTheSeekBarJumpsThere() {
@@ -462,6 +462,16 @@ private slots:
         player().stepForward();
         QTRY_VERIFY_WITH_TIMEOUT(window_->framesProcessed() > before, kWaitMs);
         shoot(*window_, "layout-scopes-only.png");
+        // Closed so, the next launch opens so (a second screen's scopes stay scopes).
+        {
+            cs::MainWindow closed("cpu");
+            QVERIFY(closed.applyLayout(QStringLiteral("Scopes only")));
+            closed.close();
+            cs::MainWindow next("cpu");
+            QVERIFY(!next.pictureShown());
+            QVERIFY(next.applyLayout(QStringLiteral("Default")));
+            next.close();
+        }
         // The picture alone full screen shows it, and leaving hides it again; Reset Layout brings it back.
         window_->setFullScreenPicture(true);
         QVERIFY(window_->pictureShown());

@@ -144,6 +144,7 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     defaultState_ = saveState(kStateVersion);
     restoreGeometry(settings::windowGeometry());
     restoredLayout_ = restoreState(settings::windowState(), kStateVersion);
+    if (restoredLayout_ && !settings::windowPictureShown()) setPictureShown(false);   // left as Scopes only
     fitToScreen();   // a geometry saved on a larger screen (or wider than this one) is brought onto it
     buildFullScreen();
     if (!engine_.note().empty()) showWarning(QString::fromStdString(engine_.note()));
@@ -484,7 +485,7 @@ void MainWindow::loadSettings() {
 }
 
 void MainWindow::saveSettings() {
-    settings::saveWindow(saveGeometry(), saveState(kStateVersion));
+    settings::saveWindow(saveGeometry(), saveState(kStateVersion), pictureShown());
     settings::save(currentChoices());
 }
 
