@@ -11,6 +11,10 @@
 
 #include <sys/resource.h>
 
+#include <chrono>
+
+#include "ui/timeline/QcToolsDocument.h"
+
 namespace cs::timeline {
 
 namespace {
@@ -52,6 +56,12 @@ TimelinePass::~TimelinePass() { stop(); }
 
 void TimelinePass::stop() {
     poll_.stop();
+    besideDocuments_.clear();
+    if (reading_.valid()) {   // a document being read: stopped at its next 64 KiB
+        cancel_->store(true);
+        reading_.wait();
+        reading_ = {};
+    }
     if (!process_) return;
     process_->disconnect(this);
     if (process_->state() != QProcess::NotRunning) {
@@ -65,8 +75,7 @@ void TimelinePass::stop() {
     process_.reset();
 }
 
-bool TimelinePass::loadWhole(const QString& path, const QString& origin) {
-    auto whole = TimelineData::fromQcJson(path);
+bool TimelinePass::loadWhole(Result<TimelineData> whole, const QString& origin) {
     if (!whole) return false;
     *data_ = std::move(*whole);
     origin_ = origin;
@@ -82,13 +91,78 @@ void TimelinePass::start(const QString& input, const std::string& engine, Timeli
     input_ = input;
     origin_.clear();
     stderr_.clear();
+    problem_.clear();
+    fromQcTools_ = false;
     readBytes_ = 0;
     inFrames_ = false;
     pending_.clear();
-    // A report beside the video: read, nothing decoded.
-    if (const QString beside = reportBesideInput(input); !beside.isEmpty() && QFileInfo::exists(beside))
-        if (loadWhole(beside, tr("qc report beside the file"))) return;
+    // A report beside the video, else a QCTools document: read, nothing decoded.
+    if (const QString beside = reportBesideInput(input); !beside.isEmpty() && QFileInfo::exists(beside)) {
+        auto report = TimelineData::fromQcJson(beside);
+        if (!report) problem_ = QString::fromStdString(report.message());
+        if (loadWhole(std::move(report), tr("qc report beside the file"))) return;
+    }
+    engine_ = engine;
+    besideDocuments_.clear();
+    for (const QString& document : qcToolsBesideInput(input))
+        if (QFileInfo::exists(document)) besideDocuments_ << document;
+    if (!besideDocuments_.isEmpty()) {   // the pass only if none of them reads
+        beside_ = true;
+        readNext();
+        return;
+    }
+    startPass();
+}
 
+void TimelinePass::open(const QString& document, TimelineData* data) {
+    stop();
+    data_ = data;
+    origin_.clear();
+    problem_.clear();
+    fromQcTools_ = false;
+    besideDocuments_ = {document};
+    beside_ = false;
+    readNext();
+}
+
+void TimelinePass::readNext() {
+    const QString document = besideDocuments_.takeFirst();
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    reading_ = std::async(std::launch::async, [document, cancel = cancel_] {
+        return DocumentRead{readStatisticsDocument(document, cancel.get()), document};
+    });
+    poll_.start();
+}
+
+void TimelinePass::takeDocument() {
+    DocumentRead read = reading_.get();
+    poll_.stop();
+    const QString name = QFileInfo(read.document).fileName();
+    if (read.data) {
+        fromQcTools_ = !read.document.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
+        loadWhole(std::move(read.data), beside_ ? tr("QCTools document beside the file (%1)").arg(name) : tr("statistics in %1").arg(name));
+        return;
+    }
+    const QString message = QString::fromStdString(read.data.message());
+    if (!beside_) {   // opened by hand: what is shown stays
+        emit failed(message);
+        return;
+    }
+    if (problem_.isEmpty()) problem_ = message;
+    if (!besideDocuments_.isEmpty()) readNext();
+    else startPass();
+}
+
+void TimelinePass::waitForDocument() {
+    while (reading_.valid()) {
+        reading_.wait();
+        takeDocument();
+    }
+}
+
+void TimelinePass::startPass() {
+    const QString& input = input_;
+    const std::string& engine = engine_;
     const QString base = cachePath().isEmpty()
                              ? QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/timeline")
                              : cachePath();
@@ -135,6 +209,10 @@ void TimelinePass::start(const QString& input, const std::string& engine, Timeli
 }
 
 void TimelinePass::poll() {
+    if (reading_.valid()) {
+        if (reading_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) takeDocument();
+        return;
+    }
     QFile part(partPath_);
     if (!part.open(QIODevice::ReadOnly)) return;   // not begun yet
     if (part.size() < readBytes_) return;
@@ -174,7 +252,7 @@ void TimelinePass::poll() {
 void TimelinePass::onExited(int code, QProcess::ExitStatus status) {
     poll_.stop();
     if (status == QProcess::NormalExit && code == 0) {
-        if (loadWhole(reportPath_, data_->frames() == 0 ? tr("cached pass") : tr("background pass"))) return;
+        if (loadWhole(TimelineData::fromQcJson(reportPath_), data_->frames() == 0 ? tr("cached pass") : tr("background pass"))) return;
         emit failed(tr("%1: the timeline's pass wrote no readable report (%2)").arg(input_, reportPath_));
         return;
     }

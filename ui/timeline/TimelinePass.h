@@ -5,16 +5,28 @@
 // frame line at a time into NAME.qc.json.part), so the graphs fill while the pass runs; the
 // whole report, once committed, gives the events. A report qc finds still valid for the file
 // (app/QcReuse.h) is read at once without decoding again. A NAME.qc.json beside the video is
-// read instead of any pass.
+// read instead of any pass, else a QCTools document beside it (ui/timeline/QcToolsDocument.h:
+// NAME.qctools.xml.gz as QCTools and qc name it, or the plain .xml); qc.json first, as it has
+// more (events, the source's timecode). A document beside the video that cannot be read is
+// passed over for the pass, its reason kept (problem()) for the status line. open() reads a
+// document chosen by hand (Open Statistics...).
 //
-// Threading: GUI thread; QProcess and a poll timer, no threads of its own.
+// Threading: GUI thread; QProcess and a poll timer. A QCTools document (an hour of XML takes
+// seconds) or a document opened by hand is read on a std::async task into a TimelineData of
+// its own, handed to the GUI thread through reading_ (a future the poll timer looks at); the
+// task shares nothing with the GUI thread but its cancel flag, which stop() sets and then
+// waits for the task (a QCTools document's read looks at the flag every 64 KiB; a qc.json's
+// runs to its end).
 #pragma once
 #include <QObject>
 #include <QProcess>
 #include <QString>
 #include <QTimer>
 
+#include <atomic>
+#include <future>
 #include <memory>
+#include <string>
 
 #include "ui/timeline/TimelineData.h"
 
@@ -38,8 +50,19 @@ public:
     void start(const QString& input, const std::string& engine, TimelineData* data);
     void stop();
     bool running() const { return process_ && process_->state() != QProcess::NotRunning; }
+    // Reads `document` (a qc.json or a QCTools document) into `data` instead of any pass:
+    // finished() once it is in, or failed() with the reason, `data` left as it was.
+    void open(const QString& document, TimelineData* data);
+    // A document is being read (beside the file, or opened).
+    bool reading() const { return reading_.valid(); }
+    // Blocks until no document is being read, its signals sent (tests without an event loop).
+    void waitForDocument();
     // Where the data came from: "qc report beside the file", "background pass", "cached pass".
     const QString& origin() const { return origin_; }
+    // Why a document beside the file was not read ("" when none was passed over).
+    const QString& problem() const { return problem_; }
+    // The data came from a QCTools document (its timecodes are the elapsed time).
+    bool fromQcTools() const { return fromQcTools_; }
 
 signals:
     void progressed();                  // frames were added
@@ -49,14 +72,27 @@ signals:
 private:
     void poll();
     void onExited(int code, QProcess::ExitStatus status);
-    bool loadWhole(const QString& path, const QString& origin);
+    void startPass();
+    void readNext();        // the first of besideDocuments_, on a task
+    void takeDocument();    // reading_'s result: in, or the next document, or the pass
+    bool loadWhole(Result<TimelineData> whole, const QString& origin);
 
     std::unique_ptr<QProcess> process_;
     QTimer poll_;
     TimelineData* data_ = nullptr;
-    QString input_, reportPath_, partPath_, origin_, stderr_;
+    QString input_, reportPath_, partPath_, origin_, stderr_, problem_;
     qint64 readBytes_ = 0;             // of the .part file, through the last whole line
     bool inFrames_ = false;
+    bool fromQcTools_ = false;
+    struct DocumentRead {
+        Result<TimelineData> data;
+        QString document;
+    };
+    std::future<DocumentRead> reading_;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    QStringList besideDocuments_;   // still to try
+    bool beside_ = false;           // reading documents beside the file (else one opened by hand)
+    std::string engine_;
     QByteArray pending_;
 };
 
