@@ -6,8 +6,10 @@
 // follows) and back. The Timeline panel fills from its background pass (the cudascope
 // binary's qc, as the application runs itself) with the values `cudascope qc` writes for the
 // same file, while playback presents every frame, or from a qc report beside the video
-// without a pass; a click on it seeks. With CS_TEST_SCREENSHOT_DIR set the window is saved
-// there as timeline.png. Exits 77 without a display or GL 3.3.
+// without a pass (preferred to qc's QCTools document beside it, whose values equal the
+// report's); Open Statistics... fills it from that QCTools document; a click on it seeks.
+// With CS_TEST_SCREENSHOT_DIR set the window is saved there as timeline.png and
+// timeline-qctools.png. Exits 77 without a display or GL 3.3.
 #include <QAction>
 #include <QDockWidget>
 #include <QFile>
@@ -23,14 +25,17 @@
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
+#include <cmath>
 #include <functional>
 
 #include "GuiTestSupport.h"
 #include "ui/main/GoToTimecodeDialog.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/Player.h"
+#include "ui/timeline/QcToolsDocument.h"
 #include "ui/timeline/TimelinePanel.h"
 
 namespace {
@@ -47,9 +52,11 @@ private:
 
     cs::Player& player() { return window_->player(); }
     cs::timeline::TimelinePanel& timeline() { return *window_->timeline(); }
-    static QJsonObject runQc(const QString& clip, const QString& out) {
+    static QJsonObject runQc(const QString& clip, const QString& out, bool qctools = false) {
         QProcess p;
-        p.start(QStringLiteral(CS_TEST_CUDASCOPE), {"qc", clip, "--out", out, "--no-qctools", "--engine", "cpu"});
+        QStringList args{"qc", clip, "--out", out, "--engine", "cpu"};
+        if (!qctools) args << QStringLiteral("--no-qctools");
+        p.start(QStringLiteral(CS_TEST_CUDASCOPE), args);
         if (!p.waitForFinished(60000) || p.exitCode() != 0) return {};
         QFile f(out + QLatin1Char('/') + QFileInfo(clip).fileName() + QStringLiteral(".qc.json"));
         if (!f.open(QIODevice::ReadOnly)) return {};
@@ -218,6 +225,26 @@ private slots:
         QCOMPARE(view->describeFrame(target).left(11), QString::fromStdString(player().currentFrame().timecode.text()));
         if (const QByteArray dir = qgetenv("CS_TEST_SCREENSHOT_DIR"); !dir.isEmpty())
             window_->grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/timeline.png"));
+        // Shift+drag and a right drag select a range and zoom to it (at least the view's
+        // narrowest span, some 65 frames here), seeking nowhere.
+        const auto xOf = [&](int64_t frame) {
+            int at = 0;
+            while (at < view->width() && view->frameAtX(at) < frame) ++at;
+            return at;
+        };
+        for (const auto& [button, modifiers] : {std::pair{Qt::LeftButton, Qt::KeyboardModifiers(Qt::ShiftModifier)},
+                                                std::pair{Qt::RightButton, Qt::KeyboardModifiers()}}) {
+            view->showWhole();
+            const int x0 = xOf(20), x1 = xOf(40), y = view->height() / 2;
+            QTest::mousePress(view, button, modifiers, QPoint(x0, y));
+            QTest::mouseMove(view, QPoint((x0 + x1) / 2, y));
+            QTest::mouseMove(view, QPoint(x1, y));
+            QTest::mouseRelease(view, button, modifiers, QPoint(x1, y));
+            QVERIFY2(view->firstVisible() <= 20 && view->lastVisible() >= 40 && view->lastVisible() - view->firstVisible() + 1 < 75,
+                     qPrintable(QStringLiteral("frames %1-%2 shown").arg(view->firstVisible()).arg(view->lastVisible())));
+            QCOMPARE(player().currentFrameNumber(), target);
+        }
+        view->showWhole();
     }
 
     void timelineFromAReportBesideTheVideo() {
@@ -225,13 +252,58 @@ private slots:
         QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
                                      "testsrc2=size=160x90:rate=25:d=1", "-timecode", "01:00:00:00", "-c:v", "libx264",
                                      "-pix_fmt", "yuv420p", clip}));
-        const QJsonObject report = runQc(clip, files_.path());   // NAME.qc.json beside the video
+        // NAME.qc.json and NAME.qctools.xml.gz beside the video: the report is read (it has more).
+        const QJsonObject report = runQc(clip, files_.path(), true);
         QVERIFY(!report.isEmpty());
         window_->openInput(clip);
         QVERIFY(cs::test::waitUntil([&] { return timeline().data().frames() == 25; }, kWaitMs));
-        QVERIFY2(timeline().status().contains(QStringLiteral("beside")), qPrintable(timeline().status()));
+        QVERIFY2(timeline().status().contains(QStringLiteral("qc report beside")), qPrintable(timeline().status()));
         QVERIFY(!timeline().passRunning());
         compareWithQc(report);
+
+        // qc's QCTools document equals its report in the series both carry.
+        const QString document = clip + QStringLiteral(".qctools.xml.gz");
+        auto read = cs::timeline::readQcToolsDocument(document);
+        QVERIFY2(read.ok(), read.message().c_str());
+        const cs::timeline::TimelineData& fromReport = timeline().data();
+        QCOMPARE(read->frames(), fromReport.frames());
+        using cs::timeline::Series;
+        for (int64_t i = 0; i < read->frames(); ++i) {
+            QVERIFY(std::abs(read->pts(i) - fromReport.pts(i)) < 1e-6);
+            for (Series s : {Series::YMin, Series::YAvg, Series::YMax, Series::UAvg, Series::VAvg, Series::SatAvg, Series::Ydif}) {
+                // The document writes averages as %g (six significant digits), the report in full.
+                const float want = fromReport.value(s, i), got = read->value(s, i);
+                QVERIFY2(std::abs(got - want) <= std::abs(want) * 1e-5f + 1e-4f,
+                         qPrintable(QStringLiteral("%1 frame %2: %3, the report %4").arg(cs::timeline::seriesLabel(s)).arg(i).arg(got).arg(want)));
+            }
+        }
+        // Open Statistics... with it: the timeline shows its values, the same frame count.
+        QVERIFY(timeline().findChild<QToolButton*>(QStringLiteral("timelineOpenStatistics"))->isEnabled());
+        timeline().openDocument(document);
+        QVERIFY2(cs::test::waitUntil([&] { return timeline().status().contains(QStringLiteral("beside.mov.qctools.xml.gz")); }, kWaitMs),
+                 qPrintable(timeline().status()));
+        QVERIFY(!timeline().readingDocument());
+        QCOMPARE(timeline().data().frames(), int64_t(25));
+        QCOMPARE(timeline().data().value(Series::YAvg, 24), read->value(Series::YAvg, 24));
+        QVERIFY(!timeline().data().has(Series::OutsideTarget));
+        // The document carries no timecode: its frames are labelled from the source's (a tmcd track at 01:00:00:00).
+        QCOMPARE(QString::fromStdString(timeline().data().timecode(0)), QStringLiteral("01:00:00:00"));
+        QCOMPARE(QString::fromStdString(timeline().data().timecode(24)), QStringLiteral("01:00:00:24"));
+        // A bad one: its reason in the status line, the values kept.
+        const QString bad = files_.filePath(QStringLiteral("bad.qctools.xml.gz"));
+        QFile badFile(bad);
+        QVERIFY(badFile.open(QIODevice::WriteOnly));
+        badFile.write("not a document");
+        badFile.close();
+        timeline().openDocument(bad);
+        QVERIFY2(cs::test::waitUntil([&] { return timeline().status().startsWith(bad + QStringLiteral(": not a QCTools document")); }, kWaitMs),
+                 qPrintable(timeline().status()));
+        QCOMPARE(timeline().data().frames(), int64_t(25));
+        if (const QByteArray dir = qgetenv("CS_TEST_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            timeline().openDocument(document);
+            QVERIFY(cs::test::waitUntil([&] { return !timeline().readingDocument(); }, kWaitMs));
+            window_->grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/timeline-qctools.png"));
+        }
     }
 
     // The background pass (a nice-19 child process, its frame lines read on the GUI thread,

@@ -56,6 +56,7 @@ void MainWindow::buildTimeline(QMenu* view) {
         timeline_->open(timelineInput_, timelineIsFile_, std::string(engine_.name()));
         timeline_->setPlayhead(player_->currentPts());
     });
+    connect(timeline_, &timeline::TimelinePanel::filled, this, [this] { followTimeline(); });
     connect(timeline_, &timeline::TimelinePanel::seekRequested, this, [this](double seconds) {
         if (player_->canSeek()) player_->seekTo(seconds);
     });
@@ -70,7 +71,10 @@ void MainWindow::openTimeline(const QString& input, bool isFile) {
 }
 
 void MainWindow::followTimeline() {
-    if (timelineDock_->isVisible()) timeline_->setPlayhead(player_->currentPts());
+    if (!timelineDock_->isVisible()) return;
+    timeline_->setPlayhead(player_->currentPts());
+    // A QCTools document's frames are labelled from the source's timecode (it carries none).
+    if (player_->hasFrame()) timeline_->setSourceTimecode(player_->currentFrame().timecode, player_->currentPts());
 }
 
 Result<double> MainWindow::timecodeTarget(const std::string& text) const {

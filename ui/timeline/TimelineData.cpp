@@ -120,6 +120,17 @@ void TimelineData::addFrame(const QJsonObject& f) {
     timecodes_.push_back(f.value(QStringLiteral("timecode")).toString().toStdString());
 }
 
+void TimelineData::addValues(const FrameValues& f) {
+    for (int s = 0; s < kSeriesCount; ++s) {
+        const bool loudness = isLoudness(Series(s));
+        if (f.present[size_t(s)]) present_[size_t(s)] = true;
+        const float v = f.present[size_t(s)] ? f.value[size_t(s)] : (loudness ? kLoudnessFloor : 0.0f);
+        series_[size_t(s)].append(loudness ? std::max(v, kLoudnessFloor) : v);
+    }
+    pts_.push_back(f.pts);
+    timecodes_.push_back(f.timecode);
+}
+
 void TimelineData::addFlight(const FlightFrame& f) {
     const auto put = [&](Series s, double v, bool present) {
         if (present) present_[size_t(s)] = true;

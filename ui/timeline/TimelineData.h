@@ -61,6 +61,15 @@ struct TimelineEvent {
     std::string firstTimecode, lastTimecode, message;
 };
 
+// One frame's values from a document other than qc.json (a QCTools document): a series
+// without `present` is one the document does not carry for this frame.
+struct FrameValues {
+    double pts = 0;
+    std::string timecode;
+    std::array<float, kSeriesCount> value{};
+    std::array<bool, kSeriesCount> present{};
+};
+
 class TimelineData {
 public:
     void clear();
@@ -73,6 +82,12 @@ public:
     // which only qc's signalstats pass measures, stay absent.
     void addFlight(const FlightFrame& frame);
     void setEventList(std::vector<TimelineEvent> events) { events_ = std::move(events); }
+    // A frame read from another document (ui/timeline/QcToolsDocument.h).
+    void addValues(const FrameValues& frame);
+    // Every frame is here: the axis ends at the last one.
+    void markWhole() { expected_ = frames(); }
+    // Frame `i`'s label (a QCTools document's frames relabelled from the source's timecode).
+    void setTimecode(int64_t i, std::string text) { timecodes_[size_t(i)] = std::move(text); }
     // qc.json's "source" head: the frame rate and the expected length, for the axis.
     void setSource(const QJsonObject& source);
 

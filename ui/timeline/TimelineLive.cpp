@@ -23,6 +23,7 @@ void TimelinePanel::openLive(std::shared_ptr<const FlightRecorder> recorder, con
     data_.setFrameRate(frameRate);
     exportButton_->show();
     hoursBox_->show();
+    openButton_->hide();   // statistics documents are of files
     wholeButton_->setText(tr("Whole recording"));
     momentPicture_->clear();
     momentValues_->setText(tr("Click the graphs or an alarm\nto see that moment."));

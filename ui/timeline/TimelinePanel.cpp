@@ -1,6 +1,7 @@
 // The Timeline dock's contents.
 #include "TimelinePanel.h"
 
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -11,6 +12,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "ui/timeline/QcToolsDocument.h"
+
 namespace cs::timeline {
 
 TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
@@ -19,7 +22,14 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     auto* whole = wholeButton_ = new QToolButton(this);
     whole->setObjectName(QStringLiteral("timelineWhole"));
     whole->setText(tr("Whole file"));
-    whole->setToolTip(tr("Show the whole file (the wheel zooms, a click or drag seeks)"));
+    whole->setToolTip(tr("Show the whole file (the wheel zooms, a click or drag seeks, Shift+drag or a right drag zooms to a range)"));
+    openButton_ = new QToolButton(this);
+    openButton_->setObjectName(QStringLiteral("timelineOpenStatistics"));
+    openButton_->setText(tr("Open Statistics..."));
+    openButton_->setToolTip(tr("Fill the timeline from a qc.json or a QCTools document (.qctools.xml.gz, or ffprobe's XML) "
+                               "of the file playing, without analysing it again"));
+    openButton_->setAutoRaise(true);
+    openButton_->setEnabled(false);
     whole->setAutoRaise(true);
     exportButton_ = new QToolButton(this);
     exportButton_->setObjectName(QStringLiteral("timelineExport"));
@@ -46,6 +56,7 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     buttons->addStretch(1);
     buttons->addWidget(hoursBox_);
     buttons->addWidget(exportButton_);
+    buttons->addWidget(openButton_);
     buttons->addWidget(whole);
     // Live: the moment clicked, beside the graphs.
     momentBox_ = new QWidget(this);
@@ -75,17 +86,21 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
         else emit seekRequested(seconds);
     });
     connect(exportButton_, &QToolButton::clicked, this, &TimelinePanel::exportVisible);
+    connect(openButton_, &QToolButton::clicked, this, &TimelinePanel::chooseDocument);
     liveTimer_.setInterval(1000);
     connect(&liveTimer_, &QTimer::timeout, this, &TimelinePanel::refreshLive);
     connect(&pass_, &TimelinePass::progressed, this, &TimelinePanel::showProgress);
     connect(&pass_, &TimelinePass::finished, this, [this] {
         status_ = tr("%1 frames, from the %2").arg(data_.frames()).arg(pass_.origin());
+        if (!pass_.problem().isEmpty()) status_ += tr(" (not read: %1)").arg(pass_.problem());
+        elapsedLabels_ = pass_.fromQcTools();
         view_->setStatusText(status_);
         emit filled();
     });
     connect(&pass_, &TimelinePass::failed, this, [this](const QString& message) {
         status_ = message;
-        view_->setStatusText(message);
+        if (!pass_.problem().isEmpty()) status_ += tr(" (not read: %1)").arg(pass_.problem());
+        view_->setStatusText(status_);
     });
 }
 
@@ -100,7 +115,10 @@ void TimelinePanel::clear() {
     hoursBox_->hide();
     wholeButton_->setText(tr("Whole file"));
     data_.clear();
+    elapsedLabels_ = false;
     input_.clear();
+    openButton_->setEnabled(false);
+    openButton_->show();
     view_->showWhole();
     view_->dataChanged();
 }
@@ -113,9 +131,11 @@ void TimelinePanel::open(const QString& input, bool isFile, const std::string& e
         return;
     }
     input_ = input;
+    openButton_->setEnabled(true);
     status_.clear();
     view_->setStatusText(tr("analysing %1...").arg(QFileInfo(input).fileName()));
     pass_.start(input, engine, &data_);
+    if (pass_.reading()) view_->setStatusText(tr("reading the statistics beside %1...").arg(QFileInfo(input).fileName()));
 }
 
 void TimelinePanel::showProgress() {
@@ -127,6 +147,30 @@ void TimelinePanel::showProgress() {
                                  .arg(expected > 0 ? 100 * data_.frames() / expected : 0));
     }
     view_->dataChanged();
+}
+
+void TimelinePanel::openDocument(const QString& path) {
+    status_.clear();
+    view_->setStatusText(tr("reading %1...").arg(QFileInfo(path).fileName()));
+    view_->showWhole();   // the document's frames, however many
+    pass_.open(path, &data_);
+}
+
+void TimelinePanel::setSourceTimecode(const FrameTimecode& shown, double seconds) {
+    if (!elapsedLabels_ || recorder_ || !shown.known() || shown.isElapsed()) return;
+    elapsedLabels_ = false;
+    const double rate = data_.frameRate();
+    for (int64_t i = 0; i < data_.frames(); ++i)
+        data_.setTimecode(i, shown.value.plus(int64_t(std::llround((data_.pts(i) - seconds) * rate))).text());
+    view_->update();
+}
+
+void TimelinePanel::chooseDocument() {
+    const QString folder = input_.isEmpty() ? QString() : QFileInfo(input_).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Statistics"), folder,
+        tr("Statistics (*.qc.json *.qctools.xml.gz *.qctools.xml *.xml.gz *.xml);;All files (*)"));
+    if (!path.isEmpty()) openDocument(path);
 }
 
 }  // namespace cs::timeline

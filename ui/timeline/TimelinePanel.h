@@ -1,5 +1,7 @@
 // The Timeline dock's contents: the view (TimelineView.h) filled by the background pass
-// (TimelinePass.h) or a qc report beside the file, with a button for the whole file.
+// (TimelinePass.h) or a qc report or QCTools document beside the file, with a button for the
+// whole file and one to open such a document by hand (Open Statistics...: a qc.json or a
+// QCTools document, ui/timeline/QcToolsDocument.h) for the file playing.
 // A live source (a camera, a stream) shows its flight recorder instead (openLive): the
 // recorded window's graphs and alarms, newest at the right, refreshed once a second from
 // the recorder (frames appended; once the ring has let 1% of itself go, the series are
@@ -21,6 +23,7 @@
 
 #include <QTimer>
 
+#include "timecode/Timecode.h"
 #include "ui/timeline/TimelineData.h"
 #include "ui/timeline/TimelinePass.h"
 #include "ui/timeline/TimelineView.h"
@@ -38,6 +41,11 @@ public:
     // A source opened: a local file starts filling; anything else clears the panel.
     void open(const QString& input, bool isFile, const std::string& engine);
     void clear();
+    // A qc.json or QCTools document for the file open (Open Statistics...), read instead of
+    // the pass (on a task: TimelinePass::open); filled() once it is in, or an error naming
+    // the document and the reason in the status line, what was shown left as it was.
+    void openDocument(const QString& path);
+    bool readingDocument() const { return pass_.reading(); }
     // A live source: its recorder's frames and alarms (`source`: qc.json's head "source" for exports).
     void openLive(std::shared_ptr<const FlightRecorder> recorder, const QJsonObject& source, double frameRate);
     bool live() const { return recorder_ != nullptr; }
@@ -45,6 +53,10 @@ public:
     void setPlayhead(double seconds) {
         if (!recorder_) view_->setPlayhead(seconds);
     }
+    // The frame on screen's source timecode and time: a QCTools document's frames, which
+    // carry no timecode, are labelled by counting from it (once; until then, and where the
+    // source has none, they show the elapsed time).
+    void setSourceTimecode(const FrameTimecode& shown, double seconds);
     // Live: takes what the recorder has now (the timer calls it every second).
     void refreshLive();
     // Live: the moment at `time` (the recorder's clock): its thumbnail and values beside the graphs.
@@ -68,6 +80,7 @@ signals:
 private:
     void showProgress();
     void exportVisible();
+    void chooseDocument();
 
     std::shared_ptr<const FlightRecorder> recorder_;
     QJsonObject liveSource_;
@@ -83,12 +96,14 @@ private:
     QLabel* momentValues_ = nullptr;
     QToolButton* exportButton_ = nullptr;
     QToolButton* wholeButton_ = nullptr;
+    QToolButton* openButton_ = nullptr;
     QWidget* hoursBox_ = nullptr;   // live: Keep N h (the setting flightRecorder/hours)
 
     TimelineData data_;
     TimelinePass pass_;
     TimelineView* view_;
     QString input_, status_;
+    bool elapsedLabels_ = false;   // the data's timecodes are elapsed time, to relabel from the source's
 };
 
 }  // namespace cs::timeline

@@ -12,6 +12,10 @@
 
 #include <sys/resource.h>
 
+#include <chrono>
+
+#include "ui/timeline/QcToolsDocument.h"
+
 namespace cs::timeline {
 
 namespace {
@@ -24,7 +28,6 @@ QString& cachePath() {
     return path;
 }
 constexpr int kPollMs = 100;
-constexpr int kLoadPollMs = 20;   // a whole report read on a pool thread: looked for this often
 
 // The program run as `PROGRAM qc`: set, else this binary where it is cudascope (a test
 // program or tool that embeds the window is not), else $CS_QC_PROGRAM.
@@ -48,16 +51,17 @@ void TimelinePass::setCacheFolder(const QString& folder) { cachePath() = folder;
 TimelinePass::TimelinePass(QObject* parent) : QObject(parent) {
     poll_.setInterval(kPollMs);
     connect(&poll_, &QTimer::timeout, this, &TimelinePass::poll);
-    loadPoll_.setInterval(kLoadPollMs);
-    connect(&loadPoll_, &QTimer::timeout, this, &TimelinePass::takeLoaded);
 }
 
 TimelinePass::~TimelinePass() { stop(); }
 
 void TimelinePass::stop() {
     poll_.stop();
-    loadPoll_.stop();
-    loading_.reset();   // a read in flight finishes on its pool thread, unread
+    besideDocuments_.clear();
+    if (reading_.valid()) {   // a document being read: told to stop (a QCTools document's read
+        cancel_->store(true);  // looks every 64 KiB), and left to end on its pool thread, unread
+        reading_ = {};
+    }
     if (!process_) return;
     process_->disconnect(this);
     if (process_->state() != QProcess::NotRunning) {
@@ -71,55 +75,102 @@ void TimelinePass::stop() {
     process_.reset();
 }
 
-void TimelinePass::loadWhole(const QString& path, const QString& origin, std::function<void(const Status&)> otherwise) {
-    auto loading = std::make_shared<Loading>();
-    loading->origin = origin;
-    loading->otherwise = std::move(otherwise);
-    loading_ = loading;
-    QThreadPool::globalInstance()->start([loading, path] {
-        loading->result.emplace(TimelineData::fromQcJson(path));
-        loading->done.store(true, std::memory_order_release);
-    });
-    loadPoll_.start();
-}
-
-void TimelinePass::takeLoaded() {
-    if (!loading_ || !loading_->done.load(std::memory_order_acquire)) return;
-    loadPoll_.stop();
-    const std::shared_ptr<Loading> loading = std::move(loading_);
-    if (!*loading->result) {
-        loading->otherwise(loading->result->status());
-        return;
-    }
-    *data_ = std::move(**loading->result);
-    origin_ = loading->origin;
+bool TimelinePass::loadWhole(Result<TimelineData> whole, const QString& origin) {
+    if (!whole) return false;
+    *data_ = std::move(*whole);
+    origin_ = origin;
     emit progressed();
     emit finished();
+    return true;
 }
 
 void TimelinePass::start(const QString& input, const std::string& engine, TimelineData* data) {
     stop();
-    engine_ = engine;
     data_ = data;
     data_->clear();
     input_ = input;
     origin_.clear();
     stderr_.clear();
+    problem_.clear();
+    fromQcTools_ = false;
     readBytes_ = 0;
     inFrames_ = false;
     pending_.clear();
-    // A report beside the video: read, nothing decoded (one that cannot be read: a pass).
-    if (const QString beside = reportBesideInput(input); !beside.isEmpty() && QFileInfo::exists(beside)) {
-        loadWhole(beside, tr("qc report beside the file"), [this](const Status&) { startPass(); });
+    // A report beside the video, else a QCTools document: read, nothing decoded.
+    engine_ = engine;
+    besideDocuments_.clear();
+    if (const QString beside = reportBesideInput(input); !beside.isEmpty() && QFileInfo::exists(beside)) besideDocuments_ << beside;
+    for (const QString& document : qcToolsBesideInput(input))
+        if (QFileInfo::exists(document)) besideDocuments_ << document;
+    if (!besideDocuments_.isEmpty()) {   // the pass only if none of them reads
+        readingKind_ = Reading::Beside;
+        readNext();
         return;
     }
     startPass();
 }
 
+void TimelinePass::open(const QString& document, TimelineData* data) {
+    stop();
+    data_ = data;
+    origin_.clear();
+    problem_.clear();
+    fromQcTools_ = false;
+    besideDocuments_ = {document};
+    readingKind_ = Reading::ByHand;
+    readNext();
+}
+
+void TimelinePass::readNext() {
+    const QString document = besideDocuments_.takeFirst();
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    // A promise's future, unlike std::async's, does not wait for its task when dropped.
+    auto promise = std::make_shared<std::promise<DocumentRead>>();
+    reading_ = promise->get_future();
+    QThreadPool::globalInstance()->start([promise, document, cancel = cancel_] {
+        promise->set_value(DocumentRead{readStatisticsDocument(document, cancel.get()), document});
+    });
+    poll_.start();
+}
+
+void TimelinePass::takeDocument() {
+    DocumentRead read = reading_.get();
+    poll_.stop();
+    const QString name = QFileInfo(read.document).fileName();
+    const bool json = read.document.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
+    if (read.data) {
+        fromQcTools_ = !json;
+        QString origin = passOrigin_;
+        if (readingKind_ == Reading::ByHand) origin = tr("statistics in %1").arg(name);
+        if (readingKind_ == Reading::Beside)
+            origin = json ? tr("qc report beside the file") : tr("QCTools document beside the file (%1)").arg(name);
+        loadWhole(std::move(read.data), origin);
+        return;
+    }
+    const QString message = QString::fromStdString(read.data.message());
+    if (readingKind_ == Reading::ByHand) {   // opened by hand: what is shown stays
+        emit failed(message);
+        return;
+    }
+    if (readingKind_ == Reading::PassReport) {
+        emit failed(tr("%1: the timeline's pass wrote no readable report (%2)").arg(input_, message));
+        return;
+    }
+    if (problem_.isEmpty()) problem_ = message;
+    if (!besideDocuments_.isEmpty()) readNext();
+    else startPass();
+}
+
+void TimelinePass::waitForDocument() {
+    while (reading_.valid()) {
+        reading_.wait();
+        takeDocument();
+    }
+}
+
 void TimelinePass::startPass() {
     const QString& input = input_;
     const std::string& engine = engine_;
-
     const QString base = cachePath().isEmpty()
                              ? QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/timeline")
                              : cachePath();
@@ -167,6 +218,10 @@ void TimelinePass::startPass() {
 }
 
 void TimelinePass::poll() {
+    if (reading_.valid()) {
+        if (reading_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) takeDocument();
+        return;
+    }
     QFile part(partPath_);
     if (!part.open(QIODevice::ReadOnly)) return;   // not begun yet
     if (part.size() < readBytes_) return;
@@ -206,9 +261,11 @@ void TimelinePass::poll() {
 void TimelinePass::onExited(int code, QProcess::ExitStatus status) {
     poll_.stop();
     if (status == QProcess::NormalExit && code == 0) {
-        loadWhole(reportPath_, data_->frames() == 0 ? tr("cached pass") : tr("background pass"), [this](const Status& why) {
-            emit failed(tr("%1: the timeline's pass wrote no readable report (%2)").arg(input_, QString::fromStdString(why.message())));
-        });
+        // The whole report (about 90 MB for an hour of 1080p) is read off the GUI thread.
+        passOrigin_ = data_->frames() == 0 ? tr("cached pass") : tr("background pass");
+        besideDocuments_ = {reportPath_};
+        readingKind_ = Reading::PassReport;
+        readNext();
         return;
     }
     QString why = stderr_.trimmed().section(QLatin1Char('\n'), -1);

@@ -5,13 +5,19 @@
 // frame line at a time into NAME.qc.json.part), so the graphs fill while the pass runs; the
 // whole report, once committed, gives the events. A report qc finds still valid for the file
 // (app/QcReuse.h) is read at once without decoding again. A NAME.qc.json beside the video is
-// read instead of any pass.
+// read instead of any pass, else a QCTools document beside it (ui/timeline/QcToolsDocument.h:
+// NAME.qctools.xml.gz as QCTools and qc name it, or the plain .xml); qc.json first, as it has
+// more (events, the source's timecode). A document beside the video that cannot be read is
+// passed over for the pass, its reason kept (problem()) for the status line. open() reads a
+// document chosen by hand (Open Statistics...).
 //
-// Threading: GUI thread; QProcess and poll timers. A whole report (a qc.json beside the
-// video, or the pass's once it ends: about 90 MB for an hour of 1080p, seconds of parsing)
-// is read on Qt's global thread pool into a `Loading` the pool's task and the pass share;
-// the task touches nothing else, and the GUI thread takes the data once `done` is set (a
-// 20 ms timer). stop() drops the pass's share: a read in flight ends unread.
+// Threading: GUI thread; QProcess and a poll timer. Every whole document (a qc.json or a
+// QCTools document beside the video or opened by hand, and the pass's own report once qc
+// ends: about 90 MB of JSON or 200 MB of XML for an hour of 1080p, seconds of parsing) is
+// read on Qt's global thread pool into a TimelineData of its own, handed to the GUI thread
+// through reading_ (a promise's future the poll timer looks at); the task shares nothing with
+// the GUI thread but its cancel flag. stop() sets the flag (a QCTools document's read looks
+// at it every 64 KiB; a qc.json's runs to its end) and drops the future without waiting.
 #pragma once
 #include <QObject>
 #include <QProcess>
@@ -19,9 +25,9 @@
 #include <QTimer>
 
 #include <atomic>
-#include <functional>
+#include <future>
 #include <memory>
-#include <optional>
+#include <string>
 
 #include "ui/timeline/TimelineData.h"
 
@@ -44,10 +50,23 @@ public:
     // `engine`: the window's ("auto", "cpu", "cuda").
     void start(const QString& input, const std::string& engine, TimelineData* data);
     void stop();
-    // A pass running, or a whole report being read.
-    bool running() const { return (process_ && process_->state() != QProcess::NotRunning) || loading_; }
+    // The pass runs, or its report is being read.
+    bool running() const {
+        return (process_ && process_->state() != QProcess::NotRunning) || (reading_.valid() && readingKind_ == Reading::PassReport);
+    }
+    // Reads `document` (a qc.json or a QCTools document) into `data` instead of any pass:
+    // finished() once it is in, or failed() with the reason, `data` left as it was.
+    void open(const QString& document, TimelineData* data);
+    // A document is being read (beside the file, or opened).
+    bool reading() const { return reading_.valid(); }
+    // Blocks until no document is being read, its signals sent (tests without an event loop).
+    void waitForDocument();
     // Where the data came from: "qc report beside the file", "background pass", "cached pass".
     const QString& origin() const { return origin_; }
+    // Why a document beside the file was not read ("" when none was passed over).
+    const QString& problem() const { return problem_; }
+    // The data came from a QCTools document (its timecodes are the elapsed time).
+    bool fromQcTools() const { return fromQcTools_; }
 
 signals:
     void progressed();                  // frames were added
@@ -55,29 +74,32 @@ signals:
     void failed(const QString& message);
 
 private:
-    void startPass();
     void poll();
     void onExited(int code, QProcess::ExitStatus status);
-    // Reads the whole report at `path` off the GUI thread; then the data, or `otherwise` with why not.
-    void loadWhole(const QString& path, const QString& origin, std::function<void(const Status&)> otherwise);
-    void takeLoaded();
-
-    struct Loading {
-        QString origin;
-        std::function<void(const Status&)> otherwise;   // GUI thread only
-        std::atomic<bool> done{false};
-        std::optional<Result<TimelineData>> result;     // the pool's task writes it, then sets done
-    };
-    std::shared_ptr<Loading> loading_;
-    QTimer loadPoll_;
-    std::string engine_;
+    void startPass();
+    void readNext();        // the first of besideDocuments_, on a task
+    void takeDocument();    // reading_'s result: in, or the next document, or the pass
+    bool loadWhole(Result<TimelineData> whole, const QString& origin);
 
     std::unique_ptr<QProcess> process_;
     QTimer poll_;
     TimelineData* data_ = nullptr;
-    QString input_, reportPath_, partPath_, origin_, stderr_;
+    QString input_, reportPath_, partPath_, origin_, stderr_, problem_;
     qint64 readBytes_ = 0;             // of the .part file, through the last whole line
     bool inFrames_ = false;
+    bool fromQcTools_ = false;
+    struct DocumentRead {
+        Result<TimelineData> data;
+        QString document;
+    };
+    std::future<DocumentRead> reading_;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    QStringList besideDocuments_;   // still to try
+    // What is being read: documents beside the file (a pass if none reads), one opened by
+    // hand, or the pass's report.
+    enum class Reading { Beside, ByHand, PassReport } readingKind_ = Reading::Beside;
+    QString passOrigin_;
+    std::string engine_;
     QByteArray pending_;
 };
 

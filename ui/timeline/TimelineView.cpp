@@ -276,6 +276,11 @@ void TimelineView::paintEvent(QPaintEvent*) {
         const int x = xOf(double(playhead_) + 0.5);
         p.drawLine(x, g.top(), x, axisY);
     }
+    if (selecting_) {
+        const int x0 = std::clamp(std::min(selectFromX_, selectToX_), g.left(), g.right());
+        const int x1 = std::clamp(std::max(selectFromX_, selectToX_), g.left(), g.right());
+        p.fillRect(QRect(x0, g.top(), x1 - x0 + 1, axisY - g.top()), QColor(90, 160, 255, 60));
+    }
     if (hoverX_ >= g.left() && hoverX_ <= g.right()) {
         p.setPen(QPen(QColor(255, 255, 255, 90), 1));
         p.drawLine(hoverX_, g.top(), hoverX_, axisY);
@@ -289,6 +294,13 @@ void TimelineView::seekToX(int x) {
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* e) {
+    const bool select = e->button() == Qt::RightButton || (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier));
+    if (select) {   // a range to zoom to, chosen on release
+        selecting_ = true;
+        selectFromX_ = selectToX_ = int(e->position().x());
+        update();
+        return;
+    }
     if (e->button() != Qt::LeftButton) return;
     dragging_ = true;
     seekToX(int(e->position().x()));
@@ -296,12 +308,22 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
 
 void TimelineView::mouseMoveEvent(QMouseEvent* e) {
     hoverX_ = int(e->position().x());
-    if (dragging_) seekToX(hoverX_);
+    if (selecting_) selectToX_ = hoverX_;
+    else if (dragging_) seekToX(hoverX_);
     QToolTip::showText(e->globalPosition().toPoint(), describeFrame(frameAtX(hoverX_)), this);
     update();
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
+    if (selecting_ && (e->button() == Qt::LeftButton || e->button() == Qt::RightButton)) {
+        selecting_ = false;
+        selectToX_ = int(e->position().x());
+        // A few pixels at least: a click with Shift or the right button selects nothing.
+        if (std::abs(selectToX_ - selectFromX_) >= 3)
+            showFrames(frameAtX(std::min(selectFromX_, selectToX_)), frameAtX(std::max(selectFromX_, selectToX_)));
+        update();
+        return;
+    }
     if (e->button() == Qt::LeftButton) dragging_ = false;
 }
 

@@ -3,8 +3,8 @@
 // HDR) over event lanes (qc's events) and a timecode axis. Drawing is one min/max query per
 // pixel column and series (TimelineData's pyramids) written straight into an image: the
 // cost follows the width, not the frame count. Wheel zooms (from the whole file to single
-// frames), a click or drag seeks, the playhead is followed while zoomed, hovering shows the
-// frame's values and timecode.
+// frames), a click or drag seeks, Shift+drag or a right drag selects a range and zooms to it,
+// the playhead is followed while zoomed, hovering shows the frame's values and timecode.
 //
 // Threading: GUI thread.
 #pragma once
@@ -67,6 +67,8 @@ private:
     int64_t playhead_ = -1;
     int hoverX_ = -1;
     bool dragging_ = false;
+    bool selecting_ = false;           // Shift+drag or right drag: [selectFromX_, selectToX_] shaded
+    int selectFromX_ = 0, selectToX_ = 0;
     QImage graphs_;
     std::array<int64_t, 5> graphsKey_{};   // what graphs_ was drawn for: frames shown, frames known, size
 };
