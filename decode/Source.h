@@ -131,6 +131,12 @@ Result<std::unique_ptr<Source>> openSource(const std::string& input, const OpenO
 
 // True for what openSource opens as a live source (a network URL, an .sdp file, a camera):
 // by syntax alone, opening nothing. Play these through LiveReader (decode/LiveReader.h).
+// SourceInfo::fieldOrder in words: "progressive", "interlaced, top field first", "interlaced,
+// bottom field first", and for "tb" / "bt" which field is coded and which shown first; "" when
+// the stream does not say.
+std::string fieldOrderText(const std::string& fieldOrder);
+bool isInterlacedFieldOrder(const std::string& fieldOrder);   // tff, bff, tb, bt
+
 bool isLiveInput(const std::string& input);
 
 // FFmpeg's own log lines on stderr. Off by default: every problem already reaches the user

@@ -77,6 +77,8 @@ int runProbe(int argc, char** argv) {
     std::printf("duration:    %.3f s\n", info.duration);
     if (info.frameCount > 0) std::printf("frames:      %lld\n", static_cast<long long>(info.frameCount));
     std::printf("seekable:    %s\n", info.seekable ? "yes" : "no");
+    if (info.fieldOrder.empty()) std::printf("field_order: unknown (the stream does not say)\n");
+    else std::printf("field_order: %s (%s)\n", info.fieldOrder.c_str(), fieldOrderText(info.fieldOrder).c_str());
     // The first frame's source timecode and where the file keeps it (timecode/Timecode.h).
     if (info.timecode.known())
         std::printf("timecode:    %s (%s)\n", info.timecode.text().c_str(), timecodeSourceName(info.timecode.source));

@@ -175,6 +175,18 @@ TEST(Cli, ProbePrintsTheStream) {
     EXPECT_NE(r.out.find("bit_depth:   10"), std::string::npos) << r.out;
 }
 
+TEST(Cli, ProbeNamesTheFieldOrder) {
+    QTemporaryDir dir;
+    const QString clip = dir.path() + "/fields.mkv";
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=64x36:rate=25:d=0.2", "-pix_fmt", "yuv420p", "-c:v", "ffv1",
+                      "-field_order", "bb", clip}).exitCode, 0);
+    const auto r = cudascope({"probe", clip});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("field_order: bff (interlaced, bottom field first)"), std::string::npos) << r.out;
+    const auto pattern = cudascope({"probe", "pattern:bars"});
+    EXPECT_NE(pattern.out.find("field_order: unknown"), std::string::npos) << pattern.out;
+}
+
 TEST(Cli, RefusedConnectionIsOneLineNamingTheUrl) {
     QTemporaryDir dir;
     // Nothing listens on loopback port 1: refused at once.

@@ -223,11 +223,13 @@ private slots:
         QTemporaryDir dir;
         const QString clip = dir.filePath(QStringLiteral("untagged.mkv"));
         QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:d=0.2",
-                                     "-pix_fmt", "yuv420p", "-c:v", "ffv1", clip}));
+                                     "-pix_fmt", "yuv420p", "-c:v", "ffv1", "-field_order", "tt", clip}));
         window_->openInput(clip);
         QVERIFY(cs::test::waitUntil([&] { return player().input() == clip.toStdString() && player().hasFrame(); }, kWaitMs));
         player().pause();
         QTRY_VERIFY2_WITH_TIMEOUT(formatText().contains(QStringLiteral("bt709 (assumed) limited")), qPrintable(formatText()), kWaitMs);
+        // Stored as interlaced, top field first: the field order is shown beside the size.
+        QVERIFY2(formatText().contains(QStringLiteral("1280x720 interlaced TFF")), qPrintable(formatText()));
         window_->openInput(QStringLiteral("pattern:bars:320x180"));
         // Its own frames presented, playing (hasFrame() still holds the clip's until then), so
         // the later tests step a pattern that has been playing.

@@ -73,7 +73,14 @@ void StatusBar::refresh() {
                                                  : tr("Source timecode of the displayed frame, from the %1")
                                                        .arg(QString::fromLatin1(timecodeSourceName(tc.source))));
         }
-        size_->setText(QStringLiteral("%1x%2").arg(info.width).arg(info.height));
+        // Interlaced sources say so, and which field comes first (the stream's own field order).
+        const bool interlaced = isInterlacedFieldOrder(info.fieldOrder);
+        const QString order = QString::fromStdString(info.fieldOrder).toUpper();
+        size_->setText(interlaced ? tr("%1x%2 interlaced %3").arg(info.width).arg(info.height).arg(order)
+                                  : QStringLiteral("%1x%2").arg(info.width).arg(info.height));
+        size_->setToolTip(info.fieldOrder.empty() ? tr("Resolution; the stream does not state its field order")
+                                                  : tr("Resolution; fields: %1 (as the stream states it)")
+                                                        .arg(QString::fromStdString(fieldOrderText(info.fieldOrder))));
         const ScopeResults& r = engine_.results();
         const ColorInfo c = engine_.hasResults() ? r.color : applyOverride(info.color, engine_.spec().colorOverride);
         const auto sv = [](std::string_view v) { return QString::fromLatin1(v.data(), qsizetype(v.size())); };
