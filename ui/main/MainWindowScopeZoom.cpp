@@ -3,6 +3,7 @@
 // "1:1" button. The ranges live in the engine's spec (core/ScopeSpec.h), so both engines draw
 // them (core/ScopeZoom.h), the settings and layout presets keep them (ui/Settings.cpp), and a
 // change is one more reprocess of the shown frame. All of it runs on the GUI thread.
+#include <QComboBox>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QToolButton>

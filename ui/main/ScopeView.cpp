@@ -175,7 +175,14 @@ bool ScopeView::zoomable() const {
 
 void ScopeView::wheelEvent(QWheelEvent* e) {
     if (!zoomable() || imageSize().isEmpty() || e->angleDelta().y() == 0) return GlView::wheelEvent(e);
-    emit scopeWheel(imagePoint(e->position()).y(), e->angleDelta().y());
+    int delta = e->angleDelta().y();
+    if (plane_ == gl::Plane::Vectorscope) {
+        // The vectorscope zooms in whole steps: a touchpad's small deltas add up to notches.
+        wheelRemainder_ += delta;
+        delta = wheelRemainder_ / 120 * 120;
+        wheelRemainder_ -= delta;
+    }
+    if (delta != 0) emit scopeWheel(imagePoint(e->position()).y(), delta);
     e->accept();
 }
 

@@ -58,7 +58,8 @@ signals:
     // The panel's size in device pixels changed: scope images are best rendered at this size.
     void pixelSizeChanged(QSize size);
     // Wheel at image row `imageY` (angleDelta in eighths of a degree, > 0 away from the user:
-    // zoom in), a drag by `imageDy` rows (down > 0), a double-click.
+    // zoom in; the vectorscope's in whole notches), a drag by `imageDy` rows (down > 0), a
+    // double-click.
     void scopeWheel(double imageY, int angleDelta);
     void scopeDrag(double imageDy);
     void scopeReset();
@@ -94,6 +95,7 @@ private:
     gl::CompareTraceRenderer compareTrace_;
     unsigned compareTint_ = 0;
     std::optional<double> dragImageY_;   // the image row under the button while dragging
+    int wheelRemainder_ = 0;             // the vectorscope's wheel turned short of a notch
     bool zoomable() const;
 };
 
