@@ -38,9 +38,9 @@ std::string valueText(double v, double step) {
     return s;
 }
 
-// 1, 2 or 5 times a power of ten: the smallest at least a fifth of `span` (3 to 5 steps).
+// 1, 2 or 5 times a power of ten: the smallest at least an eighth of `span` (3 to 8 steps).
 double niceStep(double span) {
-    const double raw = span / 5.0;
+    const double raw = span / 8.0;
     const double p = std::pow(10.0, std::floor(std::log10(raw)));
     for (double m : {1.0, 2.0, 5.0})
         if (m * p >= raw * (1.0 - 1e-9)) return m * p;

@@ -6,7 +6,7 @@
 // sources, nits (HdrGraticule.h). Unzoomed, the panel's graticule is the one Graticule.h and
 // HdrGraticule.h describe. Zoomed to [lo, hi], the lines are laid out afresh for the range:
 //  - code values and IRE: lines at a step of 1, 2 or 5 times a power of ten, the smallest
-//    at least a fifth of the range (code values: a whole number of codes), plus
+//    at least an eighth of the range (code values: a whole number of codes), plus
 //    the scale's key levels inside the range (legal limits, mid code, 50 IRE) in their
 //    emphasis; every line labelled (labels that would overlap are dropped when drawn);
 //  - nits: 1, 2 and 5 times the powers of ten, and 203 cd/m2 (in place of 200), inside the
