@@ -40,6 +40,15 @@ struct FilterParams {
     bool operator==(const FilterParams&) const = default;
 };
 
+// The part of a waveform-style panel's code scale that fills the panel (scope zoom): lo and
+// hi as fractions of the panel's counted codes (code / (2^d - 1)), so one range means the
+// same share of the scale at any depth; {0, 1} is the whole scale. core/ScopeZoom.h maps
+// codes to rows with it, for every drawer.
+struct LevelRange {
+    double lo = 0.0, hi = 1.0;
+    bool operator==(const LevelRange&) const = default;
+};
+
 struct ScopeSpec {
     // What to count (raw results).
     bool histogram = true;          // luma at native depth + R,G,B at 256 levels
@@ -70,7 +79,9 @@ struct ScopeSpec {
     FilterParams filter;
     HistogramScale histogramScale = HistogramScale::Linear;
     WaveformScale waveformScale = WaveformScale::Ire;
-    int vectorscopeZoom = 1;        // 1 or 2
+    int vectorscopeZoom = 1;        // 1 to 16 (core/ScopeZoom.h's vectorscopeZoomFactor)
+    LevelRange waveformRange;       // the waveform's visible codes, each of its mode's panels
+    LevelRange paradeRange;         // the parade's, each panel
     bool vectorscopeTargets75 = true;   // 75% targets (100% targets always drawn too)
     bool skinToneLine = true;
     float histogramGain = 1.0f;

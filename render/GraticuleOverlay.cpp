@@ -28,7 +28,7 @@ void renderGraticuleOverlay(gl::Plane plane, const ScopeResults& r, const ScopeS
         case gl::Plane::Vectorscope:
             out.resize(width, height);
             drawGraticule(out, vectorscopePlotRect(width),
-                          vectorscopeGraticule(r.color.matrix, r.color.range, depth, spec.vectorscopeZoom >= 2 ? 2 : 1,
+                          vectorscopeGraticule(r.color.matrix, r.color.range, depth, spec.vectorscopeZoom,
                                                spec.vectorscopeTargets75, spec.skinToneLine),
                           textScale, true, placed);
             break;

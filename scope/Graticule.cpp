@@ -8,6 +8,7 @@
 
 #include "BitmapFont.h"
 #include "core/ScopeStyle.h"
+#include "core/ScopeZoom.h"
 
 namespace cs {
 
@@ -116,13 +117,13 @@ ChromaCodes chromaCodes(Matrix matrix, Range range, int bitDepth, double r, doub
 
 PlotPoint vectorscopePoint(double cb, double cr, int bitDepth, int zoom) {
     const int depth = clampDepth(bitDepth);
-    const double levels = double(1 << depth), mid = levels / 2.0, z = zoom >= 2 ? 2.0 : 1.0;
+    const double levels = double(1 << depth), mid = levels / 2.0, z = double(vectorscopeZoomFactor(zoom));
     return {0.5 + z * (cb - mid) / levels, 0.5 + z * (cr - mid) / levels};
 }
 
 Graticule vectorscopeGraticule(Matrix matrix, Range range, int bitDepth, int zoom, bool targets75, bool skinLine) {
     const int depth = clampDepth(bitDepth);
-    const int z = zoom >= 2 ? 2 : 1;
+    const int z = vectorscopeZoomFactor(zoom);
     constexpr double kCentre = 0.5, kRadius = 0.5;
     constexpr double kEdgeMarker = 0.45;   // offset from the centre of the markers of cropped targets
     constexpr double kPi = std::numbers::pi;
@@ -178,7 +179,7 @@ Graticule vectorscopeGraticule(Matrix matrix, Range range, int bitDepth, int zoo
         g.lines.push_back({kCentre, kCentre, kCentre + std::cos(a) * kRadius, kCentre + std::sin(a) * kRadius,
                            Emphasis::Skin});
     }
-    if (z == 2) g.labels.push_back({0.0, 1.0, "2x", HAlign::Left, VAlign::Top, Emphasis::Major});
+    if (z > 1) g.labels.push_back({0.0, 1.0, std::to_string(z) + "x", HAlign::Left, VAlign::Top, Emphasis::Major});
     return g;
 }
 

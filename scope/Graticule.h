@@ -11,6 +11,7 @@
 // Waveform and parade:  code c at y = c / (2^d - 1), so 0 and 2^d - 1 are the bottom
 //                       and top rows: super-white and sub-black are never hidden.
 // Histogram:            code c at x = c / (2^d - 1) (R'G'B' at 8 bits: c / 255).
+// A zoomed waveform or parade panel (ScopeSpec::waveformRange) has its own scale: LevelZoom.h.
 // Vectorscope (square): Cb right, Cr up, the mid code (2^(d-1)) at the centre (0.5, 0.5);
 //                       x = 0.5 + zoom * (Cb - 2^(d-1)) / 2^d, y likewise with Cr, so at
 //                       zoom 1 the full code range spans the plot and the outer circle
@@ -93,10 +94,11 @@ Graticule rgbLimitedCodeGraticule(int bitDepth);
 // Vectorscope: outer circle (radius 0.5) with ticks every 10 degrees, Cb/Cr axes, 100%
 // colour-bar targets (R, MG, B, CY, G, YL) always and 75% ones when `targets75`, each a
 // small box, one label per colour; the skin-tone line (centre to circle) when `skinLine`.
-// zoom 2 scales the targets around the centre; a colour whose targets fall outside the
-// plot square is marked on the square's edge instead (a small box at 0.45 from the centre
-// along the target's direction, an arrow outwards, its name inside), and a "2x" label
-// marks the zoom. 100% green and magenta sit just outside the circle, inside the square:
+// A zoom (2 to 16, core/ScopeZoom.h) scales the targets around the centre; a colour whose
+// targets fall outside the plot square is marked on the square's edge instead (a small box
+// at 0.45 from the centre along the target's direction, an arrow outwards, its name
+// inside), and a label ("2x", "4x") marks the zoom. 100% green and magenta sit just
+// outside the circle, inside the square:
 // their Cb and Cr are both near the ends of the code range.
 Graticule vectorscopeGraticule(Matrix matrix, Range range, int bitDepth, int zoom, bool targets75, bool skinLine);
 

@@ -17,13 +17,13 @@ std::string fixed(double v, int decimals) {
     return buf;
 }
 
+}  // namespace
+
 // Scene light of an HLG display level, in % of the HLG peak.
-std::string scenePercent(double nits) {
+std::string hlgScenePercent(double nits) {
     const double scene = 100.0 * std::pow(nits / kHlgPeakNits, 1.0 / kHlgSystemGamma);
     return fixed(scene, scene < 1.0 ? 1 : 0) + "%";
 }
-
-}  // namespace
 
 double hdrNitsToCode(Transfer t, double nits, int bitDepth, Range range) {
     const int depth = std::clamp(bitDepth, 8, 16);
@@ -52,7 +52,7 @@ Graticule hdrWaveformGraticule(int bitDepth, Range range, Transfer t) {
         const double y = hdrNitsToCode(t, m.nits, depth, range) / top;
         g.lines.push_back({0.0, y, 1.0, y, m.emphasis});
         g.labels.push_back({0.0, y, m.label, HAlign::Right, VAlign::Middle, m.emphasis});
-        if (t == Transfer::Hlg) g.labels.push_back({1.0, y, scenePercent(m.nits), HAlign::Right, VAlign::Bottom, Emphasis::Minor});
+        if (t == Transfer::Hlg) g.labels.push_back({1.0, y, hlgScenePercent(m.nits), HAlign::Right, VAlign::Bottom, Emphasis::Minor});
     }
     g.labels.push_back({0.0, 1.0, t == Transfer::Hlg ? "HLG NITS (SCENE %)" : "PQ NITS", HAlign::Left, VAlign::Top,
                         Emphasis::Minor});

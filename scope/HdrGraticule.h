@@ -20,6 +20,9 @@ double hdrNitsToCode(Transfer t, double nits, int bitDepth, Range range);
 struct NitsMark { double nits; const char* label; Emphasis emphasis; };
 std::vector<NitsMark> hdrNitsMarks(Transfer t);
 
+// An HLG display level's scene light as the waveform's right-hand labels give it ("26%").
+std::string hlgScenePercent(double nits);
+
 Graticule hdrWaveformGraticule(int bitDepth, Range range, Transfer t);
 Graticule hdrHistogramGraticule(int bitDepth, Range range, Transfer t, HistogramScale scale);
 

@@ -3,16 +3,20 @@
 #include <algorithm>
 
 #include "Graticule.h"
+#include "core/ScopeZoom.h"
 
 namespace cs {
 namespace {
 
 // ScopeRender's mapping: column c of `columns` covers display columns in proportion (its
 // centre here); code v of `levels` lies on row toPixelY(v / (levels - 1)), as the trace's
-// rows (linearSpans, top down) and the graticule's lines put it.
-ScopeMarker onPanel(const PlotRect& panel, int column, int columns, int code, int levels) {
-    return {panel.left + (column + 0.5) * double(panel.width) / double(columns),
-            panel.toPixelY(double(code) / double(std::max(levels - 1, 1)))};
+// rows (levelSpans, top down) and the graticule's lines put it; zoomed, at its place in the
+// range (LevelZoom.h's mapping), none beyond it.
+std::optional<ScopeMarker> onPanel(const PlotRect& panel, int column, int columns, int code, int levels, LevelRange zoom) {
+    const LevelRange r = levelRangeOf(zoom);
+    const double y = (double(code) / double(std::max(levels - 1, 1)) - r.lo) / (r.hi - r.lo);
+    if (y < -1e-9 || y > 1.0 + 1e-9) return std::nullopt;
+    return ScopeMarker{panel.left + (column + 0.5) * double(panel.width) / double(columns), panel.toPixelY(y)};
 }
 
 bool columnInside(const ScopeResults& r, const MarkedPixel& p) { return r.width > 0 && p.column >= 0 && p.column < r.width; }
@@ -24,10 +28,10 @@ std::optional<ScopeMarker> waveformMarker(const ScopeResults& r, const ScopeSpec
     if (spec.waveformMode != WaveformMode::Luma || !columnInside(r, p) || imageWidth <= 0 || imageHeight <= 0) return std::nullopt;
     const PlotRect plot = waveformPlotRect(imageWidth, imageHeight);
     if (plot.empty()) return std::nullopt;
-    return onPanel(plot, p.column, r.width, p.luma, r.levels);
+    return onPanel(plot, p.column, r.width, p.luma, r.levels, spec.waveformRange);
 }
 
-std::vector<ScopeMarker> paradeMarkers(const ScopeResults& r, int imageWidth, int imageHeight, const MarkedPixel& p) {
+std::vector<ScopeMarker> paradeMarkers(const ScopeResults& r, int imageWidth, int imageHeight, const MarkedPixel& p, LevelRange zoom) {
     std::vector<ScopeMarker> markers;
     if (!columnInside(r, p) || imageWidth <= 0 || imageHeight <= 0) return markers;
     const PlotRect plot = waveformPlotRect(imageWidth, imageHeight);
@@ -36,7 +40,8 @@ std::vector<ScopeMarker> paradeMarkers(const ScopeResults& r, int imageWidth, in
     const std::array<int, 3> codes = rgb ? std::array<int, 3>{p.r, p.g, p.b} : std::array<int, 3>{p.luma, p.cb, p.cr};
     for (int c = 0; c < 3; ++c) {
         const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
-        if (!panel.empty()) markers.push_back(onPanel(panel, p.column, r.width, codes[size_t(c)], r.levels));
+        if (panel.empty()) continue;
+        if (auto at = onPanel(panel, p.column, r.width, codes[size_t(c)], r.levels, zoom)) markers.push_back(*at);
     }
     return markers;
 }

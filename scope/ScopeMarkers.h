@@ -27,13 +27,15 @@ struct MarkedPixel {
     int r = 0, g = 0, b = 0;
 };
 
-// The waveform in its luma mode: one marker (none in the R'G'B' overlay and YRGB modes, or
-// for a column outside the results).
+// The waveform in its luma mode: one marker (none in the R'G'B' overlay and YRGB modes, for
+// a column outside the results, or a code outside spec.waveformRange).
 std::optional<ScopeMarker> waveformMarker(const ScopeResults& results, const ScopeSpec& spec, int imageWidth, int imageHeight,
                                           const MarkedPixel& p);
 // The parade: one marker a panel (R', G', B' or Y', Cb, Cr, as results.paradeMode); none
-// for a column outside the results.
-std::vector<ScopeMarker> paradeMarkers(const ScopeResults& results, int imageWidth, int imageHeight, const MarkedPixel& p);
+// for a column outside the results, none on a panel whose code is outside `zoom` (the
+// spec's paradeRange).
+std::vector<ScopeMarker> paradeMarkers(const ScopeResults& results, int imageWidth, int imageHeight, const MarkedPixel& p,
+                                       LevelRange zoom = LevelRange{});
 // The vectorscope (square, `size` a side, spec's zoom): none where the point is cropped.
 std::optional<ScopeMarker> vectorscopeMarker(const ScopeResults& results, const ScopeSpec& spec, int size, const MarkedPixel& p);
 

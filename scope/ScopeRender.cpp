@@ -20,8 +20,10 @@
 #include "BitmapFont.h"
 #include "core/Frame.h"
 #include "HdrGraticule.h"
+#include "LevelZoom.h"
 #include "ReferenceLines.h"
 #include "core/ScopeStyle.h"
+#include "core/ScopeZoom.h"
 
 namespace cs {
 
@@ -213,14 +215,17 @@ std::vector<Span> nearestSpans(int bins, int display, Pos pos, Inv inv) {
 }
 
 // A linear axis: bin 0 at display 0, bin bins-1 at display-1 (pixel centres, as PlotRect),
-// or the other way round for a vertical axis indexed from the top (`topDown`), so a bin
-// lands on exactly the pixel PlotRect::toPixelY rounds its graticule position to.
-std::vector<Span> linearSpans(int bins, int display, bool topDown) {
+// so a bin lands on exactly the pixel PlotRect::toPixelX rounds its graticule position to.
+std::vector<Span> linearSpans(int bins, int display) {
     if (display <= 1 || bins <= 1) return std::vector<Span>(size_t(std::max(display, 0)), Span{0, bins - 1});
-    const double k = double(display - 1) / double(bins - 1), last = double(display - 1);
-    if (topDown)
-        return nearestSpans(bins, display, [k, last](int c) { return last - c * k; }, [k, last](double d) { return (last - d) / k; });
+    const double k = double(display - 1) / double(bins - 1);
     return nearestSpans(bins, display, [k](int c) { return c * k; }, [k](double d) { return d / k; });
+}
+// A waveform panel's rows, indexed from the top, showing the codes of `range` (core/ScopeZoom.h).
+std::vector<Span> levelSpans(int bins, int display, LevelRange range) {
+    if (display <= 1 || bins <= 1) return std::vector<Span>(size_t(std::max(display, 0)), Span{0, bins - 1});
+    const LevelAxis axis(range, bins, display);
+    return nearestSpans(bins, display, [&axis](int c) { return axis.row(c); }, [&axis](double d) { return axis.code(d); });
 }
 
 // Area mapping for frame columns: display column d covers the source columns under it.
@@ -356,11 +361,11 @@ std::vector<T> distinctValues(const std::vector<T>& v, std::vector<int>& index) 
 // One waveform-style trace (levels x columns counts) into a plot rectangle.
 // `additive`: each pixel adds its shade to what is there (the RGB overlay's channels).
 void drawWaveTrace(RgbaImage& img, const PlotRect& plot, const uint32_t* counts, int levels, int columns, double gain,
-                   TraceHue hue, bool additive = false) {
+                   TraceHue hue, LevelRange range, bool additive = false) {
     if (plot.empty() || counts == nullptr || levels <= 0 || columns <= 0) return;
     const int pw = plot.width;
     const std::vector<Span> cols = areaSpans(columns, pw);
-    const std::vector<Span> rows = linearSpans(levels, plot.height, true);   // index 0: top row
+    const std::vector<Span> rows = levelSpans(levels, plot.height, range);   // index 0: top row
     // Each count read once: acc[level][display column] gathers the columns under it.
     std::vector<uint32_t> acc(size_t(levels) * size_t(pw), 0);
     std::vector<uint64_t> columnTotal(size_t(pw), 0);
@@ -441,20 +446,6 @@ void drawPanelName(RgbaImage& out, const PlotRect& plot, const PlotRect& panel, 
     const int top = paradeNameTop(plot, panel, textScale);
     drawText(out, panel.left + 4 * textScale + textScale, top + textScale, name, 0xb0000000u, textScale);
     drawText(out, panel.left + 4 * textScale, top, name, hueRgba(h), textScale);
-}
-
-// The waveform-style graticule of a panel with the user's reference lines: nits for a PQ or
-// HLG source (scope/HdrGraticule.h) except on the Cb and Cr panels (`ycbcrParade`).
-Graticule levelGraticule(int depth, Range sourceRange, Range scaleRange, const ScopeSpec& spec, Transfer transfer,
-                         bool ycbcrParade = false) {
-    // An R'G'B' panel (full-range scale) of a limited-range source in code values: labelled
-    // in the limited-range codes the luma waveform beside it uses.
-    const bool rgbLimitedCodes = !ycbcrParade && scaleRange == Range::Full && sourceRange == Range::Limited &&
-                                 spec.waveformScale == WaveformScale::CodeValue;
-    Graticule g = rgbLimitedCodes ? rgbLimitedCodeGraticule(depth)
-                                  : waveformGraticuleFor(depth, scaleRange, spec.waveformScale, transfer, ycbcrParade);
-    addReferenceLines(g, spec.referenceLines, depth, sourceRange, scaleRange);
-    return g;
 }
 
 }  // namespace
@@ -548,7 +539,8 @@ void drawLevelGraticules(RgbaImage& out, const ScopeResults& r, const ScopeSpec&
         static constexpr const char* kYcbcrNames[3] = {"Y", "Cb", "Cr"};
         const bool rgb = r.paradeMode == ParadeMode::Rgb;
         // R'G'B' is full range whatever the stream's Y'CbCr range is.
-        const Graticule g = levelGraticule(depth, r.color.range, rgb ? Range::Full : r.color.range, spec, r.color.transfer, !rgb);
+        const Graticule g =
+            levelGraticule(depth, r.color.range, rgb ? Range::Full : r.color.range, spec, spec.paradeRange, r.color.transfer, !rgb);
         for (int c = 0; c < 3; ++c) {
             const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
             if (panel.empty()) continue;
@@ -561,11 +553,11 @@ void drawLevelGraticules(RgbaImage& out, const ScopeResults& r, const ScopeSpec&
     }
     switch (spec.waveformMode) {
         case WaveformMode::Luma:
-            drawGraticule(out, plot, levelGraticule(depth, r.color.range, r.color.range, spec, r.color.transfer), textScale, true, placed);
+            drawGraticule(out, plot, levelGraticule(depth, r.color.range, r.color.range, spec, spec.waveformRange, r.color.transfer), textScale, true, placed);
             break;
         case WaveformMode::RgbOverlay: {
             const PlotRect panel = waveformPanelRect(plot, 0, 1, textScale, true);
-            drawGraticule(out, panel, levelGraticule(depth, r.color.range, Range::Full, spec, r.color.transfer), textScale, true, placed);
+            drawGraticule(out, panel, levelGraticule(depth, r.color.range, Range::Full, spec, spec.waveformRange, r.color.transfer), textScale, true, placed);
             drawPanelName(out, plot, panel, textScale, "RGB", traceHue(TraceColour::White, TraceChannel::Luma));
             break;
         }
@@ -574,7 +566,8 @@ void drawLevelGraticules(RgbaImage& out, const ScopeResults& r, const ScopeSpec&
             for (int c = 0; c < 4; ++c) {
                 const PlotRect panel = waveformPanelRect(plot, c, 4, textScale, c > 0);
                 if (panel.empty()) continue;
-                drawGraticule(out, panel, levelGraticule(depth, r.color.range, c == 0 ? r.color.range : Range::Full, spec, r.color.transfer),
+                drawGraticule(out, panel, levelGraticule(depth, r.color.range, c == 0 ? r.color.range : Range::Full, spec, spec.waveformRange,
+                                             r.color.transfer),
                               textScale, c == 0, placed);
                 drawPanelName(out, plot, panel, textScale, kNames[c],
                               traceHue(TraceColour::Channel, c == 0 ? TraceChannel::LumaPanel : kRgbChannels[c - 1]));
@@ -598,7 +591,8 @@ void renderWaveform(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out
     switch (spec.waveformMode) {
         case WaveformMode::Luma:
             if (haveLuma)
-                drawWaveTrace(out, plot, r.waveform.data(), shape.levels, r.width, gain, traceHue(spec.traceColour, TraceChannel::Luma));
+                drawWaveTrace(out, plot, r.waveform.data(), shape.levels, r.width, gain, traceHue(spec.traceColour, TraceChannel::Luma),
+                              spec.waveformRange);
             break;
         case WaveformMode::RgbOverlay: {
             // One plot with the parade's headroom (R'G'B' is full range), the three traces added.
@@ -606,7 +600,7 @@ void renderWaveform(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out
             if (haveRgb && !panel.empty())
                 for (int c = 0; c < 3; ++c)
                     drawWaveTrace(out, panel, r.parade.data() + size_t(c) * panelCounts, shape.levels, r.width, gain,
-                                  traceHue(spec.traceColour, kRgbChannels[c]), true);
+                                  traceHue(spec.traceColour, kRgbChannels[c]), spec.waveformRange, true);
             break;
         }
         case WaveformMode::Yrgb:
@@ -614,9 +608,10 @@ void renderWaveform(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out
                 const PlotRect panel = waveformPanelRect(plot, c, 4, textScale, c > 0);
                 if (panel.empty()) continue;
                 const TraceHue hue = traceHue(spec.traceColour, c == 0 ? TraceChannel::LumaPanel : kRgbChannels[c - 1]);
-                if (c == 0 && haveLuma) drawWaveTrace(out, panel, r.waveform.data(), shape.levels, r.width, gain, hue);
+                if (c == 0 && haveLuma) drawWaveTrace(out, panel, r.waveform.data(), shape.levels, r.width, gain, hue, spec.waveformRange);
                 if (c > 0 && haveRgb)
-                    drawWaveTrace(out, panel, r.parade.data() + size_t(c - 1) * panelCounts, shape.levels, r.width, gain, hue);
+                    drawWaveTrace(out, panel, r.parade.data() + size_t(c - 1) * panelCounts, shape.levels, r.width, gain, hue,
+                                  spec.waveformRange);
             }
             break;
     }
@@ -636,7 +631,7 @@ void renderParade(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& out) 
         const PlotRect panel = paradePanelRect(plot, c, textScale, rgb);
         if (panel.empty()) continue;
         drawWaveTrace(out, panel, r.parade.data() + size_t(c) * panelCounts, shape.levels, r.width, sanitiseGain(spec.waveformGain),
-                      traceHue(spec.traceColour, rgb ? kRgbChannels[c] : kYcbcrChannels[c]));
+                      traceHue(spec.traceColour, rgb ? kRgbChannels[c] : kYcbcrChannels[c]), spec.paradeRange);
     }
     drawLevelGraticules(out, r, spec, true);
 }
@@ -647,16 +642,16 @@ void renderVectorscope(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& 
     const ResultsShape shape = shapeOf(r);
     const PlotRect plot = vectorscopePlotRect(out.width);
     const int textScale = graticuleTextScale(out.width, out.height);
-    const int zoom = spec.vectorscopeZoom >= 2 ? 2 : 1;
+    const int zoom = vectorscopeZoomFactor(spec.vectorscopeZoom);
     const int levels = shape.levels;
     if (shape.valid && r.vectorscope.size() == size_t(levels) * size_t(levels) && !plot.empty()) {
         // Both axes: code c at display (0.5 + zoom (c - mid) / levels) of the plot, as
-        // vectorscopePoint; codes outside the (zoomed) plot are cropped.
+        // vectorscopePoint (core/ScopeZoom.h); codes outside the (zoomed) plot are cropped.
         // Rows are indexed from the top (Cr up), so each code rounds to the very pixel
         // that PlotRect::toPixelY rounds its graticule position to.
         const double span = double(plot.width - 1), mid = levels / 2.0;
-        auto pos = [&](int c) { return (0.5 + zoom * (c - mid) / levels) * span; };
-        auto inv = [&](double d) { return mid + (d / span - 0.5) * levels / zoom; };
+        auto pos = [&](int c) { return vectorscopeAxisPos(c, levels, zoom, span); };
+        auto inv = [&](double d) { return vectorscopeAxisCode(d, levels, zoom, span); };
         auto posDown = [&](int c) { return span - pos(c); };
         auto invDown = [&](double d) { return inv(span - d); };
         const std::vector<Span> spans = plot.width > 1 ? nearestSpans(levels, plot.width, pos, inv)
@@ -783,7 +778,7 @@ void renderHistogram(const ScopeResults& r, const ScopeSpec& spec, RgbaImage& ou
         auto columnSums = [&](const std::vector<uint32_t>& bins, int count) {
             std::vector<uint64_t> sums;
             if (bins.size() != size_t(count) || count <= 0) return sums;
-            const std::vector<Span> spans = linearSpans(count, plot.width, false);
+            const std::vector<Span> spans = linearSpans(count, plot.width);
             sums.assign(size_t(plot.width), 0);
             for (int d = 0; d < plot.width; ++d)
                 for (int c = spans[size_t(d)].lo; c <= spans[size_t(d)].hi; ++c) sums[size_t(d)] += bins[size_t(c)];

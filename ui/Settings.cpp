@@ -14,12 +14,29 @@
 #include "core/Gamut.h"
 #include "core/PeakingColour.h"
 #include "core/PeakingWidth.h"
+#include "core/ScopeZoom.h"
 #include "scope/ReferenceLines.h"
 
 namespace cs::settings {
 namespace {
 
 QString latin1(std::string_view s) { return QString::fromLatin1(s.data(), qsizetype(s.size())); }
+
+// A zoom the window offers: a power of two from 1 to kMaxVectorscopeZoom.
+int vectorscopeZoomChoice(int zoom) {
+    int z = vectorscopeZoomFactor(zoom);
+    while ((z & (z - 1)) != 0) z &= z - 1;
+    return z;
+}
+
+LevelRange loadRange(const QSettings& s, const QString& key, LevelRange fallback) {
+    return levelRangeOf(LevelRange{s.value(key + QStringLiteral("Lo"), fallback.lo).toDouble(),
+                                   s.value(key + QStringLiteral("Hi"), fallback.hi).toDouble()});
+}
+void saveRange(QSettings& s, const QString& key, LevelRange r) {
+    s.setValue(key + QStringLiteral("Lo"), r.lo);
+    s.setValue(key + QStringLiteral("Hi"), r.hi);
+}
 
 QString recentKey(Recent kind) {
     return kind == Recent::Files ? QStringLiteral("recent/files") : QStringLiteral("recent/urls");
@@ -38,7 +55,9 @@ void loadFrom(const QSettings& s, Choices& c, bool scopesOnly) {
         std::clamp(s.value(QStringLiteral("scopes/histogramChannels"), int(c.histogramChannels)).toInt(), 0, 2));
     spec.waveformScale = WaveformScale(s.value(QStringLiteral("scopes/waveformScale"), int(spec.waveformScale)).toInt() == 1 ? 1 : 0);
     spec.paradeMode = ParadeMode(s.value(QStringLiteral("scopes/paradeMode"), int(spec.paradeMode)).toInt() == 1 ? 1 : 0);
-    spec.vectorscopeZoom = s.value(QStringLiteral("scopes/vectorscopeZoom"), spec.vectorscopeZoom).toInt() == 2 ? 2 : 1;
+    spec.vectorscopeZoom = vectorscopeZoomChoice(s.value(QStringLiteral("scopes/vectorscopeZoom"), spec.vectorscopeZoom).toInt());
+    spec.waveformRange = loadRange(s, QStringLiteral("scopes/waveformZoom"), spec.waveformRange);
+    spec.paradeRange = loadRange(s, QStringLiteral("scopes/paradeZoom"), spec.paradeRange);
     spec.vectorscopeTargets75 = s.value(QStringLiteral("scopes/targets75"), spec.vectorscopeTargets75).toBool();
     spec.skinToneLine = s.value(QStringLiteral("scopes/skinLine"), spec.skinToneLine).toBool();
     auto gain = [&](const char* key, float fallback) {
@@ -86,6 +105,8 @@ void saveTo(QSettings& s, const Choices& c, bool scopesOnly) {
     s.setValue(QStringLiteral("scopes/waveformScale"), int(spec.waveformScale));
     s.setValue(QStringLiteral("scopes/paradeMode"), int(spec.paradeMode));
     s.setValue(QStringLiteral("scopes/vectorscopeZoom"), spec.vectorscopeZoom);
+    saveRange(s, QStringLiteral("scopes/waveformZoom"), spec.waveformRange);
+    saveRange(s, QStringLiteral("scopes/paradeZoom"), spec.paradeRange);
     s.setValue(QStringLiteral("scopes/targets75"), spec.vectorscopeTargets75);
     s.setValue(QStringLiteral("scopes/skinLine"), spec.skinToneLine);
     s.setValue(QStringLiteral("scopes/histogramGain"), spec.histogramGain);

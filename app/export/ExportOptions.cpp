@@ -21,7 +21,7 @@ constexpr double kMaxLiveTimeout = 7 * 24 * 3600.0;   // a week
 const std::vector<std::string_view> kCieChoices{"xy", "uv"}, kParadeChoices{"rgb", "ycbcr"},
     kMatrixChoices{"601", "709", "2020"}, kRangeChoices{"limited", "full"}, kTransferChoices{"sdr", "pq", "hlg"},
     kHistogramScaleChoices{"linear", "log"}, kWaveformScaleChoices{"ire", "code"},
-    kWaveformModeChoices{"luma", "rgb", "yrgb"}, kTraceColourChoices{"channel", "green", "white"}, kZoomChoices{"1", "2"};
+    kWaveformModeChoices{"luma", "rgb", "yrgb"}, kTraceColourChoices{"channel", "green", "white"}, kZoomChoices{"1", "2", "4", "8", "16"};
 
 // The names of the files an export writes per frame (see README "Export files"):
 // NNNNNN-KIND.png or .npy, six or more digits, KIND a scope or preview-NAME (NAME in a-z).
@@ -186,7 +186,7 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
     });
     option("vectorscope-zoom", [&](const std::string& v) {
         auto z = parseChoice(v, kZoomChoices);
-        if (z) a.spec.vectorscopeZoom = *z == "2" ? 2 : 1;
+        if (z) a.spec.vectorscopeZoom = std::stoi(*z);   // one of the choices: 1 to 16
         return z.status();
     });
     option("peaking-colour", [&](const std::string& v) {

@@ -86,7 +86,7 @@ Status HeadlessImages::enqueue(const ScopePipeline& pipeline, const ScopeSpec& s
             j.d_overlayTables = o.tables.get();
         }
         traceHues(k, spec, meta.paradeMode, j.hues);
-        j.wave = waveShade(meta, spec);
+        j.wave = waveShade(meta, spec, k);
         j.vector = vectorShade(meta, spec);
         j.d_columns = pipeline.columns();
         j.d_vectorscope = pipeline.vectorscope();

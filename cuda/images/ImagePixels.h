@@ -7,7 +7,7 @@
 //
 // What each image is (scope/ScopeRender.cpp draws the same):
 // - waveform and parade: display column d shows the frame columns under it (area mapping),
-//   display row e the codes landing on it (TraceAxis Down); n = the counts in that box, the
+//   display row e the codes landing on it (TraceAxis Down, zoomed by core/ScopeZoom.h); n = the counts in that box, the
 //   column's total is its frame columns times the frame height (every pixel counted once);
 //   brightness log-like in n / (total * share of the scale), coloured by the channel's hue.
 // - waveform modes: luma; R'G'B' added in one panel; Y R G B panels (R'G'B' from the
@@ -70,6 +70,7 @@ CS_HD uint32_t shadeBlend(uint32_t pixel, uint32_t rgba) {
 
 struct WaveShade {
     int frameWidth = 0, frameHeight = 0, levels = 256;
+    LevelRange range;                         // the codes the panels show (core/ScopeZoom.h)
     double gain = 1.0, logSaturation = 0.0;   // log1p(kWaveformSaturation)
 };
 
@@ -79,7 +80,7 @@ template <class Columns>
 CS_HD float waveBrightness(const Columns& cols, int channel, const WaveShade& s, const ShadePlot& plot, int x, int y) {
     const int d = x - plot.left, e = y - plot.top;
     int l0 = 0, l1 = -1;
-    if (!TraceAxis(TraceAxisKind::Down, s.levels, plot.height).span(e, l0, l1)) return 0.0f;
+    if (!TraceAxis(TraceAxisKind::Down, s.levels, plot.height, 1, s.range).span(e, l0, l1)) return 0.0f;
     int x0 = 0, x1 = 0;
     traceSpan(d, plot.width, s.frameWidth, x0, x1);
     unsigned long long n = 0;

@@ -12,6 +12,7 @@
 #include "scope/HdrGraticule.h"
 #include "scope/ScopeRender.h"
 #include "core/ThreadPool.h"
+#include "core/ScopeZoom.h"
 
 namespace cs::cuda {
 namespace {
@@ -87,10 +88,11 @@ OverlayKey overlayKey(ScopeImageKind kind, const ScopeSpec& spec, const ScopeRes
     if (kind == ScopeImageKind::Waveform || kind == ScopeImageKind::Parade) {
         k.waveformScale = spec.waveformScale;
         k.referenceLines = spec.referenceLines;
+        k.levelRange = levelRangeOf(kind == ScopeImageKind::Parade ? spec.paradeRange : spec.waveformRange);
     }
     if (kind == ScopeImageKind::Waveform) k.waveformMode = spec.waveformMode;
     if (kind == ScopeImageKind::Vectorscope) {
-        k.zoom = spec.vectorscopeZoom >= 2 ? 2 : 1;
+        k.zoom = vectorscopeZoomFactor(spec.vectorscopeZoom);
         k.targets75 = spec.vectorscopeTargets75;
         k.skinToneLine = spec.skinToneLine;
     }
@@ -112,6 +114,7 @@ void drawOverlay(const OverlayKey& key, RgbaImage& img) {
     levelSpec.waveformScale = key.waveformScale;
     levelSpec.waveformMode = key.waveformMode;
     levelSpec.referenceLines = key.referenceLines;
+    levelSpec.waveformRange = levelSpec.paradeRange = key.levelRange;
     switch (key.kind) {
         case ScopeImageKind::Histogram:
             drawGraticule(img, histogramPlotRect(img.width, img.height), histogramGraticuleFor(key.bitDepth, key.range, key.histogramScale, key.transfer),
@@ -204,8 +207,9 @@ void traceHues(ScopeImageKind kind, const ScopeSpec& spec, ParadeMode mode, Trac
 
 double histogramGain(const ScopeSpec& spec) { return traceGain(spec.histogramGain); }
 
-WaveShade waveShade(const ScopeResults& r, const ScopeSpec& spec) {
+WaveShade waveShade(const ScopeResults& r, const ScopeSpec& spec, ScopeImageKind kind) {
     WaveShade s;
+    s.range = levelRangeOf(kind == ScopeImageKind::Parade ? spec.paradeRange : spec.waveformRange);
     s.frameWidth = r.width;
     s.frameHeight = r.height;
     s.levels = r.levels;
@@ -217,7 +221,7 @@ WaveShade waveShade(const ScopeResults& r, const ScopeSpec& spec) {
 VectorShade vectorShade(const ScopeResults& r, const ScopeSpec& spec) {
     VectorShade s;
     s.levels = r.levels;
-    s.zoom = spec.vectorscopeZoom >= 2 ? 2 : 1;
+    s.zoom = vectorscopeZoomFactor(spec.vectorscopeZoom);
     s.total = (unsigned long long)std::max(r.width, 0) * (unsigned long long)std::max(r.height, 0);
     s.gain = traceGain(spec.vectorscopeGain);
     s.logSaturation = std::log1p(kVectorscopeSaturation);
@@ -238,7 +242,7 @@ void referenceScopeImage(ScopeImageKind kind, const ScopeResults& r, const Scope
     out.resize(l.width, l.height);
     TraceHue hues[4];
     traceHues(kind, spec, r.paradeMode, hues);
-    const WaveShade wave = waveShade(r, spec);
+    const WaveShade wave = waveShade(r, spec, kind);
     const VectorShade vec = vectorShade(r, spec);
     std::vector<int> tops;
     if (kind == ScopeImageKind::Histogram && l.plot.width > 0) {

@@ -48,6 +48,7 @@ struct OverlayKey {
     WaveformMode waveformMode = WaveformMode::Luma;   // the waveform's panels and names
     ReferenceLines referenceLines;                    // over the waveform and parade
     Transfer transfer = Transfer::Unspecified;   // PQ and HLG: nits scales (scope/HdrGraticule.h)
+    LevelRange levelRange;                            // the waveform's or the parade's zoom
     int zoom = 1;
     bool targets75 = true, skinToneLine = true;
     bool operator==(const OverlayKey&) const = default;
@@ -77,7 +78,7 @@ void applyOverlay(const ScopeOverlay& overlay, RgbaImage& img);
 void referenceScopeImage(ScopeImageKind kind, const ScopeResults& r, const ScopeSpec& spec, const ScopeOverlay& overlay, RgbaImage& out);
 
 // The parameters ImagePixels.h's functions take for `r` and `spec`.
-WaveShade waveShade(const ScopeResults& r, const ScopeSpec& spec);
+WaveShade waveShade(const ScopeResults& r, const ScopeSpec& spec, ScopeImageKind kind);   // its LevelRange
 VectorShade vectorShade(const ScopeResults& r, const ScopeSpec& spec);
 // The trace hues (core/ScopeStyle.h's traceHue for spec.traceColour): the waveform's luma
 // ([0]) and R', G', B' ([1..3]), or the parade's three panels ([0..2]).

@@ -35,18 +35,19 @@ __global__ void histogramKernel(TraceSources s, const uint32_t* maxima, bool log
 }
 
 template <class Sink>
-__global__ void waveformKernel(TraceSources s, WaveformMode mode, TraceColour colour, double gain, int texW, int texH, Sink out) {
+__global__ void waveformKernel(TraceSources s, WaveformMode mode, TraceColour colour, double gain, LevelRange range, int texW, int texH,
+                               Sink out) {
     const int x = int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
     if (x >= texW || y >= texH) return;
-    out.store(x, y, waveformTexel(StripColumns{s.d_columns, s.levels}, mode, colour, s.width, s.height, s.levels, gain, x, y, texW, texH));
+    out.store(x, y, waveformTexel(StripColumns{s.d_columns, s.levels}, mode, colour, s.width, s.height, s.levels, gain, x, y, texW, texH, range));
 }
 
 template <class Sink>
-__global__ void paradeKernel(TraceSources s, bool rgbMode, TraceColour colour, double gain, int texW, int texH, Sink out) {
+__global__ void paradeKernel(TraceSources s, bool rgbMode, TraceColour colour, double gain, LevelRange range, int texW, int texH, Sink out) {
     const int x = int(blockIdx.x * blockDim.x + threadIdx.x), y = int(blockIdx.y * blockDim.y + threadIdx.y);
     if (x >= texW || y >= texH) return;
     out.store(x, y,
-              paradeTexel(StripColumns{s.d_columns, s.levels}, 1, s.width, s.height, s.levels, rgbMode, colour, gain, x, y, texW, texH));
+              paradeTexel(StripColumns{s.d_columns, s.levels}, 1, s.width, s.height, s.levels, rgbMode, colour, gain, x, y, texW, texH, range));
 }
 
 template <class Sink>
@@ -74,14 +75,14 @@ cudaError_t renderTrace(TraceKind kind, const TraceSources& s, const ScopeSpec& 
         case TraceKind::Waveform:
             if (!s.d_columns) return cudaErrorInvalidValue;
             return withSink(out, [&](auto sink) {
-                waveformKernel<<<grid, kBlock, 0, stream>>>(s, spec.waveformMode, spec.traceColour, traceGain(spec.waveformGain), texW, texH,
-                                                            sink);
+                waveformKernel<<<grid, kBlock, 0, stream>>>(s, spec.waveformMode, spec.traceColour, traceGain(spec.waveformGain),
+                                                            levelRangeOf(spec.waveformRange), texW, texH, sink);
             });
         case TraceKind::Parade:
             if (!s.d_columns) return cudaErrorInvalidValue;
             return withSink(out, [&](auto sink) {
                 paradeKernel<<<grid, kBlock, 0, stream>>>(s, spec.paradeMode == ParadeMode::Rgb, spec.traceColour,
-                                                          traceGain(spec.waveformGain), texW, texH, sink);
+                                                          traceGain(spec.waveformGain), levelRangeOf(spec.paradeRange), texW, texH, sink);
             });
         case TraceKind::Vectorscope:
             if (!s.d_vectorscope) return cudaErrorInvalidValue;

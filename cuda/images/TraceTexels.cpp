@@ -34,11 +34,11 @@ void referenceTrace(TraceKind kind, const ScopeResults& r, const ScopeSpec& spec
                     v = waveformTexel(LumaParadeColumns{r.waveform.empty() ? nullptr : r.waveform.data(),
                                                         r.parade.empty() ? nullptr : r.parade.data(), r.width, r.levels},
                                       spec.waveformMode, spec.traceColour, r.width, r.height, r.levels, traceGain(spec.waveformGain), x, y,
-                                      texW, texH);
+                                      texW, texH, spec.waveformRange);
                     break;
                 case TraceKind::Parade:
                     v = paradeTexel(r.parade.data(), r.width, r.height, r.levels, r.paradeMode == ParadeMode::Rgb, spec.traceColour,
-                                    traceGain(spec.waveformGain), x, y, texW, texH);
+                                    traceGain(spec.waveformGain), x, y, texW, texH, spec.paradeRange);
                     break;
                 case TraceKind::Vectorscope:
                     v = vectorscopeTexel(r.vectorscope.data(), r.width, r.height, r.levels, spec.vectorscopeZoom,

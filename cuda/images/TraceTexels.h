@@ -15,7 +15,7 @@
 //   max the largest bin of Y (for Y) or of R, G, B (for those). Y lit alone is grey (150),
 //   R, G, B lit are full red, green, blue over it.
 // - waveform: column tx covers frame columns [tx*W/texW, (tx+1)*W/texW) (core's area
-//   mapping); code c at y = c / (L - 1); the density v = count / (H * columns * codes in
+//   mapping); code c at y = c / (L - 1), or over the zoomed range (core/ScopeZoom.h); the density v = count / (H * columns * codes in
 //   the box / L) is 1 for counts spread evenly over all levels; brightness and colour by
 //   core/ScopeStyle.h (traceBrightness, traceHue, traceShade), the mode's panels as
 //   scope/ScopeRender lays them out (RGB overlay: one panel with headroom, channels added;
@@ -40,6 +40,7 @@
 #include "cuda/scope/ColumnCounts.h"
 #include "core/Color.h"
 #include "core/ScopeStyle.h"
+#include "core/ScopeZoom.h"
 
 namespace cs::cuda {
 
@@ -61,23 +62,25 @@ CS_HD void traceSpan(int t, int size, int n, int& begin, int& end) {
 // A code axis of `display` texels showing `codes` codes, code c at display position pos(c)
 // (pixel centres), computed with scope/ScopeRender's very operations:
 //   Up:   c * k, k = (display - 1) / (codes - 1)            (histogram columns)
-//   Down: (display - 1) - c * k                               (waveform rows, from the top)
+//   Down: core/ScopeZoom.h's LevelAxis row: (display - 1) - (c - loCode) * step, the zoomed
+//         range's codes over the rows (the whole scale: (display - 1) - c * k) (waveform rows)
 //   ScopeUp:   (0.5 + zoom * (c - codes/2) / codes) * (display - 1)   (vectorscope Cb)
 //   ScopeDown: (display - 1) - ScopeUp                                 (vectorscope Cr rows)
 enum class TraceAxisKind { Up, Down, ScopeUp, ScopeDown };
 struct TraceAxis {
     TraceAxisKind kind;
     int codes, display, zoom;
-    CS_HD TraceAxis(TraceAxisKind k, int codeCount, int displaySize, int zoomFactor = 1)
-        : kind(k), codes(codeCount), display(displaySize), zoom(zoomFactor >= 2 ? 2 : 1) {}
+    LevelAxis level;
+    CS_HD TraceAxis(TraceAxisKind k, int codeCount, int displaySize, int zoomFactor = 1, LevelRange range = LevelRange{})
+        : kind(k), codes(codeCount), display(displaySize), zoom(vectorscopeZoomFactor(zoomFactor)), level(range, codeCount, displaySize) {}
     CS_HD double last() const { return double(display - 1); }
     CS_HD double step() const { return double(display - 1) / double(codes - 1); }
-    CS_HD double scopePos(int c) const { return (0.5 + double(zoom) * (double(c) - codes / 2.0) / double(codes)) * last(); }
-    CS_HD double scopeInv(double d) const { return codes / 2.0 + (d / last() - 0.5) * double(codes) / double(zoom); }
+    CS_HD double scopePos(int c) const { return vectorscopeAxisPos(c, codes, zoom, last()); }
+    CS_HD double scopeInv(double d) const { return vectorscopeAxisCode(d, codes, zoom, last()); }
     CS_HD double pos(int c) const {
         switch (kind) {
             case TraceAxisKind::Up: return double(c) * step();
-            case TraceAxisKind::Down: return last() - double(c) * step();
+            case TraceAxisKind::Down: return level.row(c);
             case TraceAxisKind::ScopeUp: return scopePos(c);
             case TraceAxisKind::ScopeDown: return last() - scopePos(c);
         }
@@ -86,7 +89,7 @@ struct TraceAxis {
     CS_HD double inv(double d) const {
         switch (kind) {
             case TraceAxisKind::Up: return d / step();
-            case TraceAxisKind::Down: return (last() - d) / step();
+            case TraceAxisKind::Down: return level.code(d);
             case TraceAxisKind::ScopeUp: return scopeInv(d);
             case TraceAxisKind::ScopeDown: return scopeInv(last() - d);
         }
@@ -177,9 +180,10 @@ struct StripColumns {
 // (the box's count over the column's total times the share of the scale the row shows)
 // through core/ScopeStyle.h's curve. 0: no count.
 template <class Columns>
-CS_HD float waveformBrightness(const Columns& cols, int channel, int height, int levels, double gain, int x0, int x1, int ty, int texH) {
+CS_HD float waveformBrightness(const Columns& cols, int channel, int height, int levels, double gain, int x0, int x1, int ty, int texH,
+                               LevelRange range) {
     int l0 = 0, l1 = -1;
-    TraceAxis(TraceAxisKind::Down, levels, texH).span(ty, l0, l1);
+    if (!TraceAxis(TraceAxisKind::Down, levels, texH, 1, range).span(ty, l0, l1)) return 0.0f;
     unsigned long long sum = 0;
     for (int l = l0; l <= l1; ++l)
         for (int x = x0; x < x1; ++x) sum += cols(channel, l, x);
@@ -198,19 +202,19 @@ CS_HD TraceChannel rgbChannel(int c) { return c == 0 ? TraceChannel::Red : (c ==
 //  texH - headroom rows (core/ScopeStyle.h's panelHeadroom), black below.
 template <class Columns>
 CS_HD uint32_t waveformTexel(const Columns& cols, WaveformMode mode, TraceColour colour, int width, int height, int levels, double gain,
-                             int tx, int ty, int texW, int texH) {
+                             int tx, int ty, int texW, int texH, LevelRange range = LevelRange{}) {
     int x0, x1;
     switch (mode) {
         case WaveformMode::Luma: {
             traceSpan(tx, texW, width, x0, x1);
-            const float b = waveformBrightness(cols, 0, height, levels, gain, x0, x1, ty, texH);
+            const float b = waveformBrightness(cols, 0, height, levels, gain, x0, x1, ty, texH, range);
             return b > 0.0f ? traceShade(traceHue(colour, TraceChannel::Luma), b) : traceBlack();
         }
         case WaveformMode::RgbOverlay: {
             traceSpan(tx, texW, width, x0, x1);
             uint32_t acc = traceBlack();
             for (int c = 0; c < 3; ++c) {
-                const float b = waveformBrightness(cols, 1 + c, height, levels, gain, x0, x1, ty, texH);
+                const float b = waveformBrightness(cols, 1 + c, height, levels, gain, x0, x1, ty, texH, range);
                 if (b > 0.0f) acc = traceAdd(acc, traceShadeUnwashed(traceHue(colour, rgbChannel(c)), b));
             }
             return acc;
@@ -227,7 +231,7 @@ CS_HD uint32_t waveformTexel(const Columns& cols, WaveformMode mode, TraceColour
                 rows = texH - above - below;
             }
             if (ty >= rows || rows <= 0) return traceBlack();
-            const float b = waveformBrightness(cols, panel, height, levels, gain, x0, x1, ty, rows);
+            const float b = waveformBrightness(cols, panel, height, levels, gain, x0, x1, ty, rows, range);
             const TraceHue hue = traceHue(colour, panel == 0 ? TraceChannel::LumaPanel : rgbChannel(panel - 1));
             return b > 0.0f ? traceShade(hue, b) : traceBlack();
         }
@@ -250,14 +254,14 @@ struct LumaParadeColumns {
 // parade: channels first, first + 1, first + 2 of `cols`; rgbMode picks the panel hues.
 template <class Columns>
 CS_HD uint32_t paradeTexel(const Columns& cols, int first, int width, int height, int levels, bool rgbMode, TraceColour colour, double gain,
-                           int tx, int ty, int texW, int texH) {
+                           int tx, int ty, int texW, int texH, LevelRange range = LevelRange{}) {
     int panel = int((long long)tx * 3 / texW);
     if (panel > 2) panel = 2;
     const int p0 = int((long long)panel * texW / 3), p1 = int((long long)(panel + 1) * texW / 3);
     const int pw = p1 - p0 > 0 ? p1 - p0 : 1;
     int x0, x1;
     traceSpan(tx - p0, pw, width, x0, x1);
-    const float b = waveformBrightness(cols, first + panel, height, levels, gain, x0, x1, ty, texH);
+    const float b = waveformBrightness(cols, first + panel, height, levels, gain, x0, x1, ty, texH, range);
     if (!(b > 0.0f)) return traceBlack();
     const TraceChannel ch = rgbMode ? rgbChannel(panel)
                                     : (panel == 0 ? TraceChannel::LumaPanel : (panel == 1 ? TraceChannel::Cb : TraceChannel::Cr));
@@ -266,9 +270,9 @@ CS_HD uint32_t paradeTexel(const Columns& cols, int first, int width, int height
 // A row-major parade (3 x levels x width).
 template <typename Count>
 CS_HD uint32_t paradeTexel(const Count* parade, int width, int height, int levels, bool rgbMode, TraceColour colour, double gain, int tx,
-                           int ty, int texW, int texH) {
+                           int ty, int texW, int texH, LevelRange range = LevelRange{}) {
     return paradeTexel(RowMajorColumns<Count>{parade, width, levels}, 0, width, height, levels, rgbMode, colour, gain, tx, ty, texW,
-                       texH);
+                       texH, range);
 }
 
 // The vectorscope's colour inputs: the matrix's luma weights and the chroma scale (limited:

@@ -52,7 +52,7 @@ TEST(ScopeOptions, BadValuesAreUsageErrors) {
     const QString out = dir.path() + "/x";
     expectUsageError(exportWith(out, {"--waveform-mode", "rgbw"}), "cudascope export: --waveform-mode must be luma, rgb or yrgb, not 'rgbw'");
     expectUsageError(exportWith(out, {"--trace-colour", "Green"}), "cudascope export: --trace-colour must be channel, green or white, not 'Green'");
-    expectUsageError(exportWith(out, {"--vectorscope-zoom", "3"}), "cudascope export: --vectorscope-zoom must be 1 or 2, not '3'");
+    expectUsageError(exportWith(out, {"--vectorscope-zoom", "3"}), "cudascope export: --vectorscope-zoom must be 1, 2, 4, 8 or 16, not '3'");
     expectUsageError(exportWith(out, {"--reference-lines", "5%,120%"}),
                      "cudascope export: --reference-lines has '120%' beyond 109%, not '5%,120%'");
     expectUsageError(exportWith(out, {"--reference-lines", "16,16"}), "cudascope export: --reference-lines has '16' twice, not '16,16'");

@@ -158,8 +158,9 @@ TEST(CudaEngine, WaveformModesAndTraceColours) {
             s.traceColour = TraceColour(variant % 3);
             s.parade = variant < 3;
             s.paradeMode = ParadeMode::Ycbcr;
-            s.vectorscopeZoom = 1 + variant % 2;
+            s.vectorscopeZoom = variant >= 4 ? 8 : 1 + variant % 2;
             s.referenceLines = *parseReferenceLines("5%,95%,16:8,940:10");
+            if (variant >= 3) s.waveformRange = LevelRange{0.2, 0.65};   // zoomed (core/ScopeZoom.h)
             ScopeResults gpu;
             compareEngines(frame.view(), frame.view(), s, label(frame, "waveform mode " + std::to_string(variant)), &gpu);
             EXPECT_EQ(gpu.paradeMode, ParadeMode::Rgb);
@@ -234,7 +235,11 @@ TEST(CudaEngine, ScopeImagesFollowChangingSpecs) {
         s.paradeMode = variant & 2 ? ParadeMode::Ycbcr : ParadeMode::Rgb;
         s.histogramScale = variant & 4 ? HistogramScale::Log : HistogramScale::Linear;
         s.waveformScale = variant & 2 ? WaveformScale::CodeValue : WaveformScale::Ire;
-        s.vectorscopeZoom = variant & 4 ? 2 : 1;
+        s.vectorscopeZoom = variant & 4 ? (variant == 7 ? 4 : 2) : 1;
+        if (variant >= 5) {   // zoomed waveform and parade scales (core/ScopeZoom.h)
+            s.waveformRange = LevelRange{16.0 / 255.0, 235.0 / 255.0};
+            s.paradeRange = LevelRange{0.1, 0.5};
+        }
         s.waveformGain = variant == 5 ? 4.0f : 1.0f;
         s.vectorscopeGain = variant == 6 ? 0.25f : 1.0f;
         s.histogramGain = variant == 7 ? 3.0f : 1.0f;

@@ -129,7 +129,9 @@ TEST_F(CudaInterop, WaveformModesAndTraceColoursMatchHostResults) {
                 spec.waveformMode = mode;
                 spec.traceColour = colour;
                 spec.paradeMode = ParadeMode::Ycbcr;   // counted in R'G'B' all the same (countedSpec)
-                spec.vectorscopeZoom = colour == TraceColour::Green ? 2 : 1;
+                spec.vectorscopeZoom = colour == TraceColour::Green ? 2 : (colour == TraceColour::White ? 4 : 1);
+                if (colour != TraceColour::Channel) spec.waveformRange = LevelRange{0.25, 0.6};   // zoomed traces
+                if (colour == TraceColour::White) spec.paradeRange = LevelRange{0.05, 0.4};
                 checkFrame(frame.view(), spec, picture, preview, histogram, waveform, parade, vectorscope,
                            std::string(formatInfo(f).name) + " mode " + std::to_string(int(mode)) + " colour " +
                                std::to_string(int(colour)));

@@ -1,8 +1,8 @@
 // The CUDA engine's scope images (cuda/images/ImagePixels.h's pixels under cuda/images/ScopeOverlay.h's
 // tables) against scope/ScopeRender's, byte for byte, on the host: counts from the CPU engine
 // for random and patterned frames, every image kind, 8 and 10 bit, both ranges and parade
-// modes, linear and log histograms, both vectorscope zooms, gains, and image sizes from tiny
-// to the default. The kernels run these very functions; tests/cuda/test_engine_scopes.cpp compares
+// modes, linear and log histograms, vectorscope zooms 1 to 8, zoomed waveforms and parades,
+// gains, and image sizes from tiny to the default. The kernels run these very functions; tests/cuda/test_engine_scopes.cpp compares
 // the GPU's images with the CPU engine's.
 #include <gtest/gtest.h>
 
@@ -74,7 +74,11 @@ TEST(ScopeImageModel, EqualsCoreAtSmallSizes) {
                 s.paradeMode = variant >= 2 ? ParadeMode::Ycbcr : ParadeMode::Rgb;
                 s.histogramScale = variant % 2 ? HistogramScale::Log : HistogramScale::Linear;
                 s.waveformScale = variant >= 2 ? WaveformScale::CodeValue : WaveformScale::Ire;
-                s.vectorscopeZoom = variant >= 2 ? 2 : 1;
+                s.vectorscopeZoom = variant >= 2 ? (variant == 3 ? 4 : 2) : 1;
+                if (variant == 3) {   // zoomed scales (core/ScopeZoom.h, scope/LevelZoom.h)
+                    s.waveformRange = LevelRange{16.0 / 255.0, 235.0 / 255.0};
+                    s.paradeRange = LevelRange{0.3, 0.55};
+                }
                 s.vectorscopeTargets75 = variant != 1;
                 s.skinToneLine = variant != 2;
                 s.histogramGain = variant == 3 ? 2.5f : 1.0f;
@@ -129,7 +133,10 @@ TEST(ScopeImageModel, EqualsCoreInEveryWaveformModeAndTraceColour) {
                 s.waveformMode = mode;
                 s.traceColour = colour;
                 s.referenceLines = lines.value();
-                s.vectorscopeZoom = colour == TraceColour::Green ? 2 : 1;
+                s.vectorscopeZoom = colour == TraceColour::Green ? 2 : (colour == TraceColour::White ? 8 : 1);
+                // Zoomed waveforms in every mode (the PQ source: a nits scale zoomed) and parades.
+                if (colour != TraceColour::Channel) s.waveformRange = LevelRange{0.25, 0.6};
+                if (colour == TraceColour::White) s.paradeRange = LevelRange{0.05, 0.35};
                 s.waveformGain = colour == TraceColour::White ? 2.0f : 1.0f;
                 s.picture = false;
                 expectModelEqualsCore(frame.view(), s,

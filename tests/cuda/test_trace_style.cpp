@@ -89,6 +89,7 @@ TEST(TraceStyle, WaveformModesMatchTheCpuImages) {
                 spec.traceColour = colour;
                 spec.waveformGain = 1.5f;
                 spec.referenceLines = *parseReferenceLines("5%,95%");
+                if (colour == TraceColour::White) spec.waveformRange = LevelRange{0.2, 0.7};   // zoomed (core/ScopeZoom.h)
                 RgbaImage cpu, overlay;
                 renderWaveform(r, spec, cpu);
                 overlay.resize(700, 380);
@@ -103,7 +104,8 @@ TEST(TraceStyle, WaveformModesMatchTheCpuImages) {
                     const PlotRect p = mode == WaveformMode::Luma ? plot : waveformPanelRect(plot, 0, 1, s, true);
                     compare(cpu, overlay, p.left, p.top, 0, p.width, p.height,
                             [&](int tx, int ty) {
-                                return cuda::waveformTexel(cols, mode, colour, r.width, r.height, r.levels, gain, tx, ty, p.width, p.height);
+                                return cuda::waveformTexel(cols, mode, colour, r.width, r.height, r.levels, gain, tx, ty, p.width, p.height,
+                                                           spec.waveformRange);
                             },
                             where);
                     continue;
@@ -114,7 +116,8 @@ TEST(TraceStyle, WaveformModesMatchTheCpuImages) {
                     ASSERT_EQ(p.width, pw);
                     compare(cpu, overlay, p.left, p.top, c * pw, pw, p.height,
                             [&](int tx, int ty) {
-                                return cuda::waveformTexel(cols, mode, colour, r.width, r.height, r.levels, gain, tx, ty, texW, texH);
+                                return cuda::waveformTexel(cols, mode, colour, r.width, r.height, r.levels, gain, tx, ty, texW, texH,
+                                                           spec.waveformRange);
                             },
                             where + " panel " + std::to_string(c));
                 }
@@ -130,6 +133,7 @@ TEST(TraceStyle, ParadeMatchesTheCpuImage) {
             spec.scopeWidth = 700;
             spec.scopeHeight = 380;
             spec.traceColour = colour;
+            if (colour == TraceColour::Green) spec.paradeRange = LevelRange{0.1, 0.45};   // zoomed
             RgbaImage cpu, overlay;
             renderParade(r, spec, cpu);
             overlay.resize(700, 380);
@@ -142,7 +146,7 @@ TEST(TraceStyle, ParadeMatchesTheCpuImage) {
                 compare(cpu, overlay, p.left, p.top, c * pw, pw, p.height,
                         [&](int tx, int ty) {
                             return cuda::paradeTexel(r.parade.data(), r.width, r.height, r.levels, pm == ParadeMode::Rgb, colour, 1.0, tx,
-                                                     ty, 3 * pw, p.height);
+                                                     ty, 3 * pw, p.height, spec.paradeRange);
                         },
                         "parade " + std::to_string(int(pm)) + " colour " + std::to_string(int(colour)) + " panel " + std::to_string(c));
             }
@@ -151,9 +155,9 @@ TEST(TraceStyle, ParadeMatchesTheCpuImage) {
 
 TEST(TraceStyle, VectorscopeMatchesTheCpuImage) {
     struct Case { int depth, zoom, size; TraceColour colour; };
-    // Each splat radius (1, 2, 3), both zooms and depths, every colour rule.
+    // Each splat radius (1, 2, 3), zooms 1 to 8, both depths, every colour rule.
     for (const Case& k : {Case{8, 1, 300, TraceColour::Channel}, Case{8, 2, 540, TraceColour::White}, Case{10, 1, 540, TraceColour::Channel},
-                          Case{10, 2, 300, TraceColour::Green}, Case{8, 1, 760, TraceColour::Channel}}) {
+                          Case{10, 4, 300, TraceColour::Green}, Case{8, 1, 760, TraceColour::Channel}, Case{8, 8, 300, TraceColour::Channel}}) {
                     const int depth = k.depth, zoom = k.zoom, size = k.size;
                     const TraceColour colour = k.colour;
                     const ScopeResults r = frameCounts(depth, 11);
@@ -163,15 +167,13 @@ TEST(TraceStyle, VectorscopeMatchesTheCpuImage) {
                     spec.traceColour = colour;
                     RgbaImage cpu, overlay;
                     renderVectorscope(r, spec, cpu);
-                    ScopeResults none = r;
-                    std::fill(none.vectorscope.begin(), none.vectorscope.end(), 0u);
-                    // The graticule alone: the image of no counts differs from black where it drew.
-                    RgbaImage blank;
-                    renderVectorscope(none, spec, blank);
+                    // The graticule alone, into a transparent image: every pixel it touches (the
+                    // zoom label's dark shadow too, which over black leaves black) has alpha.
                     overlay.resize(size, size);
-                    for (int y = 0; y < size; ++y)
-                        for (int x = 0; x < size; ++x)
-                            overlay.at(x, y)[3] = (blank.at(x, y)[0] | blank.at(x, y)[1] | blank.at(x, y)[2]) ? 255 : 0;
+                    LabelLayout placed;
+                    drawGraticule(overlay, vectorscopePlotRect(size),
+                                  vectorscopeGraticule(r.color.matrix, r.color.range, depth, zoom, spec.vectorscopeTargets75, spec.skinToneLine),
+                                  graticuleTextScale(size, size), true, placed);
                     const PlotRect p = vectorscopePlotRect(size);
                     const LumaWeights w = lumaWeights(r.color.matrix);
                     const cuda::VectorscopeStyle style{colour, w.kr, w.kb, 224.0 * double(1 << (depth - 8))};

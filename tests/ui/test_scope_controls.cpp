@@ -3,20 +3,29 @@
 // panel's image (the CPU engine's images, drawn for the panel's size, equal core's rendering
 // of the same counts; the peaking drawn by the GL shader equals the CPU engine's preview), a
 // bad reference list is refused with a message, and every choice comes back in a new window
-// (settings). With CS_SCOPE_SHOTS=DIR it also saves the waveform (RGB
-// overlay, YRGB with reference lines) and the vectorscope on the bars at 1x and 2x there.
+// (settings). Scope zoom: the wheel over the waveform zooms its scale (the panel names the
+// range, the image is core's zoomed rendering), a drag pans it, a double-click and the 1:1
+// button restore the whole scale; the wheel takes the vectorscope to 4x. With
+// CS_SCOPE_SHOTS=DIR it also saves the waveform (RGB overlay, YRGB with reference lines, zoomed
+// on the bars) and the vectorscope on the bars at 1x, 2x and 4x there.
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolButton>
+#include <QWheelEvent>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <tuple>
 
 #include "GuiTestSupport.h"
 #include "core/Engine.h"
+#include "core/ScopeZoom.h"
 #include "scope/ReferenceLines.h"
 #include "scope/ScopeRender.h"
 #include "playback/EngineHost.h"
@@ -42,6 +51,13 @@ QComboBox* combo(QWidget* window, const char* name) {
 void choose(QComboBox* c, int data) {
     c->setCurrentIndex(c->findData(data));
     emit c->activated(c->currentIndex());
+}
+
+// A wheel turn of `notches` (> 0: away from the user) at the middle of `w`.
+void wheel(QWidget* w, int notches) {
+    const QPointF at(w->width() / 2.0, w->height() / 2.0);
+    QWheelEvent e(at, w->mapToGlobal(at), QPoint(), QPoint(0, 120 * notches), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w, &e);
 }
 
 // Pixels of `expected` (shown 1:1 at the viewer's picture rectangle) that the viewer shows
@@ -203,6 +219,61 @@ private slots:
         choose(zoom, 1);
     }
 
+    void wheelZoomsTheWaveformAndResetRestoresIt() {
+        cs::ScopeView* v = window_->scopeView(Plane::Waveform);
+        auto* label = window_->findChild<QLabel*>(QStringLiteral("waveformZoom"));
+        auto* reset = window_->findChild<QToolButton*>(QStringLiteral("waveformZoomReset"));
+        QVERIFY(v && label && reset);
+        QVERIFY(label->text().isEmpty());
+        QVERIFY(!reset->isEnabled());
+        QVERIFY(cs::test::waitUntil([&] { return !v->imageSize().isEmpty(); }, kWaitMs));
+        // Three notches in around the middle of the panel: 0.8^3 of the scale, the middle kept.
+        wheel(v, 3);
+        const cs::LevelRange r = window_->engineHost().spec().waveformRange;
+        QVERIFY(std::abs((r.hi - r.lo) - 0.512) < 1e-9);
+        QVERIFY(r.lo > 0.0 && r.hi < 1.0);
+        QVERIFY(label->text().startsWith(QStringLiteral("zoom ")));
+        QVERIFY(label->text().endsWith(QStringLiteral(" IRE")));   // the bars' scale
+        QCOMPARE(label->text(), window_->levelZoomLabel(Plane::Waveform));
+        QVERIFY(reset->isEnabled());
+        QVERIFY(shownAsCoreDraws(Plane::Waveform));   // the zoomed image is core's, for the panel
+        shot(Plane::Waveform, "waveform-bars-zoomed.png");
+        // A drag down brings higher codes into view; the span stays.
+        const QPoint mid(v->width() / 2, v->height() / 2);
+        QTest::mousePress(v, Qt::LeftButton, {}, mid);
+        QTest::mouseMove(v, mid + QPoint(0, 40));
+        QTest::mouseRelease(v, Qt::LeftButton, {}, mid + QPoint(0, 40));
+        const cs::LevelRange moved = window_->engineHost().spec().waveformRange;
+        QVERIFY(moved.lo > r.lo);
+        QVERIFY(std::abs((moved.hi - moved.lo) - (r.hi - r.lo)) < 1e-9);
+        // A double-click shows the whole scale; so does the 1:1 button.
+        QTest::mouseDClick(v, Qt::LeftButton, {}, mid);
+        QVERIFY(cs::isWholeScale(window_->engineHost().spec().waveformRange));
+        QVERIFY(label->text().isEmpty());
+        QVERIFY(!reset->isEnabled());
+        wheel(v, 1);
+        QVERIFY(reset->isEnabled());
+        reset->click();
+        QVERIFY(cs::isWholeScale(window_->engineHost().spec().waveformRange));
+        QVERIFY(shownAsCoreDraws(Plane::Waveform));
+    }
+
+    void wheelTakesTheVectorscopeToFourTimes() {
+        cs::ScopeView* v = window_->scopeView(Plane::Vectorscope);
+        QComboBox* zoom = combo(window_, "vectorscopeZoom");
+        QVERIFY(v && zoom);
+        QCOMPARE(window_->engineHost().spec().vectorscopeZoom, 1);
+        wheel(v, 1);
+        wheel(v, 1);
+        QCOMPARE(window_->engineHost().spec().vectorscopeZoom, 4);
+        QCOMPARE(zoom->currentData().toInt(), 4);
+        QVERIFY(shownAsCoreDraws(Plane::Vectorscope));
+        shot(Plane::Vectorscope, "vectorscope-bars-4x.png");
+        QTest::mouseDClick(v, Qt::LeftButton, {}, QPoint(v->width() / 2, v->height() / 2));
+        QCOMPARE(window_->engineHost().spec().vectorscopeZoom, 1);
+        QCOMPARE(zoom->currentData().toInt(), 1);
+    }
+
     void peakingColourIsChosenInThePreviewPanel() {
         QComboBox* colour = combo(window_, "peakingColour");
         QVERIFY(colour);
@@ -266,6 +337,8 @@ private slots:
     void everyChoiceComesBackInANewWindow() {
         choose(combo(window_, "waveformMode"), int(cs::WaveformMode::Yrgb));
         choose(combo(window_, "traceColour"), int(cs::TraceColour::Green));
+        window_->setLevelRange(Plane::Parade, cs::LevelRange{0.25, 0.5});
+        window_->setVectorscopeZoom(8);
         const cs::ScopeSpec before = window_->engineHost().spec();
         window_->close();   // saves the settings
         delete window_;
@@ -278,6 +351,11 @@ private slots:
         QCOMPARE(after.traceColour, cs::TraceColour::Green);
         QCOMPARE(after.paradeMode, cs::ParadeMode::Rgb);
         QVERIFY(after.referenceLines == before.referenceLines);
+        QVERIFY(after.paradeRange == (cs::LevelRange{0.25, 0.5}));
+        QVERIFY(cs::isWholeScale(after.waveformRange));
+        QCOMPARE(after.vectorscopeZoom, 8);
+        QCOMPARE(combo(window_, "vectorscopeZoom")->currentData().toInt(), 8);
+        QVERIFY(!window_->levelZoomLabel(Plane::Parade).isEmpty());
         QCOMPARE(after.filter.peakingColour, 0xff20ff20u);
         QCOMPARE(after.filter.peakingWidth, 2);
         QCOMPARE(combo(window_, "peakingWidth")->currentData().toInt(), 2);

@@ -251,6 +251,7 @@ void MainWindow::buildDocks() {
             scheduleReprocess();
         });
         connect(view, &GlView::glFailed, this, [this](const QString& m) { showError(tr("OpenGL: %1").arg(m)); });
+        connectScopeZoom(view);
     }
     // The audio meters (ui/audio/AudioDock.h), beside the parade.
     audio_ = new AudioDock(this, player_);
@@ -440,6 +441,8 @@ void MainWindow::buildMenusAndToolbar() {
                "<tr><td><b>Home / End</b></td><td>first / last frame</td></tr>"
                "<tr><td><b>Ctrl+G</b></td><td>go to timecode (click the timecode: elapsed time)</td></tr>"
                "<tr><td><b>F, 1, 2</b></td><td>zoom to fit, 100%, 200% (wheel zooms, drag pans)</td></tr>"
+               "<tr><td><b>Wheel, drag</b></td><td>over the waveform or parade: zoom its scale, pan it "
+               "(double-click: the whole scale); over the vectorscope: 1x to 16x</td></tr>"
                "<tr><td><b>P</b></td><td>preview in the viewer</td></tr>"
                "<tr><td><b>F11</b></td><td>full screen window</td></tr>"
                "<tr><td><b>Shift+F11</b>, double-click</td><td>the picture alone, full screen</td></tr>"
@@ -725,13 +728,16 @@ void MainWindow::refreshOverlays() {
                             QStringLiteral(" x%1").arg(int(r.color.transfer)) +
                             QStringLiteral(" wm%1 ref%2 pv%3 z%4/%5").arg(int(spec.waveformMode))
                                 .arg(QString::fromStdString(referenceLinesText(spec.referenceLines))).arg(int(spec.preview))
-                                .arg(double(spec.filter.zebraIre)).arg(double(spec.filter.zebraLowIre));
+                                .arg(double(spec.filter.zebraIre)).arg(double(spec.filter.zebraLowIre)) +
+                            QStringLiteral(" lz%1/%2 pz%3/%4").arg(spec.waveformRange.lo).arg(spec.waveformRange.hi)
+                                .arg(spec.paradeRange.lo).arg(spec.paradeRange.hi);
         v->setPlacement(placement);
         if (key == overlayKeys_[size_t(p)]) continue;
         overlayKeys_[size_t(p)] = key;
         v->setOverlay(engine_.overlayFor(p));
     }
     updateScopeMarkers();
+    updateLevelZoomControls();
 }
 
 // ---- The picker ------------------------------------------------------------------------

@@ -40,6 +40,7 @@ namespace timeline {
 class TimelinePanel;
 }
 class CompareController;
+class FlowLayout;
 class MessageBar;
 class PictureView;
 class ScopeView;
@@ -113,6 +114,16 @@ public:
     // Where live sources' thumbnails spill (default: the cache folder's flight/); tests.
     static void setFlightFolder(const QString& folder);
     QDockWidget* timelineDock() { return timelineDock_; }
+
+    // Scope zoom (MainWindowScopeZoom.cpp): the codes the waveform or the parade shows
+    // (core/ScopeSpec.h's LevelRange; the wheel over the panel zooms around the level under
+    // the cursor, a vertical drag pans, a double-click or the panel's "1:1" button shows the
+    // whole scale), and the vectorscope's zoom (1 to 16; the wheel doubles or halves it). The
+    // panel's controls name the range ("zoom 64-235"): levelZoomLabel ("" when not zoomed).
+    void setLevelRange(gl::Plane plane, LevelRange range);
+    LevelRange levelRange(gl::Plane plane) const;
+    void setVectorscopeZoom(int zoom);
+    QString levelZoomLabel(gl::Plane plane) const;
 
     // Writes the current frame's scopes (see ScopeExport.h) without a dialog.
     Result<QStringList> saveScopesTo(const QString& folder, int width, int height);
@@ -193,6 +204,9 @@ private:
     void syncPanel(gl::Plane plane);
     QComboBox* traceColourCombo(QWidget* parent);   // ui/main/ScopeControls.cpp
     QComboBox* referenceCombo(QWidget* parent);
+    void addLevelZoomControls(QWidget* box, FlowLayout* row, gl::Plane plane);   // MainWindowScopeZoom.cpp
+    void connectScopeZoom(ScopeView* view);
+    void updateLevelZoomControls();
     void syncParadeMode();
     void refreshOverlays();
     void updatePicker();

@@ -106,7 +106,7 @@ void MainWindow::updateScopeMarkers() {
                 if (kMarked[i] == Plane::Waveform) {
                     if (auto at = waveformMarker(r, engine_.spec(), w, h, m)) markers[i].push_back(*at);
                 } else if (kMarked[i] == Plane::Parade) {
-                    for (const ScopeMarker& at : paradeMarkers(r, w, h, m)) markers[i].push_back(at);
+                    for (const ScopeMarker& at : paradeMarkers(r, w, h, m, engine_.spec().paradeRange)) markers[i].push_back(at);
                 } else if (auto at = vectorscopeMarker(r, engine_.spec(), std::min(w, h), m)) {
                     markers[i].push_back(*at);
                 }

@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QPixmap>
 #include <QSignalBlocker>
+#include <QToolButton>
 
 #include <algorithm>
 #include <cmath>
@@ -122,6 +123,7 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(scaleCombo());
             row->addWidget(referenceCombo(box));
             row->addWidget(traceColourCombo(box));
+            addLevelZoomControls(box, row, plane);
             row->addStretch();
             row->addWidget(gainFor(&spec.waveformGain));
             break;
@@ -137,14 +139,17 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addWidget(mode);
             row->addWidget(scaleCombo());
             row->addWidget(referenceCombo(box));
+            addLevelZoomControls(box, row, plane);
             row->addStretch();
             row->addWidget(gainFor(&spec.waveformGain));
             break;
         }
         case Plane::Vectorscope: {
-            auto* zoom = makeCombo(box, {{tr("1x"), 1}, {tr("2x"), 2}}, spec.vectorscopeZoom);
+            auto* zoom = makeCombo(box, {{tr("1x"), 1}, {tr("2x"), 2}, {tr("4x"), 4}, {tr("8x"), 8}, {tr("16x"), 16}},
+                                   spec.vectorscopeZoom);
             zoom->setObjectName(QStringLiteral("vectorscopeZoom"));
-            zoom->setToolTip(tr("Zoom: 2x shows low-saturation detail (crops the 100% targets)"));
+            zoom->setToolTip(tr("Zoom around the centre (also the wheel over the vectorscope; double-click: 1x): "
+                                "2x and more show low-saturation detail and crop the outer targets"));
             connect(zoom, &QComboBox::activated, this, [this, zoom, changed] {
                 engine_.spec().vectorscopeZoom = zoom->currentData().toInt();
                 changed();

@@ -1,7 +1,9 @@
 // A scope panel's GL surface.
 #include "ScopeView.h"
 
+#include <QMouseEvent>
 #include <QResizeEvent>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -149,6 +151,67 @@ void ScopeView::paintView(int w, int h) {
     for (float& v : shadow) v += 1.0f;
     lines_.draw(shadow.data(), int(shadow.size() / 4), w, h, 0xc0000000u);
     lines_.draw(square.data(), int(square.size() / 4), w, h, 0xffffffffu);
+}
+
+QSize ScopeView::imageSize() const {
+    if (!placement_.pieces.empty()) return {placement_.imageWidth, placement_.imageHeight};
+    if (!shared_ || !shared_->filled(plane_)) return {};
+    return {shared_->imageWidth(plane_), shared_->imageHeight(plane_)};
+}
+
+// paintView's fitting: the image in device pixels, fitted into the framebuffer.
+QPointF ScopeView::imagePoint(QPointF widgetPos) const {
+    const QSize image = imageSize();
+    if (image.isEmpty()) return {};
+    const RectF r = fitRect(image.width(), image.height(), pixelWidth(), pixelHeight());
+    if (r.empty()) return {};
+    const double dpr = devicePixelRatioF();
+    return {(widgetPos.x() * dpr - r.x) * image.width() / r.w - 0.5, (widgetPos.y() * dpr - r.y) * image.height() / r.h - 0.5};
+}
+
+bool ScopeView::zoomable() const {
+    return plane_ == gl::Plane::Waveform || plane_ == gl::Plane::Parade || plane_ == gl::Plane::Vectorscope;
+}
+
+void ScopeView::wheelEvent(QWheelEvent* e) {
+    if (!zoomable() || imageSize().isEmpty() || e->angleDelta().y() == 0) return GlView::wheelEvent(e);
+    int delta = e->angleDelta().y();
+    if (plane_ == gl::Plane::Vectorscope) {
+        // The vectorscope zooms in whole steps: a touchpad's small deltas add up to notches.
+        wheelRemainder_ += delta;
+        delta = wheelRemainder_ / 120 * 120;
+        wheelRemainder_ -= delta;
+    }
+    if (delta != 0) emit scopeWheel(imagePoint(e->position()).y(), delta);
+    e->accept();
+}
+
+void ScopeView::mousePressEvent(QMouseEvent* e) {
+    if (!zoomable() || plane_ == gl::Plane::Vectorscope || e->button() != Qt::LeftButton || imageSize().isEmpty())
+        return GlView::mousePressEvent(e);
+    dragImageY_ = imagePoint(e->position()).y();
+    e->accept();
+}
+
+void ScopeView::mouseMoveEvent(QMouseEvent* e) {
+    if (!dragImageY_) return GlView::mouseMoveEvent(e);
+    const double y = imagePoint(e->position()).y();
+    if (y != *dragImageY_) emit scopeDrag(y - *dragImageY_);
+    dragImageY_ = y;
+    e->accept();
+}
+
+void ScopeView::mouseReleaseEvent(QMouseEvent* e) {
+    if (!dragImageY_ || e->button() != Qt::LeftButton) return GlView::mouseReleaseEvent(e);
+    dragImageY_.reset();
+    e->accept();
+}
+
+void ScopeView::mouseDoubleClickEvent(QMouseEvent* e) {
+    if (!zoomable() || e->button() != Qt::LeftButton) return GlView::mouseDoubleClickEvent(e);
+    dragImageY_.reset();
+    emit scopeReset();
+    e->accept();
 }
 
 void ScopeView::resizeEvent(QResizeEvent* e) {

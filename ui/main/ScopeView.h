@@ -5,8 +5,12 @@
 // B's scope instead, or B's trace in a second colour over A's (render/CompareTrace.h).
 // Markers (the picked pixel and the pins, scope/ScopeMarkers.h) are drawn over A's scope as
 // small squares.
+// Scope zoom: over the waveform, parade and vectorscope the wheel, a vertical drag (with the
+// left button) and a double-click are reported in image coordinates (the image as shown,
+// fitted into the panel) for the window to zoom, pan and reset the scale (MainWindowScopeZoom.cpp).
 #pragma once
 #include <memory>
+#include <optional>
 
 #include "ui/GlView.h"
 #include "core/ScopeResults.h"
@@ -45,15 +49,31 @@ public:
                     std::shared_ptr<const RgbaImage> traceBase, unsigned tint);
     CompareScopes compareShows() const { return compareShows_; }
 
+    // The image coordinates (pixel centres) under a widget position, and the image's size
+    // (empty when nothing is shown).
+    QPointF imagePoint(QPointF widgetPos) const;
+    QSize imageSize() const;
+
 signals:
     // The panel's size in device pixels changed: scope images are best rendered at this size.
     void pixelSizeChanged(QSize size);
+    // Wheel at image row `imageY` (angleDelta in eighths of a degree, > 0 away from the user:
+    // zoom in; the vectorscope's in whole notches), a drag by `imageDy` rows (down > 0), a
+    // double-click.
+    void scopeWheel(double imageY, int angleDelta);
+    void scopeDrag(double imageDy);
+    void scopeReset();
 
 protected:
     Status createGl() override;
     void releaseGl() override;
     void paintView(int w, int h) override;
     void resizeEvent(QResizeEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
 
 private:
     gl::Plane plane_;
@@ -74,6 +94,9 @@ private:
     gl::RgbaTexture compareBaseTexture_;
     gl::CompareTraceRenderer compareTrace_;
     unsigned compareTint_ = 0;
+    std::optional<double> dragImageY_;   // the image row under the button while dragging
+    int wheelRemainder_ = 0;             // the vectorscope's wheel turned short of a notch
+    bool zoomable() const;
 };
 
 }  // namespace cs
