@@ -78,6 +78,7 @@ int runProbe(int argc, char** argv) {
     if (info.frameCount > 0) std::printf("frames:      %lld\n", static_cast<long long>(info.frameCount));
     std::printf("seekable:    %s\n", info.seekable ? "yes" : "no");
     if (info.fieldOrder.empty()) std::printf("field_order: unknown (the stream does not say)\n");
+    else if (!isInterlacedFieldOrder(info.fieldOrder)) std::printf("field_order: %s\n", info.fieldOrder.c_str());
     else std::printf("field_order: %s (%s)\n", info.fieldOrder.c_str(), fieldOrderText(info.fieldOrder).c_str());
     // The first frame's source timecode and where the file keeps it (timecode/Timecode.h).
     if (info.timecode.known())
