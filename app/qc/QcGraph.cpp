@@ -1,10 +1,19 @@
 #include "QcGraph.h"
 
+#include <QColor>
+#include <QFont>
+#include <QFontMetrics>
+#include <QImage>
+#include <QPainter>
+#include <QRect>
+#include <QString>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <set>
+#include <string>
 
+#include "QcFonts.h"
 #include "scope/BitmapFont.h"
 #include "scope/ScopeRender.h"
 
@@ -53,6 +62,45 @@ struct Panel {
     std::vector<double> references;   // dashed lines (legal limits, R 103's 1%, the loudness target)
 };
 
+// Text in the app's anti-aliased type (Qt's, through QPainter: qcHaveFonts), gathered while
+// the picture is drawn and painted over it at the end; scope/BitmapFont's where the process
+// has no fonts (a QCoreApplication of its own). A label's y is the top of its line.
+class Lettering {
+public:
+    explicit Lettering(RgbaImage& img) : img_(img), qt_(qcHaveFonts()) { font_.setPixelSize(11); }
+    int width(const std::string& text) const {
+        return qt_ ? QFontMetrics(font_).horizontalAdvance(QString::fromStdString(text)) : font::textWidth(text.c_str());
+    }
+    void add(int x, int y, const std::string& text, uint32_t colour) { labels_.push_back({x, y, text, colour}); }
+    void addRight(int right, int y, const std::string& text, uint32_t colour) { add(right - width(text), y, text, colour); }
+    void paint() {
+        if (!qt_) {
+            for (const Label& l : labels_) drawText(img_, l.x, l.y, l.text.c_str(), l.colour, 1);
+            return;
+        }
+        QImage view(img_.pixels.data(), img_.width, img_.height, img_.width * 4, QImage::Format_RGBA8888);
+        QPainter p(&view);
+        p.setRenderHint(QPainter::TextAntialiasing);
+        p.setFont(font_);
+        for (const Label& l : labels_) {
+            p.setPen(QColor(int(l.colour & 0xff), int((l.colour >> 8) & 0xff), int((l.colour >> 16) & 0xff)));
+            p.drawText(QRect(l.x, l.y - 3, kWide, 14), Qt::AlignLeft | Qt::AlignTop, QString::fromStdString(l.text));
+        }
+    }
+
+private:
+    static constexpr int kWide = 4000;   // no label is cut at the right
+    struct Label {
+        int x, y;
+        std::string text;
+        uint32_t colour;
+    };
+    RgbaImage& img_;
+    const bool qt_;
+    QFont font_;
+    std::vector<Label> labels_;
+};
+
 }  // namespace
 
 std::vector<QcGraphTick> qcGraphTicks(const QcSeries& series, int count) {
@@ -70,7 +118,8 @@ std::vector<QcGraphTick> qcGraphTicks(const QcSeries& series, int count) {
 }
 
 RgbaImage renderQcGraph(const QcSeries& series, const std::vector<QcEvent>& events, int levels, const std::string& title) {
-    constexpr int kWidth = 1200, kLeft = 70, kRight = 20, kTop = 28, kPanelHeight = 150, kGap = 26, kAxis = 16;
+    constexpr int kWidth = 1200, kLeft = 132, kRight = 20, kTop = 28, kPanelHeight = 150, kGap = 26, kAxis = 16;
+    constexpr int kLanesGap = 8, kLane = 12, kLaneGap = 3;
     const auto& buckets = series.buckets();
     const auto maxOf = [&](QcSeries::Series s, double floor) {
         double m = floor;
@@ -94,11 +143,19 @@ RgbaImage renderQcGraph(const QcSeries& series, const std::vector<QcEvent>& even
         panels.push_back({"loudness, LUFS (momentary blue, short-term white; -23 line)",
                           {{QcSeries::Momentary, rgba(80, 140, 255)}, {QcSeries::ShortTerm, rgba(230, 230, 230)}}, -60, 0, false, {-23}});
 
-    const int height = kTop + int(panels.size()) * (kPanelHeight + kGap) + kAxis + 16;
+
+    // The events in lanes under the graphs, one per type in the order the types first occur.
+    std::vector<std::string> lanes;
+    for (const QcEvent& e : events)
+        if (std::find(lanes.begin(), lanes.end(), e.type) == lanes.end()) lanes.push_back(e.type);
+    const int lanesHeight = lanes.empty() ? 0 : kLanesGap + int(lanes.size()) * (kLane + kLaneGap);
+
+    const int height = kTop + int(panels.size()) * (kPanelHeight + kGap) + lanesHeight + kAxis + 16;
     RgbaImage img;
     img.resize(kWidth, height);
     fillRect(img, 0, 0, kWidth, height, kBackground);
-    drawText(img, kLeft, 8, title.c_str(), kText, 1);
+    Lettering text(img);
+    text.add(kLeft, 8, title, kText);
     const int plotW = kWidth - kLeft - kRight;
     const int64_t first = buckets.empty() ? 0 : buckets.front().firstFrame;
     const double total = double(std::max<int64_t>(series.frames(), 1));
@@ -110,10 +167,6 @@ RgbaImage renderQcGraph(const QcSeries& series, const std::vector<QcEvent>& even
         const int top = kTop + int(p) * (kPanelHeight + kGap) + 12, bottom = top + kPanelHeight;
         bottomOfLast = bottom;
         fillRect(img, kLeft, top, kLeft + plotW, bottom, kPanel);
-        for (const QcEvent& e : events)   // events shaded across the panel
-            fillRect(img, xOfFrame(double(e.firstFrame - first)), top,
-                     std::max(xOfFrame(double(e.lastFrame + 1 - first)), xOfFrame(double(e.firstFrame - first)) + 1), bottom,
-                     eventColour(e.type), 0.35f);
         const auto yOf = [&](double v) {
             const double t = panel.hi > panel.lo ? (v - panel.lo) / (panel.hi - panel.lo) : 0;
             return bottom - 1 - int(std::lround(std::clamp(t, 0.0, 1.0) * (kPanelHeight - 1)));
@@ -125,13 +178,13 @@ RgbaImage renderQcGraph(const QcSeries& series, const std::vector<QcEvent>& even
             char label[32];
             if (panel.percent) std::snprintf(label, sizeof label, "%.2g%%", v * 100);
             else std::snprintf(label, sizeof label, "%.0f", v);
-            drawText(img, 4, y - 3, label, kText, 1);
+            text.addRight(kLeft - 6, y - 3, label, kText);
         }
         for (const QcGraphTick& t : ticks)   // the time grid
             drawLine(img, xOfFrame(double(t.frame)), top, xOfFrame(double(t.frame)), bottom - 1, kGrid);
         for (double r : panel.references)   // dashed
             for (int x = kLeft; x < kLeft + plotW; x += 6) drawLine(img, x, yOf(r), std::min(x + 2, kLeft + plotW - 1), yOf(r), rgba(140, 140, 150));
-        drawText(img, kLeft, top - 10, panel.name, kText, 1);
+        text.add(kLeft, top - 10, panel.name, kText);
         for (const auto& [s, colour] : panel.lines)
             for (size_t i = 0; i < buckets.size(); ++i) {
                 const float lo = buckets[i].min[size_t(s)], hi = buckets[i].max[size_t(s)];
@@ -142,28 +195,35 @@ RgbaImage renderQcGraph(const QcSeries& series, const std::vector<QcEvent>& even
                     drawLine(img, x, yOf(lo), x, yOf(hi), colour);
             }
     }
-    // The timecode axis under the last panel: a tick and the bucket's first timecode, the
-    // last label kept inside the picture.
+    // The lanes: each event a bar over its frames (at least a pixel wide), its type named at
+    // the left; the time grid runs through them.
+    int axisTop = bottomOfLast;
+    for (size_t l = 0; l < lanes.size(); ++l) {
+        const int top = bottomOfLast + kLanesGap + int(l) * (kLane + kLaneGap), bottom = top + kLane;
+        fillRect(img, kLeft, top, kLeft + plotW, bottom, kPanel);
+        for (const QcGraphTick& t : ticks) drawLine(img, xOfFrame(double(t.frame)), top, xOfFrame(double(t.frame)), bottom - 1, kGrid);
+        const uint32_t colour = eventColour(lanes[l]);
+        for (const QcEvent& e : events) {
+            if (e.type != lanes[l]) continue;
+            const int x0 = xOfFrame(double(e.firstFrame - first));
+            fillRect(img, x0, top + 1, std::max(xOfFrame(double(e.lastFrame + 1 - first)), x0 + 1), bottom - 1, colour);
+        }
+        text.addRight(kLeft - 6, top + 2, lanes[l], colour);
+        axisTop = bottom;
+    }
+    // The timecode axis under the last panel or lane: a tick and the bucket's first timecode,
+    // the last label kept inside the picture.
     for (const QcGraphTick& t : ticks) {
         const int x = xOfFrame(double(t.frame));
-        drawLine(img, x, bottomOfLast, x, bottomOfLast + 4, kText);
-        const int w = font::textWidth(t.timecode.c_str());
-        drawText(img, std::clamp(x - w / 2, kLeft, kWidth - 4 - w), bottomOfLast + 7, t.timecode.c_str(), kText, 1);
+        drawLine(img, x, axisTop, x, axisTop + 4, kText);
+        const int w = text.width(t.timecode);
+        text.add(std::clamp(x - w / 2, kLeft, kWidth - 4 - w), axisTop + 7, t.timecode, kText);
     }
-    // The frame count, then a swatch per type of the events shown.
-    char footer[64];
-    std::snprintf(footer, sizeof footer, "%lld frames   events:%s", static_cast<long long>(series.frames()), events.empty() ? " none" : "");
-    drawText(img, kLeft, height - 12, footer, kText, 1);
-    int x = kLeft + font::textWidth(footer) + 8;
-    std::set<std::string> shown;
-    for (const QcEvent& e : events) {
-        if (!shown.insert(e.type).second) continue;
-        const int w = font::textWidth(e.type.c_str());
-        if (x + 14 + w > kWidth - 4) break;   // no room for more
-        fillRect(img, x, height - 13, x + 10, height - 5, eventColour(e.type));
-        drawText(img, x + 14, height - 12, e.type.c_str(), kText, 1);
-        x += 14 + w + 12;
-    }
+    char footer[96];
+    std::snprintf(footer, sizeof footer, "%lld frames, %zu event%s", static_cast<long long>(series.frames()), events.size(),
+                  events.size() == 1 ? "" : "s");
+    text.add(kLeft, height - 12, footer, kText);
+    text.paint();
     return img;
 }
 

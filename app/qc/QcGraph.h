@@ -1,9 +1,10 @@
 // NAME.qc.png: the per-frame graphs a QCTools user reads, drawn with scope/ScopeRender's
-// lines and bitmap font from the frames' QcSeries (QcSeries.h): Y min/avg/max, Cb/Cr
-// average, YDIF, the shares out of legal and outside R 103 (with its 1% line), the audio's
-// momentary and short-term loudness where the input has audio, events shaded across every
-// panel, and a timecode axis (each tick labelled with the first timecode of the bucket it
-// falls on).
+// lines from the frames' QcSeries (QcSeries.h): Y min/avg/max, Cb/Cr average, YDIF, the
+// shares out of legal and outside R 103 (with its 1% line), the audio's momentary and
+// short-term loudness where the input has audio; under them the events in lanes, one per
+// type (named, in the order the types first occur), each event a bar over its frames; then a
+// timecode axis (each tick labelled with the first timecode of the bucket it falls on). The
+// text is Qt's anti-aliased type (QcFonts.h), scope/BitmapFont's in a process without fonts.
 #pragma once
 #include <string>
 #include <vector>

@@ -1,8 +1,6 @@
 #include "QcPdf.h"
 
 #include <QBuffer>
-#include <QCoreApplication>
-#include <QGuiApplication>
 #include <QImage>
 #include <QPageLayout>
 #include <QPageSize>
@@ -11,32 +9,12 @@
 #include <QTextDocument>
 #include <QUrl>
 
-#include <cstdlib>
 
+#include "QcFonts.h"
 #include "app/cli/AtomicFile.h"
 
 namespace cs {
 namespace {
-
-// Qt's messages while the application starts (the offscreen platform's notes, such as an unset
-// XDG_RUNTIME_DIR) are not qc's: qc reports each problem as one sentence of its own.
-void quiet(QtMsgType, const QMessageLogContext&, const QString&) {}
-
-// A QGuiApplication for the fonts, made once: none where the process already has one.
-bool haveGuiApplication() {
-    static const bool have = [] {
-        if (QCoreApplication::instance()) return qobject_cast<QGuiApplication*>(QCoreApplication::instance()) != nullptr;
-        static int argc = 1;
-        static char name[] = "cudascope";
-        static char* argv[] = {name, nullptr};
-        setenv("QT_QPA_PLATFORM", "offscreen", 1);   // no display is needed, nor used if there is one
-        const QtMessageHandler before = qInstallMessageHandler(quiet);
-        static QGuiApplication* app = new QGuiApplication(argc, argv);   // for the process's life
-        qInstallMessageHandler(before);
-        return app != nullptr;
-    }();
-    return have;
-}
 
 QImage qImage(const RgbaImage& image) {
     return QImage(image.pixels.data(), image.width, image.height, image.width * 4, QImage::Format_RGBA8888).copy();
@@ -45,7 +23,7 @@ QImage qImage(const RgbaImage& image) {
 }  // namespace
 
 Status writeQcPdf(const std::string& path, const QcHtmlReport& report, const RgbaImage& graphs) {
-    if (!haveGuiApplication()) return Status::error(path + ": no PDF: this process's Qt application has no fonts (not a QGuiApplication)");
+    if (!qcHaveFonts()) return Status::error(path + ": no PDF: this process's Qt application has no fonts (not a QGuiApplication)");
     // Laid out as a browser lays out the HTML report on an A4-wide page: one unit is a CSS pixel
     // (1/96 inch), the writer's resolution too, so the report's styles keep their sizes.
     constexpr double kDpi = 96, kPageW = 210 / 25.4 * kDpi, kPageH = 297 / 25.4 * kDpi, kMargin = 40;
@@ -69,7 +47,7 @@ Status writeQcPdf(const std::string& path, const QcHtmlReport& report, const Rgb
         writer.setCreator(QStringLiteral("cudascope"));
         writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(), QPageLayout::Millimeter));
         writer.setResolution(int(kDpi));
-        const QtMessageHandler before = qInstallMessageHandler(quiet);
+        const QtMessageHandler before = qInstallMessageHandler(qcQuiet);
         QPainter painter(&writer);
         const int pages = doc.pageCount();
         const QString foot = QString::fromStdString(report.name) +
