@@ -234,5 +234,40 @@ TEST(QcToolsDocument, BadDocumentsAreOneSentenceNamingTheFile) {
     TimelinePass::setCacheFolder({});
 }
 
+// A document opened by hand stops a running pass; when it cannot be read the pass starts
+// again, and its reason is kept for the status line. With no pass running, nothing starts.
+TEST(QcToolsDocument, AFailedOpenStartsTheStoppedPassAgain) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString program = dir.filePath(QStringLiteral("slow-qc"));   // a pass that runs until stopped
+    writeAll(program, "#!/bin/sh\nexec sleep 30\n");
+    ASSERT_TRUE(QFile::setPermissions(program, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    writeAll(dir.filePath(QStringLiteral("v.mov")), "a video");
+    writeAll(dir.filePath(QStringLiteral("bad.xml")), "garbage");
+    TimelinePass::setCacheFolder(dir.filePath(QStringLiteral("cache")));
+    TimelinePass::setProgram(program);
+    App app;
+    TimelinePass pass;
+    TimelineData data;
+    QString failure;
+    QObject::connect(&pass, &TimelinePass::failed, [&](const QString& m) { failure = m; });
+    pass.start(dir.filePath(QStringLiteral("v.mov")), "cpu", &data);
+    ASSERT_TRUE(pass.running());
+    pass.open(dir.filePath(QStringLiteral("bad.xml")), &data);
+    EXPECT_FALSE(pass.running());   // stopped while the document is read
+    pass.waitForDocument();
+    EXPECT_TRUE(failure.startsWith(dir.filePath(QStringLiteral("bad.xml")) + QStringLiteral(": "))) << failure.toStdString();
+    EXPECT_TRUE(pass.running());
+    EXPECT_EQ(pass.problem(), failure);
+    pass.stop();
+    failure.clear();
+    pass.open(dir.filePath(QStringLiteral("bad.xml")), &data);   // no pass to resume
+    pass.waitForDocument();
+    EXPECT_FALSE(failure.isEmpty());
+    EXPECT_FALSE(pass.running());
+    TimelinePass::setProgram(QString());
+    TimelinePass::setCacheFolder({});
+}
+
 }  // namespace
 }  // namespace cs::timeline

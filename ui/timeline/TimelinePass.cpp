@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <utility>
 
 #include "ui/timeline/QcToolsDocument.h"
 
@@ -111,6 +112,8 @@ void TimelinePass::start(const QString& input, const std::string& engine, Timeli
 }
 
 void TimelinePass::open(const QString& document, TimelineData* data) {
+    // A pass this read interrupts starts again if the document cannot be read.
+    resumePass_ = running() && !input_.isEmpty();
     stop();
     data_ = data;
     origin_.clear();
@@ -149,7 +152,10 @@ void TimelinePass::takeDocument() {
     }
     const QString message = QString::fromStdString(read.data.message());
     if (readingKind_ == Reading::ByHand) {   // opened by hand: what is shown stays
+        const bool resume = std::exchange(resumePass_, false);
+        if (resume) start(input_, engine_, data_);   // the pass it stopped starts again
         emit failed(message);
+        if (resume) problem_ = message;              // and says so once it ends
         return;
     }
     if (readingKind_ == Reading::PassReport) {

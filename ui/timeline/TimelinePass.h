@@ -55,7 +55,8 @@ public:
         return (process_ && process_->state() != QProcess::NotRunning) || (reading_.valid() && readingKind_ == Reading::PassReport);
     }
     // Reads `document` (a qc.json or a QCTools document) into `data` instead of any pass:
-    // finished() once it is in, or failed() with the reason, `data` left as it was.
+    // finished() once it is in, or failed() with the reason, `data` left as it was (a pass it
+    // stopped then starts again, the reason kept as problem()).
     void open(const QString& document, TimelineData* data);
     // A document is being read (beside the file, or opened).
     bool reading() const { return reading_.valid(); }
@@ -99,6 +100,7 @@ private:
     // hand, or the pass's report.
     enum class Reading { Beside, ByHand, PassReport } readingKind_ = Reading::Beside;
     QString passOrigin_;
+    bool resumePass_ = false;   // open() stopped a running pass: started again if its document fails
     std::string engine_;
     QByteArray pending_;
 };
