@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "SignalStats.h"
+#include "core/Frame.h"
 
 namespace cs {
 
@@ -26,17 +27,23 @@ public:
     explicit CropDetector(double limit = 24.0 / 255, int round = 16, int skip = 2) : limit_(float(limit)), round_(round), frameNb_(-skip) {}
 
     std::optional<CropArea> add(const YuvPlanes& p) {
-        if (width_ == 0) {   // cropdetect's config_input: the first frame's size and depth
-            width_ = p.width;
-            height_ = p.height;
-            if (limit_ < 1.0f) limit_ *= float((1 << p.bitDepth) - 1);
-            a_.x1 = p.width - 1;
-            a_.y1 = p.height - 1;
-        }
-        if (++frameNb_ <= 0 || p.width != width_ || p.height != height_) return std::nullopt;
-        const long limit = std::lrint(limit_);
         const auto row = [&](int y) { return mean(&p.y[size_t(y) * size_t(p.width)], 1, p.width); };
         const auto column = [&](int x) { return mean(&p.y[size_t(x)], p.width, p.height); };
+        return addLines(p.width, p.height, p.bitDepth, row, column);
+    }
+
+    // The same for a frame whose lines' integer luma means `row(y)` and `column(x)` give.
+    template <class Row, class Column>
+    std::optional<CropArea> addLines(int width, int height, int bitDepth, Row row, Column column) {
+        if (width_ == 0) {   // cropdetect's config_input: the first frame's size and depth
+            width_ = width;
+            height_ = height;
+            if (limit_ < 1.0f) limit_ *= float((1 << bitDepth) - 1);
+            a_.x1 = width - 1;
+            a_.y1 = height - 1;
+        }
+        if (++frameNb_ <= 0 || width != width_ || height != height_) return std::nullopt;
+        const long limit = std::lrint(limit_);
         // FIND: from `from` while `more`, the bound is the last black line stepped past.
         const auto find = [&](int& bound, int from, int step, auto more, auto line) {
             int last = from;
@@ -49,9 +56,9 @@ public:
             }
         };
         find(a_.y1, 0, 1, [&](int i) { return i < a_.y1; }, row);
-        find(a_.y2, p.height - 1, -1, [&](int i) { return i > std::max(a_.y2, a_.y1); }, row);
+        find(a_.y2, height - 1, -1, [&](int i) { return i > std::max(a_.y2, a_.y1); }, row);
         find(a_.x1, 0, 1, [&](int i) { return i < a_.x1; }, column);
-        find(a_.x2, p.width - 1, -1, [&](int i) { return i > std::max(a_.x2, a_.x1); }, column);
+        find(a_.x2, width - 1, -1, [&](int i) { return i > std::max(a_.x2, a_.x1); }, column);
         CropArea out = a_;
         out.x = (a_.x1 + 1) & ~1;
         out.y = (a_.y1 + 1) & ~1;
@@ -79,5 +86,12 @@ private:
     int width_ = 0, height_ = 0;
     CropArea a_;
 };
+
+// The active picture of one frame on its own: cropdetect's rule and defaults with nothing
+// carried from earlier frames (no skip, no growing bounds), as the window's View > Guides >
+// Active Picture draws it over each frame. The luma is read where it lies (core/PixelAccess.h),
+// only the lines the scan reaches. Host Y'CbCr and gray frames; nullopt for R'G'B' frames,
+// frames in device memory, and a frame too small to have a line.
+std::optional<CropArea> activePictureOf(const FrameView& frame);
 
 }  // namespace cs

@@ -23,8 +23,9 @@ constexpr double kTitleSafe = 0.90;    // title (graphics) safe: 90%
 
 struct PictureGuides {
     bool actionSafe = false, titleSafe = false, centreCross = false;
+    bool activePicture = false;   // the frame's active picture (analysis/ActivePicture.h), drawn by PictureView
     uint32_t aspects = 0;   // bit (1 << AspectGuide) per aspect guide shown
-    bool any() const { return actionSafe || titleSafe || centreCross || aspects != 0; }
+    bool any() const { return actionSafe || titleSafe || centreCross || activePicture || aspects != 0; }
     bool shows(AspectGuide g) const { return (aspects >> unsigned(g)) & 1u; }
     void set(AspectGuide g, bool on) { aspects = on ? aspects | (1u << unsigned(g)) : aspects & ~(1u << unsigned(g)); }
 };

@@ -225,6 +225,7 @@ PictureGuides pictureGuides() {
     g.actionSafe = s.value(QStringLiteral("view/guideActionSafe"), false).toBool();
     g.titleSafe = s.value(QStringLiteral("view/guideTitleSafe"), false).toBool();
     g.centreCross = s.value(QStringLiteral("view/guideCentre"), false).toBool();
+    g.activePicture = s.value(QStringLiteral("view/guideActivePicture"), false).toBool();
     g.aspects = s.value(QStringLiteral("view/guideAspects"), 0u).toUInt() & ((1u << std::size(kAspectGuides)) - 1u);
     return g;
 }
@@ -234,6 +235,7 @@ void setPictureGuides(const PictureGuides& g) {
     s.setValue(QStringLiteral("view/guideActionSafe"), g.actionSafe);
     s.setValue(QStringLiteral("view/guideTitleSafe"), g.titleSafe);
     s.setValue(QStringLiteral("view/guideCentre"), g.centreCross);
+    s.setValue(QStringLiteral("view/guideActivePicture"), g.activePicture);
     s.setValue(QStringLiteral("view/guideAspects"), g.aspects);
 }
 

@@ -25,6 +25,7 @@
 
 #include "GuiTestSupport.h"
 #include "ui/compare/Compare.h"
+#include "analysis/ActivePicture.h"
 #include "ui/main/MainWindow.h"
 #include "ui/MessageBar.h"
 #include "ui/main/PictureView.h"
@@ -275,6 +276,21 @@ private slots:
                 if (before.pixel(x, y) != after.pixel(x, y)) ++changed;
         QCOMPARE(changed, 0);
         for (const char* name : {"guideActionSafe", "guideAspect4x3", "guideCentre"}) action(name)->trigger();
+        QVERIFY(!window_->viewer()->guides().any());
+
+        // The active picture (cropdetect's rule on the frame shown): outlined in green along its top edge.
+        QVERIFY(action("guideActivePicture"));
+        action("guideActivePicture")->trigger();
+        const std::optional<cs::CropArea> expected = cs::activePictureOf(player().currentFrame().view);
+        QVERIFY(expected);
+        const std::optional<cs::FrameRegion> shown = window_->viewer()->activeArea();
+        QVERIFY(shown);
+        QCOMPARE((std::array{shown->x, shown->y, shown->width, shown->height}), (std::array{expected->x, expected->y, expected->w, expected->h}));
+        const QImage boxed = window_->viewer()->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+        const int fh = player().currentFrame().view.height;
+        const QRgb edge = at(boxed, float(r.x + r.w / 2), float(r.y + shown->y * r.h / fh));
+        QVERIFY2(qGreen(edge) >= 200 && qRed(edge) < 120 && qBlue(edge) < 140, qPrintable(QString::number(edge, 16)));
+        action("guideActivePicture")->trigger();
         QVERIFY(!window_->viewer()->guides().any());
     }
 

@@ -634,6 +634,7 @@ void MainWindow::onFrameChanged() {
     followTimeline();
     updatePicker();
     updatePins();
+    showActivePicture();
     if (recorder_) recordShownFrame();
 }
 

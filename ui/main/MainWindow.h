@@ -188,6 +188,8 @@ private:
     // MainWindowPins.cpp: the Pinned Pixels dock and View > Clear Pins (in `view`).
     void buildPins(QMenu* view);
     void updatePins();
+    // MainWindowGuides.cpp: the shown frame's active picture to the viewer (View > Guides).
+    void showActivePicture();
     // The picked pixel and the pins marked on the waveform, parade and vectorscope (those the
     // scopes measure: inside the region, when there is one).
     void updateScopeMarkers();

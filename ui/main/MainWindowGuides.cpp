@@ -1,12 +1,14 @@
 // MainWindow, guides: View > Guides, the safe areas (action 93%, title 90%: SMPTE ST 2046-1,
 // EBU R 95), aspect ratio guides and a centre cross over the picture (render/PictureGuides.h,
-// drawn by PictureView). Each is a checkable action, remembered between runs.
+// drawn by PictureView), and the shown frame's active picture (analysis/ActivePicture.h,
+// found again on each frame shown). Each is a checkable action, remembered between runs.
 #include "MainWindow.h"
 
 #include <QAction>
 #include <QMenu>
 
 #include "PictureView.h"
+#include "analysis/ActivePicture.h"
 #include "ui/Settings.h"
 
 namespace cs {
@@ -25,6 +27,7 @@ void MainWindow::buildGuides(QMenu* view) {
             apply(g, checked);
             viewer_->setGuides(g);
             settings::setPictureGuides(g);
+            showActivePicture();   // found for the frame shown now, not only the next one
         });
         return a;
     };
@@ -34,6 +37,9 @@ void MainWindow::buildGuides(QMenu* view) {
     add(tr("Title Safe (90%)"), QStringLiteral("guideTitleSafe"), g.titleSafe, [](PictureGuides& x, bool on) { x.titleSafe = on; })
         ->setToolTip(tr("SMPTE ST 2046-1 / EBU R 95 title (graphics) safe area: 90% of the width and height"));
     add(tr("Centre Cross"), QStringLiteral("guideCentre"), g.centreCross, [](PictureGuides& x, bool on) { x.centreCross = on; });
+    add(tr("Active Picture"), QStringLiteral("guideActivePicture"), g.activePicture, [](PictureGuides& x, bool on) { x.activePicture = on; })
+        ->setToolTip(tr("The shown frame's active picture inside letterbox or pillarbox bars (FFmpeg cropdetect's rule, "
+                      "as qc's active_area events): frames decoded on the CPU; not NVDEC's frames in GPU memory"));
     menu->addSeparator();
     for (AspectGuide a : kAspectGuides) {
         const QString name = QString::fromLatin1(aspectName(a));
@@ -41,6 +47,14 @@ void MainWindow::buildGuides(QMenu* view) {
             g.shows(a), [a](PictureGuides& x, bool on) { x.set(a, on); })
             ->setToolTip(tr("The frame lines of a centred %1 extraction").arg(name));
     }
+}
+
+void MainWindow::showActivePicture() {
+    std::optional<FrameRegion> area;
+    if (viewer_->guides().activePicture && player_->hasFrame())
+        if (const std::optional<CropArea> a = activePictureOf(player_->currentFrame().view); a && a->w > 0 && a->h > 0)
+            area = FrameRegion{a->x, a->y, a->w, a->h};
+    viewer_->setActiveArea(area);
 }
 
 }  // namespace cs

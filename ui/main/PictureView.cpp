@@ -73,6 +73,12 @@ void PictureView::setGuides(const PictureGuides& guides) {
     update();
 }
 
+void PictureView::setActiveArea(std::optional<FrameRegion> area) {
+    if (area == activeArea_) return;
+    activeArea_ = area;
+    update();
+}
+
 RectF PictureView::pictureRect() const {
     if (compareMode_ != CompareMode::Off && texturesB_.filled(gl::Plane::Picture)) return compareGeometry().a.picture;
     PictureLayout l = layout_;
@@ -92,6 +98,18 @@ void PictureView::drawGuides(int w, int h) {
         lines_.draw(shadow.data(), count, w, h, 0x90000000u);
         lines_.draw(segments->data(), count, w, h, colour);
     }
+    // The active picture: a green outline on its pixels' outer edges.
+    const int fw = frameWidth(), fh = frameHeight();
+    if (!guides_.activePicture || !activeArea_ || fw <= 0 || fh <= 0) return;
+    const FrameRegion& a = *activeArea_;
+    const RectF p = pictureRect();
+    const float x0 = float(p.x + a.x * p.w / fw), x1 = float(p.x + (a.x + a.width) * p.w / fw);
+    const float y0 = float(p.y + a.y * p.h / fh), y1 = float(p.y + (a.y + a.height) * p.h / fh);
+    std::vector<float> box = {x0, y0, x1, y0, x1, y0, x1, y1, x1, y1, x0, y1, x0, y1, x0, y0};
+    std::vector<float> shadow = box;
+    for (float& v : shadow) v += 1.0f;
+    lines_.draw(shadow.data(), 4, w, h, 0x90000000u);
+    lines_.draw(box.data(), 4, w, h, 0xff64dc50u);
 }
 
 void PictureView::zoomToFit() {

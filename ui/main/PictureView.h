@@ -49,6 +49,10 @@ public:
     // Safe areas, aspect guides and the centre cross drawn over the picture (picture A when comparing).
     void setGuides(const PictureGuides& guides);
     const PictureGuides& guides() const { return guides_; }
+    // The shown frame's active picture (frame pixels; nothing: none known), outlined while
+    // guides().activePicture is on.
+    void setActiveArea(std::optional<FrameRegion> area);
+    const std::optional<FrameRegion>& activeArea() const { return activeArea_; }
     // Where the picture (A) is drawn now, view pixels.
     RectF pictureRect() const;
 
@@ -122,6 +126,7 @@ private:
     QPointF pressPos_, lastDragPos_;
     bool dragging_ = false;
     std::optional<FrameRegion> region_;
+    std::optional<FrameRegion> activeArea_;
     std::optional<PixelPos> regionStart_, regionEnd_;   // a Ctrl+drag in progress: its corners
 };
 
