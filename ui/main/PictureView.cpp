@@ -90,26 +90,28 @@ RectF PictureView::pictureRect() const {
 void PictureView::drawGuides(int w, int h) {
     if (!guides_.any()) return;
     const GuideSegments g = guideSegments(pictureRect(), guides_, 20.0 * devicePixelRatioF());
-    for (const auto& [segments, colour] : {std::pair{&g.safe, 0xe6ffffffu}, std::pair{&g.aspect, 0xff00beffu}, std::pair{&g.cross, 0xffffffffu}}) {
-        if (segments->empty()) continue;
-        std::vector<float> shadow = *segments;
-        for (float& v : shadow) v += 1.0f;
-        const int count = int(segments->size() / 4);
-        lines_.draw(shadow.data(), count, w, h, 0x90000000u);
-        lines_.draw(segments->data(), count, w, h, colour);
-    }
+    for (const auto& [segments, colour] : {std::pair{&g.safe, 0xe6ffffffu}, std::pair{&g.aspect, 0xff00beffu}, std::pair{&g.cross, 0xffffffffu}})
+        drawShadowed(*segments, w, h, colour, 0x90000000u);
     // The active picture: a green outline on its pixels' outer edges.
+    if (guides_.activePicture && activeArea_) drawShadowed(frameBox(*activeArea_), w, h, 0xff64dc50u, 0x90000000u);
+}
+
+std::vector<float> PictureView::frameBox(const FrameRegion& r) const {
     const int fw = frameWidth(), fh = frameHeight();
-    if (!guides_.activePicture || !activeArea_ || fw <= 0 || fh <= 0) return;
-    const FrameRegion& a = *activeArea_;
+    if (fw <= 0 || fh <= 0) return {};
     const RectF p = pictureRect();
-    const float x0 = float(p.x + a.x * p.w / fw), x1 = float(p.x + (a.x + a.width) * p.w / fw);
-    const float y0 = float(p.y + a.y * p.h / fh), y1 = float(p.y + (a.y + a.height) * p.h / fh);
-    std::vector<float> box = {x0, y0, x1, y0, x1, y0, x1, y1, x1, y1, x0, y1, x0, y1, x0, y0};
-    std::vector<float> shadow = box;
+    const float x0 = float(p.x + r.x * p.w / fw), x1 = float(p.x + (r.x + r.width) * p.w / fw);
+    const float y0 = float(p.y + r.y * p.h / fh), y1 = float(p.y + (r.y + r.height) * p.h / fh);
+    return {x0, y0, x1, y0, x1, y0, x1, y1, x1, y1, x0, y1, x0, y1, x0, y0};
+}
+
+void PictureView::drawShadowed(const std::vector<float>& segments, int w, int h, uint32_t colour, uint32_t shadowColour) {
+    if (segments.empty()) return;
+    std::vector<float> shadow = segments;
     for (float& v : shadow) v += 1.0f;
-    lines_.draw(shadow.data(), 4, w, h, 0x90000000u);
-    lines_.draw(box.data(), 4, w, h, 0xff64dc50u);
+    const int count = int(segments.size() / 4);
+    lines_.draw(shadow.data(), count, w, h, shadowColour);
+    lines_.draw(segments.data(), count, w, h, colour);
 }
 
 void PictureView::zoomToFit() {
@@ -215,20 +217,14 @@ void PictureView::drawRegion(int w, int h) {
         const int x0 = std::min(regionStart_->x, regionEnd_->x), y0 = std::min(regionStart_->y, regionEnd_->y);
         r = FrameRegion{x0, y0, std::max(regionStart_->x, regionEnd_->x) - x0 + 1, std::max(regionStart_->y, regionEnd_->y) - y0 + 1};
     }
-    const int fw = frameWidth(), fh = frameHeight();
-    if (!r || fw <= 0 || fh <= 0) return;
-    const RectF p = pictureRect();
-    const float x0 = float(p.x + r->x * p.w / fw), x1 = float(p.x + (r->x + r->width) * p.w / fw);
-    const float y0 = float(p.y + r->y * p.h / fh), y1 = float(p.y + (r->y + r->height) * p.h / fh);
-    std::vector<float> box = {x0, y0, x1, y0, x1, y0, x1, y1, x1, y1, x0, y1, x0, y1, x0, y0};
-    if (r->height == 1 && r->width == fw) {
-        const float ym = (y0 + y1) / 2, tick = 12.0f * float(devicePixelRatioF());
+    if (!r) return;
+    std::vector<float> box = frameBox(*r);
+    if (box.empty()) return;
+    if (r->height == 1 && r->width == frameWidth()) {
+        const float x0 = box[0], x1 = box[2], ym = (box[1] + box[5]) / 2, tick = 12.0f * float(devicePixelRatioF());
         for (float v : {x0 - tick, ym, x0, ym, x1, ym, x1 + tick, ym}) box.push_back(v);
     }
-    std::vector<float> shadow = box;
-    for (float& v : shadow) v += 1.0f;
-    lines_.draw(shadow.data(), int(shadow.size() / 4), w, h, 0xa0000000u);
-    lines_.draw(box.data(), int(box.size() / 4), w, h, 0xff00e0ffu);
+    drawShadowed(box, w, h, 0xff00e0ffu, 0xa0000000u);
 }
 
 void PictureView::drawPins(int w, int h) {

@@ -101,6 +101,11 @@ private:
     void drawPicture(const gl::FrameTextures& textures, const RectF& r, int w, int h);
     bool nearDivider(const QPointF& widgetPos) const;
     void drawGuides(int w, int h);
+    // The outline of `r` (frame pixels) on its pixels' outer edges, as line segments in view
+    // pixels (x0, y0, x1, y1 each); none before there is a frame.
+    std::vector<float> frameBox(const FrameRegion& r) const;
+    // `segments` over a dark shadow one pixel down and right.
+    void drawShadowed(const std::vector<float>& segments, int w, int h, uint32_t colour, uint32_t shadowColour);
     void drawPins(int w, int h);
     void drawRegion(int w, int h);
     // The frame pixel nearest a view position (clamped into the frame), picture A.
