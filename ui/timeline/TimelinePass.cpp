@@ -76,13 +76,11 @@ void TimelinePass::stop() {
     process_.reset();
 }
 
-bool TimelinePass::loadWhole(Result<TimelineData> whole, const QString& origin) {
-    if (!whole) return false;
-    *data_ = std::move(*whole);
+void TimelinePass::loadWhole(TimelineData whole, const QString& origin) {
+    *data_ = std::move(whole);
     origin_ = origin;
     emit progressed();
     emit finished();
-    return true;
 }
 
 void TimelinePass::start(const QString& input, const std::string& engine, TimelineData* data) {
@@ -147,7 +145,7 @@ void TimelinePass::takeDocument() {
         if (readingKind_ == Reading::ByHand) origin = tr("statistics in %1").arg(name);
         if (readingKind_ == Reading::Beside)
             origin = json ? tr("qc report beside the file") : tr("QCTools document beside the file (%1)").arg(name);
-        loadWhole(std::move(read.data), origin);
+        loadWhole(std::move(*read.data), origin);
         return;
     }
     const QString message = QString::fromStdString(read.data.message());

@@ -80,7 +80,7 @@ private:
     void startPass();
     void readNext();        // the first of besideDocuments_, on a task
     void takeDocument();    // reading_'s result: in, or the next document, or the pass
-    bool loadWhole(Result<TimelineData> whole, const QString& origin);
+    void loadWhole(TimelineData whole, const QString& origin);   // `whole` in, progressed() and finished()
 
     std::unique_ptr<QProcess> process_;
     QTimer poll_;
