@@ -23,12 +23,35 @@ bool columnInside(const ScopeResults& r, const MarkedPixel& p) { return r.width 
 
 }  // namespace
 
-std::optional<ScopeMarker> waveformMarker(const ScopeResults& r, const ScopeSpec& spec, int imageWidth, int imageHeight,
-                                          const MarkedPixel& p) {
-    if (spec.waveformMode != WaveformMode::Luma || !columnInside(r, p) || imageWidth <= 0 || imageHeight <= 0) return std::nullopt;
+std::vector<ScopeMarker> waveformMarkers(const ScopeResults& r, const ScopeSpec& spec, int imageWidth, int imageHeight,
+                                         const MarkedPixel& p) {
+    std::vector<ScopeMarker> markers;
+    if (!columnInside(r, p) || imageWidth <= 0 || imageHeight <= 0) return markers;
     const PlotRect plot = waveformPlotRect(imageWidth, imageHeight);
-    if (plot.empty()) return std::nullopt;
-    return onPanel(plot, p.column, r.width, p.luma, r.levels, spec.waveformRange);
+    if (plot.empty()) return markers;
+    const int textScale = graticuleTextScale(imageWidth, imageHeight);
+    auto mark = [&](const PlotRect& panel, int code) {
+        if (panel.empty()) return;
+        if (auto at = onPanel(panel, p.column, r.width, code, r.levels, spec.waveformRange)) markers.push_back(*at);
+    };
+    // ScopeRender's renderWaveform lays each mode's panels out so.
+    const bool rgb = r.paradeMode == ParadeMode::Rgb;
+    const std::array<int, 3> rgbCodes = {p.r, p.g, p.b};
+    switch (spec.waveformMode) {
+        case WaveformMode::Luma:
+            mark(plot, p.luma);
+            break;
+        case WaveformMode::RgbOverlay:
+            if (rgb)
+                for (int code : rgbCodes) mark(waveformPanelRect(plot, 0, 1, textScale, true), code);
+            break;
+        case WaveformMode::Yrgb:
+            mark(waveformPanelRect(plot, 0, 4, textScale, false), p.luma);
+            if (rgb)
+                for (int c = 0; c < 3; ++c) mark(waveformPanelRect(plot, c + 1, 4, textScale, true), rgbCodes[size_t(c)]);
+            break;
+    }
+    return markers;
 }
 
 std::vector<ScopeMarker> paradeMarkers(const ScopeResults& r, int imageWidth, int imageHeight, const MarkedPixel& p, LevelRange zoom) {

@@ -16,6 +16,7 @@ namespace cs {
 
 struct ScopeMarker {
     double x = 0, y = 0;
+    int label = 0;   // the pin's number drawn beside the marker (1 for the first); 0: none
 };
 
 // The pixel's values in the results' codes: `column` among the results' columns (the
@@ -27,10 +28,13 @@ struct MarkedPixel {
     int r = 0, g = 0, b = 0;
 };
 
-// The waveform in its luma mode: one marker (none in the R'G'B' overlay and YRGB modes, for
-// a column outside the results, or a code outside spec.waveformRange).
-std::optional<ScopeMarker> waveformMarker(const ScopeResults& results, const ScopeSpec& spec, int imageWidth, int imageHeight,
-                                          const MarkedPixel& p);
+// The waveform, as its mode lays it out: luma, one marker; the R'G'B' overlay, three in its
+// one panel (R', G', B', in that order); YRGB, one a panel (Y', R', G', B'). The R'G'B'
+// markers need results whose parade was counted in R'G'B' (countedSpec makes it so for
+// those modes). None for a column outside the results, none for a code outside
+// spec.waveformRange.
+std::vector<ScopeMarker> waveformMarkers(const ScopeResults& results, const ScopeSpec& spec, int imageWidth, int imageHeight,
+                                         const MarkedPixel& p);
 // The parade: one marker a panel (R', G', B' or Y', Cb, Cr, as results.paradeMode); none
 // for a column outside the results, none on a panel whose code is outside `zoom` (the
 // spec's paradeRange).

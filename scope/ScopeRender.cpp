@@ -457,6 +457,19 @@ void drawGraticule(RgbaImage& img, const PlotRect& plot, const Graticule& g, int
     drawGraticuleInto(img, plot, g, textScale, labels, layout.placed);
 }
 
+RgbaImage textTag(const char* text, int scale, int pad, uint8_t alpha) {
+    RgbaImage tag;
+    tag.resize(font::textWidth(text, scale) + 2 * pad, font::textHeight(text, scale) + 2 * pad);
+    for (int y = 0; y < tag.height; ++y)
+        for (int x = 0; x < tag.width; ++x) {
+            uint8_t* px = tag.at(x, y);
+            px[0] = px[1] = px[2] = 24;
+            px[3] = alpha;
+        }
+    drawText(tag, pad, pad, text, 0xffffffffu, scale);
+    return tag;
+}
+
 void drawText(RgbaImage& img, int x, int y, const char* text, uint32_t rgba, int scale) {
     if (text == nullptr || img.empty()) return;
     scale = std::clamp(scale, 1, 64);

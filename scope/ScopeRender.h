@@ -36,5 +36,8 @@ void drawGraticule(RgbaImage& img, const PlotRect& plot, const Graticule& g, int
 // Text in a built-in bitmap font (ASCII 32..126), for graticule labels; scale >= 1.
 void drawText(RgbaImage& img, int x, int y, const char* text, uint32_t rgba, int scale = 1);
 void drawLine(RgbaImage& img, double x0, double y0, double x1, double y1, uint32_t rgba);
+// A tag for the views' overlays: white `text` at `scale` on a dark translucent tile (alpha
+// `alpha`) with `pad` pixels around it (the picture's A and B, the pins' numbers).
+RgbaImage textTag(const char* text, int scale, int pad, uint8_t alpha);
 
 }  // namespace cs

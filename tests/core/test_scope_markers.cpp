@@ -70,18 +70,44 @@ TEST(ScopeMarkers, WaveformMarkersLieOnTheirTraces) {
     RgbaImage with, without;
     renderWaveform(h.results, spec, with);
     renderWaveform(h.empty, spec, without);
-    const auto left = waveformMarker(h.results, spec, 320, 200, h.left);
-    const auto right = waveformMarker(h.results, spec, 320, 200, h.right);
-    ASSERT_TRUE(left && right);
-    EXPECT_TRUE(traceNear(with, without, *left));
-    EXPECT_TRUE(traceNear(with, without, *right));
-    EXPECT_LT(left->x, right->x);
-    EXPECT_GT(left->y, right->y + 20);   // 92 below 158
+    const std::vector<ScopeMarker> left = waveformMarkers(h.results, spec, 320, 200, h.left);
+    const std::vector<ScopeMarker> right = waveformMarkers(h.results, spec, 320, 200, h.right);
+    ASSERT_EQ(left.size(), 1u);
+    ASSERT_EQ(right.size(), 1u);
+    EXPECT_TRUE(traceNear(with, without, left[0]));
+    EXPECT_TRUE(traceNear(with, without, right[0]));
+    EXPECT_LT(left[0].x, right[0].x);
+    EXPECT_GT(left[0].y, right[0].y + 20);   // 92 below 158
     MarkedPixel outside = h.left;
     outside.column = 64;
-    EXPECT_FALSE(waveformMarker(h.results, spec, 320, 200, outside));
-    spec.waveformMode = WaveformMode::Yrgb;
-    EXPECT_FALSE(waveformMarker(h.results, spec, 320, 200, h.left));
+    EXPECT_TRUE(waveformMarkers(h.results, spec, 320, 200, outside).empty());
+}
+
+// The R'G'B' overlay: R', G', B' in its one panel, each on its trace; YRGB: one a panel,
+// left to right, each on its panel's trace. Without R'G'B' counts, no R'G'B' markers.
+TEST(ScopeMarkers, RgbOverlayAndYrgbMarkersLieOnTheirTraces) {
+    const Halves h = halves(ParadeMode::Rgb);
+    for (WaveformMode mode : {WaveformMode::RgbOverlay, WaveformMode::Yrgb}) {
+        ScopeSpec spec;
+        spec.scopeWidth = 480;
+        spec.scopeHeight = 240;
+        spec.waveformMode = mode;
+        RgbaImage with, without;
+        renderWaveform(h.results, spec, with);
+        renderWaveform(h.empty, spec, without);
+        const size_t expected = mode == WaveformMode::Yrgb ? 4 : 3;
+        for (const MarkedPixel& p : {h.left, h.right}) {
+            const std::vector<ScopeMarker> m = waveformMarkers(h.results, spec, 480, 240, p);
+            ASSERT_EQ(m.size(), expected) << int(mode);
+            for (size_t i = 0; i < m.size(); ++i) EXPECT_TRUE(traceNear(with, without, m[i])) << int(mode) << " marker " << i;
+            if (mode == WaveformMode::Yrgb)
+                for (size_t i = 1; i < m.size(); ++i) EXPECT_LT(m[i - 1].x, m[i].x);
+            else
+                EXPECT_TRUE(m[0].x == m[1].x && m[1].x == m[2].x);   // one column, three codes
+        }
+        const Halves ycbcr = halves(ParadeMode::Ycbcr);
+        EXPECT_EQ(waveformMarkers(ycbcr.results, spec, 480, 240, ycbcr.left).size(), mode == WaveformMode::Yrgb ? 1u : 0u);
+    }
 }
 
 TEST(ScopeMarkers, ParadeMarkersLieOnEachPanelsTrace) {

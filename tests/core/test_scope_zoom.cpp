@@ -223,10 +223,10 @@ TEST(ScopeZoom, VectorscopeBeyondTwoTimesAndMarkersFollow) {
     ScopeSpec w;
     w.waveformRange = codes8(100, 120);
     const PlotRect wp = waveformPlotRect(w.scopeWidth, w.scopeHeight);
-    const std::optional<ScopeMarker> at = waveformMarker(r, w, w.scopeWidth, w.scopeHeight, MarkedPixel{3, 110, 128, 128, 0, 0, 0});
-    ASSERT_TRUE(at);
-    EXPECT_NEAR(at->y, wp.toPixelY(0.5), 1e-6);
-    EXPECT_FALSE(waveformMarker(r, w, w.scopeWidth, w.scopeHeight, MarkedPixel{3, 200, 128, 128, 0, 0, 0}));
+    const std::vector<ScopeMarker> at = waveformMarkers(r, w, w.scopeWidth, w.scopeHeight, MarkedPixel{3, 110, 128, 128, 0, 0, 0});
+    ASSERT_EQ(at.size(), 1u);
+    EXPECT_NEAR(at[0].y, wp.toPixelY(0.5), 1e-6);
+    EXPECT_TRUE(waveformMarkers(r, w, w.scopeWidth, w.scopeHeight, MarkedPixel{3, 200, 128, 128, 0, 0, 0}).empty());
 }
 
 }  // namespace

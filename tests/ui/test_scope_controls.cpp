@@ -166,6 +166,36 @@ private slots:
         QVERIFY(shownAsCoreDraws(Plane::Waveform));
     }
 
+    // The pins are marked in every waveform mode (luma: one a pin; the R'G'B' overlay: R', G',
+    // B' in its one panel; YRGB: one a panel), and numbered when there are several.
+    void pinsAreMarkedAndNumberedInEveryWaveformMode() {
+        cs::PictureView* viewer = window_->viewer();
+        auto labels = [&](Plane plane) {
+            std::vector<int> l;
+            for (const cs::ScopeMarker& m : window_->scopeView(plane)->markers()) l.push_back(m.label);
+            return l;
+        };
+        viewer->setPinned(cs::PixelPos{20, 20});
+        QTRY_COMPARE_WITH_TIMEOUT(labels(Plane::Waveform), std::vector<int>{0}, kWaitMs);
+        QVERIFY(viewer->addPin(cs::PixelPos{300, 20}));
+        QTRY_COMPARE_WITH_TIMEOUT(labels(Plane::Waveform), (std::vector<int>{1, 2}), kWaitMs);
+        QCOMPARE(labels(Plane::Parade), (std::vector<int>{1, 1, 1, 2, 2, 2}));
+        QCOMPARE(labels(Plane::Vectorscope), (std::vector<int>{1, 2}));
+        choose(combo(window_, "waveformMode"), int(cs::WaveformMode::Yrgb));
+        QTRY_COMPARE_WITH_TIMEOUT(labels(Plane::Waveform), (std::vector<int>{1, 1, 1, 1, 2, 2, 2, 2}), kWaitMs);
+        QVERIFY(shownAsCoreDraws(Plane::Waveform));
+        shot(Plane::Waveform, "waveform-yrgb-pins.png");
+        // Each marker in its own panel, left to right: Y', R', G', B'.
+        const std::vector<cs::ScopeMarker> yrgb = window_->scopeView(Plane::Waveform)->markers();
+        for (size_t i = 1; i < 4; ++i) QVERIFY(yrgb[i].x > yrgb[i - 1].x);
+        choose(combo(window_, "waveformMode"), int(cs::WaveformMode::RgbOverlay));
+        QTRY_COMPARE_WITH_TIMEOUT(labels(Plane::Waveform), (std::vector<int>{1, 1, 1, 2, 2, 2}), kWaitMs);
+        shot(Plane::Waveform, "waveform-rgb-overlay-pins.png");
+        choose(combo(window_, "waveformMode"), int(cs::WaveformMode::Luma));
+        viewer->setPinned(std::nullopt);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->scopeView(Plane::Waveform)->markers().empty(), kWaitMs);
+    }
+
     void referenceLinesTakePresetsAndTypedListsAndRefuseBadOnes() {
         QComboBox* refs = combo(window_, "referenceLines");
         QVERIFY(refs && refs->isEditable());

@@ -95,20 +95,28 @@ void MainWindow::updateScopeMarkers() {
         const ScopeResults& r = engine_.results();
         const FrameView& frame = player_->currentFrame().view;
         const FrameRegion area = engine_.region.value_or(FrameRegion{0, 0, frame.width, frame.height});
-        for (const PixelPos& pin : viewer_->pins()) {
+        const std::vector<PixelPos>& pins = viewer_->pins();
+        for (size_t n = 0; n < pins.size(); ++n) {
+            const PixelPos& pin = pins[n];
             if (pin.x < area.x || pin.y < area.y || pin.x >= area.x + area.width || pin.y >= area.y + area.height) continue;
             const std::optional<PixelReading> p = readAt(pin);
             if (!p || p->bitDepth != r.bitDepth) continue;
             const MarkedPixel m{pin.x - area.x, p->luma, p->cb, p->cr, p->r, p->g, p->b};
+            std::array<std::vector<ScopeMarker>, 3> pinMarkers;
             for (size_t i = 0; i < kMarked.size(); ++i) {
                 const ScopePlacement placement = engine_.placement(kMarked[i], viewer_->textures());
                 const int w = placement.imageWidth, h = placement.imageHeight;
                 if (kMarked[i] == Plane::Waveform) {
-                    if (auto at = waveformMarker(r, engine_.spec(), w, h, m)) markers[i].push_back(*at);
+                    pinMarkers[i] = waveformMarkers(r, engine_.spec(), w, h, m);
                 } else if (kMarked[i] == Plane::Parade) {
-                    for (const ScopeMarker& at : paradeMarkers(r, w, h, m, engine_.spec().paradeRange)) markers[i].push_back(at);
+                    pinMarkers[i] = paradeMarkers(r, w, h, m, engine_.spec().paradeRange);
                 } else if (auto at = vectorscopeMarker(r, engine_.spec(), std::min(w, h), m)) {
-                    markers[i].push_back(*at);
+                    pinMarkers[i].push_back(*at);
+                }
+                // Numbered as on the picture when there are several pins.
+                for (ScopeMarker& at : pinMarkers[i]) {
+                    at.label = pins.size() > 1 ? int(n) + 1 : 0;
+                    markers[i].push_back(at);
                 }
             }
         }

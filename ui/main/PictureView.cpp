@@ -175,18 +175,7 @@ void PictureView::paintView(int w, int h) {
         // Which is which: "A" in the top-left corner of A's part, "B" in the top-right of B's.
         constexpr int kScale = 2, kPad = 5, kLabelW = 5 * kScale + 2 * kPad, kLabelH = 7 * kScale + 2 * kPad;
         for (int i = 0; i < 2; ++i) {
-            if (!compareLabels_[i].valid()) {
-                RgbaImage label;
-                label.resize(kLabelW, kLabelH);
-                for (int y = 0; y < kLabelH; ++y)
-                    for (int x = 0; x < kLabelW; ++x) {
-                        uint8_t* px = label.at(x, y);
-                        px[0] = px[1] = px[2] = 24;
-                        px[3] = 200;
-                    }
-                drawText(label, kPad, kPad, i == 0 ? "A" : "B", 0xffffffffu, kScale);
-                if (!compareLabels_[i].upload(label)) continue;
-            }
+            if (!compareLabels_[i].valid() && !compareLabels_[i].upload(textTag(i == 0 ? "A" : "B", kScale, kPad, 200))) continue;
             const ComparePane& pane = i == 0 ? g.a : g.b;
             if (pane.clip.w < 3 * kLabelW) continue;
             const double x = i == 0 ? pane.clip.x + 8 : pane.clip.x + pane.clip.w - 8 - kLabelW;
@@ -252,19 +241,8 @@ void PictureView::drawPins(int w, int h) {
         lines_.draw(cross, 4, w, h, 0xffffffffu);
         // Its number in the crosshair's upper-right quarter.
         gl::RgbaTexture& label = pinLabels_[i];
-        if (!label.valid()) {
-            RgbaImage image;
-            image.resize(kLabelW, kLabelH);
-            for (int py = 0; py < kLabelH; ++py)
-                for (int px = 0; px < kLabelW; ++px) {
-                    uint8_t* v = image.at(px, py);
-                    v[0] = v[1] = v[2] = 24;
-                    v[3] = 190;
-                }
-            const char digit[2] = {char('1' + i), 0};
-            drawText(image, kPad, kPad, digit, 0xffffffffu, kScale);
-            if (!label.upload(image)) continue;
-        }
+        const char digit[2] = {char('1' + i), 0};
+        if (!label.valid() && !label.upload(textTag(digit, kScale, kPad, 190))) continue;
         gl::ImageRenderer::Options o;
         o.smooth = false;
         o.blend = true;

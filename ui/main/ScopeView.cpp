@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "scope/ScopeRender.h"
+
 namespace cs {
 
 ScopeView::ScopeView(gl::Plane plane, gl::FrameTextures* shared, QWidget* parent)
@@ -36,7 +38,7 @@ void ScopeView::setOverlay(RgbaImage overlay) {
 void ScopeView::setMarkers(std::vector<ScopeMarker> markers) {
     if (markers.size() == markers_.size() &&
         std::equal(markers.begin(), markers.end(), markers_.begin(), [](const ScopeMarker& a, const ScopeMarker& b) {
-            return a.x == b.x && a.y == b.y;
+            return a.x == b.x && a.y == b.y && a.label == b.label;
         }))
         return;
     markers_ = std::move(markers);
@@ -59,6 +61,7 @@ void ScopeView::releaseGl() {
     lines_.release();
     ycbcr_.release();
     overlayTexture_.release();
+    markerLabels_.clear();
     compareTrace_.release();
     compareBaseTexture_.release();
     compareBaseUploaded_.reset();
@@ -151,6 +154,20 @@ void ScopeView::paintView(int w, int h) {
     for (float& v : shadow) v += 1.0f;
     lines_.draw(shadow.data(), int(shadow.size() / 4), w, h, 0xc0000000u);
     lines_.draw(square.data(), int(square.size() / 4), w, h, 0xffffffffu);
+    // The pins' numbers, above and to the right of their squares (as on the picture).
+    const int textScale = devicePixelRatioF() >= 1.5 ? 2 : 1;
+    for (const ScopeMarker& m : markers_) {
+        if (m.label <= 0 || m.label > 9) continue;
+        if (markerLabels_.size() < size_t(m.label)) markerLabels_.resize(size_t(m.label));
+        gl::RgbaTexture& tag = markerLabels_[size_t(m.label - 1)];
+        const char digit[2] = {char('0' + m.label), 0};
+        if (!tag.valid() && !tag.upload(textTag(digit, textScale, 2 * textScale, 190))) continue;
+        const double x = std::floor(r.x + (m.x + 0.5) * sx) + half + 2, y = std::floor(r.y + (m.y + 0.5) * sy) - half - 2 - tag.height();
+        gl::ImageRenderer::Options tagOptions;
+        tagOptions.smooth = false;
+        tagOptions.blend = true;
+        images_.draw(tag.name(), RectF{x, y, double(tag.width()), double(tag.height())}, w, h, tagOptions);
+    }
 }
 
 QSize ScopeView::imageSize() const {

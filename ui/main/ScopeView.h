@@ -4,7 +4,7 @@
 // scope/Graticule.h geometry for the same image size. Comparing (ui/compare/Compare.h) it shows picture
 // B's scope instead, or B's trace in a second colour over A's (render/CompareTrace.h).
 // Markers (the picked pixel and the pins, scope/ScopeMarkers.h) are drawn over A's scope as
-// small squares.
+// small squares, each with its pin's number when it has one.
 // Scope zoom: over the waveform, parade and vectorscope the wheel, a vertical drag (with the
 // left button) and a double-click are reported in image coordinates (the image as shown,
 // fitted into the panel) for the window to zoom, pan and reset the scale (MainWindowScopeZoom.cpp).
@@ -34,7 +34,8 @@ public:
     gl::Plane plane() const { return plane_; }
     // A premultiplied RGBA overlay drawn over the scope image (empty: none), the image's size.
     void setOverlay(RgbaImage overlay);
-    // Points of the image (its coordinates, as the overlay's) marked with a small square each.
+    // Points of the image (its coordinates, as the overlay's) marked with a small square each,
+    // and the marker's label (a pin's number) beside it.
     void setMarkers(std::vector<ScopeMarker> markers);
     const std::vector<ScopeMarker>& markers() const { return markers_; }
     // How the texture makes the image (default: the whole texture is the image).
@@ -82,6 +83,7 @@ private:
     gl::YcbcrRenderer ycbcr_;   // the preview panel: a preview drawn from the Y'CbCr planes
     gl::LineRenderer lines_;    // the markers
     std::vector<ScopeMarker> markers_;
+    std::vector<gl::RgbaTexture> markerLabels_;   // label n's tag at [n - 1], made on first use
     gl::RgbaTexture overlayTexture_;
     RgbaImage overlay_;
     ScopePlacement placement_;
