@@ -203,10 +203,16 @@ void EngineHost::prepareSpec() {
     }
 }
 
-Status EngineHost::process(const FrameView& frame, gl::FrameTextures* textures, std::shared_ptr<PreparedScopes> prepared) {
+Status EngineHost::process(const FrameView& decoded, gl::FrameTextures* textures, std::shared_ptr<PreparedScopes> prepared) {
     const auto start = std::chrono::steady_clock::now();
     prepareSpec();
     usedPrepared_ = false;
+    Result<FrameView> shown = shownView(decoded);
+    if (!shown) {
+        hasResults_ = false;
+        return shown.status();
+    }
+    const FrameView& frame = *shown;
     Status s;
 #if CS_HAVE_CUDA
     if (usesCuda() && textures) {
@@ -218,7 +224,7 @@ Status EngineHost::process(const FrameView& frame, gl::FrameTextures* textures, 
         imagesOnGpu_ = false;
         // Planar Y'CbCr goes up as its planes and the shader draws the picture (and focus
         // peaking): the engine then neither converts nor writes an RGBA picture for them.
-        ScopeSettings settings{spec_, panels_, histogramChannels, textures && gl::YcbcrTextures::supports(frame), region};
+        ScopeSettings settings{spec_, panels_, histogramChannels, textures && gl::YcbcrTextures::supports(frame), region, field};
         planesShown_ = settings.planesShown;
         publish(settings);
         if (prepared && prepared->pts == frame.pts && prepared->firstSample == frame.data[0] &&
@@ -276,16 +282,19 @@ std::shared_ptr<PreparedScopes> EngineHost::prepare(const VideoFrame& frame) {
     }
     // The planes go up when they did for the last frame and this frame's format allows.
     settings.planesShown = settings.planesShown && gl::YcbcrTextures::supports(frame.view);
+    // The field's view, as process() takes it (its first sample is the one process() matches).
+    Result<FrameView> shown = settings.field ? fieldView(frame.view, *settings.field) : Result<FrameView>(frame.view);
+    if (!shown) return {};
     if (!prepared) prepared = std::make_shared<PreparedScopes>();
     std::lock_guard work(aheadMutex_);
     if (!aheadEngine_) aheadEngine_ = makeCpuEngine(kPreparerThreads);
     const auto start = std::chrono::steady_clock::now();
-    if (!runEngine(*aheadEngine_, frame.view, settings, prepared->results, aheadWhole_)) return {};
+    if (!runEngine(*aheadEngine_, *shown, settings, prepared->results, aheadWhole_)) return {};
     renderPanelImages(settings, engineSpec(settings).displayImages, prepared->results, aheadImagePool_, prepared->panelImages,
                       prepared->drawnHere);
     prepared->settings = settings;
-    prepared->pts = frame.view.pts;
-    prepared->firstSample = frame.view.data[0];
+    prepared->pts = shown->pts;
+    prepared->firstSample = shown->data[0];
     prepared->milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return prepared;
 }

@@ -25,6 +25,7 @@
 
 #include "core/DeviceStream.h"
 #include "core/Engine.h"
+#include "core/FieldView.h"
 #include "core/FrameRegion.h"
 #include "core/ScopeResults.h"
 #include "core/ScopeSpec.h"
@@ -49,6 +50,7 @@ struct ScopeSettings {
     HistogramChannels histogramChannels = HistogramChannels::LumaAndRgb;
     bool planesShown = false;   // the frame goes up as its Y'CbCr planes (the engine draws no picture)
     std::optional<FrameRegion> region;   // EngineHost::region
+    std::optional<Field> field;          // EngineHost::field
     bool operator==(const ScopeSettings&) const = default;
 };
 
@@ -97,6 +99,12 @@ public:
     // engine for packed frames or an engine-made preview, the CUDA engine always): once on
     // the region's view for the scopes, once on the frame with no scope for the picture.
     std::optional<FrameRegion> region;
+    // One field of each frame instead of the frame (core/FieldView.h): the picture, the
+    // preview and every scope are the field's, half the frame's height, and the region is in
+    // the field's rows. process() and prepare() take the decoded frame and view its field
+    // themselves; shownView() is that view, for whoever reads the shown picture's pixels.
+    std::optional<Field> field;
+    Result<FrameView> shownView(const FrameView& frame) const { return field ? fieldView(frame, *field) : Result<FrameView>(frame); }
     // Whether the picture last put up is tone mapped (a PQ or HLG frame with toneMapHdr on).
     bool toneMapped() const { return toneMapped_; }
 

@@ -16,13 +16,13 @@ RectF fitRect(int imageWidth, int imageHeight, int viewWidth, int viewHeight) {
 double PictureLayout::scale() const {
     if (frameW_ <= 0 || frameH_ <= 0 || viewW_ <= 0 || viewH_ <= 0) return 1.0;
     if (zoom_ > 0) return zoom_;
-    return std::min(double(viewW_) / frameW_, double(viewH_) / frameH_);
+    return std::min(double(viewW_) / frameW_, double(viewH_) / shownHeight());
 }
 
 RectF PictureLayout::rect() const {
     if (frameW_ <= 0 || frameH_ <= 0 || viewW_ <= 0 || viewH_ <= 0) return {};
-    if (zoom_ <= 0) return fitRect(frameW_, frameH_, viewW_, viewH_);
-    const double w = frameW_ * zoom_, h = frameH_ * zoom_;
+    if (zoom_ <= 0) return fitRect(frameW_, shownHeight(), viewW_, viewH_);
+    const double w = frameW_ * zoom_, h = shownHeight() * zoom_;
     // Whole-pixel origin keeps integer zooms sharp (every frame pixel covers whole view pixels).
     return {std::round((viewW_ - w) / 2 + panX_), std::round((viewH_ - h) / 2 + panY_), w, h};
 }
@@ -50,7 +50,7 @@ void PictureLayout::zoomAt(double factor, double viewX, double viewY) {
     const double fx = (viewX - before.x) / oldScale, fy = (viewY - before.y) / oldScale;
     if (zoom_ <= 0) panX_ = panY_ = 0;
     zoom_ = newScale;
-    const double w = frameW_ * newScale, h = frameH_ * newScale;
+    const double w = frameW_ * newScale, h = shownHeight() * newScale;
     panX_ = viewX - fx * newScale - (viewW_ - w) / 2;
     panY_ = viewY - fy * newScale - (viewH_ - h) / 2;
     clampPan();
@@ -59,7 +59,7 @@ void PictureLayout::zoomAt(double factor, double viewX, double viewY) {
 void PictureLayout::clampPan() {
     if (zoom_ <= 0) { panX_ = panY_ = 0; return; }
     // At least a quarter of the view keeps showing picture.
-    const double w = frameW_ * zoom_, h = frameH_ * zoom_;
+    const double w = frameW_ * zoom_, h = shownHeight() * zoom_;
     const double maxX = (w + viewW_) / 2 - viewW_ / 4.0, maxY = (h + viewH_) / 2 - viewH_ / 4.0;
     panX_ = std::clamp(panX_, -std::max(0.0, maxX), std::max(0.0, maxX));
     panY_ = std::clamp(panY_, -std::max(0.0, maxY), std::max(0.0, maxY));

@@ -37,10 +37,14 @@ struct PixelPos { int x = 0, y = 0; };
 
 // The viewer's picture placement. zoom <= 0: fit the view; otherwise view pixels per frame
 // pixel (1 = 100%). The pan is the offset of the picture's centre from the view's centre,
-// in view pixels, limited so that the picture cannot leave the view entirely.
+// in view pixels, limited so that the picture cannot leave the view entirely. A row scale of
+// 2 shows each frame row twice as tall as a pixel is wide: a field (core/FieldView.h) at its
+// frame's shape; the zoom is then per column, each row taking twice the zoom's height.
 class PictureLayout {
 public:
     void setFrameSize(int width, int height) { frameW_ = width; frameH_ = height; }
+    void setRowScale(int rows) { rowScale_ = rows < 1 ? 1 : rows; clampPan(); }
+    int rowScale() const { return rowScale_; }
     int frameWidth() const { return frameW_; }
     int frameHeight() const { return frameH_; }
     void setViewSize(int width, int height) { viewW_ = width; viewH_ = height; }
@@ -61,7 +65,8 @@ public:
 
 private:
     void clampPan();
-    int frameW_ = 0, frameH_ = 0, viewW_ = 0, viewH_ = 0;
+    int shownHeight() const { return frameH_ * rowScale_; }   // the frame's height as shown, in pixel widths
+    int frameW_ = 0, frameH_ = 0, viewW_ = 0, viewH_ = 0, rowScale_ = 1;
     double zoom_ = 0, panX_ = 0, panY_ = 0;
 };
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include "core/FieldView.h"
 #include "core/FrameRegion.h"
 #include "core/ScopeResults.h"
 #include "tests/common/ReferenceScopes.h"
@@ -11,6 +12,31 @@
 namespace cs::testing {
 
 // `r` must be snapped (snapRegion): its chroma samples are whole ones of the source.
+// The lines of one field (core/FieldView.h) and, for 4:2:0, its parity's chroma rows.
+inline Components fieldComponents(PixelFormat f, const Components& c, Field field) {
+    const int parity = field == Field::Bottom ? 1 : 0;
+    const int h = fieldHeight(f, c.height, field);
+    Components out{c.width, h, c.cw, chromaHeight(f, h), c.sw, c.sh, {}, {}, {}, {}, {}, {}};
+    const bool rgb = formatInfo(f).isRgb;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < c.width; ++x) {
+            const size_t i = size_t(2 * y + parity) * size_t(c.width) + size_t(x);
+            if (rgb) {
+                out.r.push_back(c.r[i]); out.g.push_back(c.g[i]); out.b.push_back(c.b[i]);
+            } else {
+                out.y.push_back(c.y[i]);
+            }
+        }
+    if (!rgb)
+        for (int cy = 0; cy < out.ch; ++cy)
+            for (int cx = 0; cx < out.cw; ++cx) {
+                const size_t i = size_t(2 * cy + parity) * size_t(c.cw) + size_t(cx);
+                out.cb.push_back(c.cb[i]); out.cr.push_back(c.cr[i]);
+            }
+    return out;
+}
+
+
 inline Components cropComponents(PixelFormat f, const Components& c, const FrameRegion& r) {
     Components out{r.width, r.height, chromaWidth(f, r.width), chromaHeight(f, r.height), c.sw, c.sh, {}, {}, {}, {}, {}, {}};
     const bool rgb = formatInfo(f).isRgb;

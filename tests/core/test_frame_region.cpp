@@ -5,7 +5,9 @@
 
 #include <random>
 
+#include "core/FieldView.h"
 #include "core/FrameRegion.h"
+#include "core/Gamut.h"
 #include "cpu/CpuEngine.h"
 #include "tests/common/RegionScopes.h"
 
@@ -87,4 +89,56 @@ TEST(FrameRegion, RefusesEmptyAndOutsideRegionsNamingThem) {
         EXPECT_NE(outside.message().find(regionName(r)), std::string::npos) << outside.message();
         EXPECT_NE(outside.message().find("outside the 37x29 frame"), std::string::npos) << outside.message();
     }
+}
+
+// Fields (core/FieldView.h): the CPU engine's scopes of a field equal its scopes of the
+// field's lines (and, for 4:2:0, its parity's chroma rows) built as a frame of their own.
+TEST(FieldView, ScopesEqualThoseOfTheFieldsLinesAsAFrame) {
+    for (PixelFormat f : {PixelFormat::Yuv420p, PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv422p10, PixelFormat::Uyvy422,
+                          PixelFormat::Yuv444p, PixelFormat::Rgb24})
+        for (int h : {30, 29, 24})
+            for (Field field : {Field::Top, Field::Bottom}) {
+                SCOPED_TRACE(std::string(formatInfo(f).name) + " height " + std::to_string(h) + " " + fieldName(field));
+                std::mt19937 rng(uint32_t(int(f) * 31 + h * 2 + int(field)));
+                const Components c = randomComponents(f, 37, h, rng);
+                const Frame frame = buildFrame(f, c, ColorInfo{});
+                const Frame alone = buildFrame(f, fieldComponents(f, c, field), ColorInfo{});
+                auto view = fieldView(frame.view(), field);
+                ASSERT_TRUE(view.ok()) << view.message();
+                EXPECT_EQ(view->height, alone.height());
+                const ScopeSpec spec = everyScope(ParadeMode::Rgb);
+                auto engine = makeCpuEngine(2);
+                ScopeResults ofField, ofAlone;
+                ASSERT_TRUE(engine->process(*view, spec, ofField).ok());
+                ASSERT_TRUE(engine->process(alone.view(), spec, ofAlone).ok());
+                expectSameScopes(ofField, ofAlone);
+            }
+}
+
+TEST(FieldView, HeightsOrderAndRefusals) {
+    // 1080 lines: 540 a field; 486-line 4:2:0 (243 a field): the bottom field's 243rd line
+    // has no chroma row of its parity, 4:2:2 keeps it.
+    EXPECT_EQ(fieldHeight(PixelFormat::Nv12, 1080, Field::Top), 540);
+    EXPECT_EQ(fieldHeight(PixelFormat::Nv12, 1080, Field::Bottom), 540);
+    EXPECT_EQ(fieldHeight(PixelFormat::Yuv420p, 486, Field::Top), 243);
+    EXPECT_EQ(fieldHeight(PixelFormat::Yuv420p, 486, Field::Bottom), 242);
+    EXPECT_EQ(fieldHeight(PixelFormat::Yuv422p10, 486, Field::Bottom), 243);
+    EXPECT_EQ(fieldHeight(PixelFormat::Yuv444p, 29, Field::Top), 15);
+    EXPECT_EQ(fieldHeight(PixelFormat::Yuv444p, 29, Field::Bottom), 14);
+    EXPECT_EQ(frameRow(fieldRow(7), fieldOfRow(7)), 7);
+    EXPECT_EQ(frameRow(fieldRow(8), fieldOfRow(8)), 8);
+    EXPECT_EQ(firstField("tff"), Field::Top);
+    EXPECT_EQ(firstField("bt"), Field::Top);
+    EXPECT_EQ(firstField("bff"), Field::Bottom);
+    EXPECT_EQ(firstField("tb"), Field::Bottom);
+    EXPECT_EQ(firstField(""), Field::Top);
+    // An untagged 576-line frame's assumed primaries (BT.601 625) stay with its 288-line fields.
+    Frame sd(PixelFormat::Yuv420p, 720, 576);
+    auto top = fieldView(sd.view(), Field::Top);
+    ASSERT_TRUE(top.ok());
+    EXPECT_EQ(effectivePrimaries(top->color, top->height), effectivePrimaries(sd.view().color, 576));
+    const Frame oneLine(PixelFormat::Yuv444p, 8, 1);
+    auto refused = fieldView(oneLine.view(), Field::Bottom);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.message().find("bottom field of the 8x1 frame"), std::string::npos) << refused.message();
 }

@@ -1,6 +1,6 @@
 // The CUDA engine on the frames it is given: 8K frames, frames in device memory (aligned or
 // not) against the same frames on the host, regions of frames (core/FrameRegion.h) against
-// the cropped frames, bad input, frames that change size and format from call to call, and
+// the cropped frames, fields (core/FieldView.h) against their lines as frames, bad input, frames that change size and format from call to call, and
 // accumulators that start clean every frame.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -99,6 +99,34 @@ TEST(CudaEngine, RegionScopesEqualTheCroppedFrame) {
             testing::expectSameScopes(ofHost, ofCrop);
             compareEngines(*onDevice, *onHost, spec, where + ": the CUDA engine against the CPU engine");
         }
+}
+
+// A field's view (core/FieldView.h), in device memory and on the host: the CUDA engine's
+// scopes of the field's lines built as a frame, and the CPU engine's of the same view.
+TEST(CudaEngine, FieldScopesEqualTheFieldsLinesAsAFrame) {
+    std::mt19937 rng(31);
+    for (PixelFormat f : {PixelFormat::Nv12, PixelFormat::P010, PixelFormat::Yuv420p, PixelFormat::Yuv422p10})
+        for (int h : {180, 181, 486})
+            for (Field field : {Field::Top, Field::Bottom}) {
+                const std::string where = std::string(formatInfo(f).name) + " height " + std::to_string(h) + " " + fieldName(field);
+                SCOPED_TRACE(where);
+                const testing::Components c = testing::randomComponents(f, 322, h, rng);
+                const Frame frame = testing::buildFrame(f, c, ColorInfo{});
+                const Frame alone = testing::buildFrame(f, testing::fieldComponents(f, c, field), ColorInfo{});
+                const test::DeviceCopy device(frame);
+                auto onDevice = fieldView(device.view, field);
+                auto onHost = fieldView(frame.view(), field);
+                ASSERT_TRUE(onDevice.ok()) << onDevice.message();
+                ASSERT_TRUE(onHost.ok()) << onHost.message();
+                const ScopeSpec spec = testing::everyScope(ParadeMode::Rgb);
+                ScopeResults ofDevice, ofHost, ofAlone;
+                ASSERT_TRUE(cudaEngine()->process(*onDevice, spec, ofDevice).ok());
+                ASSERT_TRUE(cudaEngine()->process(*onHost, spec, ofHost).ok());
+                ASSERT_TRUE(cudaEngine()->process(alone.view(), spec, ofAlone).ok());
+                testing::expectSameScopes(ofDevice, ofAlone);
+                testing::expectSameScopes(ofHost, ofAlone);
+                compareEngines(*onDevice, *onHost, spec, where + ": the CUDA engine against the CPU engine");
+            }
 }
 
 TEST(CudaEngine, BadInputIsAnErrorNotACrash) {

@@ -641,6 +641,71 @@ private slots:
         QCOMPARE(histogramSum(), uint64_t(320 * 180));
         QVERIFY(!readout->isVisible());
     }
+
+    // View > Fields: an interlaced clip whose even lines (the top field) are Y' 200 and odd
+    // lines (the bottom field) Y' 50, stored bottom field first. Each field alone is measured
+    // (half the height, one luma code) and shown at the frame's shape; the status bar names
+    // it; the pins follow their pixels; Alt+Right walks the fields in the stream's order into
+    // the next frame.
+    void fieldsAreShownAndMeasuredOneAtATime() {
+        QTemporaryDir dir;
+        const QString clip = dir.filePath(QStringLiteral("fields.mkv"));
+        QVERIFY(cs::test::runFfmpeg({"-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                                     "color=c=gray:size=320x180:rate=25:d=0.2,format=yuv420p,geq=lum='if(mod(Y,2),50,200)':cb=128:cr=128",
+                                     "-c:v", "ffv1", "-field_order", "bb", clip}));
+        window_->openInput(clip);
+        QVERIFY(cs::test::waitUntil([&] { return player().input() == clip.toStdString() && player().hasFrame(); }, kWaitMs));
+        player().pause();
+        cs::EngineHost& host = window_->engineHost();
+        cs::PictureView* viewer = window_->viewer();
+        QTRY_COMPARE_WITH_TIMEOUT(host.results().height, 180, kWaitMs);
+        const cs::RectF frameRect = viewer->pictureRect();
+        viewer->setPinned(cs::PixelPos{10, 21});
+        auto onlyCode = [&](int code) {
+            const std::vector<uint32_t>& h = host.results().histY;
+            return int(h.size()) > code && h[size_t(code)] == uint32_t(320 * 90);
+        };
+        auto sizeText = [&] {
+            QStringList texts;
+            for (QLabel* l : window_->statusBar()->findChildren<QLabel*>()) texts << l->text();
+            return texts.join(QStringLiteral(" | "));
+        };
+        QVERIFY(action("fieldTop"));
+        action("fieldTop")->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(host.results().height, 90, kWaitMs);
+        QVERIFY(onlyCode(200));
+        QCOMPARE(viewer->rowScale(), 2);
+        QVERIFY(std::abs(viewer->pictureRect().h - frameRect.h) <= 1.0);   // the frame's shape
+        QCOMPARE(viewer->pins().front().y, 10);                              // frame row 21 is field row 10
+        QVERIFY2(sizeText().contains(QStringLiteral("top field (2nd)")), qPrintable(sizeText()));
+        settle(300);
+        shoot(*window_, "field-top.png");
+        action("fieldBottom")->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(onlyCode(50), kWaitMs);
+        QVERIFY2(sizeText().contains(QStringLiteral("bottom field (1st)")), qPrintable(sizeText()));
+        // Bottom first: Alt+Right from the bottom field shows the top field of the same frame,
+        // then the next frame's bottom field.
+        const int64_t frame = player().currentFrameNumber();
+        QTest::keyClick(window_, Qt::Key_Right, Qt::AltModifier);
+        QCOMPARE(window_->shownField(), std::optional<cs::Field>(cs::Field::Top));
+        QTRY_VERIFY_WITH_TIMEOUT(onlyCode(200), kWaitMs);
+        QCOMPARE(player().currentFrameNumber(), frame);
+        QTest::keyClick(window_, Qt::Key_Right, Qt::AltModifier);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), frame + 1, kWaitMs);
+        QCOMPARE(window_->shownField(), std::optional<cs::Field>(cs::Field::Bottom));
+        QTRY_VERIFY_WITH_TIMEOUT(onlyCode(50), kWaitMs);
+        QTest::keyClick(window_, Qt::Key_Left, Qt::AltModifier);
+        QTRY_COMPARE_WITH_TIMEOUT(player().currentFrameNumber(), frame, kWaitMs);
+        QCOMPARE(window_->shownField(), std::optional<cs::Field>(cs::Field::Top));
+        // The whole frame again: both codes, the pin back on its frame row.
+        action("fieldWholeFrame")->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(host.results().height, 180, kWaitMs);
+        QCOMPARE(viewer->rowScale(), 1);
+        QCOMPARE(viewer->pins().front().y, 20);   // field row 10 of the top field
+        viewer->setPinned(std::nullopt);
+        window_->openInput(QStringLiteral("pattern:bars:320x180"));
+        QVERIFY(cs::test::waitUntil([&] { return player().input() == "pattern:bars:320x180" && player().hasFrame(); }, kWaitMs));
+    }
 };
 
 CS_GUI_TEST_MAIN(TestGuiWindow)

@@ -142,6 +142,34 @@ TEST(Layout, ZoomKeepsThePointUnderTheCursor) {
     EXPECT_DOUBLE_EQ(l.scale(), 0.5);
 }
 
+// A field (1920x540) shown at its frame's shape: rows twice as tall as columns are wide, so
+// it fills the view a 1920x1080 frame fills; each field row covers two view rows at 100%.
+TEST(Layout, RowScaleShowsAFieldAtItsFramesShape) {
+    PictureLayout l;
+    l.setFrameSize(1920, 540);
+    l.setRowScale(2);
+    l.setViewSize(960, 540);
+    EXPECT_DOUBLE_EQ(l.scale(), 0.5);
+    const RectF r = l.rect();
+    EXPECT_EQ(r.w, 960);
+    EXPECT_EQ(r.h, 540);
+    auto p = l.frameAt(959.9, 539.9);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->x, 1919);
+    EXPECT_EQ(p->y, 539);
+    p = l.frameAt(100.0, 271.0);   // view row 271 of 540: field row 271
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->y, 271);
+    l.setZoom(1.0);
+    EXPECT_EQ(l.rect().h, 1080);
+    double vx = 0, vy0 = 0, vy1 = 0;
+    l.toView(0, 10, vx, vy0);
+    l.toView(0, 11, vx, vy1);
+    EXPECT_DOUBLE_EQ(vy1 - vy0, 2.0);
+    l.setRowScale(1);
+    EXPECT_EQ(l.rect().h, 540);
+}
+
 TEST(PixelProbe, ReadsNativeCodeValuesAndConvertsLikeTheEngines) {
     ColorInfo bt709;
     bt709.matrix = Matrix::Bt709;

@@ -109,6 +109,7 @@ MainWindow::MainWindow(const std::string& engine, QWidget* parent) : QMainWindow
     syncPreviewControls();
     compare_ = new CompareController(*this, engine_.usesCuda() ? "cuda" : "cpu", [this](const QString& m) { showError(m); });
     compare_->addMenu(menuBar());
+    connect(compare_, &CompareController::changed, this, &MainWindow::fieldsFollowCompare);
     status_ = new StatusBar(engine_, *player_, this);
     setStatusBar(status_);
     status_->addPermanentWidget(recordIndicator_);
@@ -372,6 +373,7 @@ void MainWindow::buildMenusAndToolbar() {
     buildPins(view);
     buildRegion(view);
     buildGuides(view);
+    buildFields(view, playback);
     playback->addSeparator();
     buildTimecodeActions(playback, view);
     buildTimeline(view);
@@ -598,7 +600,7 @@ void MainWindow::onOpened() {
         rebuildRecentMenu();
     }
     setWindowTitle((isPattern(input) ? input : QFileInfo(input).fileName()) + QStringLiteral(" - cudascope"));
-    viewer_->setFrameSize(info.width, info.height);
+    viewer_->setFrameSize(info.width, engine_.field ? fieldHeight(info.format, info.height, *engine_.field) : info.height);
     viewer_->setPinned(std::nullopt);
     clearRegion();   // the new source's frame may be smaller or of another chroma grid
     int64_t frames = info.frameCount;
@@ -628,6 +630,7 @@ bool MainWindow::currentFrameProcessed() const {
 void MainWindow::onFrameChanged() {
     // A still source presents the same picture at its frame rate: with the settings unchanged
     // (a change processes it at once, see reprocessTimer_) its scopes are what they were.
+    takePendingField();
     if (!currentFrameProcessed()) processCurrentFrame();
     if (compare_) compare_->aFrameChanged();
     transport_->setPosition(player_->currentPts(), player_->currentFrameNumber(), player_->currentFrame().timecode);
@@ -699,7 +702,7 @@ void MainWindow::processCurrentFrame() {
     processedFrame_ = player_->currentFrame().holder;
     ++framesProcessed_;
     if (newFrame) recordFlight();   // once per frame, not again for a settings change
-    viewer_->setFrameSize(frame.width, frame.height);
+    if (const std::optional<FrameView> shown = shownFrame()) viewer_->setFrameSize(shown->width, shown->height);
     refreshOverlays();
     viewer_->update();
     for (ScopeView* v : views_)

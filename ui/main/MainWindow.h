@@ -99,6 +99,16 @@ public:
     Status setRegion(const FrameRegion& region);
     void clearRegion();
     const std::optional<FrameRegion>& region() const { return engine_.region; }
+    // MainWindowFields.cpp. One field of each frame in place of the frame (View > Fields; the
+    // picture at its frame's shape, every scope the field's; core/FieldView.h), or the whole
+    // frame (nothing). The pins follow their pixels into the field's rows and back; a region
+    // is cleared. Not while comparing (B shows whole frames).
+    void setShownField(std::optional<Field> field);
+    std::optional<Field> shownField() const { return engine_.field; }
+    // Playback > Step Field Forward / Back: the stream's fields one at a time in the order
+    // it shows them (its field order; top first when it states none), into the next or the
+    // previous frame past its last or first field. From the whole frame, its first or last field.
+    void stepField(int direction);
     // Frames the engine has been run on (a still source playing adds none).
     int64_t framesProcessed() const { return framesProcessed_; }
 
@@ -223,6 +233,11 @@ private:
     void buildTimeline(QMenu* view);   // the Timeline dock, its toggle in `view`
     void buildRegion(QMenu* view);     // MainWindowRegion.cpp: View > Region, the picture's Ctrl+drag and Alt+click
     void buildGuides(QMenu* view);     // MainWindowGuides.cpp: View > Guides (safe areas, aspect guides, centre cross)
+    void buildFields(QMenu* view, QMenu* playback);   // MainWindowFields.cpp: View > Fields, Playback > Step Field
+    // The current frame as the window shows and measures it: its field (setShownField) or itself.
+    std::optional<FrameView> shownFrame() const;
+    void takePendingField();      // stepField's field for the frame that just came
+    void fieldsFollowCompare();   // View > Fields off, the whole frame, while B is shown
     void openTimeline(const QString& input, bool isFile);
     void followTimeline();             // the playhead at the frame shown
     void startFlight();                // MainWindowFlight.cpp: a live source's recorder
@@ -275,6 +290,9 @@ private:
     QAction* previewInViewerAction_ = nullptr;
     QAction* toneMapAction_ = nullptr;      // View > Tone Map HDR to SDR (EngineHost::toneMapHdr)
     QAction* showElapsedAction_ = nullptr;  // View > Show Elapsed Time (TransportBar::setShowElapsed)
+    QMenu* fieldsMenu_ = nullptr;           // View > Fields (disabled while comparing)
+    std::array<QAction*, 3> fieldActions_{};   // whole frame, top field, bottom field
+    std::optional<Field> pendingField_;        // stepField: the field the next frame shows
     timeline::TimelinePanel* timeline_ = nullptr;
     QDockWidget* timelineDock_ = nullptr;
     QString timelineInput_;                 // the source the timeline is (or is to be) filled for

@@ -51,8 +51,9 @@ void MainWindow::buildGuides(QMenu* view) {
 
 void MainWindow::showActivePicture() {
     std::optional<FrameRegion> area;
-    if (viewer_->guides().activePicture && player_->hasFrame())
-        if (const std::optional<CropArea> a = activePictureOf(player_->currentFrame().view); a && a->w > 0 && a->h > 0)
+    const std::optional<FrameView> shown = viewer_->guides().activePicture ? shownFrame() : std::nullopt;
+    if (shown)
+        if (const std::optional<CropArea> a = activePictureOf(*shown); a && a->w > 0 && a->h > 0)
             area = FrameRegion{a->x, a->y, a->w, a->h};
     viewer_->setActiveArea(area);
 }

@@ -54,11 +54,11 @@ void MainWindow::buildPins(QMenu* view) {
 }
 
 std::optional<PixelReading> MainWindow::readAt(PixelPos at) const {
-    if (!player_->hasFrame()) return std::nullopt;
-    const VideoFrame& f = player_->currentFrame();
-    const ColorInfo color = engine_.hasResults() ? engine_.results().color : applyOverride(f.view.color, engine_.spec().colorOverride);
-    std::optional<PixelReading> p = readPixel(f.view, color, at.x, at.y);
-    if (!p && f.view.onDevice) p = engine_.readDevicePixel(f.view, color, at.x, at.y);
+    const std::optional<FrameView> f = shownFrame();
+    if (!f) return std::nullopt;
+    const ColorInfo color = engine_.hasResults() ? engine_.results().color : applyOverride(f->color, engine_.spec().colorOverride);
+    std::optional<PixelReading> p = readPixel(*f, color, at.x, at.y);
+    if (!p && f->onDevice) p = engine_.readDevicePixel(*f, color, at.x, at.y);
     return p;
 }
 
@@ -91,10 +91,10 @@ void MainWindow::updateScopeMarkers() {
     std::array<std::vector<ScopeMarker>, 3> markers;
     using gl::Plane;
     constexpr std::array<Plane, 3> kMarked = {Plane::Waveform, Plane::Parade, Plane::Vectorscope};
-    if (engine_.hasResults() && player_->hasFrame()) {
+    const std::optional<FrameView> shown = shownFrame();
+    if (engine_.hasResults() && shown) {
         const ScopeResults& r = engine_.results();
-        const FrameView& frame = player_->currentFrame().view;
-        const FrameRegion area = engine_.region.value_or(FrameRegion{0, 0, frame.width, frame.height});
+        const FrameRegion area = engine_.region.value_or(FrameRegion{0, 0, shown->width, shown->height});
         const std::vector<PixelPos>& pins = viewer_->pins();
         for (size_t n = 0; n < pins.size(); ++n) {
             const PixelPos& pin = pins[n];

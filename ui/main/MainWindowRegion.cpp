@@ -40,8 +40,9 @@ void MainWindow::buildRegion(QMenu* view) {
 }
 
 Status MainWindow::setRegion(const FrameRegion& region) {
-    if (!player_->hasFrame()) return Status::error("the region " + regionName(region) + " has no frame to measure: open a source first");
-    const FrameView& frame = player_->currentFrame().view;
+    const std::optional<FrameView> shown = shownFrame();
+    if (!shown) return Status::error("the region " + regionName(region) + " has no frame to measure: open a source first");
+    const FrameView& frame = *shown;   // a field's rows when one field is shown
     const FrameRegion snapped = snapRegion(region, frame.format, frame.width, frame.height);
     if (snapped.width <= 0 || snapped.height <= 0)
         return Status::error("the region " + regionName(region) + " lies outside the " + std::to_string(frame.width) + "x" +

@@ -83,7 +83,9 @@ Result<QStringList> MainWindow::saveScopesTo(const QString& folder, int width, i
     request.width = width;
     request.height = height;
     request.composite = scopesComposite();
-    return saveScopes(engine_.engine(), player_->currentFrame().view, request);
+    const std::optional<FrameView> shown = shownFrame();   // the field, when one is shown
+    if (!shown) return Status::error("the shown field of the frame could not be taken");
+    return saveScopes(engine_.engine(), *shown, request);
 }
 
 void MainWindow::saveScopesDialog() {

@@ -43,6 +43,11 @@ void PictureView::setFrameSize(int width, int height) {
     update();
 }
 
+void PictureView::setRowScale(int rows) {
+    layout_.setRowScale(rows);
+    update();
+}
+
 void PictureView::setShowPreview(bool preview) {
     showPreview_ = preview;
     update();

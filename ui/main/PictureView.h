@@ -32,6 +32,9 @@ public:
     // that registered them with CUDA lets go of them here).
     void setBeforeRelease(std::function<void()> hook) { beforeRelease_ = std::move(hook); }
     void setFrameSize(int width, int height);
+    // Each frame row shown `rows` pixels tall for one wide: 2 shows a field at its frame's shape.
+    void setRowScale(int rows);
+    int rowScale() const { return layout_.rowScale(); }
     void setShowPreview(bool preview);
     bool showsPreview() const { return showPreview_; }
     // The pinned pixels, each drawn as a crosshair with its number (1 for the first). A click

@@ -76,8 +76,13 @@ void StatusBar::refresh() {
         // Interlaced sources say so, and which field comes first (the stream's own field order).
         const bool interlaced = isInterlacedFieldOrder(info.fieldOrder);
         const QString order = QString::fromStdString(info.fieldOrder).toUpper();
-        size_->setText(interlaced ? tr("%1x%2 interlaced %3").arg(info.width).arg(info.height).arg(order)
-                                  : QStringLiteral("%1x%2").arg(info.width).arg(info.height));
+        QString size = interlaced ? tr("%1x%2 interlaced %3").arg(info.width).arg(info.height).arg(order)
+                                  : QStringLiteral("%1x%2").arg(info.width).arg(info.height);
+        // One field shown (View > Fields): which, and whether the stream shows it first.
+        if (engine_.field)
+            size += tr("  %1 (%2)").arg(QString::fromLatin1(fieldName(*engine_.field)),
+                                        *engine_.field == firstField(info.fieldOrder) ? tr("1st") : tr("2nd"));
+        size_->setText(size);
         size_->setToolTip(info.fieldOrder.empty() ? tr("Resolution; the stream does not state its field order")
                                                   : tr("Resolution; fields: %1 (as the stream states it)")
                                                         .arg(QString::fromStdString(fieldOrderText(info.fieldOrder))));
