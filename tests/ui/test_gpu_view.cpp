@@ -5,7 +5,8 @@
 // lands on the graticule row of its code), that the histogram is core's image, and that the
 // pixel picker reads frames held in GPU memory exactly as host frames; compare's second engine
 // writes its own textures and copies device frames to the host exactly; the gamut check's
-// preview texture is the CPU engine's preview. Exits 77 (skipped)
+// preview texture is the CPU engine's preview; one field (EngineHost::field) is shown and
+// measured alone. Exits 77 (skipped)
 // without a CUDA device or an EGL OpenGL context.
 #include <GL/glew.h>
 #include <cuda_runtime.h>
@@ -348,6 +349,54 @@ TEST_F(GpuView, PickerReadsDeviceFramesAsHostFrames) {
         EXPECT_FALSE(host.readDevicePixel(d.view, c, 37, 0));
         EXPECT_FALSE(host.readDevicePixel(f.view(), c, 0, 0)) << "a host frame is not read as a device frame";
     }
+}
+
+TEST_F(GpuView, OneFieldThroughTheWindowsCudaPath) {
+    // View > Fields through the window's CUDA path (EngineHost::field, processToGl): an NV12
+    // frame in device memory whose even lines are Y' 200 and odd lines Y' 50. The picture
+    // texture is the field's (half the height), the CPU engine's picture of the same field;
+    // the scopes count the field alone; the picker reads the field's device view as the host's.
+    if (!skipWhy().empty()) GTEST_SKIP() << skipWhy();
+    EngineHost host("cuda");
+    ASSERT_TRUE(host.usesCuda()) << host.note();
+    ColorInfo c;
+    c.matrix = Matrix::Bt709;
+    c.range = Range::Limited;
+    c.matrixTagged = c.rangeTagged = true;
+    Frame frame(PixelFormat::Nv12, 640, 360, c);
+    for (int y = 0; y < 360; ++y)
+        for (int x = 0; x < 640; ++x) frame.setPixel(x, y, y % 2 ? 50 : 200, 100 + (y / 2) % 50, 128);
+    DeviceFrame device(frame.view());
+    gl::FrameTextures textures;
+    auto cpu = makeCpuEngine(2);
+    for (Field field : {Field::Top, Field::Bottom}) {
+        SCOPED_TRACE(fieldName(field));
+        host.field = field;
+        Status s = host.process(device.view, &textures);
+        ASSERT_TRUE(s) << s.message();
+        ASSERT_EQ(host.results().height, 180);
+        const int code = field == Field::Top ? 200 : 50;
+        EXPECT_EQ(host.results().histY[size_t(code)], uint32_t(640 * 180));
+        auto hostField = fieldView(frame.view(), field);
+        ASSERT_TRUE(hostField.ok());
+        ScopeResults ref;
+        ASSERT_TRUE(cpu->process(*hostField, host.spec(), ref));
+        const RgbaImage shown = readTexture(textures.texture(gl::Plane::Picture));
+        ASSERT_EQ(shown.height, 180);
+        EXPECT_LE(maxDifference(shown, ref.picture), 1);
+        auto deviceField = host.shownView(device.view);
+        ASSERT_TRUE(deviceField.ok());
+        for (int y : {0, 1, 97, 179}) {
+            const auto expected = readPixel(*hostField, c, 33, y);
+            const auto got = host.readDevicePixel(*deviceField, c, 33, y);
+            ASSERT_TRUE(expected && got);
+            EXPECT_EQ(got->luma, code);
+            EXPECT_EQ(got->luma, expected->luma);
+            EXPECT_EQ(got->cb, expected->cb);
+        }
+    }
+    host.releaseGl();
+    textures.release();
 }
 
 TEST_F(GpuView, CompareRunsASecondEngineIntoItsOwnTextures) {
