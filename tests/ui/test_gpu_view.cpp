@@ -369,6 +369,8 @@ TEST_F(GpuView, OneFieldThroughTheWindowsCudaPath) {
     DeviceFrame device(frame.view());
     gl::FrameTextures textures;
     auto cpu = makeCpuEngine(2);
+    host.setPanel(gl::Plane::Histogram, 400, 200);
+    host.setPanel(gl::Plane::Waveform, 400, 200);
     for (Field field : {Field::Top, Field::Bottom}) {
         SCOPED_TRACE(fieldName(field));
         host.field = field;
@@ -376,13 +378,15 @@ TEST_F(GpuView, OneFieldThroughTheWindowsCudaPath) {
         ASSERT_TRUE(s) << s.message();
         ASSERT_EQ(host.results().height, 180);
         const int code = field == Field::Top ? 200 : 50;
+        ASSERT_EQ(host.results().histY.size(), size_t(256));
         EXPECT_EQ(host.results().histY[size_t(code)], uint32_t(640 * 180));
         auto hostField = fieldView(frame.view(), field);
         ASSERT_TRUE(hostField.ok());
         ScopeResults ref;
         ASSERT_TRUE(cpu->process(*hostField, host.spec(), ref));
+        ASSERT_TRUE(textures.filled(gl::Plane::Picture));
+        ASSERT_EQ(textures.texture(gl::Plane::Picture).height(), 180);
         const RgbaImage shown = readTexture(textures.texture(gl::Plane::Picture));
-        ASSERT_EQ(shown.height, 180);
         EXPECT_LE(maxDifference(shown, ref.picture), 1);
         auto deviceField = host.shownView(device.view);
         ASSERT_TRUE(deviceField.ok());
