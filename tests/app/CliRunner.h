@@ -1,13 +1,16 @@
-// Helpers for the end-to-end tests: run a program, read .npy and report.json back.
+// Helpers for the end-to-end tests: run a program, read its output, .npy and report.json back.
+// One copy each: app_tests is compiled as unity sources, where file-local copies would collide.
 #pragma once
 #include <QByteArray>
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -71,6 +74,26 @@ inline std::vector<uint32_t> toCounts(const QJsonValue& v) {
     std::vector<uint32_t> out;
     for (const auto& x : v.toArray()) out.push_back(uint32_t(x.toInteger()));
     return out;
+}
+
+// A program's output, line by line: how many lines, the first one, and whether it begins so.
+inline int lineCount(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
+inline std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+inline bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+// A qc report.json's events of one type, in the report's order.
+inline std::vector<QJsonObject> eventsOf(const QJsonObject& report, const QString& type) {
+    std::vector<QJsonObject> out;
+    for (const auto& e : report["events"].toArray())
+        if (e.toObject()["type"].toString() == type) out.push_back(e.toObject());
+    return out;
+}
+
+// A qc report.json's verdict of one policy's rule; empty where the report has none.
+inline QJsonObject verdictOf(const QJsonObject& report, const QString& policy, const QString& rule) {
+    for (const auto& v : report["verdicts"].toArray())
+        if (v.toObject()["policy"].toString() == policy && v.toObject()["rule"].toString() == rule) return v.toObject();
+    return {};
 }
 
 }  // namespace cs::testing

@@ -16,16 +16,6 @@ using namespace cs::testing;
 
 namespace {
 
-std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
-
-int lineCount(const std::string& s) {
-    int n = 0;
-    for (char c : s) n += c == '\n';
-    return n;
-}
-
-bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
-
 // A usage error: exit 2, the sentence on the first line, the command's usage after it.
 void expectUsageError(const RunResult& r, const std::string& line) {
     EXPECT_EQ(r.exitCode, 2) << r.err;

@@ -56,8 +56,6 @@ Args with(Args base, const std::string& name, const std::string& value) {
     return base;
 }
 
-bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
-
 }  // namespace
 
 TEST(OptionTables, EveryOptionIsParsedAndInHelp) {

@@ -15,8 +15,6 @@ using namespace cs::testing;
 
 namespace {
 
-std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
-
 // A PNG or a video's first frame as R, G, B bytes, decoded by the ffmpeg CLI.
 std::string decodeRgb(const QString& path, int width, int height) {
     const RunResult r = ffmpeg({"-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"});

@@ -66,13 +66,6 @@ std::vector<std::map<std::string, std::string>> signalstatsTags(const std::strin
     return frames;
 }
 
-std::vector<QJsonObject> eventsOf(const QJsonObject& report, const QString& type) {
-    std::vector<QJsonObject> out;
-    for (const auto& e : report["events"].toArray())
-        if (e.toObject()["type"].toString() == type) out.push_back(e.toObject());
-    return out;
-}
-
 QStringList lines(const std::string& text) { return QString::fromStdString(text).split('\n', Qt::SkipEmptyParts); }
 
 }  // namespace

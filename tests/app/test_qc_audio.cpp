@@ -28,13 +28,6 @@ QString soundClip(const QTemporaryDir& dir) {
     return path;
 }
 
-std::vector<QJsonObject> eventsOf(const QJsonObject& report, const QString& type) {
-    std::vector<QJsonObject> out;
-    for (const auto& e : report["events"].toArray())
-        if (e.toObject()["type"].toString() == type) out.push_back(e.toObject());
-    return out;
-}
-
 double capture(const std::string& text, const char* pattern) {
     const auto m = QRegularExpression(pattern).match(QString::fromStdString(text));
     return m.hasMatch() ? m.captured(1).toDouble() : NAN;

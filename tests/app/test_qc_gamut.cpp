@@ -27,13 +27,6 @@ QString greenClip(const QTemporaryDir& dir) {
     return path;
 }
 
-std::vector<QJsonObject> eventsOf(const QJsonObject& report, const QString& type) {
-    std::vector<QJsonObject> out;
-    for (const auto& e : report["events"].toArray())
-        if (e.toObject()["type"].toString() == type) out.push_back(e.toObject());
-    return out;
-}
-
 TEST(QcGamut, OutOfTargetGamutEventOverTheSaturatedFrames) {
     QTemporaryDir dir;
     const QString clip = greenClip(dir);

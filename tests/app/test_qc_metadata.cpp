@@ -22,19 +22,6 @@
 namespace cs::testing {
 namespace {
 
-QJsonObject verdictOf(const QJsonObject& report, const QString& policy, const QString& rule) {
-    for (const auto& v : report["verdicts"].toArray())
-        if (v.toObject()["policy"].toString() == policy && v.toObject()["rule"].toString() == rule) return v.toObject();
-    return {};
-}
-
-std::vector<QJsonObject> eventsOf(const QJsonObject& report, const QString& type) {
-    std::vector<QJsonObject> out;
-    for (const auto& e : report["events"].toArray())
-        if (e.toObject()["type"].toString() == type) out.push_back(e.toObject());
-    return out;
-}
-
 TEST(QcMetadata, FieldOrderEventsWhereTheFlagContradictsIdet) {
     QTemporaryDir dir;
     const QString content = "testsrc2=size=128x96:rate=50:d=0.4,scroll=h=0.03:v=0.02,format=yuv420p,interlace=scan=bff";

@@ -29,12 +29,6 @@ QString r103Clip(const QTemporaryDir& dir) {
     return path;
 }
 
-QJsonObject verdictOf(const QJsonObject& report, const QString& policy, const QString& rule) {
-    for (const auto& v : report["verdicts"].toArray())
-        if (v.toObject()["policy"].toString() == policy && v.toObject()["rule"].toString() == rule) return v.toObject();
-    return {};
-}
-
 TEST(QcPolicy, R103VerdictsInTheJsonTheHtmlAndTheIndex) {
     QTemporaryDir dir;
     const QString clip = r103Clip(dir);

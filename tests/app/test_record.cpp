@@ -38,12 +38,6 @@ std::string probe(const QString& file, bool countFrames) {
 
 bool has(const std::string& text, const std::string& line) { return text.find(line + "\n") != std::string::npos; }
 
-int lineCount(const std::string& s) {
-    int n = 0;
-    for (char c : s) n += c == '\n';
-    return n;
-}
-
 // A minute of moving test picture (1500 frames at 25 fps), made by the ffmpeg CLI.
 QString longClip(const QTemporaryDir& dir) {
     const QString clip = dir.filePath("long.mp4");

@@ -23,7 +23,6 @@ using namespace cs::testing;
 
 namespace {
 
-int lineCount(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 void writeText(const QString& path, const QByteArray& bytes) {

@@ -14,9 +14,8 @@ using namespace cs::testing;
 
 namespace {
 
-std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
-
-void expectUsageError(const RunResult& r, const std::string& line) {
+// A usage error of `cudascope export`: exit 2, the sentence on the first line, export's usage after it.
+void expectExportUsageError(const RunResult& r, const std::string& line) {
     EXPECT_EQ(r.exitCode, 2) << r.err;
     EXPECT_EQ(firstLine(r.err), line) << r.err;
     EXPECT_NE(r.err.find("\nusage: cudascope export"), std::string::npos) << r.err;
@@ -50,18 +49,18 @@ RunResult exportWith(const QString& out, const QStringList& extra) {
 TEST(ScopeOptions, BadValuesAreUsageErrors) {
     QTemporaryDir dir;
     const QString out = dir.path() + "/x";
-    expectUsageError(exportWith(out, {"--waveform-mode", "rgbw"}), "cudascope export: --waveform-mode must be luma, rgb or yrgb, not 'rgbw'");
-    expectUsageError(exportWith(out, {"--trace-colour", "Green"}), "cudascope export: --trace-colour must be channel, green or white, not 'Green'");
-    expectUsageError(exportWith(out, {"--vectorscope-zoom", "3"}), "cudascope export: --vectorscope-zoom must be 1, 2, 4, 8 or 16, not '3'");
-    expectUsageError(exportWith(out, {"--reference-lines", "5%,120%"}),
+    expectExportUsageError(exportWith(out, {"--waveform-mode", "rgbw"}), "cudascope export: --waveform-mode must be luma, rgb or yrgb, not 'rgbw'");
+    expectExportUsageError(exportWith(out, {"--trace-colour", "Green"}), "cudascope export: --trace-colour must be channel, green or white, not 'Green'");
+    expectExportUsageError(exportWith(out, {"--vectorscope-zoom", "3"}), "cudascope export: --vectorscope-zoom must be 1, 2, 4, 8 or 16, not '3'");
+    expectExportUsageError(exportWith(out, {"--reference-lines", "5%,120%"}),
                      "cudascope export: --reference-lines has '120%' beyond 109%, not '5%,120%'");
-    expectUsageError(exportWith(out, {"--reference-lines", "16,16"}), "cudascope export: --reference-lines has '16' twice, not '16,16'");
-    expectUsageError(exportWith(out, {"--reference-lines", "5 %"}),
+    expectExportUsageError(exportWith(out, {"--reference-lines", "16,16"}), "cudascope export: --reference-lines has '16' twice, not '16,16'");
+    expectExportUsageError(exportWith(out, {"--reference-lines", "5 %"}),
                      "cudascope export: --reference-lines must be a comma list of levels (5%, 16:8, 64:10 or a code value at the "
                      "source's depth) or none, not '5 %'");
-    expectUsageError(exportWith(out, {"--peaking-colour", "ff00"}),
+    expectExportUsageError(exportWith(out, {"--peaking-colour", "ff00"}),
                      "cudascope export: --peaking-colour must be red, yellow, green, cyan, blue, magenta, white or RRGGBB (hex), not 'ff00'");
-    expectUsageError(exportWith(out, {"--waveform-mode", "yrgb", "--parade", "ycbcr"}),
+    expectExportUsageError(exportWith(out, {"--waveform-mode", "yrgb", "--parade", "ycbcr"}),
                      "cudascope export: --waveform-mode yrgb draws the R'G'B' parade's counts: it cannot go with --parade ycbcr");
     EXPECT_FALSE(QFile::exists(out));
 }

@@ -46,13 +46,6 @@ QJsonObject runQc(const QTemporaryDir& dir, const QString& clip) {
     return readJson((dir.path() + "/qc/" + QFileInfo(clip).fileName() + ".qc.json").toStdString());
 }
 
-std::vector<QJsonObject> eventsOf(const QJsonObject& report, const QString& type) {
-    std::vector<QJsonObject> out;
-    for (const auto& e : report["events"].toArray())
-        if (e.toObject()["type"].toString() == type) out.push_back(e.toObject());
-    return out;
-}
-
 QString at25(int frame, int hours = 10) {
     return QString::asprintf("%02d:%02d:%02d:%02d", hours + frame / 90000, frame / 1500 % 60, frame / 25 % 60, frame % 25);
 }

@@ -116,11 +116,11 @@ ScopeResults withCounts(std::initializer_list<std::pair<std::pair<int, int>, uin
     return r;
 }
 
-struct Box { int minX = 1 << 30, maxX = -1, minY = 1 << 30, maxY = -1; };
+struct DifferenceBounds { int minX = 1 << 30, maxX = -1, minY = 1 << 30, maxY = -1; };
 
 // Where two drawings of one size differ.
-Box differences(const RgbaImage& a, const RgbaImage& b) {
-    Box box;
+DifferenceBounds differenceBounds(const RgbaImage& a, const RgbaImage& b) {
+    DifferenceBounds box;
     for (int y = 0; y < a.height; ++y)
         for (int x = 0; x < a.width; ++x)
             if (!std::equal(a.at(x, y), a.at(x, y) + 4, b.at(x, y))) {
@@ -142,7 +142,7 @@ TEST(CieDiagram, EachBinIsADotAndTheLaterDotIsOnTop) {
     renderCieDiagram(none, spec, empty);
     // v bin 200, u bins 200 and 202 (of 512): inside the plot, away from its edges.
     renderCieDiagram(withCounts({{{200, 200}, 1}}), spec, one);
-    const Box d = differences(empty, one);
+    const DifferenceBounds d = differenceBounds(empty, one);
     ASSERT_GE(d.maxX, 0) << "no dot drawn";
     EXPECT_EQ(d.maxX - d.minX, 4);
     EXPECT_EQ(d.maxY - d.minY, 4);
@@ -153,7 +153,7 @@ TEST(CieDiagram, EachBinIsADotAndTheLaterDotIsOnTop) {
     // The neighbour's dot alone, to know where it lies.
     RgbaImage right;
     renderCieDiagram(withCounts({{{200, 202}, 100000}}), spec, right);
-    const Box r = differences(empty, right);
+    const DifferenceBounds r = differenceBounds(empty, right);
     ASSERT_GT(r.minX, d.minX);
     ASSERT_LT(r.minX, d.maxX);   // the dots overlap
     renderCieDiagram(withCounts({{{200, 200}, 1}, {{200, 202}, 100000}}), spec, two);

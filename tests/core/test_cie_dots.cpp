@@ -12,13 +12,13 @@
 namespace cs {
 namespace {
 
-struct Box {
+struct DifferingPixels {
     int x0 = 1 << 30, y0 = 1 << 30, x1 = -1, y1 = -1, pixels = 0;
 };
 
 // The pixels where `b` differs from `a`, and their bounding box.
-Box differences(const RgbaImage& a, const RgbaImage& b) {
-    Box box;
+DifferingPixels differingPixels(const RgbaImage& a, const RgbaImage& b) {
+    DifferingPixels box;
     for (int y = 0; y < a.height; ++y)
         for (int x = 0; x < a.width; ++x) {
             const size_t i = (size_t(y) * size_t(a.width) + size_t(x)) * 4;
@@ -58,7 +58,7 @@ TEST(CieDiagram, EachBinIsOneDotAndDistantBinsDrawTogetherAsAlone) {
                     one.gamut.counts[size_t(bin)] = uint32_t(1 + vb * ub);
                     RgbaImage img;
                     renderCieDiagram(one, spec, img);
-                    const Box d = differences(empty, img);
+                    const DifferingPixels d = differingPixels(empty, img);
                     ASSERT_GT(d.pixels, 15) << "bin " << ub << "," << vb;
                     // A 5 x 5 dot per display pixel the bin covers: one at 540, up to three at 1200.
                     const int most = size <= 540 ? 4 : 6;
@@ -89,7 +89,7 @@ TEST(CieDiagram, MorePixelsInABinDrawABrighterDot) {
         r.gamut.counts[bin] = count;
         RgbaImage img;
         renderCieDiagram(r, spec, img);
-        const Box d = differences(empty, img);
+        const DifferingPixels d = differingPixels(empty, img);
         ASSERT_GT(d.pixels, 0) << count;
         const size_t centre = (size_t((d.y0 + d.y1) / 2) * size_t(img.width) + size_t((d.x0 + d.x1) / 2)) * 4;
         const int brightness = img.pixels[centre] + img.pixels[centre + 1] + img.pixels[centre + 2];

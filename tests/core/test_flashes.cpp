@@ -14,6 +14,7 @@
 
 #include "analysis/Flashes.h"
 #include "core/Color.h"
+#include "tests/core/CoreTestUtil.h"
 
 using namespace cs;
 
@@ -22,9 +23,7 @@ namespace {
 constexpr int kW = 64, kH = 36;
 constexpr double kFps = 25.0;
 
-struct Rgb8 {
-    int r, g, b;
-};
+using cs::testing::Rgb8;
 
 // A frame whose pixel (x, y) has the colour `at(x, y)`; chroma from the top-left sample of
 // each 2x2 block (every region here is aligned to 2 pixels).

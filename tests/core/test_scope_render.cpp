@@ -13,20 +13,13 @@
 #include "scope/BitmapFont.h"
 #include "core/Frame.h"
 #include "scope/ScopeRender.h"
+#include "tests/core/CoreTestUtil.h"
 
 namespace cs {
 namespace {
 
-ScopeResults makeResults(int width, int height, int depth) {
-    ScopeResults r;
-    r.width = width;
-    r.height = height;
-    r.bitDepth = depth;
-    r.levels = 1 << depth;
-    r.color.matrix = Matrix::Bt709;
-    r.color.range = Range::Limited;
-    return r;
-}
+using testing::heightForPlotRows;
+using testing::makeResults;
 
 struct Px { int x, y; };
 std::vector<Px> differing(const RgbaImage& a, const RgbaImage& b) {
@@ -52,12 +45,6 @@ std::pair<RgbaImage, RgbaImage> renderWithBlank(RenderFn fn, const ScopeResults&
     std::fill((empty.*counts).begin(), (empty.*counts).end(), 0u);
     fn(empty, spec, blank);
     return {traced, blank};
-}
-
-int heightForPlotRows(int width, int rows) {
-    for (int h = rows; h < rows + 200; ++h)
-        if (waveformPlotRect(width, h).height == rows) return h;
-    return 0;
 }
 
 TEST(RenderWaveform, OneLevelLightsExactlyItsRow) {

@@ -13,31 +13,18 @@
 #include "scope/ReferenceLines.h"
 #include "scope/ScopeRender.h"
 #include "core/ScopeStyle.h"
+#include "tests/core/CoreTestUtil.h"
 
 namespace cs {
 namespace {
 
-ScopeResults makeResults(int width, int height, int depth) {
-    ScopeResults r;
-    r.width = width;
-    r.height = height;
-    r.bitDepth = depth;
-    r.levels = 1 << depth;
-    r.color.matrix = Matrix::Bt709;
-    r.color.range = Range::Limited;
-    return r;
-}
-
-int heightForPlotRows(int width, int rows) {
-    for (int h = rows; h < rows + 200; ++h)
-        if (waveformPlotRect(width, h).height == rows) return h;
-    return 0;
-}
+using testing::heightForPlotRows;
+using testing::makeResults;
+using testing::Rgb8;
 
 // The row a code of `codes` levels lands on in a panel (code 0 at the bottom).
 int rowOf(const PlotRect& p, double code, int codes) { return int(std::lround(p.toPixelY(code / double(codes - 1)))); }
 
-struct Rgb8 { int r, g, b; };
 Rgb8 px(const RgbaImage& img, int x, int y) {
     const uint8_t* p = img.at(x, y);
     return {p[0], p[1], p[2]};

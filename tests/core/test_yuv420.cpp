@@ -13,12 +13,13 @@ extern "C" {
 #include <vector>
 
 #include "core/Yuv420.h"
+#include "tests/core/CoreTestUtil.h"
 
 using namespace cs;
 
 namespace {
 
-struct Rgb8 { int r, g, b; };
+using cs::testing::Rgb8;
 struct Code { int y, cb, cr; };
 
 // An owned RGBA image and its converted planes, rows padded (pitch != row bytes), with a

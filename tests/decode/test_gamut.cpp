@@ -64,10 +64,10 @@ TEST(GamutBars, LandOnBt709Chromaticities) {
             // At 1920x1080 the seven 75% bars are 206 x 630 pixels each; the 100% red,
             // blue, cyan and yellow patches add to some of them.
             const uint64_t bar = 206 * 630;
-            struct Expect { const char* what; Chromaticity xy; };
-            const Expect expected[] = {{"red", {0.640, 0.330}},     {"green", {0.300, 0.600}},  {"blue", {0.150, 0.060}},
+            struct BarChromaticity { const char* what; Chromaticity xy; };
+            const BarChromaticity expected[] = {{"red", {0.640, 0.330}},     {"green", {0.300, 0.600}},  {"blue", {0.150, 0.060}},
                                        {"yellow", {0.4193, 0.5053}}, {"cyan", {0.2246, 0.3287}}, {"magenta", {0.3209, 0.1542}}};
-            for (const Expect& e : expected) EXPECT_GE(countsNear(r.gamut, e.xy), bar) << e.what;
+            for (const BarChromaticity& e : expected) EXPECT_GE(countsNear(r.gamut, e.xy), bar) << e.what;
             // White, the greys, the ramp and black (counted at the white point): D65.
             EXPECT_GE(countsNear(r.gamut, {0.3127, 0.3290}), uint64_t(1920 * 1080) / 2);
         }

@@ -49,13 +49,13 @@ const auto kContainers = testing::Values(
     Container{"y4m", "y4m", "", "the file ends mid-frame", 0});
 
 // A clip of kFrames frames in the container, and the raw frames the ffmpeg CLI decodes from it.
-struct Clip {
+struct ClipWithReference {
     std::string path;
     std::vector<uint8_t> reference;
 };
 
-Clip makeClip(const TempDir& dir, const Container& c, const std::string& stem) {
-    Clip clip{dir.file(stem + "." + c.extension), {}};
+ClipWithReference makeClip(const TempDir& dir, const Container& c, const std::string& stem) {
+    ClipWithReference clip{dir.file(stem + "." + c.extension), {}};
     const std::string raw = dir.file(stem + ".raw");
     EXPECT_TRUE(runFfmpeg(testsrc(kWidth, kHeight, kFrames) + " -pix_fmt yuv420p " + c.encode + " " + clip.path));
     EXPECT_TRUE(runFfmpeg("-i " + clip.path + " -f rawvideo -pix_fmt yuv420p " + raw));
@@ -67,7 +67,7 @@ class WholeFile : public testing::TestWithParam<Container> {};
 
 TEST_P(WholeFile, DecodesEveryFrameAndSaysNothing) {
     TempDir dir;
-    const Clip clip = makeClip(dir, GetParam(), "whole");
+    const ClipWithReference clip = makeClip(dir, GetParam(), "whole");
     auto source = openOrFail(clip.path);
     ASSERT_TRUE(source);
     EXPECT_EQ(test::readAll(*source).size(), size_t(kFrames));
@@ -80,7 +80,7 @@ class CutFile : public testing::TestWithParam<Container> {};
 TEST_P(CutFile, DecodesUpToTheCutAndSaysWhatWasSeen) {
     const Container& c = GetParam();
     TempDir dir;
-    const Clip clip = makeClip(dir, c, "whole");
+    const ClipWithReference clip = makeClip(dir, c, "whole");
     const auto packets = test::videoPackets(clip.path);
     ASSERT_EQ(packets.size(), size_t(kFrames));
     const test::PacketSpan& target = packets[kCutPacket];

@@ -17,8 +17,8 @@ namespace {
 using test::TempDir;
 
 // A clip made with the ffmpeg CLI, and its bytes.
-struct Clip {
-    Clip(const std::string& name, const std::string& encode, int frames) : path(dir.file(name)) {
+struct ClipBytes {
+    ClipBytes(const std::string& name, const std::string& encode, int frames) : path(dir.file(name)) {
         EXPECT_TRUE(test::runFfmpeg(test::testsrc(64, 48, frames) + " " + encode + " " + path));
         bytes = test::readFile(path);
     }
@@ -37,7 +37,7 @@ Result<std::unique_ptr<Source>> openMemory(const std::string& name, const Memory
 }
 
 TEST(MemoryInput, DecodesTheSameFramesAsTheFile) {
-    const Clip clip("clip.mkv", "-c:v libx264 -g 4 -bf 2 -pix_fmt yuv420p", 10);
+    const ClipBytes clip("clip.mkv", "-c:v libx264 -g 4 -bf 2 -pix_fmt yuv420p", 10);
     MemoryInput memory(clip.bytes);
     ASSERT_NE(memory.io(), nullptr);
     auto fromMemory = openMemory("clip in memory", memory);
@@ -68,7 +68,7 @@ TEST(MemoryInput, DecodesTheSameFramesAsTheFile) {
 }
 
 TEST(MemoryInput, SeeksLikeTheFile) {
-    const Clip clip("clip.mp4", "-c:v libx264 -g 5 -bf 0 -pix_fmt yuv420p", 15);
+    const ClipBytes clip("clip.mp4", "-c:v libx264 -g 5 -bf 0 -pix_fmt yuv420p", 15);
     MemoryInput memory(clip.bytes);
     auto opened = openMemory("clip in memory", memory);
     ASSERT_TRUE(opened) << opened.message();
@@ -89,7 +89,7 @@ TEST(MemoryInput, SeeksLikeTheFile) {
 // Without a CUDA device the NVDEC attempt fails after reading the header; the software
 // attempt must read the bytes again from their start. (With a device, NVDEC decodes.)
 TEST(MemoryInput, SecondAttemptReadsFromTheStart) {
-    const Clip clip("clip.mp4", "-c:v libx264 -pix_fmt yuv420p", 6);
+    const ClipBytes clip("clip.mp4", "-c:v libx264 -pix_fmt yuv420p", 6);
     MemoryInput memory(clip.bytes);
     auto opened = openMemory("clip in memory", memory, HwDecode::Auto);
     ASSERT_TRUE(opened) << opened.message();

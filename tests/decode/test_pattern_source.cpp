@@ -16,7 +16,7 @@ namespace {
 
 using test::openOrFail;
 
-struct Expect {
+struct ExpectedSample {
     int x, y;
     int Y, Cb, Cr;
     const char* what;
@@ -24,7 +24,7 @@ struct Expect {
 
 YuvSample sampleAt(const FrameView& v, int x, int y) { return readYuv(makePixelSource(v), x, y, v.levels() / 2); }
 
-void expectSamples(const FrameView& v, const std::vector<Expect>& expected) {
+void expectSamples(const FrameView& v, const std::vector<ExpectedSample>& expected) {
     for (const auto& e : expected) {
         const YuvSample s = sampleAt(v, e.x, e.y);
         EXPECT_EQ(s.y, e.Y) << e.what << " Y at (" << e.x << "," << e.y << ")";
