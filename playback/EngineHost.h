@@ -161,7 +161,8 @@ public:
     // frames or without the CUDA engine.
     std::optional<PixelReading> readDevicePixel(const FrameView& frame, const ColorInfo& color, int x, int y) const;
     // A whole frame held in GPU memory, copied to the host (the compare snapshot of an NVDEC
-    // frame); an error without the CUDA engine or for host frames.
+    // frame, the active picture guide's reading of one); an error without the CUDA engine or
+    // for host frames.
     Result<Frame> copyToHost(const FrameView& frame) const;
 
     // The engine itself, for one-off runs such as "Save scopes...".

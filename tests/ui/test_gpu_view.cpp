@@ -28,6 +28,7 @@
 #include "render/HeadlessContext.h"
 #include "playback/EngineHost.h"
 #include "playback/PixelProbe.h"
+#include "analysis/ActivePicture.h"
 #include "cpu/CpuEngine.h"
 
 namespace cs {
@@ -401,6 +402,35 @@ TEST_F(GpuView, OneFieldThroughTheWindowsCudaPath) {
     }
     host.releaseGl();
     textures.release();
+}
+
+TEST_F(GpuView, ActivePictureOfADeviceFrameFromItsHostCopy) {
+    // View > Guides > Active Picture on an NVDEC frame: the window copies the frame shown to
+    // the host (EngineHost::copyToHost) and finds the area there, as on the host frame; the
+    // same for a field of it.
+    if (!skipWhy().empty()) GTEST_SKIP() << skipWhy();
+    EngineHost host("cuda");
+    ASSERT_TRUE(host.usesCuda()) << host.note();
+    Frame frame(PixelFormat::Nv12, 640, 360);
+    for (int y = 0; y < 360; ++y)
+        for (int x = 0; x < 640; ++x) frame.setPixel(x, y, y < 48 || y >= 312 ? 16 : 60 + (x + y) % 150, 128, 128);
+    DeviceFrame device(frame.view());
+    for (std::optional<Field> field : {std::optional<Field>(), std::optional<Field>(Field::Bottom)}) {
+        host.field = field;
+        auto onDevice = host.shownView(device.view);
+        auto onHost = host.shownView(frame.view());
+        ASSERT_TRUE(onDevice.ok() && onHost.ok());
+        auto copied = host.copyToHost(*onDevice);
+        ASSERT_TRUE(copied.ok()) << copied.message();
+        const auto fromCopy = activePictureOf(copied->view());
+        const auto fromHost = activePictureOf(*onHost);
+        ASSERT_TRUE(fromCopy && fromHost);
+        EXPECT_EQ(fromCopy->y, fromHost->y);
+        EXPECT_EQ(fromCopy->h, fromHost->h);
+        EXPECT_EQ(fromCopy->w, fromHost->w);
+        EXPECT_TRUE(fromHost->y >= (field ? 24 : 48) && fromHost->h <= (field ? 132 : 264)) << fromHost->y << " " << fromHost->h;
+        EXPECT_FALSE(activePictureOf(*onDevice)) << "a device frame is not read on the host";
+    }
 }
 
 TEST_F(GpuView, CompareRunsASecondEngineIntoItsOwnTextures) {

@@ -1,7 +1,7 @@
 // MainWindow, guides: View > Guides, the safe areas (action 93%, title 90%: SMPTE ST 2046-1,
 // EBU R 95), aspect ratio guides and a centre cross over the picture (render/PictureGuides.h,
 // drawn by PictureView), and the shown frame's active picture (analysis/ActivePicture.h,
-// found again on each frame shown). Each is a checkable action, remembered between runs.
+// found again on each frame shown, on a host copy of a frame in GPU memory). Each is a checkable action, remembered between runs.
 #include "MainWindow.h"
 
 #include <QAction>
@@ -39,7 +39,7 @@ void MainWindow::buildGuides(QMenu* view) {
     add(tr("Centre Cross"), QStringLiteral("guideCentre"), g.centreCross, [](PictureGuides& x, bool on) { x.centreCross = on; });
     add(tr("Active Picture"), QStringLiteral("guideActivePicture"), g.activePicture, [](PictureGuides& x, bool on) { x.activePicture = on; })
         ->setToolTip(tr("The shown frame's active picture inside letterbox or pillarbox bars (FFmpeg cropdetect's rule, "
-                      "as qc's active_area events): frames decoded on the CPU; not NVDEC's frames in GPU memory"));
+                      "as qc's active_area events)"));
     menu->addSeparator();
     for (AspectGuide a : kAspectGuides) {
         const QString name = QString::fromLatin1(aspectName(a));
@@ -51,7 +51,15 @@ void MainWindow::buildGuides(QMenu* view) {
 
 void MainWindow::showActivePicture() {
     std::optional<FrameRegion> area;
-    const std::optional<FrameView> shown = viewer_->guides().activePicture ? shownFrame() : std::nullopt;
+    std::optional<FrameView> shown = viewer_->guides().activePicture ? shownFrame() : std::nullopt;
+    // A frame in GPU memory (NVDEC's) is read on the host: copied there once per frame shown
+    // while the guide is on (a 4K NV12 frame, 12 MB; the pixel picker's copy on the engine's
+    // stream, EngineHost::copyToHost).
+    Result<Frame> copied = Status::error("not copied");
+    if (shown && shown->onDevice) {
+        copied = engine_.copyToHost(*shown);
+        shown = copied ? std::optional<FrameView>(copied->view()) : std::nullopt;
+    }
     if (shown)
         if (const std::optional<CropArea> a = activePictureOf(*shown); a && a->w > 0 && a->h > 0)
             area = FrameRegion{a->x, a->y, a->w, a->h};
