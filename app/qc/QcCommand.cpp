@@ -160,6 +160,7 @@ int runQc(int argc, char** argv) {
         o.device = a.devices.empty() ? 0 : a.devices[size_t(jobIndex) % a.devices.size()];
         o.qctools = a.qctools;
         o.onlyJson = a.onlyJson;
+        o.hostDetectors = a.hostDetectors;
         o.force = a.force;
         o.thresholdsFile = a.thresholdsFile;
         o.loudnessTarget = a.loudnessTarget;

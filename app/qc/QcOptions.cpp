@@ -148,6 +148,8 @@ const std::vector<OptionDef>& qcOptionTable() {
         {{"no-qctools"}},
         {{"only-json"}, "", {}, "write NAME.qc.json alone: no CSV, graph, QCTools document, HTML, PDF or event\n"
                                 "pictures (what the window's Timeline reads; a later run without it writes the rest)"},
+        {{"host-detectors"}, "", {}, "copy frames NVDEC decodes to the host as well, so that scdet, cropdetect, idet and\n"
+                                     "the flash detector measure them (slower; on by itself for a policy with their events)"},
         {{"force"}, "", {}, "check inputs again whose report is complete (default: skipped)"},
         {{"shard"}, "K/N", {}, "only the K-th (from 0) of N slices of the sorted inputs"},
         {{"input-timeout"}, "S", {}, "an input that finishes no frame for S seconds is stopped and fails (default 600;\n"
@@ -264,6 +266,7 @@ Result<QcOptions> parseQcArgs(const std::vector<std::string>& args) {
     if (parsed->isSet("only-json") && parsed->isSet("qctools"))
         failed = Status::error("--only-json writes no QCTools document: --qctools contradicts it");
     a.onlyJson = parsed->isSet("only-json");
+    a.hostDetectors = parsed->isSet("host-detectors");
     a.qctools = !parsed->isSet("no-qctools") && !a.onlyJson;
     a.force = parsed->isSet("force");
     if (!failed) return failed;

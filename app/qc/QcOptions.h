@@ -64,6 +64,7 @@ struct QcOptions {
     int shardIndex = 0, shardCount = 1;
     bool qctools = true, force = false;
     bool onlyJson = false;             // --only-json: NAME.qc.json alone (the window's Timeline pass)
+    bool hostDetectors = false;        // --host-detectors: NVDEC's frames measured on the host too (QcRun.h)
     QcThresholds thresholds;
     Primaries gamutTarget = Primaries::Bt709;   // --gamut-target: each frame's share outside it
     double inputTimeout = 600;         // --input-timeout: seconds without a frame finished (0: never)

@@ -61,6 +61,7 @@ QJsonObject qcMadeFrom(const std::string& input, const QcRunOptions& o) {
                          {"gamut_target", QString::fromUtf8(gamutTargetName(o.gamutTarget).data(),
                                                             qsizetype(gamutTargetName(o.gamutTarget).size()))}};
     if (!o.policies.empty()) settings["policies"] = qcPoliciesJson(o.policies);   // the rules as read, not their names
+    if (o.hostDetectors) settings["host_detectors"] = true;   // NVDEC's frames measured on the host too
     return {{"input", in}, {"settings", settings}, {"program", "cudascope " CS_VERSION}};
 }
 

@@ -99,6 +99,16 @@ std::string qcPath(const std::string& dir, const std::string& name, const char* 
     return (std::filesystem::path(dir) / (name + suffix)).string();
 }
 
+bool qcNeedsHostDetectors(const QcRunOptions& o) {
+    if (o.hostDetectors) return true;
+    for (const QcPolicy& p : o.policies)
+        for (const QcRule& r : p.rules)
+            if (r.check == "event")
+                for (const char* type : {"flash", "red_flash", "field_order", "scene_cut", "repeated_frame", "active_area"})
+                    if (r.eventType == type) return true;
+    return false;
+}
+
 QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     const std::string name = qcName(input);
     const QJsonObject madeFrom = qcMadeFrom(input, o);   // app/qc/QcReuse.h: recorded in the head
@@ -111,6 +121,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         return {QcOutcome::Failed, input + ": a live input has no end to check to; qc reads files (cudascope export records streams)"};
     auto choice = chooseEngine(o.engine, CudaUnavailable::Error, o.device);
     if (!choice) return {QcOutcome::Failed, input + ": " + choice.message()};
+    const bool hostDetectors = qcNeedsHostDetectors(o);
     Engine& engine = *choice->engine;
     auto decoding = decodeOptions(*choice, o.hwdec);
     if (!decoding) return {QcOutcome::Failed, decoding.message()};
@@ -264,6 +275,19 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         }
         levels = results.levels;
         const bool full = results.color.range == Range::Full;
+        // The frame the meters read: a frame NVDEC left on the GPU is copied to the host when
+        // the host detectors are asked for (qcNeedsHostDetectors), and is then measured as a
+        // host frame in every respect, as with --hwdec none.
+        FrameView measured = view;
+#if CS_HAVE_CUDA
+        Frame hostCopy;
+        if (hostDetectors && view.onDevice && choice->cuda) {
+            Result<Frame> copied = choice->cuda->copyRegion(view, 0, 0, view.width, view.height);
+            if (!copied) return {QcOutcome::Failed, input + ": frame " + std::to_string(in.index) + ": " + copied.message()};
+            hostCopy = std::move(*copied);
+            measured = hostCopy.view();
+        }
+#endif
         double mafd = 1.0;
         SceneMeter::Frame scene;
         bool sceneMeasured = false;
@@ -275,17 +299,17 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             const int blackThreshold = blackThresholdFor(o.thresholds.blackPixelRatio, results.bitDepth, full);
             Status st;
 #if CS_HAVE_CUDA
-            if (view.onDevice && choice->cuda) {   // NVDEC frames: counted on the GPU, in place
+            if (measured.onDevice && choice->cuda) {   // NVDEC frames: counted on the GPU, in place
                 if (!gpuMeter) {
                     auto made = CudaSignalStatsMeter::create(choice->cuda->device());
                     if (!made) return {QcOutcome::Failed, input + ": " + made.message()};
                     gpuMeter = std::move(*made);
                 }
-                st = gpuMeter->measure(view, blackThreshold, ss, mafd);
+                st = gpuMeter->measure(measured, blackThreshold, ss, mafd);
             } else
 #endif
             {
-                st = meter.measure(view, blackThreshold, ss);
+                st = meter.measure(measured, blackThreshold, ss);
                 if (st) mafd = reference.mafd(meter);
                 if (st) scene = scenes.add(meter);
                 if (st) crop = crops.add(meter.current());
@@ -323,7 +347,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
             ef.frozen = haveReference && frameIsFrozen(mafd, noise);
             if (!ef.frozen) {   // freezedetect: a frame that moved is the new reference
 #if CS_HAVE_CUDA
-                if (gpuMeter && view.onDevice) {
+                if (gpuMeter && measured.onDevice) {
                     if (Status st = gpuMeter->setReference(); !st) return {QcOutcome::Failed, input + ": " + st.message()};
                 } else
 #endif
@@ -332,7 +356,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
                 referenceIndex = in.index;
                 referencePts = in.pts;
                 referenceTimecode = timecode;
-            } else if (!view.onDevice) {
+            } else if (!measured.onDevice) {
                 reference.hold(meter);   // the reference outlives the meter's frames while frozen
             }
             ef.referenceIndex = referenceIndex;
@@ -512,7 +536,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     const auto notMeasured = [&](int64_t measured, const char* detector) -> std::string {
         if (measured == 0)
             return signalstatsOk ? std::string("not measured: frames decoded by NVDEC stay on the GPU, where ") + detector +
-                                       " does not run (--hwdec none measures them)"
+                                       " does not run (--host-detectors or --hwdec none measures them)"
                                  : std::string("not measured: ") + detector + " reads Y'CbCr frames";
         if (measured < frames)
             return "not measured: " + std::to_string(frames - measured) + " of " + std::to_string(frames) +

@@ -23,6 +23,10 @@ struct QcRunOptions {
     int device = 0;
     bool qctools = true, force = false;
     bool onlyJson = false;                               // NAME.qc.json alone (no csv, png, html, pdf, pictures)
+    // Frames NVDEC leaves on the GPU copied to the host as well, for the detectors that read
+    // host frames (scdet, cropdetect, idet, the flash detector); also when a policy asks for
+    // their events (qcNeedsHostDetectors).
+    bool hostDetectors = false;
     QcThresholds thresholds;
     Primaries gamutTarget = Primaries::Bt709;            // each frame's share of pixels outside it
     std::vector<QcPolicy> policies;                      // --policy: every rule gets a verdict (QcPolicy.h)
@@ -36,6 +40,11 @@ struct QcRunOptions {
 };
 
 enum class QcOutcome { Checked, Skipped, Failed, Stopped };
+
+// Whether a run measures NVDEC's frames on the host too: --host-detectors, or a policy rule
+// on the events only host frames give (flash, red_flash, field_order, scene_cut,
+// repeated_frame, active_area).
+bool qcNeedsHostDetectors(const QcRunOptions& o);
 
 struct QcRunResult {
     QcOutcome outcome = QcOutcome::Failed;

@@ -80,6 +80,7 @@ std::vector<std::string> workerArguments(const std::string& input, const QcWorke
     if (!r.policy.empty()) args.insert(args.end(), {"--policy", r.policy});
     if (!r.qctools && !r.onlyJson) args.emplace_back("--no-qctools");
     if (r.onlyJson) args.emplace_back("--only-json");
+    if (r.hostDetectors) args.emplace_back("--host-detectors");
     if (r.force) args.emplace_back("--force");
     args.insert(args.end(), {"--", input});
     return args;
@@ -265,6 +266,7 @@ int runQcWorker(int argc, char** argv) {
     o.device = a.devices.empty() ? 0 : a.devices.front();
     o.qctools = a.qctools;
     o.onlyJson = a.onlyJson;
+    o.hostDetectors = a.hostDetectors;
     o.force = a.force;
     o.thresholds = a.thresholds;
     o.gamutTarget = a.gamutTarget;

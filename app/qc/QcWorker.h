@@ -26,6 +26,7 @@ struct QcWorkerRequest {
     int threads = 0;             // the worker process's thread budget (core/ThreadPool.h; 0: every CPU)
     bool qctools = true, force = false;
     bool onlyJson = false;   // --only-json
+    bool hostDetectors = false;   // --host-detectors
     Primaries gamutTarget = Primaries::Bt709;
     double inputTimeout = 600;   // seconds without a frame finished before the worker is killed (0: never)
 };

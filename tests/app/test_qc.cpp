@@ -214,6 +214,13 @@ TEST(Qc, AtomicOutputAndSkipOnRerun) {
     EXPECT_EQ(again.exitCode, 0);
     EXPECT_NE(again.err.find("its report is complete"), std::string::npos) << again.err;
     EXPECT_TRUE(std::filesystem::last_write_time(json.toStdString()) == old);
+    // --host-detectors is another setting (NVDEC's frames measured on the host too): checked
+    // again, and the report says so.
+    const RunResult host = cudascope({"qc", clip, "--out", out, "--engine", "cpu", "--host-detectors"});
+    EXPECT_EQ(host.exitCode, 0);
+    EXPECT_NE(host.err.find("its report was made with other settings"), std::string::npos) << host.err;
+    EXPECT_TRUE(readJson(json.toStdString())["made_from"].toObject()["settings"].toObject()["host_detectors"].toBool());
+    std::filesystem::last_write_time(json.toStdString(), old);
     // --force checks it again.
     const RunResult forced = cudascope({"qc", clip, "--out", out, "--engine", "cpu", "--force"});
     EXPECT_EQ(forced.exitCode, 0);

@@ -14,6 +14,7 @@
 #include <QJsonArray>
 
 #include "CliRunner.h"
+#include "app/qc/QcRun.h"
 
 namespace cs::testing {
 namespace {
@@ -214,6 +215,35 @@ TEST(QcPolicy, Bt1702FlashVerdicts) {
     const std::string html = readFile((out + "/five.mkv.qc.html").toStdString());
     EXPECT_NE(html.find("up to 5 flashes in one second (BT.1702: at most 3); transitions over up to 100.0% of the screen"), std::string::npos);
     EXPECT_NE(html.find("ITU-R BT.1702"), std::string::npos);
+}
+
+// The detectors that read host frames run on NVDEC's frames too (copied to the host) when
+// asked for, or when a policy has a rule on their events.
+TEST(QcPolicy, HostDetectorsWhenAPolicyNeedsTheirEvents) {
+    QcRunOptions o;
+    EXPECT_FALSE(qcNeedsHostDetectors(o));
+    // The presets' files (qc finds them beside its binary, not the tests').
+    const auto preset = [](const std::string& names) {
+        std::string files;
+        for (const QString& n : QString::fromStdString(names).split(','))
+            files += (files.empty() ? "" : ",") + std::string(CS_TEST_SOURCE_DIR) + "/app/qc/policies/" + n.toStdString() + ".json";
+        return loadQcPolicies(files);
+    };
+    for (const char* spec : {"r103", "r128", "metadata"}) {
+        auto p = preset(spec);
+        ASSERT_TRUE(p.ok()) << p.message();
+        o.policies = *p;
+        EXPECT_FALSE(qcNeedsHostDetectors(o)) << spec;
+    }
+    for (const char* spec : {"bt1702", "detectors", "r103,bt1702"}) {
+        auto p = preset(spec);
+        ASSERT_TRUE(p.ok()) << p.message();
+        o.policies = *p;
+        EXPECT_TRUE(qcNeedsHostDetectors(o)) << spec;
+    }
+    o.policies.clear();
+    o.hostDetectors = true;
+    EXPECT_TRUE(qcNeedsHostDetectors(o));
 }
 
 TEST(QcPolicy, BadPoliciesAreUsageErrorsNamingTheFile) {
