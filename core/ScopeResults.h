@@ -6,6 +6,7 @@
 
 #include "Color.h"
 #include "Gamut.h"
+#include "GamutDisplay.h"
 #include "Hdr.h"
 #include "PixelFormat.h"
 #include "ScopeSpec.h"
@@ -50,10 +51,12 @@ struct ScopeResults {
     FrameStats stats;
     HdrStats hdr;                   // PQ and HLG frames (ScopeSpec::hdr): light levels, core/Hdr.h
     GamutResults gamut;             // ScopeSpec::cie: chromaticity counts, share outside the target
+    GamutDisplayResults gamutDisplay;   // ScopeSpec::gamutDisplay: its counts (core/GamutDisplay.h)
 
     // Display images (only when ScopeSpec::displayImages).
     RgbaImage picture, preview, histogramImage, waveformImage, paradeImage, vectorscopeImage;
     RgbaImage cieImage;             // ScopeSpec::cie (scope/CieDiagram.h)
+    RgbaImage gamutDisplayImage;    // ScopeSpec::gamutDisplay (scope/GamutDisplay.h)
 };
 
 }  // namespace cs

@@ -8,6 +8,7 @@
 
 #include "Color.h"
 #include "Gamut.h"
+#include "GamutDisplay.h"
 #include "core/ScopeStyle.h"
 
 namespace cs {
@@ -71,6 +72,10 @@ struct ScopeSpec {
     // gamut check without its CIE panel, qc): no diagram is drawn, and an engine may leave the
     // counts empty (the CUDA engine then copies back 8 bytes instead of 1 MB).
     bool cieCounts = true;
+    // A gamut display (core/GamutDisplay.h): its counts in ScopeResults::gamutDisplay and, with
+    // displayImages, its image drawn from them (scope/GamutDisplay.h). None: neither.
+    GamutDisplay gamutDisplay = GamutDisplay::None;
+    ArrowheadLimit arrowheadLimit = ArrowheadLimit::Ntsc;   // the Arrowhead's composite limits
 
     // What to draw (display images, RGBA, graticule included).
     bool displayImages = true;
@@ -94,6 +99,7 @@ struct ScopeSpec {
     int scopeHeight = 540;
     int vectorscopeSize = 540;      // square
     int cieSize = 540;              // the CIE diagram, square
+    int gamutDisplaySize = 540;     // the gamut display, square
 
     ColorOverride colorOverride;    // over the stream's matrix/range tags
     // Every field: results computed with an equal spec are the same (ui/ reuses them so).

@@ -23,6 +23,8 @@
 #include "core/Engine.h"
 #include "core/Filters.h"
 #include "scope/CieDiagram.h"
+#include "scope/GamutDisplay.h"
+#include "GamutDisplayCount.h"
 #include "core/Gamut.h"
 #include "core/GamutRow.h"
 #include "core/Hdr.h"
@@ -140,6 +142,7 @@ private:
     std::vector<uint8_t> gamutMask_;   // the gamut preview's outside flags, one per pixel
     RgbaImage hiddenPicture_;   // the preview's input when the picture itself is not shown
     GamutTableCache gamutTables_;
+    GamutDisplayCounter gamutDisplay_;   // ScopeSpec::gamutDisplay's counts, a pass of its own
 };
 
 // A 16-bit little-endian word (host byte order independent, as loadSample).
@@ -658,6 +661,8 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
         out.histR.clear(); out.histG.clear(); out.histB.clear();
     }
 
+    gamutDisplay_.count(f, out.color, spec, pool_, out.gamutDisplay);
+
     out.hdr = {};
     if (p.hdr) {
         out.hdr.measured = true;
@@ -728,10 +733,10 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
     else if (spec.preview != PreviewFilter::None) applyPreview(picture, luma_, spec, out.preview, &pool_);
     else out.preview = {};
     if (spec.displayImages) {
-        // The four scope images are independent: draw them side by side on the pool, the
+        // The scope images are independent: draw them side by side on the pool, the
         // costliest first (threads take the next one as they come free).
         pool_.parallelFor(
-            5,
+            6,
             [&](int, int b, int e) {
                 for (int i = b; i < e; ++i) {
                     if (i == 0) { if (spec.parade) renderParade(out, spec, out.paradeImage); else out.paradeImage = {}; }
@@ -739,12 +744,14 @@ Status CpuEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResult
                     if (i == 2) { if (spec.histogram) renderHistogram(out, spec, out.histogramImage); else out.histogramImage = {}; }
                     if (i == 3) { if (spec.vectorscope) renderVectorscope(out, spec, out.vectorscopeImage); else out.vectorscopeImage = {}; }
                     if (i == 4) { if (spec.cie && spec.cieCounts) renderCieDiagram(out, spec, out.cieImage); else out.cieImage = {}; }
+                    if (i == 5) renderGamutDisplay(out, spec, out.gamutDisplayImage);   // None: empty
                 }
             },
-            5);
+            6);
     } else {
         out.histogramImage = out.waveformImage = out.paradeImage = out.vectorscopeImage = {};
         out.cieImage = {};
+        out.gamutDisplayImage = {};
     }
     return {};
 }

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "scope/CieDiagram.h"
+#include "scope/GamutDisplay.h"
 #include "core/Filters.h"
 #include "core/Gamut.h"
 #include "core/Hdr.h"
@@ -81,6 +82,7 @@ Status runEngine(Engine& engine, const FrameView& frame, const ScopeSettings& se
     if (!(run.displayImages && run.picture) && run.preview == PreviewFilter::None) return {};
     ScopeSpec picture = run;
     picture.histogram = picture.waveform = picture.parade = picture.vectorscope = picture.cie = false;
+    picture.gamutDisplay = GamutDisplay::None;
     picture.stats = picture.hdr = false;
     if (Status s = engine.process(frame, picture, whole); !s) return s;
     std::swap(out.picture, whole.picture);
@@ -101,13 +103,15 @@ void renderPanelImages(const ScopeSettings& settings, bool engineDrewImages, con
     auto differs = [&](Plane p) {
         return clampSize(panels[size_t(p)][0]) != spec.scopeWidth || clampSize(panels[size_t(p)][1]) != spec.scopeHeight;
     };
-    std::array<Plane, 5> jobs{};
+    std::array<Plane, 6> jobs{};
     int count = 0;
-    for (Plane p : {Plane::Parade, Plane::Waveform, Plane::Vectorscope, Plane::Cie, Plane::Histogram}) {   // costliest first
-        drawnHere[size_t(p)] = false;
+    for (Plane p : {Plane::Parade, Plane::Waveform, Plane::Vectorscope, Plane::Cie, Plane::GamutDisplay, Plane::Histogram}) {
+        drawnHere[size_t(p)] = false;   // costliest first
+        const bool shown = panels[size_t(p)][0] > 0 && panels[size_t(p)][1] > 0;
         const bool counted = (p == Plane::Histogram && spec.histogram) || (p == Plane::Waveform && spec.waveform) ||
                              (p == Plane::Parade && spec.parade) || (p == Plane::Vectorscope && spec.vectorscope) ||
-                             (p == Plane::Cie && spec.cie && panels[size_t(p)][0] > 0 && panels[size_t(p)][1] > 0);
+                             (p == Plane::Cie && spec.cie && shown) ||
+                             (p == Plane::GamutDisplay && spec.gamutDisplay != GamutDisplay::None && shown);
         if (!counted) continue;
         const bool own = !engineDrewImages || (p == Plane::Parade && differs(p)) ||
                          (p == Plane::Histogram && (settings.histogramChannels != HistogramChannels::LumaAndRgb || differs(p)));
@@ -129,6 +133,7 @@ void renderPanelImages(const ScopeSettings& settings, bool engineDrewImages, con
                     case Plane::Parade: renderParade(results, s, image); break;
                     case Plane::Vectorscope: renderVectorscope(results, s, image); break;
                     case Plane::Cie: renderCieDiagram(results, s, image); break;
+                    case Plane::GamutDisplay: renderGamutDisplay(results, s, image); break;
                     default: break;
                 }
                 drawnHere[size_t(p)] = true;
@@ -182,6 +187,7 @@ void EngineHost::prepareSpec() {
     // The chromaticity counts cost a pass over the frame: only for the CIE panel or the gamut check.
     spec_.cie = panelVisible(Plane::Cie) || gamutCheck;
     spec_.cieCounts = panelVisible(Plane::Cie);   // the gamut check alone needs only the share outside
+    spec_.gamutDisplay = panelVisible(Plane::GamutDisplay) ? gamutDisplayMode : GamutDisplay::None;
     spec_.displayImages = true;
     spec_.picture = true;
     // When the engine draws the images (frames not shown from their planes), the waveform-style
@@ -200,6 +206,10 @@ void EngineHost::prepareSpec() {
     if (panelVisible(Plane::Cie)) {
         const auto& c = panels_[size_t(Plane::Cie)];
         spec_.cieSize = clampSize(std::min(c[0], c[1]));
+    }
+    if (panelVisible(Plane::GamutDisplay)) {
+        const auto& g = panels_[size_t(Plane::GamutDisplay)];
+        spec_.gamutDisplaySize = clampSize(std::min(g[0], g[1]));
     }
 }
 
@@ -308,6 +318,7 @@ const RgbaImage& EngineHost::shownImage(gl::Plane plane) const {
         case Plane::Parade: return results_.paradeImage;
         case Plane::Vectorscope: return results_.vectorscopeImage;
         case Plane::Cie: return results_.cieImage;
+        case Plane::GamutDisplay: return results_.gamutDisplayImage;
         case Plane::Preview: return results_.preview;
         default: return results_.picture;
     }
@@ -350,8 +361,10 @@ Status EngineHost::uploadTo(gl::FrameTextures& textures) {
     }
     setPictureToneMap(textures);
     for (Plane p : {Plane::Histogram, Plane::Waveform, Plane::Parade, Plane::Vectorscope}) up(p, shownImage(p));
-    if (panelVisible(Plane::Cie)) up(Plane::Cie, shownImage(Plane::Cie));
-    else up(Plane::Cie, {});
+    for (Plane p : {Plane::Cie, Plane::GamutDisplay}) {
+        if (panelVisible(p)) up(p, shownImage(p));
+        else up(p, {});
+    }
     // The scope views read these textures from their own contexts.
     gl::flush();
     return s;
@@ -458,6 +471,7 @@ Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textur
         pictureTargets.preview = targets.preview;
         ScopeSpec picture = spec_;
         picture.histogram = picture.waveform = picture.parade = picture.vectorscope = picture.cie = false;
+        picture.gamutDisplay = GamutDisplay::None;
         picture.hdr = false;
         if (Status s = cuda.processToGl(frame, picture, whole_, pictureTargets); !s) return s;
         GlTargets scopeTargets = targets;
@@ -490,6 +504,12 @@ Status EngineHost::processCuda(const FrameView& frame, gl::FrameTextures& textur
     if (panelVisible(Plane::Cie) && results_.gamut.measured) renderCieDiagram(results_, spec_, cieImage);
     drawnHere_[size_t(Plane::Cie)] = true;   // shownImage(Cie) is this one
     if (Status c = textures.upload(Plane::Cie, cieImage); !c && s) s = c;
+    // And the gamut display, from its 512 x 512 counts.
+    RgbaImage& displayImage = panelImages_[size_t(Plane::GamutDisplay)];
+    displayImage = {};
+    if (spec_.gamutDisplay != GamutDisplay::None) renderGamutDisplay(results_, spec_, displayImage);
+    drawnHere_[size_t(Plane::GamutDisplay)] = true;
+    if (Status c = textures.upload(Plane::GamutDisplay, displayImage); !c && s) s = c;
     textures.touch();
     gl::flush();
     return s;

@@ -88,6 +88,9 @@ public:
     // The gamut check (the share outside spec().gamutTarget in the status bar) wants the
     // chromaticity counts even while the CIE panel is hidden.
     bool gamutCheck = false;
+    // The gamut display panel's mode, counted while the panel is visible (spec().gamutDisplay is
+    // this then, None otherwise).
+    GamutDisplay gamutDisplayMode = GamutDisplay::Diamond;
     // The viewer's picture of a PQ or HLG frame through the HDR to SDR display transform
     // (core/ToneMap.h); the scopes, the picker and the exports read the signal regardless.
     bool toneMapHdr = true;

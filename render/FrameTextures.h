@@ -19,7 +19,7 @@
 
 namespace cs::gl {
 
-enum class Plane : uint8_t { Picture, Preview, Histogram, Waveform, Parade, Vectorscope, Cie, Count };
+enum class Plane : uint8_t { Picture, Preview, Histogram, Waveform, Parade, Vectorscope, Cie, GamutDisplay, Count };
 constexpr int kPlaneCount = int(Plane::Count);
 
 class FrameTextures {

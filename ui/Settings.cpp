@@ -80,6 +80,11 @@ void loadFrom(const QSettings& s, Choices& c, bool scopesOnly) {
         c.preview = *f;
     c.previewInViewer = s.value(QStringLiteral("scopes/previewInViewer"), c.previewInViewer).toBool();
     if (auto m = cieModeFromName(s.value(QStringLiteral("scopes/cieMode"), QString()).toString().toStdString())) spec.cieMode = *m;
+    if (auto d = gamutDisplayFromName(s.value(QStringLiteral("scopes/gamutDisplay"), QString()).toString().toStdString());
+        d && *d != GamutDisplay::None)
+        c.gamutDisplay = *d;
+    if (auto l = arrowheadLimitFromName(s.value(QStringLiteral("scopes/arrowheadLimit"), QString()).toString().toStdString()))
+        spec.arrowheadLimit = *l;
     if (auto t = gamutTargetFromName(s.value(QStringLiteral("scopes/gamutTarget"), QString()).toString().toStdString()))
         spec.gamutTarget = *t;
     FilterParams& fp = spec.filter;
@@ -120,6 +125,8 @@ void saveTo(QSettings& s, const Choices& c, bool scopesOnly) {
     s.setValue(QStringLiteral("scopes/preview"), latin1(previewName(c.preview)));
     s.setValue(QStringLiteral("scopes/previewInViewer"), c.previewInViewer);
     s.setValue(QStringLiteral("scopes/cieMode"), latin1(cieModeName(spec.cieMode)));
+    s.setValue(QStringLiteral("scopes/gamutDisplay"), latin1(gamutDisplayName(c.gamutDisplay)));
+    s.setValue(QStringLiteral("scopes/arrowheadLimit"), latin1(arrowheadLimitName(spec.arrowheadLimit)));
     s.setValue(QStringLiteral("scopes/gamutTarget"), latin1(gamutTargetName(spec.gamutTarget)));
     s.setValue(QStringLiteral("filters/peakingThreshold"), spec.filter.peakingThreshold);
     s.setValue(QStringLiteral("filters/zebraIre"), spec.filter.zebraIre);
@@ -153,6 +160,7 @@ void applyScopeChoices(const Choices& from, Choices& to) {
     to.spec.colorOverride = keep;
     to.spec.preview = active;
     to.histogramChannels = from.histogramChannels;
+    to.gamutDisplay = from.gamutDisplay;
     to.preview = from.preview;
     to.previewInViewer = from.previewInViewer;
 }

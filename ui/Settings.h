@@ -41,6 +41,7 @@ struct Choices {
     // colour override. The other fields pass through load() unchanged.
     ScopeSpec spec;
     HistogramChannels histogramChannels = HistogramChannels::LumaAndRgb;
+    GamutDisplay gamutDisplay = GamutDisplay::Diamond;   // the gamut display panel's mode (never None)
     PreviewFilter preview = PreviewFilter::FocusPeaking;   // never None
     bool previewInViewer = false;
     bool gamutCheck = false;   // the share outside the gamut target in the status bar

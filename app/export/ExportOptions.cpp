@@ -21,10 +21,12 @@ constexpr double kMaxLiveTimeout = 7 * 24 * 3600.0;   // a week
 const std::vector<std::string_view> kCieChoices{"xy", "uv"}, kParadeChoices{"rgb", "ycbcr"},
     kMatrixChoices{"601", "709", "2020"}, kRangeChoices{"limited", "full"}, kTransferChoices{"sdr", "pq", "hlg"},
     kHistogramScaleChoices{"linear", "log"}, kWaveformScaleChoices{"ire", "code"},
-    kWaveformModeChoices{"luma", "rgb", "yrgb"}, kTraceColourChoices{"channel", "green", "white"}, kZoomChoices{"1", "2", "4", "8", "16"};
+    kWaveformModeChoices{"luma", "rgb", "yrgb"}, kTraceColourChoices{"channel", "green", "white"}, kZoomChoices{"1", "2", "4", "8", "16"},
+    kGamutDisplayChoices{"diamond", "split-diamond", "arrowhead", "lightning"}, kArrowheadLimitChoices{"ntsc", "ntsc-110", "pal"};
 
 // The names of the files an export writes per frame (see README "Export files"):
-// NNNNNN-KIND.png or .npy, six or more digits, KIND a scope or preview-NAME (NAME in a-z).
+// NNNNNN-KIND.png or .npy, six or more digits, KIND a scope, preview-NAME (NAME in a-z) or
+// gamut-MODE (a gamut display's name).
 // (Not std::regex: GCC 12's <regex> trips -Wmaybe-uninitialized inside libstdc++ under
 // the asan preset's -O1 -fsanitize=address.)
 bool isExportFileName(std::string_view name) {
@@ -38,6 +40,10 @@ bool isExportFileName(std::string_view name) {
     name.remove_suffix(4);
     for (const std::string_view kind : {"picture", "histogram", "waveform", "parade", "vectorscope", "cie"})
         if (name == kind) return true;
+    if (name.starts_with("gamut-")) {
+        const auto mode = gamutDisplayFromName(name.substr(6));
+        return mode && *mode != GamutDisplay::None;
+    }
     if (!name.starts_with("preview-")) return false;
     name.remove_prefix(8);
     return !name.empty() && std::all_of(name.begin(), name.end(), isLower);
@@ -58,6 +64,10 @@ const std::vector<OptionDef>& exportOptionTable() {
                                  "the share of pixels outside --gamut-target (not in the default)"},
         shared::gamutTarget("cie: {|}, the gamut checked against (default bt709)"),
         {{"cie"}, "xy|uv", kCieChoices, "cie: CIE 1931 xy or CIE 1976 u'v' (default xy)"},
+        {{"gamut-display"}, "MODE", kGamutDisplayChoices, "also write a gamut display and its counts: {|}\n"
+                                                          "(NNNNNN-gamut-MODE.png and .npy)"},
+        {{"arrowhead-limit"}, "L", kArrowheadLimitChoices, "arrowhead: the composite limits, {|}: 120 IRE / -24 IRE,\n"
+                                                           "110 IRE / -24 IRE, 930 mV / -230 mV (default ntsc)"},
         {{"parade"}, "rgb|ycbcr", kParadeChoices, "parade components (default rgb)"},
         shared::preview(true, "also write a filtered preview: blur, gaussian, edges, peaking,\n"
                               "median, zebra, falsecolour, gamut (pixels outside\n"
@@ -206,6 +216,7 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
         a.spec.scopeHeight = size->height;
         a.spec.vectorscopeSize = size->height;
         a.spec.cieSize = size->height;
+        a.spec.gamutDisplaySize = size->height;
         return Status{};
     });
     option("gamut-target", [&](const std::string& v) {
@@ -218,6 +229,16 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
         auto m = parseChoice(v, kCieChoices);
         if (m) a.spec.cieMode = *m == "uv" ? CieMode::Uv : CieMode::Xy;
         return m.status();
+    });
+    option("gamut-display", [&](const std::string& v) {
+        auto m = parseChoice(v, kGamutDisplayChoices);
+        if (m) a.spec.gamutDisplay = *gamutDisplayFromName(*m);
+        return m.status();
+    });
+    option("arrowhead-limit", [&](const std::string& v) {
+        auto l = parseChoice(v, kArrowheadLimitChoices);
+        if (l) a.spec.arrowheadLimit = *arrowheadLimitFromName(*l);
+        return l.status();
     });
     option("timeout", [&](const std::string& v) {
         auto t = parseSeconds(v, kMaxLiveTimeout);
@@ -247,6 +268,9 @@ Result<ExportOptions> parseExportArgs(const std::vector<std::string>& args) {
     // Options of a scope that is not asked for would be ignored in silence: refused instead.
     if (parsed->value("cie") && !a.spec.cie)
         return Status::error("--cie " + *parsed->value("cie") + " sets the cie scope's diagram: add cie to --scopes");
+    if (parsed->value("arrowhead-limit") && a.spec.gamutDisplay != GamutDisplay::Arrowhead)
+        return Status::error("--arrowhead-limit " + *parsed->value("arrowhead-limit") +
+                             " sets the arrowhead's limits: add --gamut-display arrowhead");
     if (parsed->value("gamut-target") && !a.spec.cie && a.spec.preview != PreviewFilter::Gamut)
         return Status::error("--gamut-target " + *parsed->value("gamut-target") +
                              " is the gamut checked by the cie scope and --preview gamut: add cie to --scopes or use --preview gamut");

@@ -75,6 +75,11 @@ std::vector<FrameFile> frameFiles(const std::filesystem::path& dir, int64_t inde
         image("cie.png", results.cieImage);
         counts("cie.npy", results.gamut.counts, {size_t(kCieBins), size_t(kCieBins)});
     }
+    if (spec.gamutDisplay != GamutDisplay::None) {   // counts [row][column], row 0 at the top (core/GamutDisplay.h)
+        const std::string kind = "gamut-" + std::string(gamutDisplayName(spec.gamutDisplay));
+        image(kind + ".png", results.gamutDisplayImage);
+        counts(kind + ".npy", results.gamutDisplay.counts, {size_t(kGamutDisplayBins), size_t(kGamutDisplayBins)});
+    }
     return files;
 }
 

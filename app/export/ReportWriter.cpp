@@ -146,6 +146,12 @@ QJsonObject reportHead(const SourceInfo& info, std::string_view engine, const Sc
         scopes["gamut_target"] = str(gamutTargetName(spec.gamutTarget));
         head["scopes"] = scopes;
     }
+    if (spec.gamutDisplay != GamutDisplay::None) {
+        QJsonObject scopes = head["scopes"].toObject();
+        scopes["gamut_display"] = str(gamutDisplayName(spec.gamutDisplay));
+        if (spec.gamutDisplay == GamutDisplay::Arrowhead) scopes["arrowhead_limit"] = str(arrowheadLimitName(spec.arrowheadLimit));
+        head["scopes"] = scopes;
+    }
     if (spec.preview == PreviewFilter::FocusPeaking) {
         QJsonObject scopes = head["scopes"].toObject();
         scopes["peaking_colour"] = str(peakingColourText(spec.filter.peakingColour));

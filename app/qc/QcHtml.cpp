@@ -308,6 +308,12 @@ std::string qcHtml(const QcHtmlReport& r, QcHtmlFor target) {
                      std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) + "\" alt=\"frame " + std::to_string(e.firstFrame) +
                      "\">";
             }
+            // An R'G'B' gamut event's Diamond beside it (the HTML only).
+            const auto diamond = thumbs ? thumbs->diamonds.find(e.firstFrame) : std::map<int64_t, RgbaImage>::const_iterator{};
+            if (target != QcHtmlFor::Print && thumbs && e.type == "out_of_gamut" && diamond != thumbs->diamonds.end())
+                s += " <img class=\"diamond\" src=\"" + pngDataUri(diamond->second) + "\" width=\"" +
+                     std::to_string(diamond->second.width) + "\" height=\"" + std::to_string(diamond->second.height) +
+                     "\" alt=\"Diamond of frame " + std::to_string(e.firstFrame) + "\">";
             s += "</td></tr>";
         }
         s += "</table>";

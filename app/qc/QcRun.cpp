@@ -565,7 +565,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         html.events = &events;
         html.series = &htmlSeries;
         // Pictures of the events' first frames: the input read again (not an input opened by o.open).
-        const QcThumbnails thumbnails = thumbnailsLater.valid() ? thumbnailsLater.get() : QcThumbnails{{}, "not made for this input"};
+        const QcThumbnails thumbnails = thumbnailsLater.valid() ? thumbnailsLater.get() : QcThumbnails{{}, "not made for this input", {}};
         html.thumbnails = &thumbnails;
         html.frames = frames;
         html.levels = levels;

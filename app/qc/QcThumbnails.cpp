@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <set>
 
+#include "cpu/CpuEngine.h"
 #include "decode/Source.h"
 #include "engine/Thumbnailer.h"
 
@@ -12,7 +14,11 @@ namespace cs {
 QcThumbnails qcThumbnails(const std::string& input, const std::vector<QcEvent>& events, const std::atomic<bool>* stop) {
     QcThumbnails out;
     std::map<int64_t, double> wanted;   // first frame -> its time, the first kQcThumbnails frames
-    for (const QcEvent& e : events) wanted.emplace(e.firstFrame, e.firstPts);
+    std::set<int64_t> gamutFrames;      // first frames of R'G'B' gamut events: a Diamond too
+    for (const QcEvent& e : events) {
+        wanted.emplace(e.firstFrame, e.firstPts);
+        if (e.type == "out_of_gamut") gamutFrames.insert(e.firstFrame);
+    }
     if (wanted.empty()) return out;
     size_t skipped = 0;
     while (wanted.size() > size_t(kQcThumbnails)) {
@@ -29,6 +35,13 @@ QcThumbnails qcThumbnails(const std::string& input, const std::vector<QcEvent>& 
     Source& source = **opened;
     const double rate = source.info().frameRate, half = rate > 0 ? 0.5 / rate : 0.02;
     Thumbnailer thumbnailer;
+    std::unique_ptr<Engine> diamondEngine;   // made for the first gamut event
+    ScopeSpec diamond;
+    diamond.histogram = diamond.waveform = diamond.parade = diamond.vectorscope = diamond.stats = diamond.hdr = false;
+    diamond.picture = false;
+    diamond.gamutDisplay = GamutDisplay::Diamond;
+    diamond.gamutDisplaySize = kQcDiamondSize;
+    ScopeResults diamondResults;
     VideoFrame frame;
     bool haveFrame = false;
     std::string problem;
@@ -58,6 +71,14 @@ QcThumbnails qcThumbnails(const std::string& input, const std::vector<QcEvent>& 
             break;
         }
         out.pictures.emplace(index, std::move(picture));
+        if (gamutFrames.count(index) && !frame.view.onDevice) {
+            if (!diamondEngine) diamondEngine = makeCpuEngine();
+            if (Status st = diamondEngine->process(frame.view, diamond, diamondResults); !st) {
+                problem = "frame " + std::to_string(index) + "'s Diamond: " + st.message();
+                break;
+            }
+            out.diamonds.emplace(index, std::move(diamondResults.gamutDisplayImage));
+        }
     }
     (void)source.takeWarnings();   // the pass reported the input's damage already
     const size_t missing = wanted.size() - out.pictures.size();

@@ -20,6 +20,7 @@
 
 #include "CudaDeviceStream.h"
 #include "cuda/CudaHandle.h"
+#include "cuda/analysis/GamutDisplayKernels.h"
 #include "cuda/analysis/GamutKernels.h"
 #include "cuda/images/HeadlessImages.h"
 #include "cuda/scope/ScopePipeline.h"
@@ -29,6 +30,7 @@
 #include "core/FrameReduce.h"
 #include "core/PixelFormat.h"
 #include "scope/CieDiagram.h"
+#include "scope/GamutDisplay.h"
 #include "scope/ScopeRender.h"
 #include "core/ThreadPool.h"
 
@@ -124,6 +126,7 @@ struct CudaEngine::Impl {
     cuda::ScopePipeline pipeline;
     cuda::HdrPass hdr;   // HDR light levels (PQ, HLG frames), after the scope pass on the same stream
     cuda::GamutPass gamut;   // CIE counts and the share outside the gamut target, on the same stream
+    cuda::GamutDisplayPass gamutDisplay;   // the gamut display's counts (drawn on the host), on the same stream
     std::array<cuda::PitchedBuffer, 3> planes;   // device copies of host (or misaligned device) frames
     cuda::PitchedBuffer reduced;                 // downscaleToHost's planes, one above the other
 
@@ -286,6 +289,7 @@ Status CudaEngine::Impl::run(const FrameView& f, const ScopeSpec& spec, bool wan
     // The gamut preview: painted by the gamut pass over the picture the scope pass wrote.
     const cuda::GamutPaint paint{pipeline.picture(), pipeline.picturePitch(), pipeline.previewSink(surfaces)};
     const bool gamutPreview = spec.preview == PreviewFilter::Gamut;
+    CS_TRY(gamutDisplay.enqueue(f, planeSet, out.color, spec, stream.get()));
     return gamut.enqueue(f, planeSet, out.color, spec, gamutPreview ? &paint : nullptr, stream.get());
 }
 
@@ -324,6 +328,8 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
     const size_t previewAt = preview ? place(W * H * 4) : 0;
     const size_t gamutBytes = gamut.downloadBytes(spec.cieCounts);
     const size_t gamutAt = gamutBytes ? place(gamutBytes) : 0;
+    const size_t displayBytes = gamutDisplay.downloadBytes();
+    const size_t displayAt = displayBytes ? place(displayBytes) : 0;
     CS_TRY(slot.results.reserve(bytes));
     uint8_t* pinned = slot.results.get();
 
@@ -341,6 +347,7 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
                                         cudaMemcpyDeviceToHost, s));
     CS_TRY(hdr.download(out.hdr, s));
     CS_TRY(gamut.download(pinned + gamutAt, spec.cieCounts, s));
+    CS_TRY(gamutDisplay.download(pinned + displayAt, s));
     CS_TRY(finish());
 
     auto hostHist = [&](std::vector<uint32_t>& dst, size_t offset, size_t n) {
@@ -386,6 +393,7 @@ Status CudaEngine::Impl::download(const FrameView& f, const ScopeSpec& spec, boo
     parallelCopies(pool, pieces);
     hdr.finish(out.hdr);
     gamut.finish(pinned + gamutAt, out.gamut, f.width, f.height);
+    gamutDisplay.finish(pinned + displayAt, out.gamutDisplay);
 
     out.stats = {};
     if (spec.stats) {
@@ -469,6 +477,8 @@ Status CudaEngine::process(const FrameView& f, const ScopeSpec& spec, ScopeResul
     image(ScopeImageKind::Vectorscope, out.vectorscopeImage, renderVectorscope);
     // The CIE diagram from its counts (512 x 512, copied back with spec.cie and spec.cieCounts).
     if (spec.displayImages && spec.cie && spec.cieCounts) renderCieDiagram(out, spec, out.cieImage); else out.cieImage = {};
+    // The gamut display from its counts (512 x 512, copied back with spec.gamutDisplay).
+    if (spec.displayImages) renderGamutDisplay(out, spec, out.gamutDisplayImage); else out.gamutDisplayImage = {};
     return {};
 }
 

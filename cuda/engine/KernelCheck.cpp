@@ -12,9 +12,10 @@ namespace cs::cuda {
 namespace {
 
 // Every module of cs_cuda (a .cu file with kernels), by one of its kernels.
-const std::array<KernelUnit, 15>& kernelUnits() {
-    static const std::array<KernelUnit, 15> units = {{
+const std::array<KernelUnit, 16>& kernelUnits() {
+    static const std::array<KernelUnit, 16> units = {{
         {"BoxBlurKernels.cu", probe::boxBlurKernels()},
+        {"GamutDisplayKernels.cu", probe::gamutDisplayKernels()},
         {"GamutKernels.cu", probe::gamutKernels()},
         {"GaussianKernels.cu", probe::gaussianKernels()},
         {"GroupFilterKernels.cu", probe::groupFilterKernels()},

@@ -6,6 +6,7 @@
 namespace cs::cuda::probe {
 
 const void* boxBlurKernels();
+const void* gamutDisplayKernels();
 const void* gamutKernels();
 const void* gaussianKernels();
 const void* groupFilterKernels();

@@ -2,10 +2,12 @@
 // 3 s of BT.2020's green primary (outside BT.709 and P3), 2 s of grey. Each frame's gamut
 // object in NAME.qc.json and its columns in NAME.qc.csv; one out_of_target_gamut event over
 // the green frames against the default target (BT.709), none against BT.2020 or with a
-// longer minimum duration from --thresholds; a bad --gamut-target is a usage error.
+// longer minimum duration from --thresholds; a bad --gamut-target is a usage error. An R'G'B'
+// gamut event carries the Diamond display of its first frame beside its picture in the HTML.
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 
 #include "CliRunner.h"
@@ -88,6 +90,30 @@ TEST(QcGamut, TargetAndThresholdsChangeTheEvents) {
     const QJsonObject longer = readJson((dir.path() + "/long/green.mkv.qc.json").toStdString());
     EXPECT_TRUE(eventsOf(longer, "out_of_target_gamut").empty());
     EXPECT_EQ(longer["thresholds"].toObject()["out_of_target_gamut"].toObject()["min_duration"].toDouble(), 4.0);
+}
+
+TEST(QcGamut, RgbGamutEventHasItsDiamondInTheHtml) {
+    // Y'CbCr far outside R'G'B' (Cb and Cr at 240: R' and B' above 105%) for 1.2 s (events last 1 s or more).
+    QTemporaryDir dir;
+    const QString clip = dir.path() + "/illegal.mkv", out = dir.path() + "/qc";
+    ASSERT_EQ(ffmpeg({"-f", "lavfi", "-i", "color=c=gray:size=64x48:rate=25:d=1.2,format=yuv420p,geq=lum=180:cb=240:cr=240", "-c:v",
+                      "ffv1", "-color_range", "tv", "-colorspace", "bt709", clip})
+                  .exitCode,
+              0);
+    const RunResult qc = cudascope({"qc", clip, "--out", out, "--engine", "cpu", "--no-qctools"});
+    ASSERT_EQ(qc.exitCode, 0) << qc.err;
+    const QJsonObject report = readJson((out + "/illegal.mkv.qc.json").toStdString());
+    const std::vector<QJsonObject> events = eventsOf(report, "out_of_gamut");
+    ASSERT_EQ(events.size(), 1u);
+    const int first = events[0]["first_frame"].toInt(-1);
+    const std::string html = readFile((out + "/illegal.mkv.qc.html").toStdString());
+    const std::string alt = "alt=\"Diamond of frame " + std::to_string(first) + "\"";
+    const size_t at = html.find(alt), data = html.rfind("data:image/png;base64,", at);
+    ASSERT_NE(at, std::string::npos) << "no Diamond in the report";
+    const size_t from = data + std::string("data:image/png;base64,").size();
+    const QImage diamond =
+        QImage::fromData(QByteArray::fromBase64(QByteArray::fromStdString(html.substr(from, html.find('"', from) - from))));
+    EXPECT_EQ(diamond.size(), QSize(160, 160));
 }
 
 TEST(QcGamut, BadTargetAndThresholdsAreUsageErrors) {

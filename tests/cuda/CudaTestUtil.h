@@ -129,6 +129,9 @@ inline void expectSameResults(const ScopeResults& g, const ScopeResults& c, cons
     EXPECT_TRUE(imagesClose(g.paradeImage, c.paradeImage, 0, "paradeImage"));
     EXPECT_TRUE(imagesClose(g.vectorscopeImage, c.vectorscopeImage, 0, "vectorscopeImage"));
     EXPECT_TRUE(imagesClose(g.cieImage, c.cieImage, 0, "cieImage"));
+    EXPECT_EQ(g.gamutDisplay.mode, c.gamutDisplay.mode);
+    EXPECT_TRUE(sameCounts(g.gamutDisplay.counts, c.gamutDisplay.counts, "gamut display counts"));
+    EXPECT_TRUE(imagesClose(g.gamutDisplayImage, c.gamutDisplayImage, 0, "gamutDisplayImage"));
 }
 
 }  // namespace cs::test

@@ -104,3 +104,81 @@ TEST(CudaGamut, ShareOutsideWithoutTheCounts) {
 
 }  // namespace
 }  // namespace cs
+
+// The gamut displays (core/GamutDisplay.h): the CUDA engine's counts and image against the CPU
+// engine's, byte for byte, for every mode, on SMPTE-style bars (100% and 75%, built from their
+// R'G'B' through the converter) and on a random 10-bit 1080p frame (every excursion the
+// converter can produce), and on every format.
+namespace cs {
+namespace {
+
+using test::cpuEngine;
+using test::cudaEngine;
+
+ScopeSpec displaySpec(GamutDisplay d, ArrowheadLimit limit = ArrowheadLimit::Ntsc) {
+    ScopeSpec s;
+    s.histogram = s.waveform = s.parade = s.vectorscope = s.stats = false;
+    s.picture = false;
+    s.gamutDisplay = d;
+    s.arrowheadLimit = limit;
+    s.gamutDisplaySize = 320;
+    return s;
+}
+
+// White, yellow, cyan, green, magenta, red, blue, black bands: 100% above, 75% below, as
+// 10-bit limited BT.709 Y'CbCr 4:2:2.
+Frame barsFrame(int w, int h) {
+    Frame f(PixelFormat::Yuv422p10, w, h, ColorInfo{Matrix::Bt709, Range::Limited, Transfer::Bt709, true, true, Primaries::Bt709});
+    const RgbToYuv k = makeRgbToYuv(Matrix::Bt709, Range::Limited, 10);
+    static constexpr int bars[8][3] = {{1, 1, 1}, {1, 1, 0}, {0, 1, 1}, {0, 1, 0}, {1, 0, 1}, {1, 0, 0}, {0, 0, 1}, {0, 0, 0}};
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const int bar = x * 8 / w, level = y < h / 2 ? 255 : 191;
+            const Yuv c = rgbToYuv(k, bars[bar][0] * level, bars[bar][1] * level, bars[bar][2] * level);
+            f.setPixel(x, y, c.y, c.cb, c.cr);
+        }
+    return f;
+}
+
+void compareDisplay(const Frame& f, const ScopeSpec& spec, const std::string& where) {
+    CudaEngine* cuda = cudaEngine();
+    ASSERT_NE(cuda, nullptr);
+    ScopeResults gpu, cpu;
+    const Status gs = cuda->process(f.view(), spec, gpu);
+    ASSERT_TRUE(gs.ok()) << where << ": " << gs.message();
+    ASSERT_TRUE(cpuEngine().process(f.view(), spec, cpu).ok()) << where;
+    test::expectSameResults(gpu, cpu, where);
+    EXPECT_EQ(std::accumulate(gpu.gamutDisplay.counts.begin(), gpu.gamutDisplay.counts.end(), uint64_t(0)),
+              uint64_t(f.width()) * uint64_t(f.height()) * uint64_t(gamutDisplayPoints(spec.gamutDisplay)))
+        << where;
+    EXPECT_EQ(gpu.gamutDisplayImage.pixels, cpu.gamutDisplayImage.pixels) << where;
+}
+
+}  // namespace
+
+TEST(CudaGamutDisplay, BarsAndRandomTenBitSameAsCpu) {
+    std::mt19937 rng(29);
+    const Frame bars = barsFrame(640, 360);
+    Frame random(PixelFormat::Yuv420p10, 1920, 1080, ColorInfo{Matrix::Bt709, Range::Limited, Transfer::Bt709, true, true, Primaries::Bt709});
+    test::fillRandom(random, rng);
+    for (GamutDisplay d : {GamutDisplay::Diamond, GamutDisplay::SplitDiamond, GamutDisplay::Arrowhead, GamutDisplay::Lightning}) {
+        compareDisplay(bars, displaySpec(d), std::string(gamutDisplayName(d)) + " bars");
+        compareDisplay(random, displaySpec(d), std::string(gamutDisplayName(d)) + " random 10-bit");
+    }
+}
+
+TEST(CudaGamutDisplay, EveryFormatSameAsCpu) {
+    std::mt19937 rng(31);
+    const GamutDisplay modes[] = {GamutDisplay::Diamond, GamutDisplay::Arrowhead, GamutDisplay::Lightning};
+    int i = 0;
+    for (PixelFormat format : test::allFormats())
+        for (auto [w, h] : {std::pair{1, 1}, std::pair{37, 23}}) {
+            Frame f(format, w, h, ColorInfo{Matrix::Bt601, Range::Full, Transfer::Bt709, true, true, Primaries::Bt709});
+            test::fillRandom(f, rng);
+            const GamutDisplay d = modes[i++ % 3];
+            compareDisplay(f, displaySpec(d, ArrowheadLimit::Pal),
+                           std::string(formatInfo(format).name) + " " + std::string(gamutDisplayName(d)));
+        }
+}
+
+}  // namespace cs

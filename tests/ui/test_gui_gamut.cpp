@@ -22,6 +22,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <numeric>
 #include <cstdio>
 #include <fstream>
 
@@ -325,6 +326,35 @@ private slots:
         const int before = filter->findText(chosen);
         filter->setCurrentIndex(before);
         emit filter->activated(before);
+    }
+
+    void theGamutDisplayPanelShowsAndSwitches() {
+        // Hidden: not counted. Shown: the Diamond of the frame (two points a pixel), drawn by core
+        // for the panel; the mode combo switches it.
+        QDockWidget* d = window_->dock(Plane::GamutDisplay);
+        QVERIFY(d);
+        d->hide();
+        QVERIFY(cs::test::waitUntil([&] { return engine().hasResults() && engine().spec().gamutDisplay == cs::GamutDisplay::None; },
+                                    kWaitMs));
+        d->show();
+        d->raise();
+        choose(combo("gamutDisplayMode"), QStringLiteral("Diamond"));
+        QVERIFY(cs::test::waitUntil([&] { return engine().results().gamutDisplay.mode == cs::GamutDisplay::Diamond; }, kWaitMs));
+        const std::vector<uint32_t>& counts = engine().results().gamutDisplay.counts;
+        QCOMPARE(std::accumulate(counts.begin(), counts.end(), uint64_t(0)), uint64_t(2) * kW * kH);
+        const cs::RgbaImage diamond = engine().shownImage(Plane::GamutDisplay);
+        QVERIFY(diamond.width > 200);
+        QVERIFY(!combo("arrowheadLimit")->isEnabled());
+        choose(combo("gamutDisplayMode"), QStringLiteral("Lightning"));
+        QVERIFY(cs::test::waitUntil([&] { return engine().results().gamutDisplay.mode == cs::GamutDisplay::Lightning; }, kWaitMs));
+        QVERIFY(engine().shownImage(Plane::GamutDisplay).pixels != diamond.pixels);
+        choose(combo("gamutDisplayMode"), QStringLiteral("Arrowhead"));
+        QVERIFY(combo("arrowheadLimit")->isEnabled());
+        QVERIFY(cs::test::waitUntil([&] { return engine().results().gamutDisplay.mode == cs::GamutDisplay::Arrowhead; }, kWaitMs));
+        if (const QString dir = qEnvironmentVariable("CS_TEST_SCREENSHOT_DIR"); !dir.isEmpty())
+            window_->grab().save(dir + QStringLiteral("/gamut-display-window.png"));
+        d->hide();
+        QVERIFY(cs::test::waitUntil([&] { return engine().spec().gamutDisplay == cs::GamutDisplay::None; }, kWaitMs));
     }
 
     void theChoicesAreRemembered() {

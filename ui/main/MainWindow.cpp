@@ -58,7 +58,8 @@ namespace {
 
 using gl::Plane;
 
-constexpr Plane kPanels[] = {Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Histogram, Plane::Preview, Plane::Cie};
+constexpr Plane kPanels[] = {Plane::Waveform, Plane::Parade,  Plane::Vectorscope, Plane::Histogram,
+                             Plane::Preview,  Plane::Cie,     Plane::GamutDisplay};
 
 QString panelTitle(Plane p) {
     switch (p) {
@@ -68,6 +69,7 @@ QString panelTitle(Plane p) {
         case Plane::Histogram: return QObject::tr("Histogram");
         case Plane::Preview: return QObject::tr("Preview");
         case Plane::Cie: return QObject::tr("CIE Chromaticity");
+        case Plane::GamutDisplay: return QObject::tr("Gamut Display");
         default: return {};
     }
 }
@@ -80,6 +82,7 @@ QString panelKey(Plane p) {
         case Plane::Histogram: return QStringLiteral("histogram");
         case Plane::Preview: return QStringLiteral("preview");
         case Plane::Cie: return QStringLiteral("cie");
+        case Plane::GamutDisplay: return QStringLiteral("gamut");
         default: return QStringLiteral("picture");
     }
 }
@@ -475,10 +478,12 @@ void MainWindow::loadSettings() {
     settings::Choices c;
     c.spec = engine_.spec();
     c.histogramChannels = engine_.histogramChannels;
+    c.gamutDisplay = engine_.gamutDisplayMode;
     c.preview = previewFilter_;
     settings::load(c);
     engine_.spec() = c.spec;
     engine_.histogramChannels = c.histogramChannels;
+    engine_.gamutDisplayMode = c.gamutDisplay;
     previewFilter_ = c.preview;
     previewInViewer_ = c.previewInViewer;
     engine_.gamutCheck = c.gamutCheck;
@@ -498,6 +503,7 @@ settings::Choices MainWindow::currentChoices() const {
     settings::Choices c;
     c.spec = engine_.spec();
     c.histogramChannels = engine_.histogramChannels;
+    c.gamutDisplay = engine_.gamutDisplayMode;
     c.preview = previewFilter_;
     c.previewInViewer = previewInViewer_;
     c.gamutCheck = engine_.gamutCheck;
@@ -719,7 +725,7 @@ void MainWindow::refreshOverlays() {
         falseColourLegend_->setText(falseColourLegendText(r.color.transfer));
         falseColourLegend_->setToolTip(falseColourLegendToolTip(r.color.transfer));
     }
-    for (Plane p : {Plane::Histogram, Plane::Waveform, Plane::Parade, Plane::Vectorscope, Plane::Preview, Plane::Cie}) {
+    for (Plane p : kPanels) {
         ScopeView* v = views_[size_t(p)];
         if (!v) continue;
         const ScopePlacement placement = engine_.placement(p, viewer_->textures());

@@ -40,6 +40,8 @@ void MainWindow::arrangeDocks() {
     splitDockWidget(dock(Plane::Vectorscope), dock(Plane::Histogram), Qt::Vertical);
     // The CIE diagram shares the vectorscope's place as a tab: counted only while its tab is shown.
     tabifyDockWidget(dock(Plane::Vectorscope), dock(Plane::Cie));
+    // So does the gamut display (Diamond, Split Diamond, Arrowhead, Lightning).
+    tabifyDockWidget(dock(Plane::Vectorscope), dock(Plane::GamutDisplay));
     dock(Plane::Vectorscope)->raise();
     // The audio meters beside the parade.
     splitDockWidget(dock(Plane::Parade), audio_->dock(), Qt::Horizontal);

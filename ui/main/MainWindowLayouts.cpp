@@ -213,6 +213,7 @@ void MainWindow::applyScopeChoices(const settings::Choices& preset) {
     settings::applyScopeChoices(preset, c);
     engine_.spec() = c.spec;   // in place: the gain controls hold pointers into it
     engine_.histogramChannels = c.histogramChannels;
+    engine_.gamutDisplayMode = c.gamutDisplay;
     previewFilter_ = c.preview;
     previewInViewer_ = c.previewInViewer;
     rebuildScopeControls();

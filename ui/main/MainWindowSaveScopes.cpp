@@ -80,6 +80,7 @@ Result<QStringList> MainWindow::saveScopesTo(const QString& folder, int width, i
     request.frameNumber = player_->currentFrameNumber();
     if (player_->currentFrame().timecode.known()) request.timecode = player_->currentFrame().timecode.text();
     request.spec = engine_.spec();
+    request.spec.gamutDisplay = engine_.gamutDisplayMode;   // the gamut display panel's mode, shown or not
     request.width = width;
     request.height = height;
     request.composite = scopesComposite();

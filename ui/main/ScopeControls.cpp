@@ -198,6 +198,39 @@ QWidget* MainWindow::controlsFor(gl::Plane plane) {
             row->addStretch();
             break;
         }
+        case Plane::GamutDisplay: {
+            // Tektronix's gamut displays (core/GamutDisplay.h); the limits only for the Arrowhead.
+            auto* mode = makeCombo(box, {{tr("Diamond"), int(GamutDisplay::Diamond)},
+                                         {tr("Split Diamond"), int(GamutDisplay::SplitDiamond)},
+                                         {tr("Arrowhead"), int(GamutDisplay::Arrowhead)},
+                                         {tr("Lightning"), int(GamutDisplay::Lightning)}},
+                                   int(engine_.gamutDisplayMode));
+            mode->setObjectName(QStringLiteral("gamutDisplayMode"));
+            mode->setToolTip(tr("Diamond: R'G'B' gamut, B'/G' above and R'/G' below, EBU R 103's limits dashed; Split Diamond: "
+                                "the halves apart at black; Arrowhead: composite luma + chroma against NTSC or PAL limits; "
+                                "Lightning: Y' against Pb above and Pr below, with the colour-bar targets"));
+            auto* limit = makeCombo(box, {{tr("NTSC 120 IRE"), int(ArrowheadLimit::Ntsc)},
+                                          {tr("NTSC 110 IRE"), int(ArrowheadLimit::Ntsc110)},
+                                          {tr("PAL 930 mV"), int(ArrowheadLimit::Pal)}},
+                                    int(spec.arrowheadLimit));
+            limit->setObjectName(QStringLiteral("arrowheadLimit"));
+            limit->setToolTip(tr("The Arrowhead's composite limits: the upper and lower limit of luma + chroma"));
+            limit->setEnabled(engine_.gamutDisplayMode == GamutDisplay::Arrowhead);
+            connect(mode, &QComboBox::activated, this, [this, mode, limit, changed] {
+                engine_.gamutDisplayMode = GamutDisplay(mode->currentData().toInt());
+                limit->setEnabled(engine_.gamutDisplayMode == GamutDisplay::Arrowhead);
+                changed();
+            });
+            connect(limit, &QComboBox::activated, this, [this, limit, changed] {
+                engine_.spec().arrowheadLimit = ArrowheadLimit(limit->currentData().toInt());
+                changed();
+            });
+            row->addWidget(mode);
+            row->addWidget(limit);
+            row->addStretch();
+            row->addWidget(gainFor(&spec.vectorscopeGain));
+            break;
+        }
         case Plane::Preview: {
             auto* filter = new QComboBox(box);
             filter->setObjectName(QStringLiteral("previewFilter"));

@@ -2,6 +2,7 @@
 #include "ScopeExport.h"
 
 #include "scope/CieDiagram.h"
+#include "scope/GamutDisplay.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -54,6 +55,8 @@ Result<QStringList> saveScopes(Engine& engine, const FrameView& frame, const Sco
     // The CIE chromaticity diagram too (export's cie.png), with the panel's mode and target.
     spec.cie = spec.cieCounts = true;
     spec.cieSize = request.height;
+    // And the gamut display in the mode the request names (export's gamut-MODE.png), if any.
+    spec.gamutDisplaySize = request.height;
     ScopeResults results;
     if (Status s = engine.process(frame, spec, results); !s) return s;
     // The scope images from core's renderer, whatever engine counted: these are the images
@@ -63,12 +66,16 @@ Result<QStringList> saveScopes(Engine& engine, const FrameView& frame, const Sco
     renderParade(results, spec, results.paradeImage);
     renderVectorscope(results, spec, results.vectorscopeImage);
     renderCieDiagram(results, spec, results.cieImage);
+    renderGamutDisplay(results, spec, results.gamutDisplayImage);
 
     QStringList names = {QStringLiteral("picture.png"), QStringLiteral("histogram.png"), QStringLiteral("waveform.png"),
                          QStringLiteral("parade.png"), QStringLiteral("vectorscope.png"), QStringLiteral("cie.png")};
     const QString previewFile =
         QStringLiteral("preview-%1.png").arg(QString::fromLatin1(previewName(spec.preview).data(), qsizetype(previewName(spec.preview).size())));
     if (spec.preview != PreviewFilter::None) names << previewFile;
+    const std::string_view display = gamutDisplayName(spec.gamutDisplay);
+    const QString displayFile = QStringLiteral("gamut-%1.png").arg(QString::fromLatin1(display.data(), qsizetype(display.size())));
+    if (spec.gamutDisplay != GamutDisplay::None) names << displayFile;
     if (!request.composite.isNull()) names << QStringLiteral("scopes.png");
     // The set is numbered as a whole: the first prefix none of whose files exists.
     char number[32];
@@ -102,6 +109,9 @@ Result<QStringList> saveScopes(Engine& engine, const FrameView& frame, const Sco
         if (Status s = write(name, *img); !s) return s;
     if (spec.preview != PreviewFilter::None)
         if (Status s = write(previewFile, results.preview); !s)
+            return s;
+    if (spec.gamutDisplay != GamutDisplay::None)
+        if (Status s = write(displayFile, results.gamutDisplayImage); !s)
             return s;
     if (!request.composite.isNull()) {
         const QString p = path(QStringLiteral("scopes.png"));

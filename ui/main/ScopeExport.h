@@ -1,4 +1,5 @@
-// "Save scopes...": the current frame's scopes (the CIE chromaticity diagram among them) as PNG files, drawn by scope/ScopeRender at
+// "Save scopes...": the current frame's scopes (the CIE chromaticity diagram and the gamut display
+// in its panel's mode among them) as PNG files, drawn by scope/ScopeRender at
 // the size chosen (the images headless `cudascope export` writes), plus the picture, the
 // preview when one is selected, and a composite image of the window as its panels show it.
 // Files are named by source and frame, <source>-<NNNNNN>-<scope>.png (clip-000042-waveform.png),

@@ -22,7 +22,8 @@ ScopeView::~ScopeView() { teardownGl(); }
 QSize ScopeView::sizeHint() const {
     switch (plane_) {
         case gl::Plane::Vectorscope:
-        case gl::Plane::Cie: return {400, 400};
+        case gl::Plane::Cie:
+        case gl::Plane::GamutDisplay: return {400, 400};
         case gl::Plane::Histogram: return {400, 220};
         case gl::Plane::Preview: return {400, 225};
         default: return {640, 340};
