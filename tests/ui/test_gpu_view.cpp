@@ -6,7 +6,8 @@
 // pixel picker reads frames held in GPU memory exactly as host frames; compare's second engine
 // writes its own textures and copies device frames to the host exactly; the gamut check's
 // preview texture is the CPU engine's preview; one field (EngineHost::field) is shown and
-// measured alone. Exits 77 (skipped)
+// measured alone; the gamut display panel is drawn from the CUDA engine's counts as from the
+// CPU engine's. Exits 77 (skipped)
 // without a CUDA device or an EGL OpenGL context.
 #include <GL/glew.h>
 #include <cuda_runtime.h>
@@ -284,6 +285,41 @@ TEST_F(GpuView, CiePanelFromTheCudaEnginesCounts) {
     EXPECT_EQ(host.results().gamut.outside, uint64_t(320 * 360));
     EXPECT_TRUE(host.results().gamut.counts.empty());
     EXPECT_TRUE(host.shownImage(gl::Plane::Cie).empty());
+    host.releaseGl();
+    textures.release();
+}
+
+TEST_F(GpuView, GamutDisplayPanelFromTheCudaEnginesCounts) {
+    // The Gamut Display panel through the window's CUDA path: the display's counts come back
+    // with the frame's results and the window draws scope/GamutDisplay's image from them into
+    // the panel's texture, the CPU engine's counts and image byte for byte, in every mode.
+    if (!skipWhy().empty()) GTEST_SKIP() << skipWhy();
+    EngineHost host("cuda");
+    ASSERT_TRUE(host.usesCuda()) << host.note();
+    ColorInfo c;
+    c.matrix = Matrix::Bt709;
+    c.range = Range::Limited;
+    c.matrixTagged = c.rangeTagged = true;
+    Frame frame(PixelFormat::Yuv420p10, 640, 360, c);
+    for (int y = 0; y < 360; ++y)
+        for (int x = 0; x < 640; ++x) frame.setPixel(x, y, 40 + (x * 7 + y * 3) % 980, 64 + (x * 5) % 897, 64 + (y * 11) % 897);
+    gl::FrameTextures textures;
+    auto cpu = makeCpuEngine(2);
+    host.setPanel(gl::Plane::GamutDisplay, 420, 400);
+    for (GamutDisplay mode : {GamutDisplay::Diamond, GamutDisplay::SplitDiamond, GamutDisplay::Arrowhead, GamutDisplay::Lightning}) {
+        SCOPED_TRACE(int(mode));
+        host.gamutDisplayMode = mode;
+        Status s = host.process(frame.view(), &textures);
+        ASSERT_TRUE(s) << s.message();
+        ASSERT_EQ(host.spec().gamutDisplay, mode);
+        ASSERT_TRUE(textures.filled(gl::Plane::GamutDisplay));
+        ScopeResults ref;
+        ASSERT_TRUE(cpu->process(frame.view(), host.spec(), ref));
+        EXPECT_EQ(host.results().gamutDisplay.mode, mode);
+        EXPECT_EQ(host.results().gamutDisplay.counts, ref.gamutDisplay.counts);
+        const RgbaImage shown = readTexture(textures.texture(gl::Plane::GamutDisplay));
+        EXPECT_EQ(maxDifference(shown, ref.gamutDisplayImage), 0);
+    }
     host.releaseGl();
     textures.release();
 }
