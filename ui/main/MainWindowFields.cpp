@@ -116,6 +116,7 @@ void MainWindow::takePendingField() {
     engine_.field = f;
     fieldActions_[f == Field::Top ? 1 : 2]->setChecked(true);
     status_->refresh();
+    scheduleReprocess();   // a still source's frame is not processed again by itself
 }
 
 void MainWindow::fieldsFollowCompare() {
