@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "CoreTestUtil.h"
 #include "core/ScopeZoom.h"
 #include "scope/HdrGraticule.h"
 #include "scope/LevelZoom.h"
@@ -21,12 +22,7 @@ namespace cs {
 namespace {
 
 ScopeResults flatResults(int width, int height, int depth, int code, Range range = Range::Limited) {
-    ScopeResults r;
-    r.width = width;
-    r.height = height;
-    r.bitDepth = depth;
-    r.levels = 1 << depth;
-    r.color.matrix = Matrix::Bt709;
+    ScopeResults r = cs::testing::makeResults(width, height, depth);
     r.color.range = range;
     r.waveform.assign(size_t(r.levels) * size_t(width), 0);
     for (int x = 0; x < width; ++x) r.waveform[size_t(code) * size_t(width) + size_t(x)] = uint32_t(height);

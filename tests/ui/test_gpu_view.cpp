@@ -104,6 +104,15 @@ void writeComposite(const char* name, const RgbaImage& trace, const ScopePlaceme
     std::fclose(f);
 }
 
+// Limited-range BT.709, tagged so (no matrix or range assumed from the size).
+ColorInfo taggedBt709() {
+    ColorInfo c;
+    c.matrix = Matrix::Bt709;
+    c.range = Range::Limited;
+    c.matrixTagged = c.rangeTagged = true;
+    return c;
+}
+
 class GpuView : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
@@ -296,10 +305,7 @@ TEST_F(GpuView, GamutDisplayPanelFromTheCudaEnginesCounts) {
     if (!skipWhy().empty()) GTEST_SKIP() << skipWhy();
     EngineHost host("cuda");
     ASSERT_TRUE(host.usesCuda()) << host.note();
-    ColorInfo c;
-    c.matrix = Matrix::Bt709;
-    c.range = Range::Limited;
-    c.matrixTagged = c.rangeTagged = true;
+    const ColorInfo c = taggedBt709();
     Frame frame(PixelFormat::Yuv420p10, 640, 360, c);
     for (int y = 0; y < 360; ++y)
         for (int x = 0; x < 640; ++x) frame.setPixel(x, y, 40 + (x * 7 + y * 3) % 980, 64 + (x * 5) % 897, 64 + (y * 11) % 897);
@@ -396,10 +402,7 @@ TEST_F(GpuView, OneFieldThroughTheWindowsCudaPath) {
     if (!skipWhy().empty()) GTEST_SKIP() << skipWhy();
     EngineHost host("cuda");
     ASSERT_TRUE(host.usesCuda()) << host.note();
-    ColorInfo c;
-    c.matrix = Matrix::Bt709;
-    c.range = Range::Limited;
-    c.matrixTagged = c.rangeTagged = true;
+    const ColorInfo c = taggedBt709();
     Frame frame(PixelFormat::Nv12, 640, 360, c);
     for (int y = 0; y < 360; ++y)
         for (int x = 0; x < 640; ++x) frame.setPixel(x, y, y % 2 ? 50 : 200, 100 + (y / 2) % 50, 128);
