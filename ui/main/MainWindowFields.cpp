@@ -72,7 +72,7 @@ void MainWindow::setShownField(std::optional<Field> field) {
     const std::optional<Field> was = engine_.field;
     if (was == field) return;
     // The pins stay on their pixels: a field's row is every other frame row. A region is
-    // drawn again on the new picture.
+    // cleared: its rows were the other picture's.
     if (!was != !field) {
         const std::vector<PixelPos> pins = viewer_->pins();
         viewer_->setPinned(std::nullopt);
