@@ -27,8 +27,7 @@ TEST(GamutDisplayExport, BarsWriteDiamondPngAndCounts) {
     const std::vector<uint32_t> counts = readNpyUint32((out + "/000000-gamut-diamond.npy").toStdString(), shape);
     ASSERT_EQ(shape, (std::vector<size_t>{512, 512}));
     EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), uint64_t(0)), uint64_t(2 * 320 * 180));
-    const QJsonObject report =
-        QJsonDocument::fromJson(QByteArray::fromStdString(readFile((out + "/report.json").toStdString()))).object();
+    const QJsonObject report = readJson((out + "/report.json").toStdString());
     EXPECT_EQ(report["scopes"].toObject()["gamut_display"].toString(), "diamond");
 }
 
@@ -41,8 +40,7 @@ TEST(GamutDisplayExport, ArrowheadCountsEachPixelOnce) {
     std::vector<size_t> shape;
     const std::vector<uint32_t> counts = readNpyUint32((out + "/000000-gamut-arrowhead.npy").toStdString(), shape);
     EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), uint64_t(0)), uint64_t(160 * 90));
-    const QJsonObject report =
-        QJsonDocument::fromJson(QByteArray::fromStdString(readFile((out + "/report.json").toStdString()))).object();
+    const QJsonObject report = readJson((out + "/report.json").toStdString());
     EXPECT_EQ(report["scopes"].toObject()["arrowhead_limit"].toString(), "pal");
 }
 

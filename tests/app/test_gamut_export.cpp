@@ -13,7 +13,7 @@ namespace cs::testing {
 namespace {
 
 QJsonObject readReport(const QString& dir) {
-    return QJsonDocument::fromJson(QByteArray::fromStdString(readFile((dir + "/report.json").toStdString()))).object();
+    return readJson((dir + "/report.json").toStdString());
 }
 
 TEST(GamutExport, BarsWriteCieFilesAndAGamutEntry) {

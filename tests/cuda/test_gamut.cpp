@@ -28,14 +28,21 @@ ScopeSpec cieSpec(Primaries target, CieMode mode, bool images) {
     return s;
 }
 
-void compare(const Frame& f, const ScopeSpec& spec, const std::string& where) {
+// Both engines on the frame, every result compared (test::expectSameResults: the CIE and the
+// gamut display counts and images included).
+void runBoth(const Frame& f, const ScopeSpec& spec, const std::string& where, ScopeResults& gpu, ScopeResults& cpu) {
     CudaEngine* cuda = cudaEngine();
     ASSERT_NE(cuda, nullptr);
-    ScopeResults gpu, cpu;
     const Status gs = cuda->process(f.view(), spec, gpu);
     ASSERT_TRUE(gs.ok()) << where << ": " << gs.message();
     ASSERT_TRUE(cpuEngine().process(f.view(), spec, cpu).ok()) << where;
     test::expectSameResults(gpu, cpu, where);
+}
+
+void compare(const Frame& f, const ScopeSpec& spec, const std::string& where) {
+    ScopeResults gpu, cpu;
+    runBoth(f, spec, where, gpu, cpu);
+    if (::testing::Test::HasFatalFailure()) return;
     ASSERT_TRUE(gpu.gamut.measured) << where;
     EXPECT_EQ(std::accumulate(gpu.gamut.counts.begin(), gpu.gamut.counts.end(), uint64_t(0)),
               uint64_t(f.width()) * uint64_t(f.height()))
@@ -141,17 +148,13 @@ Frame barsFrame(int w, int h) {
 }
 
 void compareDisplay(const Frame& f, const ScopeSpec& spec, const std::string& where) {
-    CudaEngine* cuda = cudaEngine();
-    ASSERT_NE(cuda, nullptr);
     ScopeResults gpu, cpu;
-    const Status gs = cuda->process(f.view(), spec, gpu);
-    ASSERT_TRUE(gs.ok()) << where << ": " << gs.message();
-    ASSERT_TRUE(cpuEngine().process(f.view(), spec, cpu).ok()) << where;
-    test::expectSameResults(gpu, cpu, where);
+    runBoth(f, spec, where, gpu, cpu);
+    if (::testing::Test::HasFatalFailure()) return;
     EXPECT_EQ(std::accumulate(gpu.gamutDisplay.counts.begin(), gpu.gamutDisplay.counts.end(), uint64_t(0)),
               uint64_t(f.width()) * uint64_t(f.height()) * uint64_t(gamutDisplayPoints(spec.gamutDisplay)))
         << where;
-    EXPECT_EQ(gpu.gamutDisplayImage.pixels, cpu.gamutDisplayImage.pixels) << where;
+    EXPECT_FALSE(gpu.gamutDisplayImage.empty()) << where;   // drawn (equal to the CPU's: expectSameResults)
 }
 
 }  // namespace
