@@ -168,6 +168,7 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
     spec.gamutTarget = o.gamutTarget;
     ScopeResults results;
     SignalStatsMeter meter;   // host frames
+    Frame hostCopy;           // --host-detectors: the NVDEC frame copied to the host (reused)
 #if CS_HAVE_CUDA
     std::unique_ptr<CudaSignalStatsMeter> gpuMeter;   // NVDEC frames
 #endif
@@ -280,11 +281,9 @@ QcRunResult runQcInput(const std::string& input, const QcRunOptions& o) {
         // host frame in every respect, as with --hwdec none.
         FrameView measured = view;
 #if CS_HAVE_CUDA
-        Frame hostCopy;
         if (hostDetectors && view.onDevice && choice->cuda) {
-            Result<Frame> copied = choice->cuda->copyRegion(view, 0, 0, view.width, view.height);
-            if (!copied) return {QcOutcome::Failed, input + ": frame " + std::to_string(in.index) + ": " + copied.message()};
-            hostCopy = std::move(*copied);
+            if (Status st = choice->cuda->copyRegion(view, 0, 0, view.width, view.height, hostCopy); !st)
+                return {QcOutcome::Failed, input + ": frame " + std::to_string(in.index) + ": " + st.message()};
             measured = hostCopy.view();
         }
 #endif

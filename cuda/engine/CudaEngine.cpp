@@ -587,6 +587,12 @@ Status CudaEngine::processToGl(const FrameView& f, const ScopeSpec& spec, ScopeR
 }
 
 Result<Frame> CudaEngine::copyRegion(const FrameView& f, int x, int y, int width, int height) {
+    Frame region;
+    CS_TRY(copyRegion(f, x, y, width, height, region));
+    return region;
+}
+
+Status CudaEngine::copyRegion(const FrameView& f, int x, int y, int width, int height, Frame& region) {
     CS_TRY(validateFrame(f));
     if (!f.onDevice) return Status::error("frame " + frameName(f) + " is not in GPU memory");
     const auto& info = formatInfo(f.format);
@@ -598,7 +604,8 @@ Result<Frame> CudaEngine::copyRegion(const FrameView& f, int x, int y, int width
     const Impl::CallGuard guard(*impl_);
     CS_TRY(impl_->orderAfter(f));
     cudaStream_t s = impl_->stream.get();
-    Frame region(f.format, width, height, f.color);
+    if (region.format() != f.format || region.width() != width || region.height() != height) region = Frame(f.format, width, height, f.color);
+    region.color() = f.color;
     region.pts = f.pts;
     for (int i = 0; i < info.planeCount; ++i) {
         // Bytes and rows before the region: those of a region from the origin to (x, y).
@@ -608,8 +615,7 @@ Result<Frame> CudaEngine::copyRegion(const FrameView& f, int x, int y, int width
                                         planeRowBytes(f.format, width, i), size_t(planeRows(f.format, height, i)),
                                         cudaMemcpyDeviceToHost, s));
     }
-    CS_TRY(impl_->finish());
-    return region;
+    return impl_->finish();
 }
 
 Status CudaEngine::downscaleToHost(const FrameView& f, int width, int height, Frame& out) {

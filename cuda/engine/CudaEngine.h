@@ -68,6 +68,9 @@ public:
     // multiples of the format's chroma subsampling (so the region's chroma comes whole), the
     // region inside the frame.
     Result<Frame> copyRegion(const FrameView& frame, int x, int y, int width, int height);
+    // The same into `out`, reallocated only when its format or size differ: a copy made every
+    // frame (qc --host-detectors) reuses one host frame instead of allocating it each time.
+    Status copyRegion(const FrameView& frame, int x, int y, int width, int height, Frame& out);
 
     // The frame reduced to width x height by core/FrameReduce.h's rule into `out` (reallocated
     // only when its format or size differ), equal to reduceFrame's to the code value: a wall

@@ -191,6 +191,18 @@ TEST(CudaStreams, CopyRegionGivesTheFramesSamples) {
                     EXPECT_TRUE(s.y == r.y && s.cb == r.cb && s.cr == r.cr) << "(" << x << ", " << y << ")";
                 }
             }
+        // Into a reused frame (qc --host-detectors' copy each frame): the whole frame, then the
+        // region again into the same storage, the same samples as the fresh copy.
+        Frame reused;
+        ASSERT_TRUE(engine.copyRegion(dev, 0, 0, host.width, host.height, reused).ok());
+        EXPECT_EQ(reused.height(), host.height);
+        ASSERT_TRUE(engine.copyRegion(dev, x0, y0, w, h, reused).ok());
+        ASSERT_EQ(reused.width(), w);
+        for (int p = 0; p < formatInfo(f).planeCount; ++p)
+            for (int y = 0; y < planeRows(f, h, p); ++y)
+                EXPECT_EQ(std::memcmp(reused.plane(p) + std::ptrdiff_t(y) * reused.pitch(p),
+                                      region.value().plane(p) + std::ptrdiff_t(y) * region.value().pitch(p), planeRowBytes(f, w, p)),
+                          0) << "plane " << p << " row " << y;
         EXPECT_FALSE(engine.copyRegion(dev, host.width - 2, 0, 4, 2).ok()) << "past the right edge";
         EXPECT_FALSE(engine.copyRegion(host, 0, 0, 2, 2).ok()) << "a host frame";
         if (formatInfo(f).log2ChromaW) {
